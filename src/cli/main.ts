@@ -1,0 +1,63 @@
+/**
+ * The `pouchproof` command line. Each command lives in `commands/<name>.ts` and is loaded only when
+ * invoked, so start-up stays fast and a command's dependencies never burden another's.
+ */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import type { Argv } from 'yargs';
+
+export interface CommandModule {
+  readonly describe: string;
+  builder(y: Argv): Argv;
+  /** Resolves to the process exit code. */
+  handler(argv: Record<string, unknown>): Promise<number>;
+}
+
+const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default: CommandModule }> }> = {
+  start: { describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run', load: () => import('./commands/start.ts') },
+  run: { describe: 'run the conformance suite against a target', load: () => import('./commands/run.ts') },
+  replay: { describe: 'reproduce one finding from its replay token', load: () => import('./commands/replay.ts') },
+  list: { describe: 'list every property with its section and assumptions', load: () => import('./commands/list.ts') },
+  mutants: { describe: 'run the suite once per named fault of the reference and print the kill matrix', load: () => import('./commands/mutants.ts') },
+  serve: { describe: 'start the embedded reference server', load: () => import('./commands/serve.ts') },
+  load: { describe: 'run a load scenario', load: () => import('./commands/load.ts') },
+  inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
+};
+
+/** Errors in pouchproof's own input: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv.find((a) => !a.startsWith('-'));
+  const entry = name ? COMMANDS[name] : undefined;
+  let y = yargs(argv).scriptName('pouchproof').strict().help().version(false).exitProcess(false);
+  let exit = 0;
+  if (entry) {
+    const mod = (await entry.load()).default;
+    y = y.command(name!, mod.describe, (b) => mod.builder(b), async (args) => {
+      exit = await mod.handler(args as Record<string, unknown>);
+    });
+  } else {
+    for (const [n, c] of Object.entries(COMMANDS)) y = y.command(n, c.describe);
+    y = y.demandCommand(1, 'name a command');
+  }
+  let failed = false;
+  await y.fail((msg, err) => {
+    failed = true;
+    if (err && !(err instanceof UsageError)) throw err;
+    process.stderr.write(`pouchproof: ${msg ?? err?.message}\n`);
+  }).parseAsync();
+  return failed ? 2 : exit;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const msg = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`pouchproof: ${msg}\n`);
+    if (process.env.POUCHPROOF_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  },
+);

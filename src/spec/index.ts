@@ -1,0 +1,9 @@
+/** The spec model: the single source of truth every other layer reads. */
+export * from './limits.ts';
+export * from './model.ts';
+export * from './constraints.ts';
+export * from './resources.ts';
+export * from './endpoints.ts';
+export * from './zod.ts';
+export * from './inventory.ts';
+export * from './assumptions.ts';

@@ -1,0 +1,118 @@
+/**
+ * Every numeric bound of SPEC.md, in one table. Section 8 lists most of them; the rest are the
+ * bounds stated beside a field in sections 2 and 4 (exact lengths, integer ranges). Nothing else
+ * in the project writes one of these numbers: schemas, generators, the reference server and the
+ * reports all read them from here.
+ */
+
+/** 2^53 - 1: the spec's "9007199254740991". */
+export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** What a limit counts. `chars` are Unicode code points (assumption `characters-are-code-points`). */
+export type LimitUnit = 'chars' | 'items' | 'integer';
+
+export interface Limit {
+  readonly unit: LimitUnit;
+  readonly min?: number;
+  readonly max?: number;
+  /** Spec sections that state it; the first is where it is defined. */
+  readonly sections: readonly string[];
+  /** The spec's words, for reports. */
+  readonly text: string;
+}
+
+function limit(unit: LimitUnit, bounds: { min?: number; max?: number }, sections: string[], text: string): Limit {
+  return Object.freeze({ unit, ...bounds, sections: Object.freeze(sections), text });
+}
+
+export const LIMITS = Object.freeze({
+  opsPerCommit: limit('items', { min: 1, max: 50 }, ['4.2', '8'], 'ops per commit: 1 to 50'),
+  blobIdsPerOp: limit('items', { max: 2000 }, ['2.5', '8'], 'blob_ids per operation: at most 2000'),
+  envelopeLength: limit('chars', { max: 699051 }, ['2.5', '8'], 'envelope length: at most 699051 characters'),
+  opSignatureLength: limit('chars', { max: 342 }, ['2.5', '8'], 'operation signature length: at most 342 characters'),
+  nameIndexLength: limit('chars', { min: 43, max: 43 }, ['2.5'], 'name_index: exactly 43 characters'),
+  keyGen: limit('integer', { min: 1, max: MAX_SAFE }, ['2.5', '2.4', '8'], 'key_gen: 1 to 9007199254740991'),
+  resultInteger: limit('integer', { min: -MAX_SAFE, max: MAX_SAFE }, ['2.6'], 'seq, high_water: -9007199254740991 to 9007199254740991'),
+  usageRowsPerRequest: limit('items', { max: 2000 }, ['4.3', '8'], 'usage rows per request: at most 2000'),
+  usageCounter: limit('integer', { max: MAX_SAFE }, ['2.7', '8'], 'usage counters: at most 9007199254740991 each'),
+  modelLength: limit('chars', { min: 1, max: 120 }, ['2.7', '8'], 'model length: 1 to 120 characters'),
+  assistantLength: limit('chars', { min: 1, max: 32 }, ['2.7', '8'], 'assistant length: 1 to 32 characters'),
+  sourceIdLength: limit('chars', { min: 32, max: 32 }, ['4.3'], 'sourceId: exactly 32 lowercase hexadecimal characters'),
+  storedInteger: limit('integer', { min: -MAX_SAFE, max: MAX_SAFE }, ['4.3'], 'stored: -9007199254740991 to 9007199254740991'),
+  rosterStatements: limit('items', { min: 1, max: 16 }, ['2.8', '8'], 'roster statements: 1 to 16'),
+  rosterKeyEnvelopes: limit('items', { max: 2000 }, ['2.8', '8'], 'roster key_envelopes: at most 2000'),
+  rosterStatementLength: limit('chars', { max: 87382 }, ['2.3', '8'], 'roster statement length: at most 87382 characters'),
+  rosterSignatureLength: limit('chars', { max: 342 }, ['2.3', '2.4', '8'], 'roster signature length: at most 342 characters'),
+  rosterHpkeEncLength: limit('chars', { max: 342 }, ['2.4', '8'], 'roster hpke_enc length: at most 342 characters'),
+  rosterCiphertextLength: limit('chars', { max: 5462 }, ['2.4', '8'], 'roster ciphertext length: at most 5462 characters'),
+  reasonLength: limit('chars', { max: 200 }, ['4.5', '8'], 'reason length: at most 200 characters'),
+});
+
+export type LimitName = keyof typeof LIMITS;
+
+export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
+
+/**
+ * Character classes. `chars` is the exact set of allowed characters; generators draw from it and
+ * violation generators draw from what it excludes.
+ */
+export interface Charset {
+  readonly chars: string;
+  readonly sections: readonly string[];
+  readonly text: string;
+}
+
+const AZ = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const az = AZ.toLowerCase();
+const DIGITS = '0123456789';
+
+export const CHARSETS = Object.freeze({
+  base64url: { chars: AZ + az + DIGITS + '_-', sections: ['2.3', '2.4', '2.5'], text: 'alphabet A-Z a-z 0-9 _ -' } as Charset,
+  assistant: { chars: az + DIGITS + '-', sections: ['2.7'], text: 'a-z 0-9 -' } as Charset,
+  lowerHex: { chars: DIGITS + 'abcdef', sections: ['4.3'], text: 'lowercase hexadecimal' } as Charset,
+});
+
+export type CharsetName = keyof typeof CHARSETS;
+
+/** Structured string formats stated in the spec that are more than a length and a charset. */
+export interface Pattern {
+  readonly regex: RegExp;
+  readonly sections: readonly string[];
+  readonly text: string;
+}
+
+const HEX = '[0-9a-fA-F]';
+
+/** 2.2: version digit 1..8, variant digit 8, 9, a, b (either case); nil and all-f also accepted. */
+export const UUID_VERSIONS = '12345678';
+export const UUID_VARIANTS = '89abAB';
+export const UUID_NIL = '00000000-0000-0000-0000-000000000000';
+export const UUID_MAX = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+/** Group lengths of the 8-4-4-4-12 form. */
+export const UUID_GROUPS = [8, 4, 4, 4, 12] as const;
+
+export const PATTERNS = Object.freeze({
+  uuid: {
+    regex: new RegExp(
+      `^(?:${HEX}{${UUID_GROUPS[0]}}-${HEX}{${UUID_GROUPS[1]}}-[${UUID_VERSIONS}]${HEX}{${UUID_GROUPS[2] - 1}}-[${UUID_VARIANTS}]${HEX}{${UUID_GROUPS[3] - 1}}-${HEX}{${UUID_GROUPS[4]}}` +
+        `|${UUID_NIL}|${UUID_MAX})$`,
+      'i',
+    ),
+    sections: ['2.2'],
+    text: '8-4-4-4-12 hex, version 1-8, variant 8/9/a/b, or nil, or all-f',
+  } as Pattern,
+  /** 2.7: "20YY-MM-DD": four digits beginning 20, then two digits, two digits. */
+  day: { regex: /^20\d{2}-\d{2}-\d{2}$/, sections: ['2.7'], text: '20YY-MM-DD' } as Pattern,
+});
+
+export type PatternName = keyof typeof PATTERNS;
+
+/** The prefix every path begins with (section 9). */
+export const API_PREFIX = '/v1';
+
+/** Code point length: how the spec's "characters" are counted (assumption `characters-are-code-points`). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

@@ -1,0 +1,101 @@
+/**
+ * Section 2: the resources, table by table. Statement (2.3) and Key envelope (2.4) exist in two
+ * forms because their length and alphabet constraints hold only inside the revoke roster (2.8);
+ * everywhere else their fields are plain strings and `key_gen` a plain integer.
+ */
+import { arr, int, nullable, obj, oneOf, optional, optionalNullable, str, uuid } from './model.ts';
+
+/** 2.5: the six operation types. */
+export const OP_TYPES = ['create', 'update', 'rename', 'delete', 'restore', 'resolve'] as const;
+export type OpType = (typeof OP_TYPES)[number];
+
+/** 2.6: the only result status listed. */
+export const RESULT_STATUSES = ['applied'] as const;
+
+/** 2.1 Common response envelope. `data` is replaced per operation by `envelopeOf`. */
+export const ResponseMeta = obj('meta', '2.1', {
+  request_id: str(),
+  next_cursor: optionalNullable(str()),
+});
+
+/** 2.3 Statement, outside the roster: two plain strings. */
+export const Statement = obj('Statement', '2.3', {
+  statement: str(),
+  signature: str(),
+});
+
+/** 2.3 Statement inside the revoke roster. */
+export const RosterStatement = obj('Statement (roster)', '2.3', {
+  statement: str({ length: 'rosterStatementLength', charset: 'base64url' }),
+  signature: str({ length: 'rosterSignatureLength', charset: 'base64url' }),
+});
+
+/** 2.4 Key envelope, outside the roster. */
+export const KeyEnvelope = obj('KeyEnvelope', '2.4', {
+  pouch_id: uuid(),
+  member_id: uuid(),
+  key_gen: int(),
+  hpke_enc: str(),
+  ciphertext: str(),
+  created_by_member: uuid(),
+  signature: str(),
+});
+
+/** 2.4 Key envelope inside the revoke roster. */
+export const RosterKeyEnvelope = obj('KeyEnvelope (roster)', '2.4', {
+  pouch_id: uuid(),
+  member_id: uuid(),
+  key_gen: int('keyGen'),
+  hpke_enc: str({ length: 'rosterHpkeEncLength', charset: 'base64url' }),
+  ciphertext: str({ length: 'rosterCiphertextLength', charset: 'base64url' }),
+  created_by_member: uuid(),
+  signature: str({ length: 'rosterSignatureLength', charset: 'base64url' }),
+});
+
+/** 2.5 Pouch operation. `base_revision_id` is required but nullable. */
+export const PouchOperation = obj('PouchOperation', '2.5', {
+  type: oneOf(OP_TYPES),
+  artifact_id: uuid(),
+  revision_id: uuid(),
+  base_revision_id: nullable(uuid()),
+  merge_parent_id: optionalNullable(uuid()),
+  name_index: optionalNullable(str({ length: 'nameIndexLength', charset: 'base64url' })),
+  conflict_id: optionalNullable(uuid()),
+  key_gen: int('keyGen'),
+  envelope: str({ length: 'envelopeLength', charset: 'base64url' }),
+  signature: str({ length: 'opSignatureLength', charset: 'base64url' }),
+  signer_member_id: uuid(),
+  blob_ids: arr(str(), 'blobIdsPerOp'),
+});
+
+/** 2.6 Operation result. */
+export const OperationResult = obj('OperationResult', '2.6', {
+  status: oneOf(RESULT_STATUSES),
+  artifact_id: uuid(),
+  revision_id: uuid(),
+  seq: int('resultInteger'),
+  high_water: int('resultInteger'),
+});
+
+/** 2.7 Usage row. Counters are bounded only above. */
+export const UsageRow = obj('UsageRow', '2.7', {
+  input: int('usageCounter'),
+  output: int('usageCounter'),
+  cache_read: int('usageCounter'),
+  cache_write: int('usageCounter'),
+  day: str({ pattern: 'day' }),
+  assistant: str({ length: 'assistantLength', charset: 'assistant' }),
+  model: str({ length: 'modelLength' }),
+});
+
+/** The four counters of a usage row: what "total" is made of (assumption `usage-row-key`). */
+export const USAGE_COUNTERS = ['input', 'output', 'cache_read', 'cache_write'] as const;
+/** The fields that name a usage row (assumption `usage-row-key`, default). */
+export const USAGE_KEY_FIELDS = ['day', 'assistant', 'model'] as const;
+
+/** 2.8 Roster (revoke request). `key_envelopes` defaults to empty. */
+export const Roster = obj('Roster', '2.8', {
+  statements: arr(RosterStatement, 'rosterStatements'),
+  key_envelopes: optional(arr(RosterKeyEnvelope, 'rosterKeyEnvelopes')),
+});
+

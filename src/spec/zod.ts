@@ -1,0 +1,147 @@
+/**
+ * zod schemas derived from the model. Every failure is reported with a `ConstraintKind` as its
+ * message, so `issuesOf` can say exactly which constraints a value breaks and where.
+ */
+import { z } from 'zod';
+import type { ConstraintKind } from './constraints.ts';
+import { templatePath } from './constraints.ts';
+import { CHARSETS, LIMITS, PATTERNS, codePointLength, type LimitName } from './limits.ts';
+import type { Endpoint } from './endpoints.ts';
+import type { Node, ObjectNode } from './model.ts';
+import { obj, bool } from './model.ts';
+import { ResponseMeta } from './resources.ts';
+
+/** Readings of "not shown" that change what a schema accepts (see the assumption registry). */
+export interface SchemaOptions {
+  /** `day-calendar-valid`: a day must also be a real calendar day. */
+  readonly calendarDays?: boolean;
+  /** `characters-are-code-points`: how string lengths are counted. */
+  readonly lengthUnit?: 'codepoints' | 'utf16';
+}
+
+export const DEFAULT_SCHEMA_OPTIONS: Required<SchemaOptions> = { calendarDays: true, lengthUnit: 'codepoints' };
+
+const typeError = (iss: { input?: unknown }): ConstraintKind =>
+  iss.input === undefined ? 'required' : iss.input === null ? 'not-null' : 'type';
+const enumError = (iss: { input?: unknown }): ConstraintKind => (typeof iss.input === 'string' ? 'enum' : typeError(iss));
+
+const charsetRegex = new Map(
+  Object.entries(CHARSETS).map(([name, cs]) => [name, new RegExp(`^[${cs.chars.replace(/[\]\\^-]/g, '\\$&')}]*$`)]),
+);
+
+/** True when `day` (already matching the pattern) names a real calendar day. */
+export function isCalendarDay(day: string): boolean {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+function lengthOf(s: string, opts: Required<SchemaOptions>): number {
+  return opts.lengthUnit === 'codepoints' ? codePointLength(s) : s.length;
+}
+
+function bounds(name: LimitName | undefined): { min?: number; max?: number } {
+  return name ? LIMITS[name] : {};
+}
+
+/** The zod schema of one model node. */
+export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
+  const opts = { ...DEFAULT_SCHEMA_OPTIONS, ...options };
+  switch (node.kind) {
+    case 'string': {
+      let s: z.ZodType<string> = z.string({ error: typeError });
+      const { min, max } = bounds(node.length);
+      if (min !== undefined && min > 0) s = s.refine((v) => lengthOf(v, opts) >= min, { message: 'minLength' });
+      if (max !== undefined) s = s.refine((v) => lengthOf(v, opts) <= max, { message: 'maxLength' });
+      if (node.charset) {
+        const re = charsetRegex.get(node.charset)!;
+        s = s.refine((v) => re.test(v), { message: 'charset' });
+      }
+      if (node.pattern) {
+        const re = PATTERNS[node.pattern].regex;
+        s = s.refine((v) => re.test(v), { message: 'pattern' });
+        if (node.pattern === 'day' && opts.calendarDays) {
+          s = s.refine((v) => !re.test(v) || isCalendarDay(v), { message: 'calendar' });
+        }
+      }
+      return s;
+    }
+    case 'uuid':
+      return z.string({ error: typeError }).refine((v) => PATTERNS.uuid.regex.test(v), { message: 'uuid' });
+    case 'integer': {
+      let n: z.ZodType<number> = z.number({ error: typeError }).refine(Number.isInteger, { message: 'integer', abort: true });
+      const { min, max } = bounds(node.range);
+      if (min !== undefined) n = n.refine((v) => v >= min, { message: 'min' });
+      if (max !== undefined) n = n.refine((v) => v <= max, { message: 'max' });
+      return n;
+    }
+    case 'boolean':
+      return z.boolean({ error: typeError });
+    case 'enum':
+      return z.enum(node.values as [string, ...string[]], { error: enumError });
+    case 'array': {
+      let a: z.ZodType<unknown[]> = z.array(toZod(node.items, opts), { error: typeError });
+      const { min, max } = bounds(node.count);
+      if (min !== undefined && min > 0) a = a.refine((v) => v.length >= min, { message: 'minItems' });
+      if (max !== undefined) a = a.refine((v) => v.length <= max, { message: 'maxItems' });
+      return a;
+    }
+    case 'object': {
+      if (node.freeForm) return z.record(z.string(), z.unknown(), { error: typeError });
+      const shape: Record<string, z.ZodType> = {};
+      for (const [key, field] of Object.entries(node.fields)) {
+        let f = toZod(field.node, opts);
+        if (field.nullable) f = f.nullable();
+        if (!field.required) f = f.optional();
+        shape[key] = f;
+      }
+      // Unknown fields are accepted and kept (assumption `unknown-fields-ignored`).
+      return z.looseObject(shape, { error: typeError });
+    }
+  }
+}
+
+/** 2.1: the common response envelope around an endpoint's `data`. */
+export function envelopeNode(data: ObjectNode): ObjectNode {
+  return obj('envelope', '2.1', { ok: bool(), data, meta: ResponseMeta });
+}
+
+export interface SchemaIssue {
+  readonly kind: ConstraintKind;
+  /** Template path, `ops[].envelope`. */
+  readonly path: string;
+  /** Concrete path, `['ops', 3, 'envelope']`. */
+  readonly at: readonly PropertyKey[];
+}
+
+/** Every constraint a value breaks, as (kind, path). Empty when the value is valid. */
+export function issuesOf(schema: z.ZodType, value: unknown): SchemaIssue[] {
+  const r = schema.safeParse(value);
+  if (r.success) return [];
+  return r.error.issues.map((i) => ({ kind: i.message as ConstraintKind, path: templatePath(i.path), at: i.path }));
+}
+
+/** Compiled schemas of one endpoint, built once. */
+export interface EndpointSchemas {
+  readonly params: Readonly<Record<string, z.ZodType>>;
+  readonly body: z.ZodType;
+  readonly data: z.ZodType;
+  readonly envelope: z.ZodType;
+}
+
+const cache = new Map<string, EndpointSchemas>();
+
+export function schemasOf(e: Endpoint, options: SchemaOptions = {}): EndpointSchemas {
+  const key = `${e.id}|${JSON.stringify({ ...DEFAULT_SCHEMA_OPTIONS, ...options })}`;
+  let s = cache.get(key);
+  if (!s) {
+    s = Object.freeze({
+      params: Object.freeze(Object.fromEntries(Object.entries(e.params).map(([k, n]) => [k, toZod(n, options)]))),
+      body: toZod(e.body, options),
+      data: toZod(e.data, options),
+      envelope: toZod(envelopeNode(e.data), options),
+    });
+    cache.set(key, s);
+  }
+  return s;
+}
