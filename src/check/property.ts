@@ -1,0 +1,78 @@
+/**
+ * What a property is. Like a fast-check property it pairs an arbitrary with a predicate, but the
+ * predicate runs against a live target and answers with an `Outcome` that says *how* the target
+ * failed: the letter of the spec broken, a registry assumption not met, a 5xx, or the network.
+ * The runner (runner.ts) turns failing outcomes into shrunk, replayable findings.
+ */
+import type fc from 'fast-check';
+import type { AssumptionName, AssumptionSet } from '../spec/index.ts';
+import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
+import type { Profile } from '../target/profile.ts';
+
+/** What a property needs from the profile; missing ones make it `skipped` with the reason. */
+export type Capability =
+  | 'browser' // primary account's browser credentials
+  | 'device' // primary account's command-line device: credentials, device id and private key
+  | 'second-account' // a second account with a device (cross-account checks)
+  | 'embedded-only'; // needs the embedded reference (never against a shared target)
+
+export type FindingKind = 'violation' | 'assumption' | 'server-error' | 'transport';
+
+export type Outcome =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly kind: FindingKind;
+      /** One or two sentences: what was expected, what came back. */
+      readonly message: string;
+      /** For `assumption`: which reading the target did not follow. */
+      readonly assumption?: AssumptionName;
+    };
+
+export const PASS: Outcome = Object.freeze({ ok: true });
+
+/** Per-case context: the only door to the target, so every exchange lands in the finding. */
+export interface CaseContext {
+  readonly profile: Profile;
+  readonly assumptions: AssumptionSet;
+  readonly client: TargetClient;
+  /** Sends one call and records the exchange for the case's report. */
+  call(o: CallOptions): Promise<Exchange>;
+  /** Fresh identifiers for a live, shared target (never from fast-check's biased uuid()). */
+  uuid(): string;
+  /** 32 lowercase hex characters, fresh. */
+  sourceId(): string;
+  /** Aborted when the property's time bound is reached. */
+  readonly signal: AbortSignal;
+  /** The exchanges of this case so far, in order. */
+  readonly exchanges: readonly Exchange[];
+}
+
+export interface Property<T = unknown> {
+  /** `area.name`, e.g. `usage.idempotent`. */
+  readonly id: string;
+  /** Spec section checked, e.g. `4.3`. */
+  readonly section: string;
+  /** The invariant in one sentence. */
+  readonly invariant: string;
+  /** Registry assumptions the property relies on. */
+  readonly assumptions: readonly AssumptionName[];
+  readonly needs: readonly Capability[];
+  /** Cases; identifiers that must be fresh are drawn in `check`, not here. */
+  arbitrary(profile: Profile): fc.Arbitrary<T>;
+  /** Runs one case against the target. */
+  check(ctx: CaseContext, input: T): Promise<Outcome>;
+  /**
+   * For negative cases: whether a (shrunk) input still breaks what its label says. Cases for
+   * which this is false are discarded rather than judged.
+   */
+  stillValid?(input: T): boolean;
+  /** Overrides the run's default number of cases (expensive properties run fewer). */
+  readonly runs?: number;
+  /** Renders a case for the report (defaults to JSON). */
+  describe?(input: T): string;
+}
+
+export function defineProperty<T>(p: Property<T>): Property<T> {
+  return Object.freeze(p);
+}
