@@ -1,0 +1,134 @@
+/**
+ * Judging a response: the five verdicts and a short sentence saying why. Pure, so the rules can be
+ * tested without a network.
+ */
+import { schemasOf, issuesOf, type Endpoint } from '../spec/index.ts';
+
+export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'protocol-error' | 'transport-error';
+
+export interface ResponseFacts {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly truncated: boolean;
+  /** The parsed body, when the body is complete and JSON. */
+  readonly json?: unknown;
+}
+
+export interface Judgement {
+  readonly verdict: Verdict;
+  readonly reason: string;
+}
+
+/** Parses a complete body as JSON; undefined when it is not JSON (or is empty). */
+export function parseJsonBody(body: string, truncated: boolean): { json: unknown } | undefined {
+  if (truncated || body.trim() === '') return undefined;
+  try {
+    return { json: JSON.parse(body) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function isJsonMediaType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  return media === 'application/json';
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A short label for what a 4xx body says, e.g. `(code: stale_base)`. */
+function errorHint(json: unknown): string {
+  if (!isObject(json)) return '';
+  const err = json['error'];
+  const pick = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v.slice(0, 60) : undefined);
+  const code = isObject(err) ? pick(err['code']) ?? pick(err['message']) : pick(err) ?? pick(json['code']);
+  return code ? ` (${JSON.stringify(code)})` : '';
+}
+
+const MAX_ISSUES_SHOWN = 3;
+
+export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgement {
+  const { status } = r;
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    return { verdict: 'protocol-error', reason: `status ${status} is not an HTTP status code` };
+  }
+  if (status < 200) return { verdict: 'protocol-error', reason: `unexpected informational status ${status} as the final response` };
+  if (status >= 300 && status < 400) {
+    const loc = r.headers['location'];
+    return { verdict: 'protocol-error', reason: `unexpected redirect ${status}${loc ? ` to ${loc.slice(0, 100)}` : ''}` };
+  }
+  if (status >= 500) return { verdict: 'server-error', reason: `server error ${status}` };
+  if (status >= 400) {
+    if (isObject(r.json) && 'ok' in r.json && r.json['ok'] === true) {
+      return { verdict: 'protocol-error', reason: `status ${status} but the body says ok: true` };
+    }
+    return { verdict: 'rejected', reason: `rejected with ${status}${errorHint(r.json)}` };
+  }
+  // 2xx
+  if (r.truncated) return { verdict: 'protocol-error', reason: `${status} response body exceeds the size cap and was cut` };
+  const ct = r.headers['content-type'];
+  if (!isJsonMediaType(ct)) {
+    return { verdict: 'protocol-error', reason: `${status} response has content type ${ct ? JSON.stringify(ct.slice(0, 80)) : '(none)'}, not application/json` };
+  }
+  if (r.json === undefined) {
+    return { verdict: 'protocol-error', reason: r.body.trim() === '' ? `${status} response has an empty body` : `${status} response body is not JSON` };
+  }
+  if (isObject(r.json) && r.json['ok'] === false) {
+    return { verdict: 'protocol-error', reason: `status ${status} but the body says ok: false` };
+  }
+  const issues = issuesOf(schemasOf(endpoint).envelope, r.json);
+  if (issues.length > 0) {
+    const shown = issues
+      .slice(0, MAX_ISSUES_SHOWN)
+      .map((i) => `${i.path || '(body)'}: ${i.kind}`)
+      .join(', ');
+    const more = issues.length > MAX_ISSUES_SHOWN ? ` and ${issues.length - MAX_ISSUES_SHOWN} more` : '';
+    return { verdict: 'protocol-error', reason: `${status} response breaks the ${endpoint.section} response schema: ${shown}${more}` };
+  }
+  if (!isObject(r.json) || r.json['ok'] !== true) {
+    return { verdict: 'protocol-error', reason: `${status} response does not say ok: true` };
+  }
+  return { verdict: 'accepted', reason: `accepted with ${status}` };
+}
+
+/** The codes on an error and its causes, outermost first. */
+function codesOf(err: unknown): string[] {
+  const out: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') out.push(code);
+    e = (e as { cause?: unknown }).cause;
+  }
+  return out;
+}
+
+/** A failure below HTTP semantics: nothing (or only part) of a response arrived. */
+export function classifyFailure(err: unknown, ctx: { timedOut: boolean; timeoutMs: number; connectMs: number; host: string; stage: 'connect' | 'headers' | 'body' }): Judgement {
+  if (ctx.timedOut) {
+    const what = ctx.stage === 'body' ? 'the response body did not finish' : 'no response';
+    return { verdict: 'transport-error', reason: `${what} within ${ctx.timeoutMs} ms` };
+  }
+  const codes = codesOf(err);
+  const has = (c: string): boolean => codes.includes(c);
+  if (codes.some((c) => c.startsWith('HPE_'))) {
+    return { verdict: 'protocol-error', reason: `invalid HTTP response (${codes.find((c) => c.startsWith('HPE_'))})` };
+  }
+  if (has('ECONNREFUSED')) return { verdict: 'transport-error', reason: `connection refused by ${ctx.host}` };
+  if (has('ENOTFOUND') || has('EAI_AGAIN') || has('EAI_NONAME')) return { verdict: 'transport-error', reason: `DNS lookup failed for ${ctx.host}` };
+  if (has('UND_ERR_CONNECT_TIMEOUT')) return { verdict: 'transport-error', reason: `no connection to ${ctx.host} within ${ctx.connectMs} ms` };
+  if (has('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) return { verdict: 'transport-error', reason: 'response body shorter or longer than its content-length' };
+  if (has('UND_ERR_HEADERS_OVERFLOW')) return { verdict: 'transport-error', reason: 'response headers too large' };
+  if (has('ECONNRESET') || has('UND_ERR_SOCKET') || has('EPIPE')) {
+    const when = ctx.stage === 'body' ? 'during the response body' : 'before a response';
+    return { verdict: 'transport-error', reason: `connection closed by the target ${when}` };
+  }
+  if (has('EHOSTUNREACH') || has('ENETUNREACH')) return { verdict: 'transport-error', reason: `${ctx.host} is unreachable` };
+  if (has('ETIMEDOUT')) return { verdict: 'transport-error', reason: `connection to ${ctx.host} timed out` };
+  const msg = err instanceof Error ? err.message : String(err);
+  return { verdict: 'transport-error', reason: `${codes[0] ?? 'transport failure'}: ${msg.replace(/[\r\n]+/g, ' ').slice(0, 120)}` };
+}

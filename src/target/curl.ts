@@ -1,0 +1,73 @@
+/**
+ * A runnable `curl` command reproducing a request byte for byte, for reports. Secrets are masked,
+ * so a masked command must have them filled in before it reproduces anything. Output is plain POSIX
+ * sh: single-quoted arguments, and `printf` with octal escapes for bytes a quoted argument cannot
+ * carry (NUL, control characters, invalid UTF-8).
+ */
+import type { Exchange } from './client.ts';
+import { MASK, redact, redactBytes } from './redact.ts';
+
+/** One shell word holding exactly `s`. */
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A printf format string that prints exactly these bytes. */
+function printfFormat(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) {
+    if (b === 0x25) out += '%%';
+    else if (b === 0x5c) out += '\\\\';
+    else if (b === 0x27) out += '\\047';
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\${b.toString(8).padStart(3, '0')}`;
+  }
+  return `'${out}'`;
+}
+
+function isPlainText(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Round-tripping through UTF-8 detects invalid sequences.
+  if (!Buffer.from(buf.toString('utf8'), 'utf8').equals(buf)) return false;
+  for (const b of buf) if ((b < 0x20 && b !== 0x0a && b !== 0x09) || b === 0x7f) return false;
+  // curl reads a file for an argument beginning with @.
+  return buf[0] !== 0x40;
+}
+
+/** A header argument: a value with bytes beyond printable ASCII goes through printf. */
+function headerArg(name: string, value: string): string {
+  // `name:` would remove the header in curl; `name;` sends it empty.
+  const line = value === '' ? `${name};` : `${name}: ${value}`;
+  if (/^[\x20-\x7e\t]*$/.test(line)) return shellQuote(line);
+  return `"$(printf ${printfFormat(new Uint8Array(Buffer.from(line, 'latin1')))})"`;
+}
+
+/** curl's own default headers, cleared unless the request sets them. */
+const CURL_DEFAULTS = ['user-agent', 'accept', 'expect'];
+
+export function toCurl(ex: Exchange, secrets: readonly string[]): string {
+  const { method, url, headers } = ex.request;
+  const body = redactBytes(ex.request.body, secrets);
+  let masked = body !== ex.request.body;
+  const args: string[] = ['curl', '-sS', '-i', '--http1.1', '-X', shellQuote(method)];
+  const shownUrl = redact(url, secrets);
+  masked ||= shownUrl !== url;
+  args.push(shellQuote(shownUrl));
+  const lines: string[] = [];
+  for (const [name, raw] of Object.entries(headers)) {
+    if (name === 'content-length' && raw === String(ex.request.body.byteLength)) continue; // curl computes it
+    const value = redact(raw, secrets);
+    masked ||= value !== raw;
+    lines.push(`-H ${headerArg(name, value)}`);
+  }
+  for (const d of CURL_DEFAULTS) if (!(d in headers)) lines.push(`-H ${shellQuote(`${d}:`)}`);
+  if (!('content-type' in headers)) lines.push(`-H ${shellQuote('content-type:')}`);
+  let pipe = '';
+  if (isPlainText(body)) lines.push(`--data-binary ${shellQuote(Buffer.from(body).toString('utf8'))}`);
+  else {
+    pipe = `printf ${printfFormat(body)} | `;
+    lines.push('--data-binary @-');
+  }
+  const comment = masked ? `# exchange #${ex.id} (${ex.endpoint}); values shown as ${MASK} are secrets from the profile: fill them in to run\n` : '';
+  return `${comment}${pipe}${args.join(' ')} \\\n  ${lines.join(' \\\n  ')}`;
+}

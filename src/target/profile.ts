@@ -1,0 +1,371 @@
+/**
+ * The target profile: where the service under test lives, how each member kind authenticates, and
+ * which readings of the spec's "not shown" apply. Every problem becomes one line naming the field
+ * (`accounts.primary.device.privateJwk: …`); no secret value ever appears in a message.
+ */
+import type { KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { privateKeyFromJwk } from '../crypto/keys.ts';
+import {
+  API_PREFIX,
+  PATTERNS,
+  resolveAssumptions,
+  toZod,
+  uuid,
+  type AssumptionSet,
+  type MemberKind,
+} from '../spec/index.ts';
+import { findJsonSyntaxError } from './json-syntax.ts';
+import { redact } from './redact.ts';
+import { SecretRefError, readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
+
+export interface Identity {
+  kind: MemberKind;
+  headers: Readonly<Record<string, string>>;
+  memberId?: string;
+  deviceId?: string;
+  privateKey?: KeyObject;
+}
+export interface Account {
+  browser?: Identity;
+  device?: Identity;
+}
+export interface Profile {
+  name: string;
+  baseUrl: string;
+  accounts: { primary: Account; secondary?: Account };
+  pouchIds: readonly string[];
+  browserIds: readonly string[];
+  cliRequestIds: readonly string[];
+  timeouts: { requestMs: number; connectMs: number };
+  connections: number;
+  assumptions: AssumptionSet;
+  /** Every secret value, for redaction. */
+  secrets: readonly string[];
+}
+
+export class ProfileError extends Error {
+  constructor(
+    message: string,
+    /** The field at fault, as a dotted path, when there is one. */
+    readonly field?: string,
+  ) {
+    super(message.replace(/[\r\n]+/g, ' '));
+    this.name = 'ProfileError';
+  }
+}
+
+export const DEFAULT_TIMEOUTS = Object.freeze({ requestMs: 10_000, connectMs: 3_000 });
+export const DEFAULT_CONNECTIONS = 16;
+const MAX_TIMEOUT_MS = 600_000;
+const MAX_CONNECTIONS = 1024;
+
+// ---------------------------------------------------------------------------------------------
+// The file's schema
+// ---------------------------------------------------------------------------------------------
+
+/** The spec's own UUID rule (2.2); its failures carry constraint kinds, translated in `describe`. */
+const UuidSchema = toZod(uuid()) as z.ZodType<string>;
+
+const EnvRef = z.strictObject({ env: z.string().min(1) });
+const FileRef = z.strictObject({ file: z.string().min(1) });
+const SecretString = z.union([z.string(), EnvRef, FileRef], {
+  error: 'expected a string, {"env": "VAR"} or {"file": "path"}',
+});
+const JwkRef = z.union([EnvRef, FileRef, z.looseObject({ kty: z.string() })], {
+  error: 'expected a private JWK object (with "kty"), {"env": "VAR"} or {"file": "path"}',
+});
+
+/** RFC 9110 token: what an HTTP field name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HeaderMap = z.record(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'), SecretString);
+
+const BrowserFile = z.strictObject({
+  headers: HeaderMap.optional(),
+  memberId: UuidSchema.optional(),
+});
+const DeviceFile = z.strictObject({
+  headers: HeaderMap.optional(),
+  deviceId: UuidSchema,
+  memberId: UuidSchema.optional(),
+  privateJwk: JwkRef,
+});
+const AccountFile = z.strictObject({ browser: BrowserFile.optional(), device: DeviceFile.optional() });
+
+const timeoutMs = z.number().int().min(1).max(MAX_TIMEOUT_MS);
+
+/** Why a base URL is unusable, or undefined. */
+function baseUrlProblem(s: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return 'not an absolute URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `scheme must be http or https, not ${u.protocol.replace(/:$/, '')}`;
+  if (u.username || u.password) return 'must not contain credentials; put them in accounts';
+  if (u.search || s.includes('?')) return 'must not contain a query';
+  if (u.hash || s.includes('#')) return 'must not contain a fragment';
+  const prefix = u.pathname.replace(/\/+$/, '');
+  if (prefix === API_PREFIX || prefix.endsWith(API_PREFIX)) {
+    return `must not end with ${API_PREFIX}: every endpoint path already begins with it`;
+  }
+  return undefined;
+}
+
+const BaseUrl = z.string().superRefine((s, ctx) => {
+  const problem = baseUrlProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** The profile file as written (the reference server's generated profile must satisfy it). */
+export const ProfileFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  name: z.string().min(1).max(200).optional(),
+  baseUrl: BaseUrl,
+  accounts: z.strictObject({ primary: AccountFile, secondary: AccountFile.optional() }).optional(),
+  pouchIds: z.array(UuidSchema).optional(),
+  browserIds: z.array(UuidSchema).optional(),
+  cliRequestIds: z.array(UuidSchema).optional(),
+  timeouts: z.strictObject({ requestMs: timeoutMs.optional(), connectMs: timeoutMs.optional() }).optional(),
+  connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
+  assumptions: z.record(z.string(), z.string()).optional(),
+});
+
+/** A profile file as written. */
+export type ProfileFile = z.input<typeof ProfileFileSchema>;
+type ParsedFile = z.output<typeof ProfileFileSchema>;
+type AccountIn = z.output<typeof AccountFile>;
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out === '' ? String(seg) : `.${String(seg)}`;
+  return out;
+}
+
+/** The spec schemas speak in constraint kinds; say them as sentences. */
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  uuid: `not a UUID (${PATTERNS.uuid.text}, section 2.2)`,
+  required: 'required',
+  'not-null': 'must not be null',
+  type: 'expected a string',
+};
+
+const errorMap: z.core.$ZodErrorMap = (iss) => {
+  if (iss.code === 'invalid_type') {
+    if (iss.input === undefined) return 'required';
+    const got = iss.input === null ? 'null' : Array.isArray(iss.input) ? 'array' : typeof iss.input;
+    return `expected ${iss.expected === 'int' ? 'an integer' : iss.expected}, got ${got}`;
+  }
+  if (iss.code === 'too_small' || iss.code === 'too_big') {
+    const bound = iss.code === 'too_small' ? `at least ${iss.minimum}` : `at most ${iss.maximum}`;
+    const unit = iss.origin === 'string' ? ' characters' : iss.origin === 'array' ? ' items' : '';
+    return `must be ${bound}${unit}`;
+  }
+  return undefined;
+};
+
+function describe(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((k) => `${fieldPath([...issue.path, k])}: unknown field`);
+  }
+  const where = fieldPath(issue.path) || '(profile)';
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues[0]?.message ?? 'invalid key';
+    return [`${where}: ${inner}`];
+  }
+  return [`${where}: ${KIND_WORDS[issue.message] ?? issue.message}`];
+}
+
+function fail(field: string, problem: string): never {
+  throw new ProfileError(`${field}: ${problem}`, field);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution
+// ---------------------------------------------------------------------------------------------
+
+/** Bytes undici (and RFC 9110) accept in a field value: HTAB, visible ASCII, space, obs-text. */
+const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+class SecretCollector {
+  private readonly set = new Set<string>();
+  add(s: string | undefined): void {
+    if (s !== undefined && s !== '') this.set.add(s);
+  }
+  /** A header value, and its credential part when it is "<scheme> <credentials>". */
+  addHeaderValue(v: string): void {
+    this.add(v);
+    const m = /^[A-Za-z][\w.+-]*[ \t]+(\S.*)$/.exec(v);
+    if (m) this.add(m[1]);
+  }
+  list(): readonly string[] {
+    return Object.freeze([...this.set]);
+  }
+}
+
+function resolveHeaders(
+  headers: Record<string, SecretRef> | undefined,
+  field: string,
+  src: SecretSource,
+  secrets: SecretCollector,
+): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, ref] of Object.entries(headers ?? {})) {
+    const f = `${field}.${name}`;
+    const value = resolveSecretString(ref, f, src);
+    // Every credential header value is treated as a secret, inline ones too.
+    secrets.addHeaderValue(value);
+    if (BAD_HEADER_VALUE.test(value)) fail(f, 'value contains a control character, a line break or a character beyond U+00FF');
+    const key = name.toLowerCase();
+    if (key in out) fail(f, `header ${key} is given twice (names are case-insensitive)`);
+    out[key] = value;
+  }
+  return Object.freeze(out);
+}
+
+function resolveJwk(ref: unknown, field: string, src: SecretSource, secrets: SecretCollector): KeyObject {
+  let jwk: unknown = ref;
+  if (typeof ref === 'object' && ref !== null && ('env' in ref || 'file' in ref) && !('kty' in ref)) {
+    const text = readSecretText(ref as { env: string } | { file: string }, field, src);
+    secrets.add(text);
+    secrets.add(text.trim());
+    try {
+      jwk = JSON.parse(text);
+    } catch {
+      const what = 'env' in ref ? `environment variable ${String(ref.env)}` : `file ${JSON.stringify((ref as { file: string }).file)}`;
+      fail(field, `${what} does not hold a JSON object`);
+    }
+  }
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) fail(field, 'expected a JWK object');
+  const d = (jwk as { d?: unknown }).d;
+  if (typeof d === 'string') secrets.add(d);
+  secrets.add(JSON.stringify(jwk));
+  secrets.add(JSON.stringify(jwk, null, 2));
+  try {
+    return privateKeyFromJwk(jwk);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    fail(field, redact(msg, secrets.list()).replace(/[\r\n]+/g, ' '));
+  }
+}
+
+function resolveAccount(a: AccountIn, field: string, src: SecretSource, secrets: SecretCollector): Account {
+  const out: Account = {};
+  if (a.browser) {
+    const b = a.browser;
+    out.browser = Object.freeze({
+      kind: 'browser' as const,
+      headers: resolveHeaders(b.headers, `${field}.browser.headers`, src, secrets),
+      ...(b.memberId !== undefined ? { memberId: b.memberId } : {}),
+    });
+  }
+  if (a.device) {
+    const d = a.device;
+    const headers = resolveHeaders(d.headers, `${field}.device.headers`, src, secrets);
+    const privateKey = resolveJwk(d.privateJwk, `${field}.device.privateJwk`, src, secrets);
+    out.device = Object.freeze({
+      kind: 'device' as const,
+      headers,
+      deviceId: d.deviceId,
+      ...(d.memberId !== undefined ? { memberId: d.memberId } : {}),
+      privateKey,
+    });
+  }
+  return Object.freeze(out);
+}
+
+function resolveAssumptionOverrides(overrides: Record<string, string> | undefined): AssumptionSet {
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    try {
+      resolveAssumptions({ [name]: value });
+    } catch (e) {
+      fail(`assumptions.${name}`, e instanceof Error ? e.message : String(e));
+    }
+  }
+  return resolveAssumptions(overrides ?? {});
+}
+
+/** `http://host:port/prefix/` → `http://host:port/prefix`. */
+export function normaliseBaseUrl(s: string, field = 'baseUrl'): string {
+  const problem = baseUrlProblem(s);
+  if (problem) fail(field, problem);
+  const u = new URL(s);
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+function buildProfile(file: ParsedFile, src: SecretSource): Profile {
+  const secrets = new SecretCollector();
+  const baseUrl = normaliseBaseUrl(file.baseUrl);
+  let accounts: Profile['accounts'];
+  try {
+    const primary = file.accounts ? resolveAccount(file.accounts.primary, 'accounts.primary', src, secrets) : Object.freeze({});
+    const secondary = file.accounts?.secondary
+      ? resolveAccount(file.accounts.secondary, 'accounts.secondary', src, secrets)
+      : undefined;
+    accounts = Object.freeze(secondary ? { primary, secondary } : { primary });
+  } catch (e) {
+    if (e instanceof SecretRefError) throw new ProfileError(e.message, e.field);
+    throw e;
+  }
+  return Object.freeze({
+    name: file.name ?? new URL(baseUrl).host,
+    baseUrl,
+    accounts,
+    pouchIds: Object.freeze([...(file.pouchIds ?? [])]),
+    browserIds: Object.freeze([...(file.browserIds ?? [])]),
+    cliRequestIds: Object.freeze([...(file.cliRequestIds ?? [])]),
+    timeouts: Object.freeze({
+      requestMs: file.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.requestMs,
+      connectMs: file.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    }),
+    connections: file.connections ?? DEFAULT_CONNECTIONS,
+    assumptions: resolveAssumptionOverrides(file.assumptions),
+    secrets: secrets.list(),
+  });
+}
+
+/** Every problem of a profile file, one line each; empty when it is valid (secrets are not resolved). */
+export function profileFileIssues(json: unknown): string[] {
+  const r = ProfileFileSchema.safeParse(json, { error: errorMap });
+  return r.success ? [] : r.error.issues.flatMap(describe);
+}
+
+export function parseProfile(json: unknown, opts: { baseDir?: string; env?: NodeJS.ProcessEnv } = {}): Profile {
+  const r = ProfileFileSchema.safeParse(json, { error: errorMap });
+  if (!r.success) {
+    const lines = r.error.issues.flatMap(describe);
+    const first = lines[0] ?? '(profile): invalid';
+    const more = lines.length > 1 ? ` (and ${lines.length - 1} more: ${lines.slice(1, 4).join('; ')}${lines.length > 4 ? '; …' : ''})` : '';
+    throw new ProfileError(first + more, first.slice(0, first.indexOf(': ')));
+  }
+  return buildProfile(r.data, { baseDir: opts.baseDir ?? process.cwd(), env: opts.env ?? process.env });
+}
+
+export async function loadProfile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<Profile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ProfileError(`cannot read profile ${JSON.stringify(path)} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const syntax = findJsonSyntaxError(text);
+  if (syntax) {
+    throw new ProfileError(`${path}: invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.problem}`);
+  }
+  return parseProfile(JSON.parse(text) as unknown, { baseDir: dirname(path), env });
+}
+
+/** `--target URL`: no credentials, default assumptions. */
+export function profileForUrl(baseUrl: string): Profile {
+  const url = normaliseBaseUrl(baseUrl, '--target');
+  return parseProfile({ baseUrl: url, name: url });
+}
