@@ -1,0 +1,72 @@
+/**
+ * Makes a schema-valid body also make sense to a server (assumption `op-semantics`=base-only):
+ * in a commit batch the first op on an artifact is a `create` with a null base, every later op on
+ * it names the previous op's revision as its base, and no revision or new artifact id repeats
+ * (case-insensitively, assumption `revision-id-unique`). Deterministic in its input, so fast-check
+ * can still shrink the body it came from.
+ */
+import type { EndpointId } from '../spec/index.ts';
+import { isObject, type Json, type JsonObject } from './json.ts';
+import { applyCase, caseForm, isNilOrMax, versioned } from './uuid.ts';
+
+/** A UUID that differs from `u` but keeps its case form and (when it has them) version and variant. */
+function bump(u: string, n: number): string {
+  if (isNilOrMax(u)) {
+    return applyCase(versioned(n.toString(16).padStart(32, '0'), '4', '8'), caseForm(u));
+  }
+  const last = u.slice(-12);
+  const next = ((parseInt(last, 16) + n) % 2 ** 48).toString(16).padStart(12, '0');
+  return applyCase(u.slice(0, -12) + next, caseForm(u));
+}
+
+function unique(u: Json | undefined, seen: Set<string>): Json | undefined {
+  if (typeof u !== 'string') return u;
+  let v = u;
+  for (let n = 1; seen.has(v.toLowerCase()); n++) v = bump(u, n);
+  seen.add(v.toLowerCase());
+  return v;
+}
+
+/** Deterministic choice among `n` open artifacts, from the op's own revision id. */
+function choose(op: JsonObject, n: number): number {
+  const s = typeof op.revision_id === 'string' ? op.revision_id : '';
+  let h = 0;
+  for (const ch of s) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % n;
+}
+
+/** Rewrites a batch of ops into chains of revisions (see the module comment). */
+export function chainOps(ops: readonly Json[]): Json[] {
+  const seen = new Set<string>();
+  const heads: { artifact: Json | undefined; head: Json | undefined }[] = [];
+  return ops.map((raw, i) => {
+    if (!isObject(raw)) return raw;
+    const op: JsonObject = { ...raw };
+    const rev = unique(op.revision_id, seen);
+    if (rev !== undefined) op.revision_id = rev;
+    if (i === 0 || op.type === 'create' || heads.length === 0) {
+      if ('type' in op) op.type = 'create';
+      if ('base_revision_id' in op) op.base_revision_id = null;
+      const art = unique(op.artifact_id, seen);
+      if (art !== undefined) op.artifact_id = art;
+      heads.push({ artifact: op.artifact_id, head: op.revision_id });
+    } else {
+      const h = heads[choose(op, heads.length)]!;
+      if (h.artifact !== undefined) op.artifact_id = h.artifact;
+      if (h.head !== undefined) op.base_revision_id = h.head;
+      h.head = op.revision_id;
+    }
+    return op;
+  });
+}
+
+/** The endpoint's coherence rewrite of a valid body; identity for endpoints that need none. */
+export function coherent(endpoint: EndpointId, body: Json): Json {
+  if (endpoint === 'commitOperations' && isObject(body) && Array.isArray(body.ops)) return { ...body, ops: chainOps(body.ops) };
+  return body;
+}
+
+/** Whether re-running `coherent` is needed after replacing the value at this template path. */
+export function affectsCoherence(endpoint: EndpointId, template: string): boolean {
+  return endpoint === 'commitOperations' && template === 'ops';
+}

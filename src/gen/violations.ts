@@ -1,0 +1,315 @@
+/**
+ * Violations: for every request constraint of the inventory, generators of a whole request that
+ * is valid except for exactly that one constraint at one location. Each case carries a label
+ * (constraint id, spec section, concrete JSON path, variant) so a runner can say precisely which
+ * rule a target failed to enforce, and `breaksOnlyItsLabel` re-checks a case after shrinking.
+ */
+import fc from 'fast-check';
+import {
+  CHARSETS,
+  CONSTRAINT_BY_ID,
+  REQUEST_CONSTRAINTS,
+  type Constraint,
+  type ConstraintKind,
+  type EndpointId,
+  type Node,
+  type SchemaOptions,
+  type Scope,
+} from '../spec/index.ts';
+import { countBounds, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
+import { editedRequest, fillerItems, type Edit } from './body.ts';
+import { anyYear, commonYear, formatDay, randomDay } from './days.ts';
+import { requestIssues } from './issues.ts';
+import type { Json, Params } from './json.ts';
+import { alphabetString } from './strings.ts';
+import { applyCase, hyphenate, VARIANT_INDEX, VERSION_INDEX, versionedUuid } from './uuid.ts';
+
+export interface ViolationLabel {
+  /** `Constraint.id` of the inventory. */
+  readonly constraintId: string;
+  readonly endpoint: EndpointId;
+  /** `response` only for the response-side cases of `responses.ts`. */
+  readonly scope: Scope;
+  readonly kind: ConstraintKind;
+  readonly section: string;
+  /** Concrete location: `$.ops[3].envelope`, or the path parameter's name. */
+  readonly path: string;
+  /** The inventory's template path (`ops[].envelope`). */
+  readonly template: string;
+  /** How it is broken: `max+1`, `char:+`, `uuid:version-0`, `missing`, `null`, `type:array`… */
+  readonly variant: string;
+  /** Set when the constraint holds only under a registry assumption (`day-calendar-valid`). */
+  readonly assumption?: string;
+  readonly description: string;
+}
+
+export interface ViolationCase {
+  readonly label: ViolationLabel;
+  readonly params: Params;
+  readonly body: Json;
+}
+
+/** One way to break a constraint. */
+export interface ViolationSpec {
+  readonly variant: string;
+  /** What the bad value is, for the label's description. */
+  readonly what: string;
+  readonly edit: fc.Arbitrary<Edit>;
+}
+
+const set = (a: fc.Arbitrary<Json>): fc.Arbitrary<Edit> => a.map((v) => ({ set: v }));
+const constant = (v: Json): fc.Arbitrary<Edit> => fc.constant({ set: v });
+
+/** Wrong JSON types for a node: never null (that is `not-null`), never the node's own type. */
+function typeSpecs(node: Node, root: boolean): ViolationSpec[] {
+  const t = (variant: string, what: string, v: Json): ViolationSpec => ({ variant, what, edit: constant(v) });
+  switch (root ? 'object' : node.kind) {
+    case 'string':
+    case 'uuid':
+    case 'enum':
+      return [t('type:number', 'a number', 42), t('type:boolean', 'a boolean', true), t('type:array', 'an array', []), t('type:object', 'an object', {})];
+    case 'integer': {
+      const { lo, hi } = node.kind === 'integer' ? integerBounds(node) : { lo: 0, hi: 0 };
+      const n = Math.min(Math.max(1, lo), hi);
+      return [
+        { variant: 'number-as-string', what: 'a number written as a string', edit: constant(String(n)) },
+        t('type:boolean', 'a boolean', true),
+        t('type:array', 'an array', []),
+        t('type:object', 'an object', {}),
+      ];
+    }
+    case 'boolean':
+      return [t('type:string', 'a string', 'true'), t('type:number', 'a number', 1)];
+    case 'array':
+      return [t('type:object', 'an object', {}), t('type:string', 'a string', 'x')];
+    case 'object':
+      return [t('type:array', 'an array', []), t('type:string', 'a string', 'x'), t('type:number', 'a number', 1)];
+  }
+}
+
+function stringNode(c: Constraint): Extract<Node, { kind: 'string' }> {
+  if (c.node.kind !== 'string') throw new Error(`${c.id}: not a string node`);
+  return c.node;
+}
+
+/** Characters to try against an alphabet; each becomes a variant when the alphabet excludes it. */
+const FORBIDDEN: readonly [string, string][] = [
+  ['+', 'char:+'],
+  ['/', 'char:/'],
+  ['=', 'char:='],
+  [' ', 'char:space'],
+  ['\u00e9', 'char:non-ascii'],
+  ['\u{1F600}', 'char:astral'],
+  ['A', 'char:upper'],
+  ['_', 'char:_'],
+  ['g', 'char:g'],
+  ['.', 'char:.'],
+];
+
+function charsetSpecs(c: Constraint): ViolationSpec[] {
+  const node = stringNode(c);
+  const chars = CHARSETS[c.charset!].chars;
+  const { lo, hi } = lengthBounds(node);
+  const from = Math.max(lo, 1);
+  const to = Math.min(hi ?? from + 16, from + 16);
+  return FORBIDDEN.filter(([ch]) => !chars.includes(ch)).map(([ch, variant]) => ({
+    variant,
+    what: `a string holding ${JSON.stringify(ch)}`,
+    edit: set(
+      fc
+        .record({ len: fc.integer({ min: from, max: to }), pos: fc.nat() })
+        .chain(({ len, pos }) =>
+          alphabetString(chars, len).map((s) => {
+            const i = pos % len;
+            return s.slice(0, i) + ch + s.slice(i + 1);
+          }),
+        ),
+    ),
+  }));
+}
+
+function dayPatternSpecs(): ViolationSpec[] {
+  const d = (variant: string, what: string, f: (day: string) => string): ViolationSpec => ({ variant, what, edit: set(randomDay.map(f)) });
+  return [
+    d('day:year-19', 'a year not beginning 20', (s) => '19' + s.slice(2)),
+    d('day:year-21', 'a year beginning 21', (s) => '21' + s.slice(2)),
+    {
+      variant: 'day:one-digit-month',
+      what: 'a month of one digit',
+      edit: set(fc.tuple(anyYear, fc.integer({ min: 1, max: 9 }), fc.integer({ min: 10, max: 28 })).map(([y, m, dd]) => `${y}-${m}-${dd}`)),
+    },
+    d('day:slashes', 'slashes instead of hyphens', (s) => s.replaceAll('-', '/')),
+    d('day:datetime', 'a date-time instead of a day', (s) => `${s}T00:00:00Z`),
+    d('day:compact', 'no hyphens', (s) => s.replaceAll('-', '')),
+    d('day:trailing-space', 'a trailing space', (s) => `${s} `),
+    d('day:non-ascii-digit', 'an Arabic-Indic digit', (s) => s.slice(0, -1) + '\u0661'),
+    { variant: 'day:empty', what: 'the empty string', edit: constant('') },
+  ];
+}
+
+function calendarSpecs(): ViolationSpec[] {
+  const y = (variant: string, what: string, f: (year: number) => string, years = anyYear): ViolationSpec => ({ variant, what, edit: set(years.map(f)) });
+  return [
+    y('day:feb-30', 'February 30', (yr) => formatDay(yr, 2, 30)),
+    y('day:feb-29-common-year', 'February 29 of a common year', (yr) => formatDay(yr, 2, 29), commonYear),
+    y('day:apr-31', 'April 31', (yr) => formatDay(yr, 4, 31)),
+    y('day:month-13', 'month 13', (yr) => formatDay(yr, 13, 1)),
+    y('day:month-00', 'month 00', (yr) => formatDay(yr, 0, 1)),
+    y('day:day-00', 'day 00', (yr) => formatDay(yr, 1, 0)),
+    y('day:day-32', 'day 32', (yr) => formatDay(yr, 1, 32)),
+  ];
+}
+
+function uuidSpecs(): ViolationSpec[] {
+  const digit = (index: number, d: string) => (u: string) => {
+    const hex = u.replaceAll('-', '').split('');
+    hex[index] = d;
+    return hyphenate(hex.join(''));
+  };
+  const u = (variant: string, what: string, f: (u: string) => string): ViolationSpec => ({
+    variant,
+    what,
+    edit: set(fc.tuple(versionedUuid, fc.constantFrom('lower', 'upper', 'mixed' as const)).map(([x, form]) => f(applyCase(x, form)))),
+  });
+  return [
+    ...['0', '9', 'f'].map((d) => u(`uuid:version-${d}`, `version digit ${d}`, digit(VERSION_INDEX, d))),
+    ...[...'01234567cdef'].map((d) => u(`uuid:variant-${d}`, `variant digit ${d}`, digit(VARIANT_INDEX, d))),
+    u('uuid:no-hyphens', 'no hyphens', (x) => x.replaceAll('-', '')),
+    u('uuid:braces', 'braces around it', (x) => `{${x}}`),
+    u('uuid:urn', 'a urn:uuid: prefix', (x) => `urn:uuid:${x}`),
+    u('uuid:short', 'one digit short', (x) => x.slice(0, -1)),
+    u('uuid:long', 'one digit too many', (x) => `${x}0`),
+    u('uuid:non-hex', 'a non-hex digit', (x) => `${x.slice(0, -1)}g`),
+    u('uuid:whitespace', 'surrounding whitespace', (x) => ` ${x}`),
+    { variant: 'uuid:empty', what: 'the empty string', edit: constant('') },
+  ];
+}
+
+function enumSpecs(c: Constraint): ViolationSpec[] {
+  const values = c.values ?? [];
+  const out: ViolationSpec[] = [];
+  const unknown = ['frobnicate', 'unknown', 'x'].find((v) => !values.includes(v))!;
+  out.push({ variant: 'enum:unknown', what: `"${unknown}"`, edit: constant(unknown) });
+  const upper = values.map((v) => v.toUpperCase()).filter((v) => !values.includes(v));
+  if (upper.length) out.push({ variant: 'enum:case', what: 'an allowed value in upper case', edit: set(fc.constantFrom(...upper)) });
+  if (!values.includes('')) out.push({ variant: 'enum:empty', what: 'the empty string', edit: constant('') });
+  out.push({ variant: 'enum:padded', what: 'an allowed value with a space', edit: set(fc.constantFrom(...values).map((v) => ` ${v}`)) });
+  return out;
+}
+
+function itemsEdit(c: Constraint, n: number): fc.Arbitrary<Edit> {
+  return set(fillerItems(c, n));
+}
+
+/** Every way this generator knows to break one constraint. */
+export function violationSpecs(c: Constraint): ViolationSpec[] {
+  const node = c.node;
+  switch (c.kind) {
+    case 'required':
+      return [{ variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) }];
+    case 'not-null':
+      return [{ variant: 'null', what: 'null', edit: constant(null) }];
+    case 'type':
+      return typeSpecs(node, c.path === '');
+    case 'integer':
+      return [
+        { variant: '1.5', what: '1.5', edit: constant(1.5) },
+        { variant: 'large-fraction', what: '2^52 - 0.5', edit: constant(2 ** 52 - 0.5) },
+      ];
+    case 'min': {
+      const { lo } = node.kind === 'integer' ? integerBounds(node) : { lo: 0 };
+      const out: ViolationSpec[] = [{ variant: 'min-1', what: String(lo - 1), edit: constant(lo - 1) }];
+      if (lo - 1 > -1) out.push({ variant: 'negative', what: '-1', edit: constant(-1) });
+      return out;
+    }
+    case 'max': {
+      const { hi } = node.kind === 'integer' ? integerBounds(node) : { hi: 0 };
+      // MAX_SAFE + 1 = 2^53 is exact in a double and serialises as its exact digits.
+      return [{ variant: 'max+1', what: String(hi + 1), edit: constant(hi + 1) }];
+    }
+    case 'minLength': {
+      const n = stringNode(c);
+      const { lo } = lengthBounds(n);
+      return [{ variant: 'min-1', what: `${lo - 1} characters`, edit: set(stringOfLength(n, lo - 1, 'ascii')) }];
+    }
+    case 'maxLength': {
+      const n = stringNode(c);
+      const hi = lengthBounds(n).hi!;
+      return [{ variant: 'max+1', what: `${hi + 1} characters`, edit: set(stringOfLength(n, hi + 1, 'ascii')) }];
+    }
+    case 'minItems': {
+      const lo = node.kind === 'array' ? countBounds(node).lo : 0;
+      return [{ variant: 'min-1', what: `${lo - 1} items`, edit: itemsEdit(c, lo - 1) }];
+    }
+    case 'maxItems': {
+      const hi = node.kind === 'array' ? countBounds(node).hi! : 0;
+      return [{ variant: 'max+1', what: `${hi + 1} items`, edit: itemsEdit(c, hi + 1) }];
+    }
+    case 'charset':
+      return charsetSpecs(c);
+    case 'pattern':
+      return dayPatternSpecs();
+    case 'calendar':
+      return calendarSpecs();
+    case 'uuid':
+      return uuidSpecs();
+    case 'enum':
+      return enumSpecs(c);
+  }
+}
+
+export function labelOf(c: Constraint, spec: ViolationSpec, path: string): ViolationLabel {
+  return {
+    constraintId: c.id,
+    endpoint: c.endpoint,
+    scope: c.scope,
+    kind: c.kind,
+    section: c.section,
+    path,
+    template: c.path,
+    variant: spec.variant,
+    ...(c.assumption ? { assumption: c.assumption } : {}),
+    description: `${path}: ${spec.what} breaks "${c.text}" (section ${c.section})`,
+  };
+}
+
+function requestConstraint(c: Constraint | string): Constraint {
+  const k = typeof c === 'string' ? CONSTRAINT_BY_ID.get(c) : c;
+  if (!k) throw new Error(`unknown constraint ${String(c)}`);
+  if (k.scope === 'response') throw new Error(`${k.id} is a response constraint; use responseViolationsFor`);
+  return k;
+}
+
+/** Violations of one request constraint: all its variants, or the one named. */
+export function violationsFor(constraint: Constraint | string, variant?: string): fc.Arbitrary<ViolationCase> {
+  const c = requestConstraint(constraint);
+  const specs = violationSpecs(c).filter((s) => variant === undefined || s.variant === variant);
+  if (specs.length === 0) throw new Error(`no violation variant ${variant ?? ''} for ${c.id}`);
+  return fc.oneof(
+    ...specs.map((s) =>
+      editedRequest(c, s.edit, { recohere: 'array-only' }).map((r): ViolationCase => ({ label: labelOf(c, s, r.path), params: r.params, body: r.body })),
+    ),
+  );
+}
+
+/** Violations of every request constraint (of one endpoint), each constraint equally likely. */
+export function allViolations(endpoint?: EndpointId): fc.Arbitrary<ViolationCase> {
+  const cs = REQUEST_CONSTRAINTS.filter((c) => endpoint === undefined || c.endpoint === endpoint);
+  return fc.oneof(...cs.map((c) => violationsFor(c)));
+}
+
+/** The inventory as violation coverage: each request constraint and its variant names. */
+export function violationInventory(): { constraint: Constraint; variants: string[] }[] {
+  return REQUEST_CONSTRAINTS.map((c) => ({ constraint: c, variants: violationSpecs(c).map((s) => s.variant) }));
+}
+
+/**
+ * True iff the request breaks its label's constraint and nothing else: at least one issue, and
+ * every issue is the label's kind at the label's template path in the label's scope. (One break
+ * may be reported once or, for some kinds, more than once at the same place; never elsewhere.)
+ */
+export function breaksOnlyItsLabel(c: ViolationCase, options: SchemaOptions = {}): boolean {
+  const issues = requestIssues(c.label.endpoint, { params: c.params, body: c.body }, options);
+  return issues.length > 0 && issues.every((i) => i.scope === c.label.scope && i.kind === c.label.kind && i.path === c.label.template);
+}
+
