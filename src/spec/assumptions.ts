@@ -4,6 +4,7 @@
  * (or as none), the finding is an `assumption` mismatch, reported but never failed as a violation.
  * Profiles and `--assume NAME=VALUE` select another reading.
  */
+import { MAX_SAFE } from './limits.ts';
 
 export interface AssumptionChoice {
   readonly value: string;
@@ -124,7 +125,7 @@ const LIST = [
     ['bytes', 'UTF-8 bytes'],
   ], 'Unicode code points are what JSON text is made of (RFC 8259).'),
   a('integers-json-safe', ['2', '8'], 'Which integers are sent where no bound is stated?', [
-    ['safe', 'only integers in ±9007199254740991 (the spec\'s own bound)'],
+    ['safe', `only integers in ±${MAX_SAFE} (the spec's own bound)`],
   ], 'Larger integers do not survive JSON in most implementations.'),
   a('unknown-fields-ignored', ['2'], 'What happens to fields the spec does not list?', [
     ['ignored', 'accepted and ignored'],
