@@ -1,0 +1,92 @@
+import type { Argv } from 'yargs';
+import { UsageError, type CommandModule } from '../main.ts';
+import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
+import { parseDuration, parseRate } from '../../load/units.ts';
+import { LoadUsageError, runLoad, type RunLoadOptions } from '../../report/load-run.ts';
+import { ms } from '../../report/load-md.ts';
+
+export { runLoad, loadReportFiles, loadRunId, type RunLoadOptions, type RunLoadOutput } from '../../report/load-run.ts';
+
+function parseParams(list: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf('=');
+    if (i <= 0) throw new UsageError(`--param expects name=value, got "${item}"`);
+    out[item.slice(0, i)] = item.slice(i + 1);
+  }
+  return out;
+}
+
+function wrap<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** `pouchproof load`: one load scenario against a target, or against the embedded reference. */
+const load: CommandModule = {
+  describe: 'run a load scenario',
+  builder: (y: Argv) =>
+    y
+      .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
+      .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
+      .option('target', { type: 'string', describe: 'target base URL, without credentials' })
+      .option('duration', { type: 'string', default: '30s', describe: 'how long to measure (e.g. 30s, 500ms, 2m)' })
+      .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
+      .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
+      .option('connections', { type: 'number', describe: 'connections (closed model: each sends as fast as it can)' })
+      .option('workers', { type: 'number', describe: 'worker threads generating load (0: the main thread)' })
+      .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; broken → exit 1" })
+      .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
+      .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
+      .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
+      .option('seed', { type: 'number', describe: 'seed of the body generator' })
+      .option('reports', { type: 'string', default: 'reports', describe: 'directory the run report goes under' }),
+  async handler(argv) {
+    // Bad input is reported here, as one line with exit code 2, before anything is started.
+    try {
+      return await handle(argv);
+    } catch (e) {
+      if (!(e instanceof UsageError || e instanceof LoadUsageError)) throw e;
+      process.stderr.write(`pouchproof: ${e.message.replace(/[\r\n]+/g, ' ')}\n`);
+      return 2;
+    }
+  },
+};
+
+async function handle(argv: Record<string, unknown>): Promise<number> {
+  const opts: RunLoadOptions = {
+    scenario: argv['scenario'] as string,
+    params: parseParams(argv['param'] as string[]),
+    ...(argv['profile'] !== undefined ? { profilePath: argv['profile'] as string } : {}),
+    ...(argv['target'] !== undefined ? { target: argv['target'] as string } : {}),
+    faults: (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
+    durationMs: wrap(() => parseDuration(argv['duration'] as string)),
+    ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] as number } : {}),
+    ...(argv['rate'] !== undefined ? { rate: wrap(() => parseRate(argv['rate'] as string)) } : {}),
+    ...(argv['connections'] !== undefined ? { connections: argv['connections'] as number } : {}),
+    ...(argv['workers'] !== undefined ? { workers: argv['workers'] as number } : {}),
+    thresholds: argv['threshold'] as string[],
+    allowRemote: argv['allow-remote'] as boolean,
+    ...(argv['seed'] !== undefined ? { seed: argv['seed'] as number } : {}),
+    reportsDir: argv['reports'] as string,
+    onProgress: (line) => process.stdout.write(`${line}\n`),
+  };
+  process.stdout.write(`pouchproof load: ${opts.scenario} for ${argv['duration'] as string}${opts.target || opts.profilePath ? '' : ' against the embedded reference'}\n`);
+  const out = await runLoad(opts);
+  const r = out.result;
+  const lines = [
+    `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
+    `latency ms: p50 ${ms(r.latency.p50)}  p90 ${ms(r.latency.p90)}  p99 ${ms(r.latency.p99)}  p99.9 ${ms(r.latency.p999)}  max ${ms(r.latency.max)}`,
+    `not succeeded: ${r.totals.notOk}${Object.keys(r.reasons).length ? ` (${Object.entries(r.reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; error rate ${(r.errorRate * 100).toFixed(3)}%`,
+    ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
+    ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${t.threshold} (actual ${t.actualText})`),
+    `generator: ${r.generator.note}`,
+    ...(out.dir ? [`report: ${out.dir}/load.html`] : []),
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+  return r.exitCode;
+}
+export default load;

@@ -1,0 +1,81 @@
+/**
+ * One worker's share of a run: build the scenario's source, run the engine, then (optionally) its
+ * invariant checks. The same function runs in a worker thread or, with `workers: 0`, in-process.
+ */
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { Profile } from '../target/profile.ts';
+import { makePool, pathPrefix, runEngine, sendOn, type EngineResult, type LoadModel } from './engine.ts';
+import type { CheckResult, Params, Scenario } from './scenario.ts';
+
+export interface JobSpec {
+  /** URL (file:) of the module whose default export is the Scenario. */
+  readonly scenarioUrl: string;
+  readonly params: Params;
+  readonly profile: Profile;
+  readonly workerIndex: number;
+  readonly workers: number;
+  readonly seed: number;
+  readonly model: LoadModel;
+  readonly connections: number;
+  readonly durationMs: number;
+  readonly maxRequests: number;
+  /** Wall-clock start (epoch ms); absent: the `start` callback of runJob decides once every worker is ready. */
+  readonly startAt?: number;
+  readonly timeoutMs: number;
+  readonly runChecks: boolean;
+  /** Unmeasured warm-up before the start (see EngineOptions.warmupMs). */
+  readonly warmupMs?: number;
+}
+
+export interface JobOutput {
+  readonly engine: EngineResult;
+  readonly checks: readonly CheckResult[];
+  readonly stats: Readonly<Record<string, number>>;
+}
+
+export async function loadScenario(url: string): Promise<Scenario> {
+  const mod = (await import(url.startsWith('file:') ? url : pathToFileURL(url).href)) as { default?: Scenario };
+  if (!mod.default || typeof mod.default.createSource !== 'function') throw new Error(`${url} does not default-export a scenario`);
+  return mod.default;
+}
+
+/**
+ * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
+ * start time, so that slow worker start-up never counts as a stall of the target.
+ */
+export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promise<JobOutput> {
+  const scenario = await loadScenario(job.scenarioUrl);
+  const source = scenario.createSource({
+    workerIndex: job.workerIndex,
+    workers: job.workers,
+    seed: job.seed,
+    params: job.params,
+    profile: job.profile,
+    connections: job.connections,
+  });
+  const engine = await runEngine({
+    baseUrl: job.profile.baseUrl,
+    source,
+    model: job.model,
+    connections: job.connections,
+    durationMs: job.durationMs,
+    maxRequests: job.maxRequests,
+    ready: ready ?? (async () => job.startAt ?? performance.timeOrigin + performance.now()),
+    warmupMs: job.warmupMs,
+    timeoutMs: job.timeoutMs,
+  });
+  let checks: CheckResult[] = [];
+  if (job.runChecks && source.check) {
+    const pool = makePool(job.profile.baseUrl, 1, job.timeoutMs);
+    const prefix = pathPrefix(job.profile.baseUrl);
+    try {
+      checks = await source.check((r) => sendOn(pool, prefix, r, job.timeoutMs));
+    } catch (e) {
+      checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${(e as Error).message}` }];
+    } finally {
+      await pool.destroy().catch(() => undefined);
+    }
+  }
+  return { engine, checks, stats: source.stats?.() ?? {} };
+}

@@ -1,0 +1,105 @@
+/**
+ * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
+ * by every scenario; paths and methods come from the endpoint catalogue.
+ */
+import { RESULT_STATUSES, commitOperations, reportUsage, type Endpoint, type MemberKind } from '../spec/index.ts';
+import type { Identity, Profile } from '../target/profile.ts';
+import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
+import type { Rng } from './rng.ts';
+import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
+
+export const SIGNATURE_HEADER = 'service-signature';
+const APPLIED = RESULT_STATUSES[0];
+
+export function pathOf(e: Endpoint, params: Readonly<Record<string, string>>): string {
+  return e.pathTemplate.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
+}
+
+export interface Caller {
+  readonly identity: Identity;
+  readonly memberId: string;
+  readonly signer?: Signer;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The primary account's member of `kind`; devices sign (section 5). Throws a one-line Error if the profile lacks it. */
+export function callerOf(profile: Profile, kind: MemberKind, fallbackMemberId: string): Caller {
+  const identity = profile.accounts.primary[kind];
+  if (!identity) throw new Error(`the profile has no primary ${kind} identity; a load run needs one`);
+  let signer: Signer | undefined;
+  if (kind === 'device') {
+    if (!identity.privateKey || !identity.deviceId) throw new Error('the profile\'s primary device needs deviceId and privateJwk to sign commits');
+    signer = deviceSigner({ kid: identity.deviceId, privateKey: identity.privateKey, assumptions: profile.assumptions });
+  }
+  return {
+    identity,
+    memberId: identity.memberId ?? fallbackMemberId,
+    signer,
+    headers: { ...identity.headers, 'content-type': 'application/json' },
+  };
+}
+
+/** Pouches for a run: the profile's when pouches must exist (assumption pouch-existence), fresh ones otherwise. */
+export function pouchesFor(profile: Profile, rng: Rng, n: number): string[] {
+  if (profile.assumptions['pouch-existence'] === 'must-exist') {
+    if (profile.pouchIds.length === 0) throw new Error('assumption pouch-existence=must-exist needs pouchIds in the profile');
+    return [...profile.pouchIds];
+  }
+  return Array.from({ length: n }, () => rng.uuid());
+}
+
+export function commitRequest(caller: Caller, built: BuiltCommit, kind: string): LoadRequest {
+  const headers = built.signature ? { ...caller.headers, [SIGNATURE_HEADER]: built.signature } : caller.headers;
+  return { method: commitOperations.method, path: pathOf(commitOperations, { pouchId: built.pouchId }), headers, body: built.body, kind, token: built };
+}
+
+export function usageRequest(caller: Caller, sourceId: string, body: string, kind: string, token?: unknown): LoadRequest {
+  return { method: reportUsage.method, path: pathOf(reportUsage, { sourceId }), headers: caller.headers, body, kind, token };
+}
+
+function envelope(res: LoadResponse): { ok?: unknown; data?: Record<string, unknown> } | undefined {
+  try {
+    const j = JSON.parse(res.body) as unknown;
+    return j && typeof j === 'object' ? (j as { ok?: unknown; data?: Record<string, unknown> }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Transport errors, timeouts and 5xx: the server failed to serve, as opposed to refusing. */
+export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined {
+  if (res instanceof Error) {
+    const code = (res as { code?: string }).code ?? '';
+    const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;
+    return { ok: false, units: 0, reason: why, error: true };
+  }
+  if (res.status >= 500) return { ok: false, units: 0, reason: `http ${res.status}`, error: true };
+  return undefined;
+}
+
+/** A commit applied only if it is a 2xx envelope whose results are all `applied`, one per op. */
+export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutcome {
+  const failed = failureOf(res);
+  if (failed) return failed;
+  const r = res as LoadResponse;
+  if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
+  const env = envelope(r);
+  const results = env?.data?.results;
+  if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
+  const notApplied = results.find((x) => !x || (x as { status?: unknown }).status !== APPLIED);
+  if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String((notApplied as { status?: unknown }).status)}` };
+  if (results.length !== ops) return { ok: false, units: 0, reason: `results for ${results.length} of ${ops} ops`, error: true };
+  return { ok: true, units: ops };
+}
+
+/** A usage report accepted: a 2xx envelope with integer data.stored. */
+export function judgeUsage(res: LoadResponse | Error, rows: number): RequestOutcome & { stored?: number } {
+  const failed = failureOf(res);
+  if (failed) return failed;
+  const r = res as LoadResponse;
+  if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
+  const env = envelope(r);
+  const stored = env?.data?.stored;
+  if (env?.ok !== true || typeof stored !== 'number') return { ok: false, units: 0, reason: 'malformed success response', error: true };
+  return { ok: true, units: rows, stored };
+}

@@ -1,0 +1,246 @@
+/**
+ * One load run from start to figures: split the work over workers, run the scenario (once, or once
+ * per sweep point), merge, judge thresholds and checks. Writing reports and choosing the target are
+ * the caller's business (src/report/load-run.ts).
+ */
+import type { Profile } from '../target/profile.ts';
+import type { LoadModel } from './engine.ts';
+import { judgeGrowth, type GrowthVerdict } from './growth.ts';
+import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize, type LatencySummary } from './histogram.ts';
+import type { JobSpec } from './job.ts';
+import type { CheckResult, Params, Scenario } from './scenario.ts';
+import { evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
+import type { SecondBucket } from './timeline.ts';
+import { runJobs, type MergedResult } from './workers.ts';
+
+export interface ExecuteOptions {
+  readonly scenario: Scenario;
+  readonly scenarioUrl: string;
+  readonly params: Params;
+  readonly profile: Profile;
+  readonly model: LoadModel;
+  readonly connections: number;
+  /** 0: run in this thread; n ≥ 1: n worker threads. */
+  readonly workers: number;
+  readonly durationMs: number;
+  readonly maxRequests: number;
+  readonly timeoutMs: number;
+  readonly seed: number;
+  /** Unmeasured warm-up per run (per sweep point); default min(1 s, a tenth of the run). */
+  readonly warmupMs?: number;
+  readonly thresholds: readonly Threshold[];
+  readonly runId: string;
+  readonly target: { readonly url: string; readonly embedded: boolean; readonly faults?: readonly string[] };
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface CurveResult {
+  readonly axis: string;
+  readonly points: ReadonlyArray<{ value: number; p50: number; p99: number; rps: number; goodput: number; bytesPerRequest: number; ok: number; notOk: number }>;
+  readonly verdict: GrowthVerdict;
+}
+
+export interface LoadRunResult {
+  readonly runId: string;
+  readonly scenario: string;
+  readonly description: string;
+  readonly unit: Scenario['unit'];
+  readonly target: ExecuteOptions['target'];
+  readonly model: 'open' | 'closed';
+  readonly rate?: number;
+  readonly connections: number;
+  readonly workers: number;
+  readonly durationMs: number;
+  readonly maxRequests: number;
+  readonly seed: number;
+  readonly params: Params;
+  readonly startedAt: string;
+  readonly totals: {
+    readonly sent: number; readonly completed: number; readonly ok: number; readonly notOk: number; readonly errors: number;
+    readonly dropped: number; readonly unsent: number; readonly units: number; readonly bytesSent: number; readonly wallMs: number;
+  };
+  readonly rates: { readonly rps: number; readonly okPerSecond: number; readonly goodput: number };
+  readonly errorRate: number;
+  readonly latency: LatencySummary;
+  readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
+  readonly histogram: string;
+  readonly timeline: readonly SecondBucket[];
+  readonly reasons: Readonly<Record<string, number>>;
+  readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
+  readonly stats: Readonly<Record<string, number>>;
+  readonly checks: readonly CheckResult[];
+  readonly generator: { readonly busy: readonly number[]; readonly loopUtilization: readonly number[]; readonly limited: boolean; readonly note: string };
+  readonly curves?: readonly CurveResult[];
+  readonly thresholds: readonly ThresholdResult[];
+  readonly exitCode: 0 | 1;
+}
+
+/** A worker thread whose event loop is this busy is probably the bottleneck itself. */
+export const GENERATOR_LIMIT_UTILIZATION = 0.9;
+
+function split(total: number, parts: number, i: number): number {
+  return Math.floor(total / parts) + (i < total % parts ? 1 : 0);
+}
+
+async function runOnce(o: ExecuteOptions, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
+  const n = Math.max(1, o.workers);
+  if (o.connections < n) throw new RangeError(`${n} workers need at least ${n} connections`);
+  const jobs: JobSpec[] = Array.from({ length: n }, (_, i) => ({
+    scenarioUrl: o.scenarioUrl,
+    params,
+    profile: o.profile,
+    workerIndex: i,
+    workers: n,
+    seed: (seed + i * 0x9e37) >>> 0,
+    model: o.model.kind === 'open' ? { kind: 'open', rate: o.model.rate / n } : o.model,
+    connections: split(o.connections, n, i),
+    durationMs,
+    maxRequests: Math.max(1, split(maxRequests, n, i)),
+    timeoutMs: o.timeoutMs,
+    runChecks,
+    warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
+  }));
+  return runJobs(jobs, o.workers > 0);
+}
+
+function perSecond(count: number, wallMs: number): number {
+  return wallMs > 0 ? (count * 1000) / wallMs : 0;
+}
+
+export async function executeLoad(o: ExecuteOptions): Promise<LoadRunResult> {
+  const startedAt = new Date().toISOString();
+  let merged: MergedResult;
+  let curves: CurveResult[] | undefined;
+  if (o.scenario.sweep) {
+    const points = o.scenario.sweep(o.params);
+    if (points.length === 0) throw new RangeError(`scenario ${o.scenario.name}: the sweep has no points`);
+    const perPoint = Math.max(200, Math.floor(o.durationMs / points.length));
+    const perPointMax = Math.max(1, Math.floor(o.maxRequests / points.length));
+    const results: Array<{ axis: string; value: number; r: MergedResult }> = [];
+    for (const [i, p] of points.entries()) {
+      const r = await runOnce(o, p.params, perPoint, perPointMax, (o.seed + i * 101) >>> 0, false);
+      o.onProgress?.(`  ${p.axis}=${p.value}: p50 ${(r.latency.p50 / 1000).toFixed(2)} ms, ${perSecond(r.completed, r.wallMs).toFixed(0)} req/s`);
+      results.push({ axis: p.axis, value: p.value, r });
+    }
+    merged = combine(results.map((x) => x.r));
+    const axes = [...new Set(results.map((x) => x.axis))];
+    curves = axes.map((axis) => {
+      const pts = results
+        .filter((x) => x.axis === axis)
+        .map(({ value, r }) => ({
+          value,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          rps: perSecond(r.completed, r.wallMs),
+          goodput: perSecond(r.units, r.wallMs),
+          bytesPerRequest: r.sent > 0 ? Math.round(r.bytesSent / r.sent) : 0,
+          ok: r.ok,
+          notOk: r.notOk,
+        }));
+      return { axis, points: pts, verdict: judgeGrowth(axis, pts) };
+    });
+    const flagged = curves.filter((c) => c.verdict.superlinear);
+    merged.checks.push({
+      name: 'cost growth at most linear',
+      passed: flagged.length === 0,
+      message: flagged.length ? flagged.map((c) => c.verdict.message).join('; ') : curves.map((c) => c.verdict.message).join('; '),
+    });
+  } else {
+    merged = await runOnce(o, o.params, o.durationMs, o.maxRequests, o.seed, true);
+  }
+
+  const wallMs = merged.wallMs;
+  const attempted = merged.sent + merged.dropped;
+  const errorRate = attempted > 0 ? (merged.errors + merged.dropped) / attempted : 0;
+  const rates = { rps: perSecond(merged.completed, wallMs), okPerSecond: perSecond(merged.ok, wallMs), goodput: perSecond(merged.units, wallMs) };
+  const thresholds = evaluateThresholds(o.thresholds, { latencyUs: merged.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
+  const maxElu = Math.max(0, ...merged.loopUtilization);
+  const maxBusy = Math.max(0, ...merged.generatorBusy);
+  const limited = maxElu >= GENERATOR_LIMIT_UTILIZATION;
+  const note = limited
+    ? `the load generator itself was saturated (event loop ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies): the figures are a lower bound for the server; add --workers or cores`
+    : `the load generator had headroom (event loop at most ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies)`;
+  const h = newHistogram();
+  mergeEncoded(h, merged.histogram);
+  const spec = spectrum(h);
+  h.destroy();
+  const failed = thresholds.some((t) => !t.passed) || merged.checks.some((c) => !c.passed);
+  return {
+    runId: o.runId,
+    scenario: o.scenario.name,
+    description: o.scenario.description,
+    unit: o.scenario.unit,
+    target: o.target,
+    model: o.model.kind,
+    ...(o.model.kind === 'open' ? { rate: o.model.rate } : {}),
+    connections: o.connections,
+    workers: o.workers,
+    durationMs: o.durationMs,
+    maxRequests: o.maxRequests,
+    seed: o.seed,
+    params: o.params,
+    startedAt,
+    totals: {
+      sent: merged.sent, completed: merged.completed, ok: merged.ok, notOk: merged.notOk, errors: merged.errors,
+      dropped: merged.dropped, unsent: merged.unsent, units: merged.units, bytesSent: merged.bytesSent, wallMs,
+    },
+    rates,
+    errorRate,
+    latency: merged.latency,
+    spectrum: spec,
+    histogram: merged.histogram,
+    timeline: merged.timeline,
+    reasons: merged.reasons,
+    kinds: merged.kinds,
+    stats: merged.stats,
+    checks: merged.checks,
+    generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, limited, note },
+    ...(curves ? { curves } : {}),
+    thresholds,
+    exitCode: failed ? 1 : 0,
+  };
+}
+
+/** Sweep points run one after another: their timelines are laid end to end, the rest added. */
+function combine(rs: readonly MergedResult[]): MergedResult {
+  const h = newHistogram();
+  for (const r of rs) mergeEncoded(h, r.histogram);
+  const add = (f: (r: MergedResult) => number): number => rs.reduce((a, r) => a + f(r), 0);
+  const addMap = (f: (r: MergedResult) => Record<string, number>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const r of rs) for (const [k, v] of Object.entries(f(r))) out[k] = (out[k] ?? 0) + v;
+    return out;
+  };
+  const kinds: Record<string, { sent: number; ok: number; units: number }> = {};
+  for (const r of rs)
+    for (const [k, v] of Object.entries(r.kinds)) {
+      const t = (kinds[k] ??= { sent: 0, ok: 0, units: 0 });
+      t.sent += v.sent;
+      t.ok += v.ok;
+      t.units += v.units;
+    }
+  const latency = summarize(h);
+  const histogram = encodeHistogram(h);
+  h.destroy();
+  return {
+    histogram,
+    latency,
+    sent: add((r) => r.sent),
+    completed: add((r) => r.completed),
+    ok: add((r) => r.ok),
+    notOk: add((r) => r.notOk),
+    errors: add((r) => r.errors),
+    dropped: add((r) => r.dropped),
+    unsent: add((r) => r.unsent),
+    units: add((r) => r.units),
+    reasons: addMap((r) => r.reasons),
+    kinds,
+    timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
+    wallMs: add((r) => r.wallMs),
+    generatorBusy: rs[0]!.generatorBusy.map((_, i) => Math.max(...rs.map((r) => r.generatorBusy[i] ?? 0))),
+    loopUtilization: rs[0]!.loopUtilization.map((_, i) => Math.max(...rs.map((r) => r.loopUtilization[i] ?? 0))),
+    bytesSent: add((r) => r.bytesSent),
+    checks: rs.flatMap((r) => r.checks),
+    stats: addMap((r) => r.stats),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * `--threshold` expressions, k6 style: a broken threshold makes the run exit 1 so a CI job can
+ * gate on it. Grammar:
+ *   p50|p90|p99|p99.9|max  (<|<=|>|>=)  N(us|ms|s)
+ *   errors (<|<=|>|>=) N%
+ *   goodput|rps (<|<=|>|>=) N/s
+ */
+export type Metric = 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'goodput' | 'rps';
+export type Comparator = '<' | '<=' | '>' | '>=';
+
+export interface Threshold {
+  readonly source: string;
+  readonly metric: Metric;
+  readonly op: Comparator;
+  /** Latencies in µs, error rate as a fraction, rates per second. */
+  readonly value: number;
+}
+
+export class ThresholdError extends Error {}
+
+const LATENCY: readonly Metric[] = ['p50', 'p90', 'p99', 'p99.9', 'max'];
+const UNIT_US: Record<string, number> = { us: 1, 'µs': 1, ms: 1000, s: 1_000_000 };
+const RE = /^\s*(p50|p90|p99|p99\.9|max|errors|goodput|rps)\s*(<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)?)\s*(us|µs|ms|s|%|\/s)?\s*$/;
+
+export function parseThreshold(source: string): Threshold {
+  const m = RE.exec(source);
+  if (!m) {
+    throw new ThresholdError(`bad threshold "${source}": expected e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s' (metrics p50 p90 p99 p99.9 max errors goodput rps)`);
+  }
+  const metric = m[1] as Metric;
+  const op = m[2] as Comparator;
+  const n = Number(m[3]);
+  const unit = m[4];
+  if (LATENCY.includes(metric)) {
+    if (!unit || !(unit in UNIT_US)) throw new ThresholdError(`bad threshold "${source}": a latency needs a unit us, ms or s`);
+    return { source, metric, op, value: n * UNIT_US[unit]! };
+  }
+  if (metric === 'errors') {
+    if (unit !== '%') throw new ThresholdError(`bad threshold "${source}": errors are given in %, e.g. errors<0.1%`);
+    return { source, metric, op, value: n / 100 };
+  }
+  if (unit !== '/s') throw new ThresholdError(`bad threshold "${source}": ${metric} is given per second, e.g. ${metric}>2000/s`);
+  return { source, metric, op, value: n };
+}
+
+export interface Measured {
+  readonly latencyUs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly p999: number; readonly max: number };
+  /** Fraction of requests the server failed to serve. */
+  readonly errorRate: number;
+  /** Goodput units per second. */
+  readonly goodput: number;
+  /** Completed requests per second. */
+  readonly rps: number;
+}
+
+export interface ThresholdResult {
+  readonly threshold: string;
+  readonly passed: boolean;
+  readonly actual: number;
+  /** The actual value in the threshold's own unit, for reports. */
+  readonly actualText: string;
+}
+
+function actualOf(t: Threshold, m: Measured): number {
+  switch (t.metric) {
+    case 'p50': return m.latencyUs.p50;
+    case 'p90': return m.latencyUs.p90;
+    case 'p99': return m.latencyUs.p99;
+    case 'p99.9': return m.latencyUs.p999;
+    case 'max': return m.latencyUs.max;
+    case 'errors': return m.errorRate;
+    case 'goodput': return m.goodput;
+    case 'rps': return m.rps;
+  }
+}
+
+function compare(a: number, op: Comparator, b: number): boolean {
+  switch (op) {
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    case '>=': return a >= b;
+  }
+}
+
+function show(t: Threshold, v: number): string {
+  if (t.metric === 'errors') return `${(v * 100).toFixed(3)}%`;
+  if (t.metric === 'goodput' || t.metric === 'rps') return `${v.toFixed(1)}/s`;
+  return v >= 1000 ? `${(v / 1000).toFixed(2)}ms` : `${v}us`;
+}
+
+export function evaluateThresholds(list: readonly Threshold[], m: Measured): ThresholdResult[] {
+  return list.map((t) => {
+    const actual = actualOf(t, m);
+    return { threshold: t.source, passed: compare(actual, t.op, t.value), actual, actualText: show(t, actual) };
+  });
+}

@@ -1,0 +1,16 @@
+/** Worker-thread entry: runs one job and posts its output (or a one-line error) to the parent. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { runJob, type JobSpec } from './job.ts';
+
+const job = (workerData as { job: JobSpec }).job;
+// Ready → parent; the parent answers with the shared start time once every worker is ready.
+const ready = (): Promise<number> =>
+  new Promise((resolve) => {
+    parentPort!.once('message', (m: { startAt: number }) => resolve(m.startAt));
+    parentPort!.postMessage({ ready: true });
+  });
+
+runJob(job, ready).then(
+  (output) => parentPort!.postMessage({ output }),
+  (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) }),
+);

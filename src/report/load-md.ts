@@ -1,0 +1,63 @@
+/** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
+import type { LoadRunResult } from '../load/run.ts';
+import { publicUrl } from './load-json.ts';
+
+export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
+const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
+const pct = (x: number): string => `${(x * 100).toFixed(x < 0.001 && x > 0 ? 3 : 2)}%`;
+
+export function modelText(r: LoadRunResult): string {
+  return r.model === 'open' ? `open model, ${n0(r.rate ?? 0)} req/s (latency from intended send time)` : `closed model, ${r.connections} connections`;
+}
+
+export function toLoadMarkdown(r: LoadRunResult): string {
+  const L: string[] = [];
+  const secs = r.totals.wallMs / 1000;
+  L.push(`# Load run ${r.runId}: ${r.scenario}`, '');
+  L.push(`${r.description}.`, '');
+  L.push(`- Target: ${publicUrl(r.target.url)}${r.target.embedded ? ' (embedded reference' + (r.target.faults?.length ? `, faults: ${r.target.faults.join(', ')}` : '') + ')' : ''}`);
+  L.push(`- ${modelText(r)}; ${r.connections} connections, ${r.workers || 'no'} worker thread${r.workers === 1 ? '' : 's'}; ${secs.toFixed(1)} s measured; seed ${r.seed}`);
+  L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
+  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**`, '');
+  L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
+  L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');
+  L.push(`| ${ms(r.latency.p50)} | ${ms(r.latency.p90)} | ${ms(r.latency.p99)} | ${ms(r.latency.p999)} | ${ms(r.latency.max)} | ${n0(r.latency.count)} |`, '');
+  const reasons = Object.entries(r.reasons).sort((a, b) => b[1] - a[1]);
+  if (reasons.length) {
+    L.push('## Not succeeded, by reason', '', '| reason | count |', '|---|---:|');
+    for (const [k, v] of reasons) L.push(`| ${k.replace(/\|/g, '\\|')} | ${n0(v)} |`);
+    L.push('');
+  }
+  if (Object.keys(r.kinds).length > 1) {
+    L.push('## By request kind', '', '| kind | sent | succeeded | units |', '|---|---:|---:|---:|');
+    for (const [k, v] of Object.entries(r.kinds)) L.push(`| ${k} | ${n0(v.sent)} | ${n0(v.ok)} | ${n0(v.units)} |`);
+    L.push('');
+  }
+  if (r.curves?.length) {
+    L.push('## Cost curves', '');
+    for (const c of r.curves) {
+      L.push(`### ${c.axis}${c.verdict.superlinear ? ' — worse than linear' : ''}`, '', c.verdict.message, '', `| ${c.axis} | bytes/request | p50 ms | p99 ms | requests/s | goodput/s |`, '|---:|---:|---:|---:|---:|---:|');
+      for (const p of c.points) L.push(`| ${p.value} | ${n0(p.bytesPerRequest)} | ${ms(p.p50)} | ${ms(p.p99)} | ${p.rps.toFixed(1)} | ${p.goodput.toFixed(1)} |`);
+      L.push('');
+    }
+  }
+  if (r.checks.length) {
+    L.push('## Checks', '');
+    for (const c of r.checks) L.push(`- ${c.passed ? 'passed' : '**FAILED**'}: ${c.name} — ${c.message}`);
+    L.push('');
+  }
+  if (r.thresholds.length) {
+    L.push('## Thresholds', '', '| threshold | actual | result |', '|---|---:|---|');
+    for (const t of r.thresholds) L.push(`| \`${t.threshold}\` | ${t.actualText} | ${t.passed ? 'passed' : '**broken**'} |`);
+    L.push('');
+  }
+  const conflicts = Object.entries(r.stats).filter(([k]) => k.endsWith('conflicts'));
+  for (const [k, c] of conflicts) {
+    const applied = r.stats[k.replace(/conflicts$/, 'applied')] ?? 0;
+    if (c + applied > 0) L.push(`Conflict rate${k.includes('.') ? ` (${k.split('.')[0]})` : ''}: ${pct(c / (c + applied))} of ${n0(c + applied)} commits at the offered load (${modelText(r)}).`, '');
+  }
+  if (Object.keys(r.stats).length) L.push('## Scenario figures', '', ...Object.entries(r.stats).map(([k, v]) => `- ${k}: ${n0(v)}`), '');
+  L.push('## Load generator', '', `${r.generator.note}.`, '');
+  return L.join('\n');
+}

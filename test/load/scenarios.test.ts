@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { runLoad } from '../../src/report/load-run.ts';
+
+describe('cost-curve', () => {
+  it('flags the quadratic blob-id check and not the correct reference', async () => {
+    const opts = { scenario: 'cost-curve', params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3, reportsDir: false } as const;
+    const bad = (await runLoad({ ...opts, faults: ['quadratic-blob-ids'] })).result;
+    const curve = bad.curves?.find((c) => c.axis === 'blobs');
+    expect(curve?.points.map((p) => p.value)).toEqual([0, 250, 500, 1000, 2000]);
+    expect(curve?.verdict.superlinear, curve?.verdict.message).toBe(true);
+    expect(bad.exitCode).toBe(1);
+    const good = (await runLoad(opts)).result;
+    expect(good.curves?.[0]?.verdict.superlinear, good.curves?.[0]?.verdict.message).toBe(false);
+    expect(good.totals.notOk).toBe(0);
+  }, 30_000);
+});
+
+describe('usage-flood', () => {
+  it('checks max-merge: passes on the reference, fails when rows are summed', async () => {
+    const opts = { scenario: 'usage-flood', params: { sources: 4, rows: 10 }, connections: 4, workers: 0, durationMs: 800, seed: 9, reportsDir: false } as const;
+    const good = (await runLoad(opts)).result;
+    expect(good.checks[0]?.passed, good.checks[0]?.message).toBe(true);
+    expect(good.rates.goodput).toBeGreaterThan(0);
+    const bad = (await runLoad({ ...opts, faults: ['usage-summed'] })).result;
+    expect(bad.checks[0]?.passed).toBe(false);
+  });
+});
+
+describe('commit-throughput and mixed', () => {
+  it('applies every commit of commit-throughput, in worker threads', async () => {
+    const { result } = await runLoad({ scenario: 'commit-throughput', params: { ops: 5, blobs: 3 }, connections: 4, workers: 2, durationMs: 1500, seed: 1, reportsDir: false });
+    expect(result.totals.ok).toBeGreaterThan(20);
+    expect(result.totals.notOk).toBe(0);
+    expect(result.totals.units).toBe(result.totals.ok * 5);
+    expect(result.generator.loopUtilization).toHaveLength(2);
+    expect(result.latency.count).toBe(result.totals.completed);
+  });
+
+  it('runs the mixed blend with every part and its checks', async () => {
+    const { result } = await runLoad({ scenario: 'mixed', connections: 6, workers: 0, durationMs: 1200, seed: 2, reportsDir: false });
+    expect(Object.keys(result.kinds).sort()).toEqual(['commit-contention', 'commit-throughput', 'usage-flood']);
+    expect(result.checks.map((c) => c.passed)).toEqual([true, true]);
+  });
+});
