@@ -1,0 +1,92 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import type { CommandModule } from '../main.ts';
+import { FAULTS, isFaultName, loadFixture, startReference, type Fixture } from '../../reference/index.ts';
+
+const DEFAULT_PORT = 4567;
+const DEFAULT_PROFILE = 'reports/reference-profile.json';
+
+/** `pouchproof serve`: the embedded reference, with a profile file the conformance run can use as is. */
+const serve: CommandModule = {
+  describe: 'start the embedded reference server',
+  builder: (y: Argv) =>
+    y
+      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
+      .option('fault', { type: 'string', array: true, default: [], describe: 'switch on a named fault (repeatable; see --list-faults)' })
+      .option('fixture', { type: 'string', describe: 'JSON file with the accounts, tokens and device keys to accept (default: fresh ones)' })
+      .option('profile-out', { type: 'string', default: DEFAULT_PROFILE, describe: 'where to write the generated target profile' })
+      .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' }),
+  async handler(argv) {
+    try {
+      return await run(argv);
+    } catch (e) {
+      if (!(e instanceof BadInput)) throw e;
+      process.stderr.write(`pouchproof: ${e.message}\n`);
+      return 2;
+    }
+  },
+};
+
+/** pouchproof's own input is wrong: one line, exit 2. */
+class BadInput extends Error {}
+
+async function run(argv: Record<string, unknown>): Promise<number> {
+  if (argv['list-faults']) {
+    for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
+    return 0;
+  }
+  const port = argv['port'] as number;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
+  const faults = (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  const unknown = faults.filter((f) => !isFaultName(f));
+  if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
+  let fixture: Fixture | undefined;
+  if (argv['fixture'] !== undefined) {
+    try {
+      fixture = await loadFixture(argv['fixture'] as string);
+    } catch (e) {
+      throw new BadInput((e as Error).message);
+    }
+  }
+  let ref;
+  try {
+    ref = await startReference({ host: argv['host'] as string, port, faults, ...(fixture ? { fixture } : {}) });
+  } catch (e) {
+    throw new BadInput((e as Error).message);
+  }
+  const profilePath = resolve(argv['profile-out'] as string);
+  try {
+    await mkdir(dirname(profilePath), { recursive: true });
+    // The profile holds this run's tokens and private keys: readable by the owner only.
+    await writeFile(profilePath, JSON.stringify(ref.profile, null, 2) + '\n', { mode: 0o600 });
+    await chmod(profilePath, 0o600);
+  } catch (e) {
+    await ref.close();
+    throw new BadInput(`cannot write the profile to ${profilePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  // Handlers go in before the URL is printed: whoever reads it may signal at once.
+  const stopped = new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.stdout.write(
+    `pouchproof reference listening on ${ref.url}\n` +
+      `profile written to ${profilePath}\n` +
+      (ref.faults.length > 0 ? `faults switched on: ${ref.faults.join(', ')}\n` : 'no faults switched on\n') +
+      `run the suite against it: pouchproof run --profile ${profilePath}\n` +
+      'stop with Ctrl-C\n',
+  );
+  await stopped;
+  await ref.close();
+  process.stdout.write('pouchproof reference stopped\n');
+  return 0;
+}
+
+export default serve;

@@ -1,0 +1,19 @@
+/**
+ * A rejection on its way to the client: status, a stable machine code and a message that says what
+ * was wrong. Error bodies are not shown in the spec (section 7); the reference answers the envelope
+ * of 2.1 with `ok: false` and an `error` object.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (e.g. `connection: close` after an oversized body). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (code: string, message: string): HttpError => new HttpError(400, code, message);
+export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);

@@ -1,0 +1,171 @@
+/**
+ * Who may call the reference: two accounts, each with one browser member and one command-line
+ * device (with its P-256 key). Generated fresh at every start (random bearer tokens, new keys) or
+ * loaded from a JSON file (`--fixture FILE`), and turned into a ready-to-use target profile.
+ */
+import { randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../crypto/keys.ts';
+import { PATTERNS, type MemberKind } from '../spec/index.ts';
+
+export interface FixtureBrowser {
+  readonly token: string;
+  readonly memberId: string;
+}
+export interface FixtureDevice {
+  readonly token: string;
+  readonly memberId: string;
+  readonly deviceId: string;
+  readonly publicJwk: JsonWebKey;
+  /** Absent in a fixture that only the server side knows: the profile then cannot sign. */
+  readonly privateJwk?: JsonWebKey;
+}
+export interface FixtureAccount {
+  readonly id: string;
+  readonly browser: FixtureBrowser;
+  readonly device: FixtureDevice;
+}
+export interface Fixture {
+  readonly primary: FixtureAccount;
+  readonly secondary: FixtureAccount;
+}
+
+/** A member as the server sees it after authentication. */
+export interface Caller {
+  readonly accountId: string;
+  readonly kind: MemberKind;
+  readonly memberId: string;
+  /** Set for devices: the kid its Service-Signature must carry. */
+  readonly deviceId?: string;
+}
+
+const token = (): string => randomBytes(24).toString('base64url');
+
+function generateAccount(): FixtureAccount {
+  const keys = generateDeviceKey();
+  return {
+    id: randomUUID(),
+    browser: { token: token(), memberId: randomUUID() },
+    device: { token: token(), memberId: randomUUID(), deviceId: randomUUID(), publicJwk: keys.publicJwk, privateJwk: keys.privateJwk },
+  };
+}
+
+/** Fresh tokens and keys: nothing of one run is valid in another. */
+export function generateFixture(): Fixture {
+  return { primary: generateAccount(), secondary: generateAccount() };
+}
+
+const Uuid = z.string().regex(PATTERNS.uuid.regex, 'not a UUID');
+const Token = z.string().regex(/^[\x21-\x7e]{16,512}$/, 'a token is 16 to 512 visible ASCII characters');
+const Jwk = z.looseObject({ kty: z.string() });
+const AccountSchema = z.strictObject({
+  id: Uuid,
+  browser: z.strictObject({ token: Token, memberId: Uuid }),
+  device: z.strictObject({ token: Token, memberId: Uuid, deviceId: Uuid, publicJwk: Jwk.optional(), privateJwk: Jwk.optional() }),
+});
+const FixtureSchema = z.strictObject({ primary: AccountSchema, secondary: AccountSchema });
+
+/** Checks a fixture read from JSON; throws an Error with one line naming the field at fault (never a secret). */
+export function parseFixture(json: unknown): Fixture {
+  const r = FixtureSchema.safeParse(json);
+  if (!r.success) {
+    const i = r.error.issues[0]!;
+    throw new Error(`fixture ${i.path.join('.') || '(root)'}: ${i.message}`);
+  }
+  const out = r.data;
+  const tokens = new Set<string>();
+  for (const which of ['primary', 'secondary'] as const) {
+    const acc = out[which];
+    for (const t of [acc.browser.token, acc.device.token]) {
+      if (tokens.has(t)) throw new Error(`fixture ${which}: every member needs its own token`);
+      tokens.add(t);
+    }
+    let publicJwk = acc.device.publicJwk as JsonWebKey | undefined;
+    try {
+      if (acc.device.privateJwk) privateKeyFromJwk(acc.device.privateJwk);
+      publicJwk ??= acc.device.privateJwk as JsonWebKey | undefined;
+      if (!publicJwk) throw new Error('publicJwk or privateJwk is required');
+      publicKeyFromJwk(publicJwk);
+    } catch (e) {
+      throw new Error(`fixture ${which}.device: ${(e as Error).message}`);
+    }
+    const { d: _d, ...pub } = publicJwk as JsonWebKey & { d?: string };
+    (acc.device as { publicJwk: JsonWebKey }).publicJwk = pub;
+  }
+  return out as Fixture;
+}
+
+export async function loadFixture(path: string): Promise<Fixture> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read fixture ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`fixture ${path} is not valid JSON`);
+  }
+  return parseFixture(json);
+}
+
+/** Token → caller, and device id → verification key: the lookups done on every request. */
+export interface Directory {
+  callerFor(token: string): Caller | undefined;
+  deviceKey(deviceId: string): KeyObject | undefined;
+  /** The account a fixture member id belongs to, and its kind. */
+  member(memberId: string): { accountId: string; kind: MemberKind } | undefined;
+  /** The caller used when the `auth-ignored` fault lets a request through without credentials. */
+  fallback(kind: MemberKind): Caller;
+}
+
+export function directoryOf(fx: Fixture): Directory {
+  const callers = new Map<string, Caller>();
+  const keys = new Map<string, KeyObject>();
+  const members = new Map<string, { accountId: string; kind: MemberKind }>();
+  for (const acc of [fx.primary, fx.secondary]) {
+    callers.set(acc.browser.token, Object.freeze({ accountId: acc.id, kind: 'browser', memberId: acc.browser.memberId }));
+    callers.set(acc.device.token, Object.freeze({ accountId: acc.id, kind: 'device', memberId: acc.device.memberId, deviceId: acc.device.deviceId }));
+    keys.set(acc.device.deviceId, publicKeyFromJwk(acc.device.publicJwk));
+    members.set(acc.browser.memberId, { accountId: acc.id, kind: 'browser' });
+    members.set(acc.device.memberId, { accountId: acc.id, kind: 'device' });
+  }
+  return {
+    callerFor: (t) => callers.get(t),
+    deviceKey: (id) => keys.get(id),
+    member: (id) => members.get(id),
+    fallback: (kind) => callers.get(kind === 'browser' ? fx.primary.browser.token : fx.primary.device.token)!,
+  };
+}
+
+function accountProfile(acc: FixtureAccount): object {
+  const device: Record<string, unknown> = {
+    headers: { authorization: `Bearer ${acc.device.token}` },
+    deviceId: acc.device.deviceId,
+    memberId: acc.device.memberId,
+  };
+  if (acc.device.privateJwk) device['privateJwk'] = acc.device.privateJwk;
+  return {
+    browser: { headers: { authorization: `Bearer ${acc.browser.token}` }, memberId: acc.browser.memberId },
+    ...(acc.device.privateJwk ? { device } : {}),
+  };
+}
+
+/** A complete profile file (docs/CONTRACTS.md, src/target) for a reference listening at `baseUrl`. */
+export function profileOf(fx: Fixture, baseUrl: string): object {
+  return {
+    name: 'reference',
+    description: 'generated by pouchproof serve; holds credentials and a private key of this run only',
+    baseUrl,
+    accounts: { primary: accountProfile(fx.primary), secondary: accountProfile(fx.secondary) },
+    pouchIds: [],
+    browserIds: [],
+    cliRequestIds: [],
+    timeouts: { requestMs: 10_000, connectMs: 3_000 },
+    connections: 16,
+    assumptions: {},
+  };
+}

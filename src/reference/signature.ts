@@ -1,0 +1,95 @@
+/**
+ * Section 5 on the reference: a command-line device's commit must carry `Service-Signature`, a
+ * detached ES256 JWS over the BLAKE3 digest of the RFC 8785 form of the body, with the caller's own
+ * device id as kid; high-S signatures are accepted (registry defaults). Verification is
+ * src/crypto's, through OpenSSL. The signature faults sit exactly where a hand-written verifier
+ * would take each shortcut.
+ */
+import { fromB64u } from '../crypto/base64url.ts';
+import { verifyServiceSignature } from '../crypto/service-signature.ts';
+import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
+import { HttpError } from './errors.ts';
+import type { FaultSet } from './faults.ts';
+import type { Caller, Directory } from './fixture.ts';
+
+export const SIGNATURE_HEADER = 'service-signature';
+
+const unauthorized = (message: string): HttpError => new HttpError(401, 'invalid_signature', message);
+
+function segments(header: string): [string, string, string] | undefined {
+  const parts = header.split('.');
+  return parts.length === 3 ? (parts as [string, string, string]) : undefined;
+}
+
+/** A shortcut taken by the `signature-alg-none` fault: trusts the header's own alg. */
+function claimsAlgNone(header: string): boolean {
+  const s = segments(header);
+  if (!s) return false;
+  try {
+    const h = JSON.parse(Buffer.from(fromB64u(s[0])).toString('utf8')) as { alg?: unknown };
+    return typeof h === 'object' && h !== null && h.alg === 'none';
+  } catch {
+    return false;
+  }
+}
+
+/** The `signature-zero-accepted` fault: no range check on r and s, so r = s = 0 passes (CVE-2022-21449). */
+function isZeroSignature(header: string): boolean {
+  const s = segments(header);
+  if (!s) return false;
+  try {
+    const sig = fromB64u(s[2]);
+    return sig.length > 0 && sig.every((b) => b === 0);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `signature-partial-body`: the digest is taken over the server's typed view of the request, which
+ * keeps the required members only. The optional members of an operation (merge_parent_id,
+ * name_index, conflict_id) and unknown members are then outside the signature.
+ */
+function requestDto(body: unknown): unknown {
+  const pick = (v: unknown, node: ObjectNode): Record<string, unknown> => {
+    const src = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, field] of Object.entries(node.fields)) if (field.required && k in src) out[k] = src[k];
+    return out;
+  };
+  const dto = pick(body, commitOperations.body);
+  if (Array.isArray(dto['ops'])) dto['ops'] = dto['ops'].map((o) => pick(o, PouchOperation));
+  return dto;
+}
+
+/** Throws 401 unless the request carries a valid Service-Signature of the calling device. */
+export function checkServiceSignature(a: {
+  header: string | string[] | undefined;
+  rawBody: Uint8Array;
+  body: unknown;
+  caller: Caller;
+  directory: Directory;
+  faults: FaultSet;
+}): void {
+  const { faults } = a;
+  const header = Array.isArray(a.header) ? a.header.join(',') : a.header;
+  if (header === undefined || header === '') {
+    if (faults.has('signature-header-optional')) return;
+    throw unauthorized('Service-Signature header is required on a command-line device commit');
+  }
+  if (faults.has('signature-not-verified')) return;
+  if (faults.has('signature-alg-none') && claimsAlgNone(header)) return;
+  if (faults.has('signature-zero-accepted') && isZeroSignature(header)) return;
+  const parsedBody = faults.has('signature-partial-body') ? requestDto(a.body) : a.body;
+  const r = verifyServiceSignature({
+    header,
+    rawBody: a.rawBody,
+    parsedBody,
+    keyFor: (kid) => a.directory.deviceKey(kid),
+    ...(faults.has('signature-kid-unbound') ? {} : { expectedKid: a.caller.deviceId }),
+    highS: faults.has('signature-low-s-only') ? 'rejected' : 'accepted',
+    canonical: faults.has('signature-raw-bytes') ? 'raw-bytes' : 'rfc8785',
+    jwsForm: 'digest-payload',
+  });
+  if (!r.ok) throw unauthorized(`Service-Signature rejected: ${r.reason}`);
+}

@@ -1,0 +1,357 @@
+/**
+ * One test per fault of the catalogue: the same requests against the correct reference and against
+ * a reference with only that fault switched on give different observable HTTP behaviour.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
+import { P256_N, protectedHeaderSegment } from '../../src/crypto/service-signature.ts';
+import { FAULTS, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
+import { LIMITS } from '../../src/spec/index.ts';
+import {
+  BROWSER,
+  DEVICE,
+  JSON_HEADERS,
+  authHeaders,
+  call,
+  commit,
+  commitBody,
+  commitPath,
+  keyEnvelope,
+  op,
+  raceOnOneBase,
+  reportUsage,
+  send,
+  sign,
+  sourceId,
+  statement,
+  usageRow,
+  type Res,
+} from './helpers.ts';
+
+interface Demo {
+  /** Runs requests against a fresh reference and returns what was observed. */
+  observe(ref: RunningReference): Promise<unknown>;
+  correct: unknown;
+  /** The observation with the fault on; a function for observations that are not one exact value. */
+  faulty: unknown | ((observed: unknown) => boolean);
+}
+
+const status = (r: Promise<Res>): Promise<number> => r.then((x) => x.status);
+const A = (n: number): string => 'A'.repeat(n);
+const max = (l: keyof typeof LIMITS): number => LIMITS[l].max!;
+const many = <T>(n: number, f: () => T): T[] => Array.from({ length: n }, f);
+const revoke = (ref: RunningReference, body: unknown): Promise<number> => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
+const unlock = (ref: RunningReference): Promise<Res> => call(ref, 'PUT', '/v1/account/unlock', { statements: [statement] }, BROWSER);
+const commitOps = (ref: RunningReference, ops: Record<string, unknown>[], pouch: string = randomUUID()): Promise<number> => status(commit(ref, pouch, commitBody(ops)));
+const stored = async (ref: RunningReference, id: string, row: Record<string, unknown>): Promise<number> => (await reportUsage(ref, id, [usageRow(row)])).json.data.stored;
+
+function withHighS(header: string): string {
+  const [h, , s] = header.split('.') as [string, string, string];
+  const sig = Buffer.from(fromB64u(s));
+  const sv = BigInt('0x' + sig.subarray(32).toString('hex'));
+  const high = sv > P256_N / 2n ? sv : P256_N - sv;
+  return `${h}..${b64u(Buffer.concat([sig.subarray(0, 32), Buffer.from(high.toString(16).padStart(64, '0'), 'hex')]))}`;
+}
+
+/** Create an artifact, then return it with its pouch. */
+async function seeded(ref: RunningReference): Promise<{ pouch: string; a: Record<string, unknown> }> {
+  const pouch = randomUUID();
+  const a = op(ref);
+  expect(await commitOps(ref, [a], pouch)).toBe(200);
+  return { pouch, a };
+}
+
+const DEMOS: Record<FaultName, Demo> = {
+  'ops-limit-off-by-one': { observe: (ref) => commitOps(ref, many(max('opsPerCommit') + 1, () => op(ref))), correct: 400, faulty: 200 },
+  'blob-ids-off-by-one': { observe: (ref) => commitOps(ref, [op(ref, { blob_ids: many(max('blobIdsPerOp') + 1, () => randomUUID()) })]), correct: 400, faulty: 200 },
+  'envelope-length-exclusive': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 400 },
+  'roster-statements-off-by-one': { observe: (ref) => revoke(ref, { roster: { statements: many(max('rosterStatements') + 1, () => statement) } }), correct: 400, faulty: 200 },
+  'roster-key-envelopes-exclusive': {
+    observe: (ref) => revoke(ref, { roster: { statements: [statement], key_envelopes: many(max('rosterKeyEnvelopes'), () => keyEnvelope(ref)) } }),
+    correct: 200,
+    faulty: 400,
+  },
+  'reason-length-exclusive': { observe: (ref) => revoke(ref, { reason: 'r'.repeat(max('reasonLength')) }), correct: 200, faulty: 400 },
+  'usage-rows-off-by-one': { observe: (ref) => status(reportUsage(ref, sourceId(), many(max('usageRowsPerRequest') + 1, () => usageRow({ model: randomUUID() })))), correct: 400, faulty: 200 },
+  'key-gen-zero-accepted': { observe: (ref) => commitOps(ref, [op(ref, { key_gen: LIMITS.keyGen.min! - 1 })]), correct: 400, faulty: 200 },
+  'length-in-utf16': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ model: '😀'.repeat(max('modelLength')) })])), correct: 200, faulty: 400 },
+  'day-pattern-only': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ day: '2026-02-30' })])), correct: 400, faulty: 200 },
+  'uuid-any-version': { observe: (ref) => commitOps(ref, [op(ref, { artifact_id: '6f1c2a34-5b6d-0e7f-1a9b-0c1d2e3f4a5b' })]), correct: 400, faulty: 200 },
+  'uuid-nil-rejected': { observe: (ref) => commitOps(ref, [op(ref, { artifact_id: '00000000-0000-0000-0000-000000000000' })]), correct: 200, faulty: 400 },
+  'uuid-lowercase-only': { observe: (ref) => commitOps(ref, [op(ref, { artifact_id: randomUUID().toUpperCase() })]), correct: 200, faulty: 400 },
+  'path-id-unvalidated': { observe: (ref) => status(commit(ref, 'not-a-pouch', commitBody([op(ref)]))), correct: 400, faulty: 200 },
+  'roster-limits-everywhere': {
+    observe: (ref) => status(call(ref, 'POST', `/v1/cli-auth/requests/${randomUUID()}/approve`, { statement: { statement: 'a+b/c=', signature: 'x' }, welcome: 'w', key_envelopes: [] }, BROWSER)),
+    correct: 200,
+    faulty: 400,
+  },
+  'usage-summed': {
+    observe: async (ref) => {
+      const id = sourceId();
+      return [await stored(ref, id, { input: 10 }), await stored(ref, id, { input: 10 })];
+    },
+    correct: [1, 0],
+    faulty: [1, 1],
+  },
+  'usage-last-write-wins': {
+    observe: async (ref) => {
+      const id = sourceId();
+      return [await stored(ref, id, { input: 10 }), await stored(ref, id, { input: 3 }), await stored(ref, id, { input: 5 })];
+    },
+    correct: [1, 0, 0],
+    faulty: [1, 1, 1],
+  },
+  'usage-per-field-max': {
+    observe: async (ref) => {
+      const id = sourceId();
+      return [await stored(ref, id, { input: 10, output: 0 }), await stored(ref, id, { input: 0, output: 5 })];
+    },
+    correct: [1, 0],
+    faulty: [1, 1],
+  },
+  'stale-base-accepted': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const upd = () => op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string });
+      return [await commitOps(ref, [upd()], pouch), await commitOps(ref, [upd()], pouch)];
+    },
+    correct: [200, 409],
+    faulty: [200, 200],
+  },
+  'create-overwrites': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      return commitOps(ref, [op(ref, { artifact_id: a['artifact_id'] as string })], pouch);
+    },
+    correct: 409,
+    faulty: 200,
+  },
+  'revision-reuse-accepted': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      return commitOps(ref, [op(ref, { revision_id: a['revision_id'] as string })], pouch);
+    },
+    correct: 409,
+    faulty: 200,
+  },
+  'partial-batch': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const fresh = op(ref);
+      const first = await commitOps(ref, [fresh, op(ref, { artifact_id: a['artifact_id'] as string })], pouch);
+      return [first, await commitOps(ref, [fresh], pouch)];
+    },
+    correct: [409, 200],
+    faulty: [409, 409],
+  },
+  'no-batch-chaining': {
+    observe: (ref) => {
+      const a = op(ref);
+      return commitOps(ref, [a, op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string })]);
+    },
+    correct: 200,
+    faulty: 409,
+  },
+  'operation-id-ignored': {
+    observe: async (ref) => {
+      const pouch = randomUUID();
+      const body = commitBody([op(ref)]);
+      return [await status(commit(ref, pouch, body)), await status(commit(ref, pouch, body))];
+    },
+    correct: [200, 200],
+    faulty: [200, 409],
+  },
+  'seq-per-batch': {
+    observe: async (ref) => (await commit(ref, randomUUID(), commitBody([op(ref), op(ref)]))).json.data.results.map((r: { seq: number }) => r.seq),
+    correct: [1, 2],
+    faulty: [1, 1],
+  },
+  'high-water-stale': {
+    observe: async (ref) => (await commit(ref, randomUUID(), commitBody([op(ref), op(ref)]))).json.data.results.map((r: { high_water: number }) => r.high_water),
+    correct: [2, 2],
+    faulty: [0, 0],
+  },
+  'check-then-act-race': {
+    observe: async (ref) => {
+      let winners = 0;
+      for (let round = 0; round < 3 && winners <= 1; round++) winners = (await raceOnOneBase(ref)).statuses.filter((s) => s === 200).length;
+      return winners;
+    },
+    correct: 1,
+    faulty: (w: unknown) => (w as number) > 1,
+  },
+  'quadratic-blob-ids': { observe: (ref) => commitOps(ref, [op(ref, { blob_ids: ['b1', 'b2', 'b1'] })]), correct: 200, faulty: 400 },
+  'signature-not-verified': {
+    observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: sign(ref, commitBody([op(ref)])) })),
+    correct: 401,
+    faulty: 200,
+  },
+  'signature-header-optional': { observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: null })), correct: 401, faulty: 200 },
+  'signature-zero-accepted': {
+    observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: `${protectedHeaderSegment(ref.fixture.primary.device.deviceId)}..${b64u(new Uint8Array(64))}` })),
+    correct: 401,
+    faulty: 200,
+  },
+  'signature-alg-none': {
+    observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: `${b64u(JSON.stringify({ alg: 'none', kid: ref.fixture.primary.device.deviceId }))}..` })),
+    correct: 401,
+    faulty: 200,
+  },
+  'signature-kid-unbound': {
+    observe: (ref) => {
+      const body = commitBody([op(ref)]);
+      return status(commit(ref, randomUUID(), body, { signature: sign(ref, body, 'secondary') }));
+    },
+    correct: 401,
+    faulty: 200,
+  },
+  'signature-raw-bytes': {
+    observe: (ref) => {
+      const body = commitBody([op(ref)]);
+      return status(call(ref, 'POST', commitPath(randomUUID()), JSON.stringify(body, null, 1), DEVICE, { 'service-signature': sign(ref, body) }));
+    },
+    correct: 200,
+    faulty: 401,
+  },
+  'signature-partial-body': {
+    // A member added after signing, then a legitimately signed body that uses an optional member.
+    observe: async (ref) => {
+      const body = commitBody([op(ref)]);
+      const tampered = commitBody([{ ...(body['ops'] as object[])[0], merge_parent_id: randomUUID() }], body['operation_id'] as string);
+      const legit = commitBody([op(ref, { conflict_id: randomUUID() })]);
+      return [await status(commit(ref, randomUUID(), tampered, { signature: sign(ref, body) })), await status(commit(ref, randomUUID(), legit))];
+    },
+    correct: [401, 200],
+    faulty: [200, 401],
+  },
+  'signature-low-s-only': {
+    observe: (ref) => {
+      const body = commitBody([op(ref)]);
+      return status(commit(ref, randomUUID(), body, { signature: withHighS(sign(ref, body)) }));
+    },
+    correct: 200,
+    faulty: 401,
+  },
+  'auth-ignored': { observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous')), correct: 401, faulty: 200 },
+  'cross-account-access': {
+    observe: async (ref) => {
+      const { pouch } = await seeded(ref);
+      return status(commit(ref, pouch, commitBody([op(ref)]), { account: 'secondary' }));
+    },
+    correct: 403,
+    faulty: 200,
+  },
+  'envelope-missing-request-id': { observe: async (ref) => typeof (await unlock(ref)).json.meta.request_id, correct: 'string', faulty: 'undefined' },
+  'envelope-wrong-types': { observe: async (ref) => typeof (await unlock(ref)).json.data.head_seq, correct: 'number', faulty: 'string' },
+  'approve-camel-case': {
+    observe: async (ref) =>
+      Object.keys((await call(ref, 'POST', `/v1/cli-auth/requests/${randomUUID()}/approve`, { statement, welcome: 'w', key_envelopes: [] }, BROWSER)).json.data),
+    correct: ['device_id'],
+    faulty: ['deviceId'],
+  },
+  'passkey-data-null': { observe: async (ref) => (await call(ref, 'POST', '/v1/account/passkeys', { response: {}, statement }, BROWSER)).json.data === null, correct: false, faulty: true },
+  'unlock-head-seq-stuck': {
+    observe: async (ref) => {
+      const first = (await unlock(ref)).json.data.head_seq as number;
+      return (await unlock(ref)).json.data.head_seq - first;
+    },
+    correct: 1,
+    faulty: 0,
+  },
+  'malformed-json-500': { observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', '{"statements": [', BROWSER)), correct: 400, faulty: 500 },
+  'deep-nesting-crash': {
+    observe: async (ref) => {
+      const outcome = (p: Promise<Res>) => p.then((r) => r.status, () => 'no answer');
+      const deep = `{"statements":[],"x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+      return [await outcome(call(ref, 'PUT', '/v1/account/unlock', deep, BROWSER)), await outcome(unlock(ref))];
+    },
+    correct: [400, 200],
+    faulty: ['no answer', 'no answer'],
+  },
+  'content-type-unchecked': {
+    observe: (ref) => status(send(ref.url, { method: 'PUT', path: '/v1/account/unlock', headers: { 'content-type': 'text/plain', ...authHeaders(ref, BROWSER) }, body: '{"statements":[]}' })),
+    correct: 415,
+    faulty: 200,
+  },
+  'invalid-utf8-accepted': {
+    observe: (ref) =>
+      status(send(ref.url, { path: `/v1/browsers/${randomUUID()}/revoke`, headers: { ...JSON_HEADERS, ...authHeaders(ref, BROWSER) }, body: Buffer.from([...Buffer.from('{"reason":"'), 0xff, 0xfe, ...Buffer.from('"}')]) })),
+    correct: 400,
+    faulty: 200,
+  },
+  'duplicate-keys-last-wins': { observe: (ref) => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, '{"reason":"a","reason":"b"}', BROWSER)), correct: 400, faulty: 200 },
+  'stall-periodic': {
+    // Sends just after a window opens (measured from the server's start); a stalled answer comes no earlier than the window's end.
+    observe: async (ref) => {
+      const afterWindow: boolean[] = [];
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const since = Date.now() - ref.startedAt;
+        const nextWindow = since - (since % STALL_PERIOD_MS) + STALL_PERIOD_MS;
+        await sleep(nextWindow - since + 2);
+        const k = Math.floor((Date.now() - ref.startedAt) / STALL_PERIOD_MS);
+        if ((Date.now() - ref.startedAt) % STALL_PERIOD_MS >= STALL_MS / 2) continue; // woke too late on a loaded machine
+        await unlock(ref);
+        afterWindow.push(Date.now() >= ref.startedAt + k * STALL_PERIOD_MS + STALL_MS);
+      }
+      return afterWindow.length > 0 && afterWindow.every(Boolean);
+    },
+    correct: false,
+    faulty: true,
+  },
+};
+
+let correct: RunningReference;
+beforeAll(async () => {
+  correct = await startReference();
+});
+afterAll(async () => {
+  await correct.close();
+});
+
+describe('every fault changes observable HTTP behaviour', () => {
+  it('has a demonstration for every fault of the catalogue, and at least 30 faults', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(30);
+    expect(Object.keys(DEMOS).sort()).toEqual(FAULTS.map((f) => f.name).sort());
+  });
+
+  it.each(FAULTS.map((f) => [f.name]))('%s', async (name) => {
+    const demo = DEMOS[name as FaultName];
+    const faulty = await startReference({ faults: [name] });
+    try {
+      expect(faulty.faults).toEqual([name]);
+      const good = await demo.observe(correct);
+      const bad = await demo.observe(faulty);
+      expect(good).toEqual(demo.correct);
+      if (typeof demo.faulty === 'function') expect((demo.faulty as (o: unknown) => boolean)(bad), `observed ${JSON.stringify(bad)}`).toBe(true);
+      else expect(bad).toEqual(demo.faulty);
+    } finally {
+      await faulty.close();
+    }
+  });
+});
+
+describe('fault switches', () => {
+  it('rejects unknown fault names with a message listing the known ones', async () => {
+    await expect(startReference({ faults: ['no-such-fault'] })).rejects.toThrow(/unknown fault "no-such-fault"; known: ops-limit-off-by-one, /);
+  });
+  it('documents an area, a description and at least one expected killer for every fault', () => {
+    for (const f of FAULTS) {
+      expect(f.area.length, f.name).toBeGreaterThan(0);
+      expect(f.description.length, f.name).toBeGreaterThan(10);
+      expect(f.expectedKillers.length, f.name).toBeGreaterThan(0);
+    }
+  });
+  it('switches faults per instance: two servers side by side behave differently', async () => {
+    const a = await startReference({ faults: ['auth-ignored'] });
+    const b = await startReference();
+    try {
+      const anon = (ref: RunningReference) => status(call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous'));
+      expect([await anon(a), await anon(b)]).toEqual([200, 401]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
