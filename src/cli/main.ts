@@ -42,11 +42,19 @@ async function main(argv: string[]): Promise<number> {
     y = y.demandCommand(1, 'name a command');
   }
   let failed = false;
-  await y.fail((msg, err) => {
-    failed = true;
-    if (err && !(err instanceof UsageError)) throw err;
-    process.stderr.write(`pouchproof: ${msg ?? err?.message}\n`);
-  }).parseAsync();
+  try {
+    await y
+      .fail((msg, err) => {
+        if (err && !(err instanceof UsageError)) throw err;
+        // Report once, then throw so yargs stops here instead of running the handler anyway.
+        if (!failed) process.stderr.write(`pouchproof: ${msg ?? err?.message}\n`);
+        failed = true;
+        throw err ?? new UsageError(msg);
+      })
+      .parseAsync();
+  } catch (err) {
+    if (!failed) throw err;
+  }
   return failed ? 2 : exit;
 }
 
