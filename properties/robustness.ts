@@ -1,0 +1,158 @@
+/**
+ * The introduction's "all bodies are JSON (Content-Type: application/json)", read as a contract
+ * about bad input: malformed JSON, another content type, absurd nesting, invalid UTF-8 and
+ * duplicate keys are client errors (4xx, never 5xx), and the target keeps serving afterwards.
+ */
+import fc from 'fast-check';
+import { describeResponse, expectAccepted, expectRejected, unexpected, violation } from '../src/check/judge.ts';
+import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
+import type { Exchange } from '../src/target/client.ts';
+import { plainRequest, prepare, sendPlain } from './support/requests.ts';
+
+export type Bad = 'truncated' | 'trailing-comma' | 'single-quotes' | 'nan' | 'empty' | 'not-an-object' | 'text-plain' | 'deep-nesting' | 'invalid-utf8' | 'duplicate-keys';
+export const BAD: readonly Bad[] = ['truncated', 'trailing-comma', 'single-quotes', 'nan', 'empty', 'not-an-object', 'text-plain', 'deep-nesting', 'invalid-utf8', 'duplicate-keys'];
+
+/** Where the 4xx rests on a reading rather than on RFC 8259 or the schema. */
+const READING: Partial<Record<Bad, AssumptionName>> = { 'text-plain': 'content-type-json-only', 'duplicate-keys': 'duplicate-keys' };
+
+/** Deep enough to overflow any recursive walk over the parsed value (V8 stops near 10k frames). */
+export const NESTING_DEPTH = 10_000;
+
+/** Endpoints without Service-Signature, so the body is the only thing wrong. */
+const UNSIGNED: readonly EndpointId[] = ['reportUsage', 'revokeBrowser', 'registerPasskey', 'approveDevice', 'changeUnlock'];
+
+interface BadCase {
+  readonly endpoint: EndpointId;
+  readonly bad: Bad;
+}
+
+/** Each case tries every kind of bad body on one endpoint (they are small and cheap). */
+const arbBad: fc.Arbitrary<BadCase[]> = fc
+  .tuple(fc.constantFrom(...UNSIGNED), fc.shuffledSubarray([...BAD], { minLength: BAD.length }))
+  .map(([endpoint, bads]) => bads.map((bad) => ({ endpoint, bad })));
+
+/** `json` (an object's text) with one more member first. */
+function withMember(json: string, member: string): string {
+  return json === '{}' ? `{${member}}` : `{${member},${json.slice(1)}`;
+}
+
+/** The bytes of a bad body built from a valid one, and any header it needs. */
+export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Array | string; headers?: Record<string, string> } {
+  switch (bad) {
+    case 'truncated':
+      return { raw: json.slice(0, Math.max(1, json.length - 1)) };
+    case 'trailing-comma':
+      return { raw: json.replace(/\}$/, ',}') };
+    case 'single-quotes':
+      return { raw: withMember(json, '"quoted":1').replaceAll('"', "'") };
+    case 'nan':
+      return { raw: withMember(json, '"nan":NaN') };
+    case 'empty':
+      return { raw: '' };
+    case 'not-an-object':
+      return { raw: JSON.stringify(json) };
+    case 'text-plain':
+      return { raw: json, headers: { 'content-type': 'text/plain' } };
+    case 'deep-nesting':
+      // Nested inside a listed field, so the body is wrong by the schema too (no field is an array of arrays).
+      return { raw: `{${JSON.stringify(field)}:${'['.repeat(NESTING_DEPTH)}${']'.repeat(NESTING_DEPTH)}}` };
+    case 'invalid-utf8': {
+      // A string member holding bytes that are no UTF-8 at all (a lone continuation byte and 0xff).
+      const [head, tail] = withMember(json, '"x":"@BAD@"').split('@BAD@') as [string, string];
+      return { raw: new Uint8Array(Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from([0x80, 0xff, 0xfe]), Buffer.from(tail, 'utf8')])) };
+    }
+    case 'duplicate-keys': {
+      const first = Object.keys(JSON.parse(json) as object)[0];
+      return { raw: first ? withMember(json, `${JSON.stringify(first)}:null`) : '{"a":1,"a":2}' };
+    }
+  }
+}
+
+function sendBad(ctx: CaseContext, c: BadCase): Promise<Exchange> {
+  const s = prepare(ctx, c.endpoint, plainRequest(c.endpoint));
+  const { raw, headers } = badBody(JSON.stringify(s.body), c.bad, Object.keys(ENDPOINT_BY_ID[c.endpoint].body.fields)[0]!);
+  return ctx.call({ endpoint: c.endpoint, params: s.params, rawBody: raw, ...(headers ? { headers } : {}) });
+}
+
+// Intro and RFC 8259: a body that is not the JSON the endpoint takes is a client error.
+const malformedRejected = defineProperty({
+  id: 'robustness.malformed-rejected',
+  section: '2',
+  invariant: 'Malformed JSON, another content type, absurd nesting, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx.',
+  assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
+  needs: ['browser', 'device'],
+  arbitrary: () => arbBad,
+  async check(ctx, cases) {
+    let note: Outcome = PASS;
+    for (const c of cases) {
+      if (ctx.signal.aborted) break;
+      const ex = await sendBad(ctx, c);
+      const reading = READING[c.bad];
+      const o = expectRejected(ex, { what: `${c.endpoint} with a bad body (${c.bad})`, assumptions: ctx.assumptions, ...(reading ? { assumption: reading } : {}) });
+      if (!o.ok && o.kind !== 'assumption') return o;
+      if (!o.ok && note.ok) note = o;
+    }
+    return note;
+  },
+});
+
+/** A plain valid request right after: the target must still answer it. */
+async function stillServing(ctx: CaseContext, after: string): Promise<Outcome> {
+  const ex = await sendPlain(ctx, 'reportUsage');
+  if (ex.verdict === 'accepted') return PASS;
+  const u = unexpected(ex);
+  if (u && !u.ok && u.kind === 'transport') return violation(`the target stopped serving after ${after}: a plain usage report then failed (${ex.reason})`);
+  return u ?? expectAccepted(ex, { what: `a plain usage report right after ${after}` });
+}
+
+// A bad request harms only itself: the next valid request is served.
+const stillServingProp = defineProperty({
+  id: 'robustness.still-serving',
+  section: '2',
+  invariant: 'After any bad body, the target still serves a valid request.',
+  assumptions: [],
+  needs: ['browser', 'device'],
+  arbitrary: () => arbBad,
+  async check(ctx, cases) {
+    const before = await sendPlain(ctx, 'reportUsage');
+    const b = expectAccepted(before, { what: 'a plain usage report before the bad bodies' });
+    if (!b.ok) return b;
+    for (const c of cases) {
+      if (ctx.signal.aborted) break;
+      const bad = await sendBad(ctx, c);
+      const o = await stillServing(ctx, `a bad body (${c.bad}) to ${c.endpoint} (${describeResponse(bad)})`);
+      if (!o.ok) return o;
+    }
+    return PASS;
+  },
+});
+
+/** One byte over the registry's size reading (`body-size-limit`: 64 MiB). */
+export const OVERSIZE_BYTES = 64 * 1024 * 1024 + 1;
+
+// Section 8 leaves size limits unstated: an oversized body may be refused, never crash the target.
+const oversized = defineProperty({
+  id: 'robustness.oversized-body',
+  section: '8',
+  invariant: 'A body beyond any sane size (64 MiB + 1 byte) is answered without a 5xx, and the target serves the next request.',
+  assumptions: ['body-size-limit'],
+  needs: ['device'],
+  // One case per run: the body is 64 MiB.
+  runs: 1,
+  arbitrary: () => fc.constant('reportUsage' as const),
+  async check(ctx, endpoint) {
+    const s = prepare(ctx, endpoint, plainRequest(endpoint));
+    const head = Buffer.from('{"pad":"', 'utf8');
+    const tail = Buffer.from(`",${JSON.stringify(s.body).slice(1)}`, 'utf8');
+    const raw = Buffer.alloc(OVERSIZE_BYTES, 0x61);
+    head.copy(raw, 0);
+    tail.copy(raw, OVERSIZE_BYTES - tail.length);
+    const ex = await ctx.call({ endpoint, params: s.params, rawBody: new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength) });
+    if (ex.response && ex.response.status >= 500) return unexpected(ex)!;
+    return stillServing(ctx, `a ${OVERSIZE_BYTES}-byte body (${describeResponse(ex)})`);
+  },
+});
+
+const ROBUSTNESS: readonly Property[] = [malformedRejected, stillServingProp, oversized];
+export default ROBUSTNESS;

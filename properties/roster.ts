@@ -1,0 +1,103 @@
+/**
+ * 2.3, 2.4, 2.8: the length, alphabet and key_gen limits of statements and key envelopes hold
+ * only inside the revoke roster. Elsewhere (4.1, 4.4, 4.6) the same fields are plain strings and
+ * a plain integer, so a value over a roster limit is accepted there and refused in the roster.
+ */
+import fc from 'fast-check';
+import { expectRejected } from '../src/check/judge.ts';
+import { defineProperty, type Property } from '../src/check/property.ts';
+import { arbitraryOf, type Json, type JsonObject } from '../src/gen/index.ts';
+import { CHARSETS, KeyEnvelope, LIMITS, Statement, type EndpointId, type LimitName } from '../src/spec/index.ts';
+import { mustAccept, prepare } from './support/requests.ts';
+
+type Field = 'statement' | 'signature' | 'hpke_enc' | 'ciphertext' | 'envelope-signature' | 'key_gen';
+type Breach = 'too-long' | 'outside-alphabet';
+
+const LENGTH_OF: Readonly<Record<Exclude<Field, 'key_gen'>, LimitName>> = {
+  statement: 'rosterStatementLength',
+  signature: 'rosterSignatureLength',
+  hpke_enc: 'rosterHpkeEncLength',
+  ciphertext: 'rosterCiphertextLength',
+  'envelope-signature': 'rosterSignatureLength',
+};
+
+/** A character the roster alphabet excludes. */
+const OUTSIDE = ['+', '/', '=', '.'].find((ch) => !CHARSETS.base64url.chars.includes(ch))!;
+
+function breachValue(field: Field, breach: Breach): Json {
+  if (field === 'key_gen') return LIMITS.keyGen.min! - 1;
+  const max = LIMITS[LENGTH_OF[field]].max!;
+  return breach === 'too-long' ? 'A'.repeat(max + 1) : `AB${OUTSIDE}CD`;
+}
+
+interface Case {
+  readonly endpoint: Extract<EndpointId, 'approveDevice' | 'registerPasskey' | 'changeUnlock'>;
+  readonly field: Field;
+  readonly breach: Breach;
+  readonly statement: JsonObject;
+  readonly envelope: JsonObject;
+}
+
+const arbCase: fc.Arbitrary<Case> = fc.record({
+  endpoint: fc.constantFrom('approveDevice' as const, 'registerPasskey' as const, 'changeUnlock' as const),
+  field: fc.constantFrom<Field>('statement', 'signature', 'hpke_enc', 'ciphertext', 'envelope-signature', 'key_gen'),
+  breach: fc.constantFrom<Breach>('too-long', 'outside-alphabet'),
+  statement: arbitraryOf(Statement, { mode: 'lean' }) as fc.Arbitrary<JsonObject>,
+  envelope: arbitraryOf(KeyEnvelope, { mode: 'lean' }) as fc.Arbitrary<JsonObject>,
+});
+
+/** The statement and envelope with the breach applied. */
+function breached(c: Case): { statement: JsonObject; envelope: JsonObject; cleanStatement: JsonObject } {
+  const value = breachValue(c.field, c.breach);
+  // Start from values valid inside the roster too, so the breach is the only difference.
+  const statement: JsonObject = { ...c.statement, statement: 'c3RhdGVtZW50', signature: 'c2lnbmF0dXJl' };
+  const envelope: JsonObject = { ...c.envelope, key_gen: LIMITS.keyGen.min!, hpke_enc: 'ZW5j', ciphertext: 'Y2lwaGVy', signature: 'c2lnbmF0dXJl' };
+  const cleanStatement = { ...statement };
+  if (c.field === 'statement' || c.field === 'signature') statement[c.field] = value;
+  else if (c.field === 'envelope-signature') envelope['signature'] = value;
+  else envelope[c.field] = value;
+  return { statement, envelope, cleanStatement };
+}
+
+function bodyOutsideRoster(c: Case, statement: JsonObject, envelope: JsonObject): JsonObject {
+  switch (c.endpoint) {
+    case 'approveDevice':
+      return { statement, welcome: '', key_envelopes: [envelope] };
+    case 'registerPasskey':
+      return { response: {}, statement, key_envelopes: [envelope] };
+    case 'changeUnlock':
+      return { statements: [statement], key_envelopes: [envelope] };
+  }
+}
+
+// 2.3/2.4: outside the roster, statements and envelopes are plain strings and a plain integer.
+const limitsOnlyInRoster = defineProperty({
+  id: 'roster.limits-only-in-roster',
+  section: '2.4',
+  invariant: 'A statement or key envelope beyond a roster-only limit is accepted in 4.1, 4.4 and 4.6, and refused inside the revoke roster (4.5).',
+  assumptions: ['opaque-crypto-fields', 'cli-request-exists', 'browser-exists', 'unlock-prepare'],
+  needs: ['browser'],
+  arbitrary: () => arbCase,
+  async check(ctx, c) {
+    const { statement, envelope, cleanStatement } = breached(c);
+    const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min! - 1}` : c.breach}`;
+    const outside = prepare(ctx, c.endpoint, { params: paramsFor(c.endpoint, ctx.uuid()), body: bodyOutsideRoster(c, statement, envelope) });
+    const ex = await ctx.call({ endpoint: c.endpoint, params: outside.params, body: outside.body });
+    const accepted = await mustAccept(ctx, c.endpoint, ex, { what: `${c.endpoint} with a statement or envelope whose ${what} (a roster-only limit)`, body: outside.body });
+    if (!accepted.ok) return accepted;
+    // The same values inside the roster break 2.8 by the letter.
+    const roster: JsonObject =
+      c.field === 'statement' || c.field === 'signature' ? { statements: [statement] } : { statements: [cleanStatement], key_envelopes: [envelope] };
+    const inside = prepare(ctx, 'revokeBrowser', { params: { id: ctx.uuid() }, body: { roster } });
+    const ex2 = await ctx.call({ endpoint: 'revokeBrowser', params: inside.params, body: inside.body });
+    return expectRejected(ex2, { what: `a revoke roster whose ${what}` });
+  },
+  describe: (c) => `${c.endpoint}: ${c.field} ${c.breach}`,
+});
+
+function paramsFor(endpoint: EndpointId, id: string): Record<string, string> {
+  return endpoint === 'approveDevice' ? { id } : {};
+}
+
+const ROSTER: readonly Property[] = [limitsOnlyInRoster];
+export default ROSTER;

@@ -1,0 +1,80 @@
+/**
+ * Section 4 as a whole and 2.1: valid requests to all six endpoints are accepted, and every success
+ * answers the common envelope with the endpoint's `data`.
+ */
+import fc from 'fast-check';
+import { describeResponse, unexpected, violation } from '../src/check/judge.ts';
+import { PASS, defineProperty, type Outcome, type Property } from '../src/check/property.ts';
+import { validRequest } from '../src/gen/index.ts';
+import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';
+import type { Exchange } from '../src/target/client.ts';
+import { mustAccept, prepare, type Sample } from './support/requests.ts';
+
+type Round = readonly { endpoint: EndpointId; sample: Sample }[];
+
+/** One valid request per endpoint: edge-biased, now and then one field at a limit. */
+const arbRound = (boundaries: boolean): fc.Arbitrary<Round> =>
+  fc.tuple(...ENDPOINTS.map((e) => validRequest(e.id, { boundaries }).map((sample) => ({ endpoint: e.id, sample }))));
+
+const describeRound = (r: Round) => r.map((x) => `${x.endpoint} ${JSON.stringify(x.sample).slice(0, 400)}`).join('\n');
+
+// Section 4: a request that meets every stated constraint is accepted.
+const validAccepted = defineProperty({
+  id: 'shapes.valid-accepted',
+  section: '4',
+  invariant: 'A request that meets every constraint of sections 2 and 4 is accepted, at every endpoint.',
+  assumptions: ['opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds'],
+  needs: ['browser', 'device'],
+  arbitrary: () => arbRound(true),
+  async check(ctx, round) {
+    for (const { endpoint, sample } of round) {
+      const s = prepare(ctx, endpoint, sample);
+      const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
+      const o = await mustAccept(ctx, endpoint, ex, { what: `a valid ${endpoint} request (${ENDPOINT_BY_ID[endpoint].section})`, body: s.body });
+      if (!o.ok) return o;
+    }
+    return PASS;
+  },
+  describe: describeRound,
+});
+
+/** 2.1 and the endpoint's data, judged on the raw response rather than the client's verdict. */
+export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
+  const u = unexpected(ex);
+  if (u) return u;
+  const r = ex.response!;
+  if (r.status < 200 || r.status >= 300) return PASS;
+  const what = `${ENDPOINT_BY_ID[endpoint].section} success (${describeResponse(ex)})`;
+  const media = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (media !== 'application/json') return violation(`${what}: content type ${JSON.stringify(r.headers['content-type'] ?? '')} is not application/json`);
+  if (r.json === undefined) return violation(`${what}: the body is not JSON`);
+  const issues = issuesOf(schemasOf(ENDPOINT_BY_ID[endpoint]).envelope, r.json);
+  if (issues.length > 0) {
+    return violation(`${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issues.slice(0, 4).map((i) => `${i.path || '(body)'} (${i.kind})`).join(', ')}`);
+  }
+  if ((r.json as { ok?: unknown }).ok !== true) return violation(`${what}: a success must carry ok: true`);
+  return PASS;
+}
+
+// 2.1: every success carries ok true, data shaped per endpoint, and meta.request_id.
+const responseEnvelope = defineProperty({
+  id: 'shapes.response-envelope',
+  section: '2.1',
+  invariant: 'Every success answers the common envelope (ok true, data, meta.request_id) with the data fields its endpoint lists.',
+  assumptions: [],
+  needs: ['browser', 'device'],
+  arbitrary: () => arbRound(false),
+  async check(ctx, round) {
+    for (const { endpoint, sample } of round) {
+      const s = prepare(ctx, endpoint, sample);
+      const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
+      const o = envelopeOutcome(endpoint, ex);
+      if (!o.ok) return o;
+    }
+    return PASS;
+  },
+  describe: describeRound,
+});
+
+const SHAPES: readonly Property[] = [validAccepted, responseEnvelope];
+export default SHAPES;

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ALL_PROPERTIES } from '../../properties/index.ts';
+import { FAULTS } from '../../src/reference/index.ts';
+import { ASSUMPTION_BY_NAME } from '../../src/spec/index.ts';
+
+/** The ids listed at the end of docs/CONTRACTS.md. */
+function contractIds(): string[] {
+  const text = readFileSync(new URL('../../docs/CONTRACTS.md', import.meta.url), 'utf8');
+  const block = text.split('## Property ids')[1]!.split('\n## ')[0]!;
+  return [...block.matchAll(/\b([a-z]+\.[a-z-]+)\b/g)].map((m) => m[1]!).filter((id) => !id.endsWith('.md') && !id.endsWith('.ts'));
+}
+
+describe('the property catalogue', () => {
+  const ids = ALL_PROPERTIES.map((p) => p.id);
+
+  it('has every property id the contracts list, each once', () => {
+    const wanted = contractIds();
+    expect(wanted.length).toBeGreaterThanOrEqual(29);
+    for (const id of wanted) expect(ids, id).toContain(id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('names every expected killer of the reference faults', () => {
+    for (const f of FAULTS) for (const k of f.expectedKillers) if (!k.startsWith('load.')) expect(ids, `${f.name} → ${k}`).toContain(k);
+  });
+
+  it('declares only registry assumptions, a section and an invariant sentence', () => {
+    for (const p of ALL_PROPERTIES) {
+      for (const a of p.assumptions) expect(ASSUMPTION_BY_NAME.has(a), `${p.id}: ${a}`).toBe(true);
+      expect(p.section, p.id).toMatch(/^\d+(\.\d+)?$/);
+      expect(p.invariant.endsWith('.'), p.id).toBe(true);
+      expect(p.id).toMatch(/^[a-z]+\.[a-z-]+$/);
+    }
+  });
+
+  it('orders cheap properties before the sweeps', () => {
+    expect(ids.indexOf('shapes.response-envelope')).toBe(0);
+    expect(ids.indexOf('rejection.violations-rejected')).toBeGreaterThan(ids.indexOf('usage.idempotent'));
+  });
+});

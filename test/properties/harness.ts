@@ -1,0 +1,78 @@
+/**
+ * Runs properties against the embedded reference (with or without a named fault) through the real
+ * runner, with a fixed seed and few runs, and tells which findings came back.
+ */
+import { runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
+import type { Property } from '../../src/check/property.ts';
+import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+
+export const SEED = 20260521;
+
+export interface Checked {
+  readonly result: PropertyResult;
+  /** Failing findings (violation, server-error). */
+  readonly failing: Finding[];
+  /** Assumption findings. */
+  readonly assumptions: Finding[];
+}
+
+export async function runAgainst(
+  ref: RunningReference,
+  prop: Property,
+  o: { runs?: number; seed?: number; assume?: Record<string, string> } = {},
+): Promise<Checked> {
+  const json = ref.profile as { assumptions?: Record<string, string> };
+  const profile = parseProfile({ ...json, assumptions: { ...(json.assumptions ?? {}), ...(o.assume ?? {}) } });
+  const run = await runProperties(profile, [prop], {
+    seed: o.seed ?? SEED,
+    runs: o.runs ?? 5,
+    embedded: true,
+    endOnFailure: true,
+    perPropertyMs: 20_000,
+  });
+  const result = run.results[0]!;
+  return {
+    result,
+    failing: result.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'),
+    assumptions: result.findings.filter((f) => f.kind === 'assumption'),
+  };
+}
+
+/** One reference per fault, started lazily and closed by `closeAll`. */
+export class References {
+  private readonly running = new Map<string, Promise<RunningReference>>();
+
+  get(fault?: string): Promise<RunningReference> {
+    const key = fault ?? '';
+    let r = this.running.get(key);
+    if (!r) {
+      r = startReference({ port: 0, faults: fault ? [fault] : [] });
+      this.running.set(key, r);
+    }
+    return r;
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.running.values()];
+    this.running.clear();
+    await Promise.all(all.map(async (p) => (await p).close()));
+  }
+}
+
+export function summary(c: Checked): string {
+  return JSON.stringify(c.result.findings.map((f) => ({ kind: f.kind, assumption: f.assumption, message: f.message })));
+}
+
+export interface FaultCase {
+  /** Property id. */
+  readonly id: string;
+  /** A named fault of src/reference/faults.ts the property must catch. */
+  readonly fault: string;
+  /**
+   * `failing`: a violation or server error. `assumption:<name>`: the fault behaves as an alternative
+   * reading of the registry, so the honest finding is an assumption mismatch naming that reading.
+   */
+  readonly expect: 'failing' | `assumption:${string}`;
+  readonly runs?: number;
+}

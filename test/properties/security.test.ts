@@ -1,0 +1,17 @@
+import AUTH from '../../properties/auth.ts';
+import SIGNATURES from '../../properties/signatures.ts';
+import { propertySuite } from './suite.ts';
+
+propertySuite('signatures and auth (5)', [...SIGNATURES, ...AUTH], [
+  { id: 'signatures.header-required', fault: 'signature-header-optional', expect: 'failing' },
+  { id: 'signatures.forgeries-rejected', fault: 'signature-zero-accepted', expect: 'failing' },
+  { id: 'signatures.forgeries-rejected', fault: 'signature-alg-none', expect: 'failing' },
+  { id: 'signatures.forgeries-rejected', fault: 'signature-not-verified', expect: 'failing' },
+  { id: 'signatures.forgeries-rejected', fault: 'signature-partial-body', expect: 'failing' },
+  { id: 'signatures.forgeries-rejected', fault: 'signature-kid-unbound', expect: 'assumption:kid-binding', runs: 25 },
+  { id: 'signatures.variants-accepted', fault: 'signature-low-s-only', expect: 'assumption:high-s-accepted' },
+  { id: 'signatures.variants-accepted', fault: 'signature-raw-bytes', expect: 'assumption:canonical-json' },
+  // How callers authenticate is not shown: both checks rest on registry readings.
+  { id: 'auth.credentials-required', fault: 'auth-ignored', expect: 'assumption:credentials-required' },
+  { id: 'auth.cross-account', fault: 'cross-account-access', expect: 'assumption:cross-account-isolation' },
+]);
