@@ -1,0 +1,46 @@
+/**
+ * `npm run bench suite`: the default conformance suite against the embedded reference (wall time,
+ * requests, requests/s), then every fault of the reference with the number of requests until its
+ * first detection. Targets (issue 5): suite ≤ 60 s on a 2-core machine, every fault detected
+ * within the default run, median requests-to-detection ≤ 100. Prints figures; never fails.
+ */
+import { median, runMutants } from '../src/check/mutants.ts';
+import { DEFAULT_RUNS, runProperties } from '../src/check/runner.ts';
+import { FAULTS, startReference } from '../src/reference/index.ts';
+import { parseProfile } from '../src/target/profile.ts';
+import { ALL_PROPERTIES } from '../properties/index.ts';
+
+const SEED = Number(process.env.BENCH_SEED ?? 20260101);
+
+async function embedded(faults: readonly string[]) {
+  const ref = await startReference({ host: '127.0.0.1', port: 0, faults });
+  return { profile: parseProfile(ref.profile), close: () => ref.close() };
+}
+
+export async function run(): Promise<void> {
+  const t = await embedded([]);
+  let suite;
+  try {
+    suite = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
+  } finally {
+    await t.close();
+  }
+  const secs = suite.durationMs / 1000;
+  const violations = suite.results.flatMap((r) => r.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error').length;
+  console.log(`default suite: ${suite.results.length} properties, ${DEFAULT_RUNS} runs, seed ${SEED}`);
+  console.log(`  wall time      ${secs.toFixed(1)} s   (target ≤ 60 s)`);
+  console.log(`  requests       ${suite.requests}`);
+  console.log(`  requests/s     ${(suite.requests / Math.max(secs, 0.001)).toFixed(0)}`);
+  console.log(`  violations     ${violations}   (expected 0 against the correct reference)`);
+  const slow = [...suite.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5);
+  console.log(`  slowest        ${slow.map((r) => `${r.id} ${(r.durationMs / 1000).toFixed(1)}s`).join(', ')}`);
+
+  const m = await runMutants(ALL_PROPERTIES, FAULTS, embedded, { seed: SEED, runs: DEFAULT_RUNS, seeds: 0 });
+  console.log(`\nfaults: requests until first detection (default runs, stopping at the first kill)`);
+  for (const f of m.faults) {
+    const what = f.killed ? `${String(f.requestsToDetection ?? '?').padStart(6)}  ${f.killedBy.join(', ')}` : f.ran ? '  SURVIVED' : '  (load scenario)';
+    console.log(`  ${f.fault.padEnd(32)} ${what}`);
+  }
+  const detections = m.faults.filter((f) => f.requestsToDetection !== undefined).map((f) => f.requestsToDetection!);
+  console.log(`  killed ${m.killed}/${m.expected}; median requests to detection ${median(detections) ?? '—'} (target ≤ 100); survivors: ${m.survivors.join(', ') || 'none'}`);
+}

@@ -1,0 +1,36 @@
+/** Whether a profile provides what a property needs; the reason is shown on the skipped finding. */
+import type { Profile } from '../target/profile.ts';
+import type { Capability } from './property.ts';
+
+export interface CapabilityEnv {
+  /** The run targets the embedded reference started by pouchproof itself. */
+  readonly embedded: boolean;
+}
+
+/** Undefined when `cap` is available, else why not (one sentence). */
+export function missingCapability(profile: Profile, cap: Capability, env: CapabilityEnv): string | undefined {
+  const primary = profile.accounts.primary;
+  switch (cap) {
+    case 'browser':
+      return primary.browser ? undefined : 'the profile has no browser credentials for the primary account (accounts.primary.browser)';
+    case 'device': {
+      const d = primary.device;
+      if (!d) return 'the profile has no command-line device for the primary account (accounts.primary.device)';
+      if (!d.deviceId || !d.privateKey) return 'the primary device needs deviceId and privateJwk in the profile to sign commits';
+      return undefined;
+    }
+    case 'second-account': {
+      const d = profile.accounts.secondary?.device;
+      if (!d) return 'the profile has no second account with a device (accounts.secondary.device)';
+      if (!d.deviceId || !d.privateKey) return 'the second account\'s device needs deviceId and privateJwk in the profile';
+      return undefined;
+    }
+    case 'embedded-only':
+      return env.embedded ? undefined : 'only runs against the embedded reference (it needs state a shared target must not be put in)';
+  }
+}
+
+export function missingCapabilities(profile: Profile, needs: readonly Capability[], env: CapabilityEnv): string | undefined {
+  const reasons = needs.map((c) => missingCapability(profile, c, env)).filter((r): r is string => r !== undefined);
+  return reasons.length ? reasons.join('; ') : undefined;
+}

@@ -1,0 +1,52 @@
+/**
+ * Builds the per-case `CaseContext`: the single door to the target, so that every exchange of a
+ * case is recorded for its finding and every request is counted for the run's figures.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AssumptionSet } from '../spec/index.ts';
+import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
+import type { Profile } from '../target/profile.ts';
+import type { CaseContext } from './property.ts';
+
+/** Counts requests across a run; shared by every case. */
+export class RequestCounter {
+  total = 0;
+}
+
+export interface ContextDeps {
+  readonly profile: Profile;
+  readonly assumptions: AssumptionSet;
+  readonly client: TargetClient;
+  readonly signal: AbortSignal;
+  readonly counter: RequestCounter;
+  /** Default per-request time bound. */
+  readonly timeoutMs?: number;
+}
+
+export interface RecordingContext extends CaseContext {
+  readonly exchanges: Exchange[];
+  /** Requests this case sent. */
+  readonly requests: () => number;
+}
+
+export function createCaseContext(d: ContextDeps): RecordingContext {
+  const exchanges: Exchange[] = [];
+  let requests = 0;
+  return {
+    profile: d.profile,
+    assumptions: d.assumptions,
+    client: d.client,
+    signal: d.signal,
+    exchanges,
+    requests: () => requests,
+    async call(o: CallOptions): Promise<Exchange> {
+      requests++;
+      d.counter.total++;
+      const ex = await d.client.call(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { ...o, timeoutMs: d.timeoutMs } : o);
+      exchanges.push(ex);
+      return ex;
+    },
+    uuid: () => randomUUID(),
+    sourceId: () => randomBytes(16).toString('hex'),
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * Mutation testing of the suite itself: the suite runs against the reference once per named
+ * fault (each fault should be killed: some property reports a violation or a server error) and
+ * against the correct reference over several seeds (which must yield no violation at all).
+ * The reference is injected (`startTarget`) so this module stays below the CLI and testable.
+ */
+import type { Profile } from '../target/profile.ts';
+import type { Property } from './property.ts';
+import { runProperties, type Finding, type RunResult } from './runner.ts';
+
+export interface FaultDescriptor {
+  readonly name: string;
+  readonly area: string;
+  readonly description: string;
+  readonly expectedKillers: readonly string[];
+}
+
+export interface StartedTarget {
+  readonly profile: Profile;
+  close(): Promise<void>;
+}
+
+export interface MutantsOptions {
+  readonly seed: number;
+  readonly runs: number;
+  /** Seeds for the correct reference (false-finding check); 0 skips it. */
+  readonly seeds: number;
+  /** Run every property against every fault, with shrinking, instead of stopping at the first kill. */
+  readonly full?: boolean;
+  /** Runs for the false-finding check (default: `runs`). */
+  readonly cleanRuns?: number;
+  readonly perPropertyMs?: number;
+  readonly perRequestMs?: number;
+  readonly signal?: AbortSignal;
+  /** Called as each fault (or clean seed) finishes. */
+  readonly onFault?: (r: FaultResult) => void;
+  readonly onClean?: (r: CleanRun) => void;
+}
+
+export interface FaultResult {
+  fault: string;
+  area: string;
+  description: string;
+  expectedKillers: string[];
+  /** Only load scenarios are expected to kill it: not run against the conformance suite by default. */
+  loadOnly: boolean;
+  ran: boolean;
+  /**
+   * Detected: some property reported a violation, a server error, or an assumption mismatch (a
+   * fault that departs from a registry reading, e.g. serving requests without credentials, is
+   * caught as the latter: reported, not failed, in ordinary runs).
+   */
+  killed: boolean;
+  killedBy: string[];
+  /** How each killing property saw the fault. */
+  kills: { property: string; kind: Finding['kind']; assumption?: string }[];
+  /** Requests the run had sent when the fault was first detected. */
+  requestsToDetection?: number;
+  requests: number;
+  durationMs: number;
+  first?: Pick<Finding, 'property' | 'kind' | 'message' | 'replay' | 'assumption'>;
+}
+
+export interface CleanRun {
+  seed: number;
+  requests: number;
+  durationMs: number;
+  /** Violations, server errors and assumption mismatches of the correct reference: each one is a false finding. */
+  falseFindings: Pick<Finding, 'property' | 'kind' | 'message' | 'replay' | 'counterexample' | 'assumption'>[];
+  /** Of which assumption mismatches (the correct reference follows every default reading). */
+  assumptionMismatches: number;
+  run: RunResult;
+  /** The profile of that run's reference (for its report and redaction). */
+  profile: Profile;
+}
+
+export interface MutantsResult {
+  seed: number;
+  runs: number;
+  faults: FaultResult[];
+  clean: CleanRun[];
+  killed: number;
+  /** Faults the conformance suite is expected to kill (not load-only). */
+  expected: number;
+  survivors: string[];
+  falseFindings: number;
+  medianRequestsToDetection?: number;
+  interrupted: boolean;
+  exitCode: 0 | 1;
+}
+
+/** The kinds of finding that count as detecting a fault (and as a false finding on the correct reference). */
+export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption'];
+
+export function detects(f: Pick<Finding, 'kind'>): boolean {
+  return DETECTING.includes(f.kind);
+}
+
+export function isLoadOnly(f: FaultDescriptor): boolean {
+  return f.expectedKillers.length > 0 && f.expectedKillers.every((k) => k.startsWith('load.'));
+}
+
+/** The expected killers first (in their listed order), then every other property. */
+export function orderForFault(props: readonly Property[], f: FaultDescriptor): Property[] {
+  const first = f.expectedKillers.map((id) => props.find((p) => p.id === id)).filter((p): p is Property => p !== undefined);
+  return [...first, ...props.filter((p) => !first.includes(p))];
+}
+
+export function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export async function runMutants(
+  props: readonly Property[],
+  faults: readonly FaultDescriptor[],
+  startTarget: (faults: readonly string[]) => Promise<StartedTarget>,
+  o: MutantsOptions,
+): Promise<MutantsResult> {
+  const results: FaultResult[] = [];
+  for (const f of faults) {
+    const loadOnly = isLoadOnly(f);
+    const base = { fault: f.name, area: f.area, description: f.description, expectedKillers: [...f.expectedKillers], loadOnly };
+    if (o.signal?.aborted || (loadOnly && !o.full)) {
+      results.push({ ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 });
+      continue;
+    }
+    const t = await startTarget([f.name]);
+    let run: RunResult;
+    try {
+      run = await runProperties(t.profile, orderForFault(props, f), {
+        seed: o.seed,
+        runs: o.runs,
+        embedded: true,
+        ...(o.full ? {} : { stopOn: DETECTING }),
+        endOnFailure: !o.full,
+        perPropertyMs: o.perPropertyMs,
+        perRequestMs: o.perRequestMs,
+        signal: o.signal,
+      });
+    } finally {
+      await t.close();
+    }
+    const found = run.results.flatMap((r) => r.findings.filter(detects));
+    const firstKill = [...found].sort((a, b) => (a.detectedAfterRequests ?? Infinity) - (b.detectedAfterRequests ?? Infinity))[0];
+    const kills = found.map((x) => ({ property: x.property, kind: x.kind, ...(x.assumption ? { assumption: x.assumption } : {}) }));
+    const r: FaultResult = {
+      ...base,
+      ran: true,
+      killed: found.length > 0,
+      killedBy: [...new Set(found.map((x) => x.property))],
+      kills,
+      ...(firstKill?.detectedAfterRequests !== undefined ? { requestsToDetection: firstKill.detectedAfterRequests } : {}),
+      requests: run.requests,
+      durationMs: run.durationMs,
+      ...(firstKill ? { first: { property: firstKill.property, kind: firstKill.kind, message: firstKill.message,
+        ...(firstKill.assumption ? { assumption: firstKill.assumption } : {}), ...(firstKill.replay ? { replay: firstKill.replay } : {}) } } : {}),
+    };
+    results.push(r);
+    o.onFault?.(r);
+  }
+
+  const clean: CleanRun[] = [];
+  for (let i = 0; i < o.seeds && !o.signal?.aborted; i++) {
+    const seed = (o.seed + 1 + i) | 0;
+    const t = await startTarget([]);
+    let run: RunResult;
+    try {
+      run = await runProperties(t.profile, props, { seed, runs: o.cleanRuns ?? o.runs, embedded: true, perPropertyMs: o.perPropertyMs, perRequestMs: o.perRequestMs, signal: o.signal });
+    } finally {
+      await t.close();
+    }
+    const all = run.results.flatMap((r) => r.findings);
+    const c: CleanRun = {
+      seed,
+      requests: run.requests,
+      durationMs: run.durationMs,
+      falseFindings: all.filter(detects).map((x) => ({ property: x.property, kind: x.kind, message: x.message,
+        ...(x.assumption ? { assumption: x.assumption } : {}),
+        ...(x.replay ? { replay: x.replay } : {}), ...(x.counterexample ? { counterexample: x.counterexample } : {}) })),
+      assumptionMismatches: all.filter((x) => x.kind === 'assumption').length,
+      run,
+      profile: t.profile,
+    };
+    clean.push(c);
+    o.onClean?.(c);
+  }
+
+  const expected = results.filter((r) => !r.loadOnly || r.ran);
+  const survivors = expected.filter((r) => !r.killed).map((r) => r.fault);
+  const falseFindings = clean.reduce((n, c) => n + c.falseFindings.length, 0);
+  const detections = results.filter((r) => r.requestsToDetection !== undefined).map((r) => r.requestsToDetection!);
+  const interrupted = Boolean(o.signal?.aborted);
+  const med = median(detections);
+  return {
+    seed: o.seed,
+    runs: o.runs,
+    faults: results,
+    clean,
+    killed: expected.filter((r) => r.killed).length,
+    expected: expected.length,
+    survivors,
+    falseFindings,
+    ...(med !== undefined ? { medianRequestsToDetection: med } : {}),
+    interrupted,
+    exitCode: survivors.length === 0 && falseFindings === 0 && !interrupted ? 0 : 1,
+  };
+}
+
+/** JSON-ready summary (without the clean runs' full results). */
+export function mutantsSummary(r: MutantsResult): unknown {
+  return { ...r, clean: r.clean.map(({ run: _run, profile: _profile, ...c }) => c) };
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function killMatrixMarkdown(r: MutantsResult): string {
+  const out: string[] = [];
+  const pct = r.expected ? Math.round((100 * r.killed) / r.expected) : 100;
+  out.push(`## Kill matrix: ${r.killed}/${r.expected} faults killed (${pct}%), ${r.falseFindings} false finding(s) over ${r.clean.length} seed(s)`);
+  out.push('');
+  out.push(`Seed \`${r.seed}\`, ${r.runs} runs per property${r.medianRequestsToDetection !== undefined ? `, median requests to detection ${r.medianRequestsToDetection}` : ''}${r.interrupted ? ' — **interrupted**' : ''}.`);
+  out.push('');
+  out.push('A fault is killed when a property reports a violation, a server error, or an assumption mismatch (a departure from a default reading; reported, not failed, in ordinary runs). On the correct reference each of these is a false finding.', '');
+  out.push('| fault | area | killed | killing properties | expected killers | requests to detection |');
+  out.push('|---|---|---|---|---|---:|');
+  for (const f of r.faults) {
+    const status = f.killed ? '✅' : f.ran ? '❌ survived' : f.loadOnly ? '— load scenario' : '— not run';
+    const killers = f.kills.map((k) => `\`${k.property}\`${k.kind === 'violation' ? '' : k.kind === 'assumption' ? ` (assumption ${k.assumption ?? '?'})` : ` (${k.kind})`}`);
+    out.push(`| \`${f.fault}\` | ${f.area} | ${status} | ${[...new Set(killers)].join(', ') || '—'} | ${f.expectedKillers.map((k) => `\`${k}\``).join(', ')} | ${f.requestsToDetection ?? '—'} |`);
+  }
+  if (r.clean.length) {
+    out.push('', '### Correct reference', '', '| seed | requests | false findings | assumption mismatches |', '|---:|---:|---|---:|');
+    for (const c of r.clean) {
+      out.push(`| ${c.seed} | ${c.requests} | ${c.falseFindings.map((x) => `\`${x.property}\` ${x.kind}: ${cell(x.message)}`).join('<br>') || '0'} | ${c.assumptionMismatches} |`);
+    }
+  }
+  if (r.survivors.length) out.push('', `Surviving faults: ${r.survivors.map((s) => `\`${s}\``).join(', ')}`);
+  return `${out.join('\n')}\n`;
+}

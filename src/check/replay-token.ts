@@ -1,0 +1,47 @@
+/**
+ * Replay tokens: everything needed to re-run one finding's counterexample against any target —
+ * the property, fast-check's seed and shrink path, and the run count — as one copy-pasteable word.
+ */
+
+export interface ReplayToken {
+  readonly property: string;
+  readonly seed: number;
+  readonly path: string;
+  readonly runs: number;
+}
+
+export class ReplayTokenError extends Error {}
+
+interface Wire {
+  v: 1;
+  p: string;
+  s: number;
+  path: string;
+  r: number;
+}
+
+export function encodeReplayToken(t: ReplayToken): string {
+  const wire: Wire = { v: 1, p: t.property, s: t.seed, path: t.path, r: t.runs };
+  return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
+}
+
+export function decodeReplayToken(token: string): ReplayToken {
+  const bad = (why: string): never => {
+    throw new ReplayTokenError(`not a replay token (${why}); copy it from a finding in report.json or summary.md`);
+  };
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) bad('unexpected characters');
+  let wire: unknown;
+  try {
+    wire = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    return bad('does not decode');
+  }
+  if (typeof wire !== 'object' || wire === null) return bad('does not decode');
+  const w = wire as Partial<Wire>;
+  if (w.v !== 1) bad('unknown version');
+  if (typeof w.p !== 'string' || w.p === '') bad('no property');
+  if (typeof w.s !== 'number' || !Number.isInteger(w.s)) bad('no seed');
+  if (typeof w.path !== 'string' || !/^\d+(:\d+)*$/.test(w.path)) bad('no path');
+  if (typeof w.r !== 'number' || !Number.isInteger(w.r) || w.r < 1) bad('no run count');
+  return { property: w.p!, seed: w.s!, path: w.path!, runs: w.r! };
+}

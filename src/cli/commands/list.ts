@@ -1,0 +1,31 @@
+import type { CommandModule } from '../main.ts';
+import { selectProperties } from '../../check/select.ts';
+import { loadAllProperties, parseOnly } from './run.ts';
+
+/** `pouchproof list`: every property with its section, invariant, assumptions and needs. */
+const list: CommandModule = {
+  describe: 'list every property with its section and assumptions',
+  builder: (y) =>
+    y
+      .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+      .option('only', { type: 'string', array: true, describe: 'property id globs' }),
+  async handler(argv) {
+    const props = selectProperties(await loadAllProperties(), parseOnly(argv.only));
+    const rows = props.map((p) => ({ id: p.id, section: p.section, invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs], ...(p.runs !== undefined ? { runs: p.runs } : {}) }));
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return 0;
+    }
+    const lines: string[] = [];
+    for (const r of rows) {
+      lines.push(`${r.id}  (§${r.section})`);
+      lines.push(`    ${r.invariant}`);
+      lines.push(`    assumptions: ${r.assumptions.length ? r.assumptions.join(', ') : '(none)'}`);
+      lines.push(`    needs: ${r.needs.length ? r.needs.join(', ') : '(nothing)'}${r.runs !== undefined ? `; at most ${r.runs} cases` : ''}`);
+    }
+    lines.push('', `${rows.length} properties`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  },
+};
+export default list;

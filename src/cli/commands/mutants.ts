@@ -1,0 +1,67 @@
+import type { CommandModule } from '../main.ts';
+import { UsageError } from '../main.ts';
+import { killMatrixMarkdown, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
+import { ConsoleView } from '../../report/console.ts';
+import { writeReportDir } from '../../report/write.ts';
+import { interruptible, loadAllProperties, parseSeed, parsePositive, reportOf, saveReport, startEmbedded, toolVersion, DEFAULT_REPORT_DIR, DEFAULT_RUNS } from './run.ts';
+
+/**
+ * `pouchproof mutants`: the suite against the reference once per named fault (stopping at the
+ * first kill unless --full), then against the correct reference over --seeds seeds. Prints the
+ * kill matrix and writes it (mutants.json, mutants.md, and in report.json) to the report dir.
+ */
+const mutants: CommandModule = {
+  describe: 'run the suite once per named fault of the reference and print the kill matrix',
+  builder: (y) =>
+    y
+      .option('seed', { type: 'string', requiresArg: true, describe: 'seed (default: random, printed)' })
+      .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS})` })
+      .option('seeds', { type: 'string', requiresArg: true, default: '5', describe: 'seeds for the correct reference (false findings); 0 skips' })
+      .option('fault', { type: 'string', array: true, describe: 'only these faults (repeatable)' })
+      .option('full', { type: 'boolean', default: false, describe: 'run every property against every fault (slower; shows every killer)' })
+      .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR })
+      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' }),
+  async handler(argv) {
+    const seed = parseSeed(argv.seed);
+    const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
+    const seeds = argv.seeds === undefined || String(argv.seeds).trim() === '' ? NaN : Number(argv.seeds);
+    if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${String(argv.seeds)}`);
+    const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
+    const { FAULTS } = (await import('../../reference/faults.ts')) as { FAULTS: readonly FaultDescriptor[] };
+    const wanted = (argv.fault as string[] | undefined)?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+    for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
+    const faults = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
+    const props = await loadAllProperties();
+    const view = new ConsoleView({ out: process.stdout });
+    view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}`);
+    const intr = interruptible();
+    try {
+      const result = await runMutants(props, faults, (f) => startEmbedded(f), {
+        seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal,
+        onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${k.kind === 'assumption' ? ` (assumption ${k.assumption ?? '?'})` : k.kind === 'violation' ? '' : ` (${k.kind})`}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}`),
+        onClean: (c) => view.line(`clean   seed ${c.seed}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),
+      });
+      const md = killMatrixMarkdown(result);
+      process.stdout.write(`\n${md}`);
+      const summary = mutantsSummary(result);
+      const reportDir = typeof argv['report-dir'] === 'string' ? argv['report-dir'] : DEFAULT_REPORT_DIR;
+      const first = result.clean[0];
+      const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
+      if (first) {
+        const target = { profile: first.profile, embedded: true, faults: [], close: async () => undefined };
+        const report = reportOf({ target, props, seed: first.seed, runs }, first.run, { mutants: summary });
+        const written = await saveReport(reportDir, report, first.profile.secrets, files);
+        view.line(`reports: ${written.dir}`);
+      } else {
+        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+        const written = await writeReportDir(reportDir, `mutants-${stamp}-${(seed >>> 0).toString(16).padStart(8, '0')}`, files, []);
+        view.line(`reports: ${written.dir}`);
+      }
+      if (result.interrupted) return 130;
+      return result.exitCode;
+    } finally {
+      intr.dispose();
+    }
+  },
+};
+export default mutants;

@@ -1,0 +1,59 @@
+import type { CommandModule } from '../main.ts';
+import { UsageError } from '../main.ts';
+import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
+import { isFailing, replayProperty } from '../../check/runner.ts';
+import { ConsoleView } from '../../report/console.ts';
+import { loadAllProperties, parsePositive, resolveTarget } from './run.ts';
+
+/** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
+const replay: CommandModule = {
+  describe: 'reproduce one finding from its replay token',
+  // The token is a positional; main.ts registers commands by name only, so strictness is kept for options alone.
+  builder: (y) =>
+    y
+      .strict(false)
+      .strictOptions(true)
+      .usage('pouchproof replay TOKEN [--profile FILE | --target URL]')
+      .option('profile', { type: 'string', describe: 'target profile JSON file' })
+      .option('target', { type: 'string', describe: 'base URL of a target without credentials' })
+      .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
+      .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
+  async handler(argv) {
+    const positionals = (argv._ as unknown[]).map(String).filter((s) => s !== 'replay');
+    if (positionals.length > 1) throw new UsageError('replay takes one token');
+    const raw = positionals[0];
+    if (!raw) throw new UsageError('replay needs a token: pouchproof replay TOKEN');
+    let token;
+    try {
+      token = decodeReplayToken(raw.trim());
+    } catch (e) {
+      if (e instanceof ReplayTokenError) throw new UsageError(e.message);
+      throw e;
+    }
+    const prop = (await loadAllProperties()).find((p) => p.id === token.property);
+    if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
+    const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
+    const target = await resolveTarget(argv);
+    try {
+      const view = new ConsoleView({ out: process.stdout });
+      view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
+      const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });
+      view.line(view.resultLine(r));
+      if (r.status === 'skipped') {
+        process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? 'skipped'}\n`);
+        return 2;
+      }
+      for (const f of r.findings) {
+        view.line(`${f.kind}: ${f.message}`);
+        if (f.counterexample) view.line(`  counterexample: ${f.counterexample}`);
+        for (const c of f.curl ?? []) view.line(`  ${c}`);
+      }
+      const failing = r.findings.some((f) => isFailing(f.kind));
+      view.line(failing ? 'reproduced: the finding still holds' : 'not reproduced: the property passes on this target');
+      return failing ? 1 : 0;
+    } finally {
+      await target.close();
+    }
+  },
+};
+export default replay;

@@ -1,0 +1,310 @@
+/**
+ * `pouchproof run`: the conformance suite against a profile, a bare URL, or (with neither) the
+ * embedded reference on an ephemeral port. Also exports the pieces `replay`, `mutants` and `start`
+ * share: target resolution, option parsing, the Ctrl-C handling and report writing.
+ */
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Argv } from 'yargs';
+import type { Property } from '../../check/property.ts';
+import { DEFAULT_RUNS, runProperties, type RunOptions, type RunResult } from '../../check/runner.ts';
+
+export { DEFAULT_RUNS };
+import { selectProperties } from '../../check/select.ts';
+import { ConsoleView } from '../../report/console.ts';
+import { buildReport, type Report } from '../../report/report-json.ts';
+import { writeReports, type WrittenReports } from '../../report/write.ts';
+import { resolveAssumptions } from '../../spec/index.ts';
+import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
+import { UsageError, type CommandModule } from '../main.ts';
+
+export const DEFAULT_REPORT_DIR = 'reports';
+
+export function toolVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Every property of the suite (properties/index.ts). */
+export async function loadAllProperties(): Promise<readonly Property[]> {
+  const mod = (await import('../../../properties/index.ts')) as { ALL_PROPERTIES: readonly Property[] };
+  return mod.ALL_PROPERTIES;
+}
+
+export interface ResolvedTarget {
+  readonly profile: Profile;
+  readonly embedded: boolean;
+  readonly faults: readonly string[];
+  close(): Promise<void>;
+}
+
+/** `--assume NAME=VALUE` (repeatable, or comma-separated) into an override record. */
+export function parseAssume(values: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of (values ?? []).flatMap((v) => String(v).split(','))) {
+    const item = raw.trim();
+    if (item === '') continue;
+    const eq = item.indexOf('=');
+    if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--assume expects NAME=VALUE, got "${item}"`);
+    out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+export function withAssumptions(profile: Profile, overrides: Record<string, string>): Profile {
+  if (Object.keys(overrides).length === 0) return profile;
+  try {
+    return { ...profile, assumptions: resolveAssumptions({ ...profile.assumptions, ...overrides }) };
+  } catch (e) {
+    throw new UsageError(`--assume: ${(e as Error).message}`);
+  }
+}
+
+/** The embedded reference on 127.0.0.1 with an ephemeral port, optionally with faults. */
+export async function startEmbedded(faults: readonly string[] = []): Promise<ResolvedTarget> {
+  const { startReference } = (await import('../../reference/index.ts')) as typeof import('../../reference/index.ts');
+  const ref = await startReference({ host: '127.0.0.1', port: 0, faults });
+  let profile: Profile;
+  try {
+    profile = parseProfile(ref.profile);
+  } catch (e) {
+    await ref.close();
+    throw e;
+  }
+  return { profile, embedded: true, faults: ref.faults, close: () => ref.close() };
+}
+
+/** Fails with a one-line usage error when nothing listens at the target's host and port. */
+export async function preflight(profile: Profile): Promise<void> {
+  const u = new URL(profile.baseUrl);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const err = await new Promise<string | undefined>((resolve) => {
+    const s = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
+    const done = (why: string | undefined) => {
+      s.destroy();
+      resolve(why);
+    };
+    s.setTimeout(profile.timeouts.connectMs, () => done(`no answer within ${profile.timeouts.connectMs} ms`));
+    s.once('connect', () => done(undefined));
+    s.once('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message));
+  });
+  if (err) throw new UsageError(`cannot reach the target ${u.origin}: ${err}`);
+}
+
+export async function resolveTarget(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ResolvedTarget> {
+  const overrides = parseAssume(argv.assume as string[] | undefined);
+  if (argv.profile !== undefined && argv.target !== undefined) throw new UsageError('give either --profile or --target, not both');
+  let t: ResolvedTarget;
+  try {
+    if (typeof argv.profile === 'string') {
+      const profile = await loadProfile(argv.profile);
+      t = { profile, embedded: false, faults: [], close: async () => undefined };
+    } else if (typeof argv.target === 'string') {
+      t = { profile: profileForUrl(argv.target), embedded: false, faults: [], close: async () => undefined };
+    } else {
+      t = await startEmbedded();
+    }
+  } catch (e) {
+    if (e instanceof ProfileError) throw new UsageError(e.message);
+    throw e;
+  }
+  try {
+    const profile = withAssumptions(t.profile, overrides);
+    if (!t.embedded) await preflight(profile);
+    return { ...t, profile };
+  } catch (e) {
+    await t.close();
+    throw e;
+  }
+}
+
+export function parseSeed(v: unknown): number {
+  if (v === undefined) return randomInt(0, 2 ** 31 - 1);
+  const n = typeof v === 'string' && v.trim() === '' ? NaN : Number(v);
+  if (!Number.isSafeInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) throw new UsageError(`--seed must be an integer between ${-(2 ** 31)} and ${2 ** 31 - 1}, got ${String(v)}`);
+  return n;
+}
+
+export function parsePositive(name: string, v: unknown, fallback: number | undefined, max = 1_000_000): number | undefined {
+  if (v === undefined) return fallback;
+  const n = typeof v === 'string' && v.trim() === '' ? NaN : Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got ${String(v)}`);
+  return n;
+}
+
+export function parseOnly(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  const list = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+}
+
+/**
+ * Ctrl-C: the first stops the run after the requests in flight (the partial report is still
+ * written), the second exits at once.
+ */
+export function interruptible(onFirst: () => void = () => undefined): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController();
+  const handler = () => {
+    if (ac.signal.aborted) {
+      process.stderr.write('\npouchproof: interrupted again, exiting now\n');
+      process.exit(130);
+    }
+    process.stderr.write('\npouchproof: stopping after the requests in flight (Ctrl-C again to quit at once)\n');
+    ac.abort(new Error('interrupted'));
+    onFirst();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+export interface SuiteArgs {
+  readonly target: ResolvedTarget;
+  readonly props: readonly Property[];
+  readonly seed: number;
+  readonly runs: number;
+  readonly only?: string[];
+  readonly perRequestMs?: number;
+  readonly perPropertyMs?: number;
+  readonly signal?: AbortSignal;
+  readonly view?: ConsoleView;
+  readonly extra?: Partial<RunOptions>;
+}
+
+export async function runSuite(a: SuiteArgs): Promise<RunResult> {
+  return runProperties(a.target.profile, a.props, {
+    seed: a.seed,
+    runs: a.runs,
+    only: a.only,
+    perRequestMs: a.perRequestMs,
+    perPropertyMs: a.perPropertyMs,
+    signal: a.signal,
+    embedded: a.target.embedded,
+    onProgress: a.view?.onProgress,
+    ...a.extra,
+  });
+}
+
+export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; mutants?: unknown } = {}): Report {
+  const p = a.target.profile;
+  return buildReport(run, {
+    version: toolVersion(),
+    targetName: p.name,
+    embedded: a.target.embedded,
+    ...(a.target.faults.length ? { faults: a.target.faults } : {}),
+    runs: a.runs,
+    only: a.only,
+    perRequestMs: a.perRequestMs,
+    perPropertyMs: a.perPropertyMs,
+    assumptions: p.assumptions,
+    properties: a.props,
+    secrets: p.secrets,
+    ...more,
+  });
+}
+
+export async function saveReport(reportDir: string, report: Report, secrets: readonly string[], extra: Record<string, string> = {}): Promise<WrittenReports> {
+  try {
+    return await writeReports(reportDir, report, secrets, extra);
+  } catch (e) {
+    throw new UsageError(`cannot write the reports to ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** The options `run` and `start` share. */
+export function suiteOptions(y: Argv): Argv {
+  return y
+    .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator (default: random, printed)' })
+    .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
+    .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
+    .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
+    .option('assume', { type: 'string', array: true, describe: 'choose a reading of something the spec does not show: NAME=VALUE (repeatable)' })
+    .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
+    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' });
+}
+
+export interface ParsedSuiteArgs {
+  seed: number;
+  runs: number;
+  only?: string[];
+  reportDir: string;
+  perRequestMs?: number;
+  perPropertyMs?: number;
+}
+
+export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
+  const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
+  const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
+  const only = parseOnly(argv.only);
+  return {
+    seed: parseSeed(argv.seed),
+    runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!,
+    ...(only ? { only } : {}),
+    reportDir: typeof argv['report-dir'] === 'string' && argv['report-dir'] !== '' ? argv['report-dir'] : DEFAULT_REPORT_DIR,
+    ...(perRequestMs ? { perRequestMs } : {}),
+    ...(perPropertyMs ? { perPropertyMs } : {}),
+  };
+}
+
+/** Runs the suite with a console view and writes the reports; resolves to the exit code. */
+export async function runAndReport(
+  target: ResolvedTarget,
+  a: ParsedSuiteArgs,
+  after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown } | undefined>,
+): Promise<number> {
+  const props = await loadAllProperties();
+  if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
+  const view = new ConsoleView({ out: process.stdout });
+  const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
+  view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
+  const intr = interruptible();
+  try {
+    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, signal: intr.signal, view };
+    const run = await runSuite(args);
+    const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
+    const report = reportOf(args, run, more ?? {});
+    let written;
+    try {
+      written = await saveReport(a.reportDir, report, target.profile.secrets);
+    } catch (e) {
+      view.summary(report);
+      throw e;
+    }
+    view.summary(report, written.dir);
+    if (run.interrupted || intr.signal.aborted) return 130;
+    return run.exitCode;
+  } finally {
+    intr.dispose();
+  }
+}
+
+const run: CommandModule = {
+  describe: 'run the conformance suite against a target (default: the embedded reference)',
+  builder: (y) =>
+    suiteOptions(
+      y
+        .option('profile', { type: 'string', describe: 'target profile JSON file' })
+        .option('target', { type: 'string', describe: 'base URL of a target without credentials (properties needing them are skipped)' }),
+    ),
+  async handler(argv) {
+    const parsed = parseSuiteArgs(argv);
+    const target = await resolveTarget(argv);
+    try {
+      return await runAndReport(target, parsed);
+    } finally {
+      await target.close();
+    }
+  },
+};
+export default run;

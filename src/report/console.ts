@@ -1,0 +1,131 @@
+/**
+ * The console view: on a terminal, a progress bar (property, cases, elapsed) redrawn in place with
+ * one line per finished property above it; otherwise plain lines only. Colour only on a terminal
+ * and never with NO_COLOR (https://no-color.org).
+ */
+import type { ProgressEvent, PropertyResult } from '../check/runner.ts';
+import type { Report } from './report-json.ts';
+import { loadHeadline } from './summary-md.ts';
+
+export interface ConsoleOptions {
+  readonly out?: { write(s: string): unknown; isTTY?: boolean; columns?: number };
+  readonly tty?: boolean;
+  readonly color?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, dim: 2, bold: 1 } as const;
+type Colour = keyof typeof CODES;
+
+export class ConsoleView {
+  private readonly out: NonNullable<ConsoleOptions['out']>;
+  private readonly tty: boolean;
+  private readonly color: boolean;
+  private barShown = false;
+  private lastDraw = 0;
+  private current?: { id: string; index: number; total: number; cases: number; runs: number; started: number };
+  private readonly runStarted = Date.now();
+
+  constructor(o: ConsoleOptions = {}) {
+    this.out = o.out ?? process.stdout;
+    this.tty = o.tty ?? Boolean(this.out.isTTY);
+    this.color = o.color ?? colorWanted(this.tty, o.env);
+  }
+
+  paint(c: Colour, s: string): string {
+    return this.color ? `\x1b[${CODES[c]}m${s}\x1b[0m` : s;
+  }
+
+  /** A line above the progress bar. */
+  line(s: string): void {
+    this.clearBar();
+    this.out.write(`${s}\n`);
+    this.drawBar(true);
+  }
+
+  readonly onProgress = (e: ProgressEvent): void => {
+    if (e.type === 'property-start') {
+      this.current = { id: e.id, index: e.index, total: e.total, cases: 0, runs: 0, started: Date.now() };
+      this.drawBar(true);
+    } else if (e.type === 'case') {
+      if (this.current && this.current.id === e.id) {
+        this.current.cases = e.cases;
+        this.current.runs = e.runs;
+      }
+      this.drawBar(false);
+    } else {
+      this.line(this.resultLine(e.result));
+      if (e.index + 1 >= e.total) {
+        this.current = undefined;
+        this.clearBar();
+      }
+    }
+  };
+
+  resultLine(r: PropertyResult): string {
+    const mark = { passed: this.paint('green', 'ok  '), failed: this.paint('red', 'FAIL'), skipped: this.paint('dim', 'skip'), interrupted: this.paint('yellow', 'stop') }[r.status];
+    const kinds = r.findings.filter((f) => f.kind !== 'skipped').map((f) => f.kind);
+    const notes = kinds.length ? `  ${this.paint('yellow', [...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', '))}` : '';
+    const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}` : '';
+    return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${notes}${why}`;
+  }
+
+  private drawBar(force: boolean): void {
+    if (!this.tty || !this.current) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < 80) return;
+    this.lastDraw = now;
+    const c = this.current;
+    const width = 20;
+    const done = Math.round((c.index / Math.max(1, c.total)) * width);
+    const bar = `[${'#'.repeat(done)}${'-'.repeat(width - done)}]`;
+    const text = `${bar} ${c.index + 1}/${c.total} ${c.id}  case ${c.cases}${c.runs ? `/${c.runs}` : ''}  ${((now - c.started) / 1000).toFixed(1)}s (total ${((now - this.runStarted) / 1000).toFixed(0)}s)`;
+    const cols = this.out.columns ?? 100;
+    this.out.write(`\r\x1b[K${this.paint('cyan', text.slice(0, Math.max(20, cols - 1)))}`);
+    this.barShown = true;
+  }
+
+  private clearBar(): void {
+    if (this.barShown) {
+      this.out.write('\r\x1b[K');
+      this.barShown = false;
+    }
+  }
+
+  /** The end-of-run view: failures in detail, mismatches briefly, totals, where the reports are. */
+  summary(report: Report, reportDir?: string): void {
+    this.clearBar();
+    const w: string[] = [''];
+    for (const p of report.properties) {
+      for (const f of p.findings) {
+        if (f.kind !== 'violation' && f.kind !== 'server-error') continue;
+        w.push(`${this.paint('red', f.kind.toUpperCase())} ${this.paint('bold', f.property)} (§${f.section})`);
+        w.push(`  ${f.message}`);
+        if (f.counterexample) w.push(`  counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
+        if (f.replay) w.push(`  replay: pouchproof replay ${f.replay}`);
+        const lastCurl = f.curl?.filter((c) => !c.startsWith('#')).at(-1);
+        if (lastCurl) w.push(`  ${lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl}`);
+        w.push('');
+      }
+    }
+    const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));
+    if (mismatches.length) {
+      w.push(this.paint('yellow', 'Assumption mismatches (not failures):'));
+      for (const f of mismatches) w.push(`  ${f.property}: [${f.assumption ?? '?'}] ${f.message}`);
+      w.push('');
+    }
+    const t = report.totals;
+    const headline = report.exitCode === 0 ? this.paint('green', 'no violations') : this.paint('red', `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`);
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    const load = loadHeadline(report.load);
+    if (load) w.push(`load: ${load}`);
+    if (reportDir) w.push(`reports: ${reportDir}`);
+    this.out.write(`${w.join('\n')}\n`);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `junit.xml`: one <testcase> per property so CI dashboards list the suite. Violations and server
+ * errors are <failure>s carrying the counterexample and curl lines; skipped properties are
+ * <skipped>; assumption mismatches and transport trouble go to <system-out>, never failures.
+ */
+import type { Report } from './report-json.ts';
+
+// XML 1.0 forbids most control characters even when escaped; they are replaced.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function xmlEscape(s: string): string {
+  return s
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(String(value))}"`;
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+export function toJunit(report: Report): string {
+  const props = report.properties;
+  const failures = props.filter((p) => p.findings.some((f) => f.kind === 'violation' || f.kind === 'server-error')).length;
+  const skipped = props.filter((p) => p.status === 'skipped').length;
+  const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  lines.push(`<testsuites${attr('name', 'pouchproof')}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', 0)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}>`);
+  lines.push(`  <testsuite${attr('name', `pouchproof ${report.target.name}`)}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', 0)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}${attr('timestamp', report.startedAt)}>`);
+  lines.push('    <properties>');
+  lines.push(`      <property${attr('name', 'seed')}${attr('value', report.seed)}/>`);
+  lines.push(`      <property${attr('name', 'target')}${attr('value', report.target.baseUrl)}/>`);
+  lines.push(`      <property${attr('name', 'interrupted')}${attr('value', String(report.interrupted))}/>`);
+  lines.push('    </properties>');
+  for (const p of props) {
+    const area = p.id.includes('.') ? p.id.slice(0, p.id.indexOf('.')) : p.id;
+    const open = `    <testcase${attr('classname', `pouchproof.${area}`)}${attr('name', `${p.id} (§${p.section})`)}${attr('time', seconds(p.durationMs))}`;
+    const body: string[] = [];
+    for (const f of p.findings.filter((x) => x.kind === 'violation' || x.kind === 'server-error')) {
+      const detail = [
+        f.message,
+        f.counterexample ? `counterexample: ${f.counterexample}` : '',
+        f.shrinks !== undefined ? `shrinks: ${f.shrinks}` : '',
+        f.replay ? `replay: pouchproof replay ${f.replay}` : '',
+        ...(f.curl ?? []),
+      ].filter(Boolean).join('\n');
+      body.push(`      <failure${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(detail)}</failure>`);
+    }
+    if (p.status === 'skipped') {
+      const reason = p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped';
+      body.push(`      <skipped${attr('message', reason)}/>`);
+    }
+    const notes = p.findings.filter((f) => f.kind === 'assumption' || f.kind === 'transport');
+    if (p.status === 'interrupted') notes.push({ kind: 'transport', property: p.id, section: p.section, message: 'interrupted before it finished' });
+    if (notes.length) {
+      const text = notes.map((f) => `[${f.kind}${f.assumption ? ` ${f.assumption}` : ''}] ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`).join('\n');
+      body.push(`      <system-out>${xmlEscape(text)}</system-out>`);
+    }
+    lines.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);
+  }
+  lines.push('  </testsuite>');
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}

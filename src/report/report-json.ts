@@ -1,0 +1,150 @@
+/**
+ * `report.json`: the machine-readable record of a run. Its schema is the zod schema below and is
+ * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
+ */
+import { z } from 'zod';
+import type { Finding, PropertyResult, RunResult } from '../check/runner.ts';
+import type { Property } from '../check/property.ts';
+import { redactDeep } from './redact-deep.ts';
+
+export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
+
+const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'skipped']);
+
+export const FindingSchema = z.strictObject({
+  kind: FindingKindSchema,
+  property: z.string(),
+  section: z.string(),
+  message: z.string(),
+  assumption: z.string().optional(),
+  counterexample: z.string().optional(),
+  replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+  curl: z.array(z.string()).optional(),
+  shrinks: z.number().int().nonnegative().optional(),
+  occurrences: z.number().int().positive().optional(),
+  detectedAfterRequests: z.number().int().nonnegative().optional(),
+});
+
+export const PropertyReportSchema = z.strictObject({
+  id: z.string(),
+  section: z.string(),
+  invariant: z.string().optional(),
+  assumptions: z.array(z.string()).optional(),
+  needs: z.array(z.string()).optional(),
+  status: z.enum(['passed', 'failed', 'skipped', 'interrupted']),
+  runs: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+  findings: z.array(FindingSchema),
+});
+
+const Count = z.number().int().nonnegative();
+
+export const ReportSchema = z.strictObject({
+  schema: z.literal(REPORT_SCHEMA_ID),
+  tool: z.strictObject({ name: z.literal('pouchproof'), version: z.string() }),
+  runId: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  seed: z.number().int(),
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+  interrupted: z.boolean(),
+  exitCode: z.union([z.literal(0), z.literal(1)]),
+  target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
+  options: z.strictObject({
+    runs: Count,
+    only: z.array(z.string()).optional(),
+    perRequestMs: z.number().positive().optional(),
+    perPropertyMs: z.number().positive().optional(),
+  }),
+  assumptions: z.record(z.string(), z.string()),
+  totals: z.strictObject({
+    properties: Count,
+    passed: Count,
+    failed: Count,
+    skipped: Count,
+    interrupted: Count,
+    requests: Count,
+    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, skipped: Count }),
+  }),
+  properties: z.array(PropertyReportSchema),
+  /** Figures of the short load run of `npm start`, when it ran. */
+  load: z.unknown().optional(),
+  /** The kill matrix of `pouchproof mutants`, when it ran. */
+  mutants: z.unknown().optional(),
+});
+
+export type Report = z.infer<typeof ReportSchema>;
+export type PropertyReport = z.infer<typeof PropertyReportSchema>;
+
+export interface ReportMeta {
+  readonly version: string;
+  readonly targetName: string;
+  readonly embedded: boolean;
+  readonly faults?: readonly string[];
+  readonly runs: number;
+  readonly only?: readonly string[];
+  readonly perRequestMs?: number;
+  readonly perPropertyMs?: number;
+  readonly assumptions: Readonly<Record<string, string>>;
+  /** The properties of the run, for their invariants and assumptions. */
+  readonly properties?: readonly Pick<Property, 'id' | 'invariant' | 'assumptions' | 'needs'>[];
+  readonly secrets: readonly string[];
+  readonly load?: unknown;
+  readonly mutants?: unknown;
+}
+
+export function buildReport(run: RunResult, meta: ReportMeta): Report {
+  const byId = new Map((meta.properties ?? []).map((p) => [p.id, p]));
+  const findings = run.results.flatMap((r) => r.findings);
+  const count = (k: Finding['kind']) => findings.filter((f) => f.kind === k).length;
+  const status = (s: PropertyResult['status']) => run.results.filter((r) => r.status === s).length;
+  const report: Report = {
+    schema: REPORT_SCHEMA_ID,
+    tool: { name: 'pouchproof', version: meta.version },
+    runId: run.runId,
+    seed: run.seed,
+    startedAt: run.startedAt,
+    finishedAt: new Date(Date.parse(run.startedAt) + run.durationMs).toISOString(),
+    durationMs: run.durationMs,
+    interrupted: run.interrupted,
+    exitCode: run.exitCode,
+    target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
+    options: {
+      runs: meta.runs,
+      ...(meta.only && meta.only.length ? { only: [...meta.only] } : {}),
+      ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
+      ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
+    },
+    assumptions: { ...meta.assumptions },
+    totals: {
+      properties: run.results.length,
+      passed: status('passed'),
+      failed: status('failed'),
+      skipped: status('skipped'),
+      interrupted: status('interrupted'),
+      requests: run.requests,
+      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), skipped: count('skipped') },
+    },
+    properties: run.results.map((r) => {
+      const p = byId.get(r.id);
+      return {
+        id: r.id,
+        section: r.section,
+        ...(p ? { invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs] } : {}),
+        status: r.status,
+        runs: r.runs,
+        requests: r.requests,
+        durationMs: r.durationMs,
+        findings: r.findings.map((f) => ({ ...f })),
+      };
+    }),
+    ...(meta.load !== undefined ? { load: meta.load } : {}),
+    ...(meta.mutants !== undefined ? { mutants: meta.mutants } : {}),
+  };
+  return redactDeep(report, meta.secrets);
+}
+
+export function toReportJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

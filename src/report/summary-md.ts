@@ -1,0 +1,96 @@
+/**
+ * `summary.md`: Markdown for a CI step summary (`$GITHUB_STEP_SUMMARY`). Violations and server
+ * errors come first; assumption mismatches have their own section, because they are readings of
+ * what the spec does not show and never fail the run.
+ */
+import type { Report } from './report-json.ts';
+
+const ICON: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', interrupted: '⏸️ interrupted' };
+
+/** Keeps a value inside one table cell. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function fence(s: string): string {
+  const ticks = s.includes('```') ? '````' : '```';
+  return `${ticks}\n${s}\n${ticks}`;
+}
+
+export function toSummaryMarkdown(report: Report): string {
+  const t = report.totals;
+  const out: string[] = [];
+  const verdict = report.exitCode === 0 ? (report.interrupted ? 'interrupted, no violations so far' : 'no violations') : 'violations found';
+  out.push(`## pouchproof: ${verdict}`);
+  out.push('');
+  out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
+  out.push('');
+  out.push(`| properties | passed | failed | skipped | violations | server errors | assumption mismatches | transport |`);
+  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.assumption} | ${t.findings.transport} |`);
+  out.push('');
+  const load = loadHeadline(report.load);
+  if (load) out.push(`Load: ${load}`, '');
+  out.push('| property | section | status | cases | requests | findings |');
+  out.push('|---|---|---|---:|---:|---|');
+  for (const p of report.properties) {
+    const kinds = new Map<string, number>();
+    for (const f of p.findings) if (f.kind !== 'skipped') kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
+    const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : '—');
+    out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status] ?? p.status} | ${p.runs} | ${p.requests} | ${findings} |`);
+  }
+  const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'));
+  if (failing.length) {
+    out.push('', '### Violations and server errors', '');
+    for (const f of failing) {
+      out.push(`#### \`${f.property}\` (§${f.section}): ${f.kind}`, '', cell(f.message), '');
+      if (f.counterexample) out.push('Counterexample' + (f.shrinks !== undefined ? ` (after ${f.shrinks} shrinks)` : '') + ':', '', fence(f.counterexample), '');
+      if (f.replay) out.push(`Replay: \`pouchproof replay ${f.replay}\``, '');
+      if (f.curl?.length) out.push('<details><summary>curl</summary>', '', fence(f.curl.join('\n')), '', '</details>', '');
+    }
+  }
+  const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));
+  if (mismatches.length) {
+    out.push('', '### Assumption mismatches (reported, not failed)', '');
+    out.push('The target behaves differently from a reading of something the spec does not show. Choose another reading with `--assume NAME=VALUE` if this is intended.', '');
+    out.push('| property | assumption | cases | what happened |', '|---|---|---:|---|');
+    for (const f of mismatches) out.push(`| \`${f.property}\` | \`${f.assumption ?? '?'}\` | ${f.occurrences ?? 1} | ${cell(f.message)} |`);
+  }
+  const transport = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'transport'));
+  if (transport.length) {
+    out.push('', '### Transport problems', '');
+    for (const f of transport) out.push(`- \`${f.property}\`: ${cell(f.message)}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`);
+  }
+  const skipped = report.properties.filter((p) => p.status === 'skipped');
+  if (skipped.length) {
+    out.push('', '### Skipped', '');
+    for (const p of skipped) out.push(`- \`${p.id}\`: ${cell(p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** One line about the short load run of `npm start`, read defensively (its shape belongs to src/load). */
+export function loadHeadline(load: unknown): string | undefined {
+  if (typeof load !== 'object' || load === null) return undefined;
+  const l = load as Record<string, unknown>;
+  if (typeof l.skipped === 'string') return `load run skipped: ${l.skipped}`;
+  if (typeof l.error === 'string') return `load run failed: ${l.error}`;
+  const num = (o: unknown, k: string): number | undefined => {
+    const v = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  };
+  const ok = num(l.rates, 'okPerSecond') ?? num(l.rates, 'rps');
+  const sent = num(l.totals, 'sent');
+  const p50 = num(l.latency, 'p50');
+  const p99 = num(l.latency, 'p99');
+  const err = num(l, 'errorRate');
+  const parts = [
+    typeof l.scenario === 'string' ? l.scenario : 'load',
+    ok !== undefined ? `${ok.toFixed(0)} ok/s` : undefined,
+    sent !== undefined ? `${sent} requests` : undefined,
+    p50 !== undefined ? `p50 ${(p50 / 1000).toFixed(1)} ms` : undefined,
+    p99 !== undefined ? `p99 ${(p99 / 1000).toFixed(1)} ms` : undefined,
+    err !== undefined ? `error rate ${(err * 100).toFixed(2)}%` : undefined,
+  ].filter(Boolean);
+  return parts.join(', ');
+}

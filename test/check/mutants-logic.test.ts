@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expectAccepted } from '../../src/check/judge.ts';
+import { isLoadOnly, killMatrixMarkdown, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
+import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
+import { startStandIn, standInProfile } from './stand-in.ts';
+
+const threshold = defineProperty<number>({
+  id: 'synthetic.threshold', section: '4.3', invariant: 'every value is accepted', assumptions: [], needs: [],
+  arbitrary: () => fc.integer({ min: 0, max: 100 }),
+  async check(ctx, n) {
+    return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }));
+  },
+});
+const idle = defineProperty<number>({ ...threshold, id: 'synthetic.idle', arbitrary: () => fc.constant(0), check: async () => PASS });
+/** Rejections of value 7 are a reading (assumption), not the letter. */
+const reading = defineProperty<number>({
+  ...threshold, id: 'synthetic.reading', arbitrary: () => fc.constant(7),
+  async check(ctx, n) {
+    return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }), { assumption: 'credentials-required' });
+  },
+});
+
+const FAULTS = [
+  { name: 'reject-big', area: 't', description: 'rejects values of 37 and more', expectedKillers: ['synthetic.threshold'] },
+  { name: 'harmless', area: 't', description: 'changes nothing', expectedKillers: ['synthetic.threshold'] },
+  { name: 'slow', area: 't', description: 'only load sees it', expectedKillers: ['load.latency'] },
+  { name: 'open-door', area: 't', description: 'departs from a default reading', expectedKillers: ['synthetic.reading'] },
+];
+
+describe('runMutants', () => {
+  it('records killers, survivors, requests to detection and false findings', async () => {
+    const started: string[][] = [];
+    const r = await runMutants([idle, threshold, reading] as Property[], FAULTS, async (faults) => {
+      started.push([...faults]);
+      const srv = await startStandIn((v) => ((faults.includes('reject-big') && v >= 37) || (faults.includes('open-door') && v === 7) ? 'reject' : 'ok'));
+      return { profile: standInProfile(srv.url), close: () => srv.close() };
+    }, { seed: 9, runs: 30, seeds: 2 });
+    expect(started).toEqual([['reject-big'], ['harmless'], ['open-door'], [], []]);
+    const [big, harmless, slow, door] = r.faults;
+    expect(big).toMatchObject({ killed: true, killedBy: ['synthetic.threshold'], ran: true });
+    // Detected as an assumption mismatch: killed, and said so.
+    expect(door).toMatchObject({ killed: true, killedBy: ['synthetic.reading'], kills: [{ property: 'synthetic.reading', kind: 'assumption', assumption: 'credentials-required' }] });
+    expect(big!.requestsToDetection).toBeGreaterThan(0);
+    expect(harmless).toMatchObject({ killed: false, ran: true });
+    expect(slow).toMatchObject({ loadOnly: true, ran: false });
+    expect(r.survivors).toEqual(['harmless']);
+    expect(r.expected).toBe(3);
+    expect(r.falseFindings).toBe(0);
+    expect(r.clean).toHaveLength(2);
+    expect(r.exitCode).toBe(1);
+    const md = killMatrixMarkdown(r);
+    expect(md).toContain('2/3 faults killed (67%)');
+    expect(md).toContain('`harmless` | t | ❌ survived');
+    expect(md).toContain('`synthetic.reading` (assumption credentials-required)');
+  });
+
+  it('orders the expected killers first', () => {
+    expect(orderForFault([idle, threshold] as Property[], FAULTS[0]!).map((p) => p.id)).toEqual(['synthetic.threshold', 'synthetic.idle']);
+    expect(isLoadOnly(FAULTS[2]!)).toBe(true);
+    expect(isLoadOnly(FAULTS[0]!)).toBe(false);
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeUndefined();
+  });
+});

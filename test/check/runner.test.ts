@@ -1,0 +1,192 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccepted, expectRejected } from '../../src/check/judge.ts';
+import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
+import { decodeReplayToken } from '../../src/check/replay-token.ts';
+import { makeRunId, replayProperty, runProperties } from '../../src/check/runner.ts';
+import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
+
+/** Sends n as the x-value header; the stand-in decides from it. */
+function send(ctx: Parameters<Property['check']>[0], n: number) {
+  return ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } });
+}
+
+// The stand-in rejects values >= 37 and fails with 500 at exactly 900.
+let srv: StandIn;
+beforeAll(async () => {
+  srv = await startStandIn((v) => (v === 900 ? 'fail' : v >= 37 && v < 2000 ? 'reject' : v >= 5000 && v < 5700 ? 'ok' : v >= 5000 ? 'reject' : 'ok'));
+});
+afterAll(async () => {
+  await srv.close();
+});
+
+const threshold = defineProperty<number>({
+  id: 'synthetic.threshold',
+  section: '4.3',
+  invariant: 'every value is accepted',
+  assumptions: [],
+  needs: [],
+  arbitrary: () => fc.integer({ min: 0, max: 800 }),
+  async check(ctx, n) {
+    return expectAccepted(await send(ctx, n));
+  },
+});
+
+describe('runProperties', () => {
+  it('finds a violation, shrinks it to the minimal case, and its replay token reproduces it', async () => {
+    const profile = standInProfile(srv.url);
+    const run = await runProperties(profile, [threshold as Property], { seed: 42, runs: 50 });
+    expect(run.exitCode).toBe(1);
+    const r = run.results[0]!;
+    expect(r.status).toBe('failed');
+    const f = r.findings.find((x) => x.kind === 'violation')!;
+    expect(f).toBeDefined();
+    expect(f.counterexample).toBe('37');
+    expect(f.shrinks).toBeGreaterThan(0);
+    expect(f.message).toContain('HTTP 400');
+    expect(f.curl?.some((c) => c.startsWith('curl') && c.includes('x-value'))).toBe(true);
+    expect(run.requests).toBeGreaterThan(0);
+    expect(run.firstDetectionAfterRequests).toBeGreaterThan(0);
+
+    const token = decodeReplayToken(f.replay!);
+    expect(token.property).toBe('synthetic.threshold');
+    const before = srv.seen.length;
+    const again = await replayProperty(profile, threshold as Property, token);
+    expect(again.status).toBe('failed');
+    expect(again.findings[0]!.counterexample).toBe('37');
+    // The replay goes straight to the counterexample: far fewer requests than the original search.
+    expect(srv.seen.length - before).toBeLessThan(r.requests);
+  });
+
+  it('reports a 5xx as a server-error finding', async () => {
+    const p = defineProperty<number>({ ...threshold, id: 'synthetic.five-hundred', arbitrary: () => fc.constant(900) });
+    const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 3 });
+    expect(run.exitCode).toBe(1);
+    expect(run.results[0]!.findings.map((f) => f.kind)).toEqual(['server-error']);
+  });
+
+  it('records an assumption mismatch without failing the run or stopping the property', async () => {
+    let cases = 0;
+    const p = defineProperty<number>({
+      id: 'synthetic.assumption',
+      section: '4.3',
+      invariant: 'rejection reading',
+      assumptions: ['usage-stored-meaning'],
+      needs: [],
+      arbitrary: () => fc.integer({ min: 0, max: 10 }),
+      async check(ctx, n) {
+        cases++;
+        return expectRejected(await send(ctx, n), { assumption: 'usage-stored-meaning' });
+      },
+    });
+    const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 7, runs: 12 });
+    expect(run.exitCode).toBe(0);
+    expect(cases).toBe(12);
+    const r = run.results[0]!;
+    expect(r.status).toBe('passed');
+    expect(r.runs).toBe(12);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]!.kind).toBe('assumption');
+    expect(r.findings[0]!.assumption).toBe('usage-stored-meaning');
+    expect(r.findings[0]!.occurrences).toBe(12);
+  });
+
+  it('discards shrinks that no longer break the labelled constraint (stillValid) instead of judging them', async () => {
+    // "values of 5000 and more are over the limit"; the stand-in wrongly accepts 5000..5699.
+    const judged: number[] = [];
+    // The generator wanders below the limit (as a shrink of a real negative case can): such cases must be dropped.
+    const wide = defineProperty<number>({
+      id: 'synthetic.negative',
+      section: '8',
+      invariant: 'over-limit values are rejected',
+      assumptions: [],
+      needs: [],
+      arbitrary: () => fc.integer({ min: 0, max: 6000 }),
+      stillValid: (n) => n >= 5000,
+      async check(ctx, n) {
+        judged.push(n);
+        return expectRejected(await send(ctx, n));
+      },
+    });
+    const run = await runProperties(standInProfile(srv.url), [wide as Property], { seed: 3, runs: 200 });
+    const f = run.results[0]!.findings.find((x) => x.kind === 'violation');
+    expect(f).toBeDefined();
+    expect(f!.counterexample).toBe('5000');
+    expect(judged.every((n) => n >= 5000)).toBe(true);
+  });
+
+  it('skips a property whose capability the profile lacks, with the reason', async () => {
+    const p = defineProperty<number>({ ...threshold, id: 'synthetic.needs-device', needs: ['device'] });
+    const q = defineProperty<number>({ ...threshold, id: 'synthetic.needs-embedded', needs: ['embedded-only'] });
+    const run = await runProperties(standInProfile(srv.url), [p as Property, q as Property], { seed: 1, runs: 5 });
+    expect(run.exitCode).toBe(0);
+    expect(run.requests).toBe(0);
+    for (const r of run.results) {
+      expect(r.status).toBe('skipped');
+      expect(r.findings[0]!.kind).toBe('skipped');
+    }
+    expect(run.results[0]!.findings[0]!.message).toMatch(/device/);
+    expect(run.results[1]!.findings[0]!.message).toMatch(/embedded reference/);
+  });
+
+  it('stops cleanly on abort: the run is marked interrupted and later properties are not run', async () => {
+    const ac = new AbortController();
+    let calls = 0;
+    const aborting = defineProperty<number>({
+      id: 'synthetic.aborting',
+      section: '4.3',
+      invariant: 'passes',
+      assumptions: [],
+      needs: [],
+      arbitrary: () => fc.nat(),
+      async check(ctx) {
+        if (++calls === 3) ac.abort();
+        await send(ctx, 1);
+        return PASS;
+      },
+    });
+    const run = await runProperties(standInProfile(srv.url), [aborting as Property, threshold as Property], { seed: 1, runs: 100, signal: ac.signal });
+    expect(run.interrupted).toBe(true);
+    expect(calls).toBe(3);
+    expect(run.results[0]!.status).toBe('interrupted');
+    expect(run.results[1]!.status).toBe('interrupted');
+    expect(run.results[1]!.runs).toBe(0);
+  });
+
+  it('reports a property that throws as a transport finding, not a violation', async () => {
+    const p = defineProperty<number>({ ...threshold, id: 'synthetic.throws', check: async () => { throw new Error('bug in property'); } });
+    const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 4 });
+    expect(run.exitCode).toBe(0);
+    expect(run.results[0]!.findings).toHaveLength(1);
+    expect(run.results[0]!.findings[0]).toMatchObject({ kind: 'transport', occurrences: 4 });
+    expect(run.results[0]!.findings[0]!.message).toContain('bug in property');
+  });
+
+  it('honours --only globs and a property\'s lower run count', async () => {
+    const few = defineProperty<number>({ ...threshold, id: 'other.few', runs: 3, arbitrary: () => fc.integer({ min: 0, max: 10 }) });
+    const run = await runProperties(standInProfile(srv.url), [threshold as Property, few as Property], { seed: 1, runs: 10, only: ['other.*'] });
+    expect(run.results.map((r) => r.id)).toEqual(['other.few']);
+    expect(run.results[0]!.runs).toBe(3);
+  });
+
+  it('gives each case fresh identifiers', async () => {
+    const ids = new Set<string>();
+    const p = defineProperty<number>({
+      ...threshold,
+      id: 'synthetic.fresh',
+      arbitrary: () => fc.constant(1),
+      async check(ctx) {
+        ids.add(ctx.uuid());
+        ids.add(ctx.sourceId());
+        return PASS;
+      },
+    });
+    await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 10 });
+    expect(ids.size).toBe(20);
+    expect([...ids].filter((s) => /^[0-9a-f]{32}$/.test(s))).toHaveLength(10);
+  });
+
+  it('makes run ids of the documented form', () => {
+    expect(makeRunId(255, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102-030405-000000ff');
+  });
+});

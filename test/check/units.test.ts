@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { all, check, dataOf, expectAccepted, expectRejected, violation } from '../../src/check/judge.ts';
+import { PASS } from '../../src/check/property.ts';
+import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/replay-token.ts';
+import { renderValue } from '../../src/check/render.ts';
+import { matchesAny, selectProperties } from '../../src/check/select.ts';
+import type { Exchange } from '../../src/target/client.ts';
+
+function ex(status: number | undefined, verdict: Exchange['verdict'], json?: unknown): Exchange {
+  const body = json === undefined ? '' : JSON.stringify(json);
+  return {
+    id: 1, endpoint: 'reportUsage', verdict, reason: verdict,
+    request: { method: 'PUT', url: 'http://h/v1/usage/sources/x', headers: {}, body: new Uint8Array() },
+    ...(status === undefined ? {} : { response: { status, headers: {}, body, truncated: false, ...(json === undefined ? {} : { json }) } }),
+    timings: { startedAt: 0, totalMs: 1 },
+  };
+}
+
+describe('judge', () => {
+  it('classifies accepted, rejected, 5xx, transport and 429', () => {
+    expect(expectAccepted(ex(200, 'accepted'))).toBe(PASS);
+    expect(expectAccepted(ex(400, 'rejected'))).toMatchObject({ ok: false, kind: 'violation' });
+    expect(expectAccepted(ex(400, 'rejected'), { assumption: 'usage-row-key' })).toMatchObject({ kind: 'assumption', assumption: 'usage-row-key' });
+    expect(expectAccepted(ex(200, 'protocol-error'))).toMatchObject({ kind: 'violation' });
+    expect(expectAccepted(ex(503, 'server-error'))).toMatchObject({ kind: 'server-error' });
+    expect(expectRejected(ex(500, 'server-error'))).toMatchObject({ kind: 'server-error' });
+    expect(expectRejected(ex(undefined, 'transport-error'))).toMatchObject({ kind: 'transport' });
+    expect(expectRejected(ex(429, 'rejected'))).toMatchObject({ kind: 'assumption', assumption: 'rate-limits' });
+    expect(expectRejected(ex(422, 'rejected'))).toBe(PASS);
+    expect(expectRejected(ex(200, 'accepted'))).toMatchObject({ kind: 'violation' });
+    expect(expectRejected(ex(302, 'protocol-error'))).toMatchObject({ kind: 'violation' });
+  });
+
+  it('applies the error-response reading', () => {
+    const strict = { 'error-response': 'envelope-ok-false' } as never;
+    expect(expectRejected(ex(400, 'rejected', { ok: false }), { assumptions: strict })).toBe(PASS);
+    expect(expectRejected(ex(400, 'rejected', 'nope'), { assumptions: strict })).toMatchObject({ kind: 'assumption', assumption: 'error-response' });
+  });
+
+  it('combines outcomes and reads data', () => {
+    expect(all(PASS, () => violation('x'), () => { throw new Error('not evaluated'); })).toMatchObject({ message: 'x' });
+    expect(check(true, 'no')).toBe(PASS);
+    expect(dataOf(ex(200, 'accepted', { ok: true, data: { stored: 1 } }))).toEqual({ stored: 1 });
+    expect(dataOf(ex(200, 'accepted', [1]))).toBeUndefined();
+  });
+});
+
+describe('replay tokens', () => {
+  it('round-trip and reject garbage with a clear error', () => {
+    const t = { property: 'usage.idempotent', seed: -12345, path: '3:0:1', runs: 25 };
+    const s = encodeReplayToken(t);
+    expect(s).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeReplayToken(s)).toEqual(t);
+    for (const bad of ['', 'a b', 'abc', Buffer.from('{"v":2}').toString('base64url'), encodeReplayToken({ ...t, path: 'x' })]) {
+      expect(() => decodeReplayToken(bad)).toThrow(ReplayTokenError);
+    }
+  });
+});
+
+describe('--only globs', () => {
+  it('match within and across segments, and whole areas', () => {
+    expect(matchesAny('usage.idempotent', ['usage.*'])).toBe(true);
+    expect(matchesAny('usage.idempotent', ['usage'])).toBe(true);
+    expect(matchesAny('usage.idempotent', ['use*'])).toBe(false);
+    expect(matchesAny('commits.seq-increasing', ['*.seq-*'])).toBe(true);
+    expect(matchesAny('commits.seq-increasing', ['**'])).toBe(true);
+    expect(selectProperties([{ id: 'a.b' }, { id: 'c.d' }], ['c.*', 'x'])).toEqual([{ id: 'c.d' }]);
+  });
+});
+
+describe('counterexample rendering', () => {
+  it('abbreviates long strings and arrays', () => {
+    const text = renderValue({ envelope: 'A'.repeat(699051), blob_ids: Array.from({ length: 2000 }, (_, i) => String(i)) });
+    expect(text.length).toBeLessThan(1000);
+    expect(text).toContain('(699051 chars)');
+    expect(text).toContain('(2000 items)');
+  });
+});

@@ -1,0 +1,179 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../../src/report/report-json.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/pouchproof.js');
+const ROOT = join(import.meta.dirname, '../..');
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function pouchproof(args: string[], timeoutMs = 90_000): Promise<Done> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pouchproof ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A port nothing listens on: bound, noted, released. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const havePropertiesIndex = existsSync(join(ROOT, 'properties/index.ts'));
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pouchproof-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('usage and configuration errors exit 2 with a clear line, no stack trace', () => {
+  it('unreachable --target', async () => {
+    const port = await closedPort();
+    const r = await pouchproof(['run', '--target', `http://127.0.0.1:${port}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`cannot reach the target http://127.0.0.1:${port}: connection refused`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('bad flags and inputs', async () => {
+    const cases: [string[], RegExp][] = [
+      [['run', '--seed', 'abc'], /--seed must be an integer/],
+      [['run', '--runs', '0'], /--runs must be an integer from 1/],
+      [['run', '--profile', join(dir, 'missing.json')], /cannot read profile/],
+      [['run', '--target', 'ftp://x'], /--target/],
+      [['run', '--assume', 'no-such-thing=1', '--target', 'http://127.0.0.1:9'], /unknown assumption "no-such-thing"/],
+      [['run', '--assume', 'novalue', '--target', 'http://127.0.0.1:9'], /--assume expects NAME=VALUE/],
+      [['replay', 'not-a-token'], /not a replay token/],
+      [['replay'], /replay needs a token/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => pouchproof(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  });
+});
+
+describe.skipIf(!havePropertiesIndex)('with the properties', () => {
+  it('list prints every property with its section and assumptions', async () => {
+    const { ALL_PROPERTIES } = (await import('../../properties/index.ts')) as { ALL_PROPERTIES: readonly { id: string; section: string }[] };
+    const r = await pouchproof(['list']);
+    expect(r.code).toBe(0);
+    for (const p of ALL_PROPERTIES) expect(r.stdout).toContain(`${p.id}  (§${p.section})`);
+    expect(r.stdout).toContain(`${ALL_PROPERTIES.length} properties`);
+    expect(r.stdout).toContain('assumptions:');
+  });
+
+  it('run against the embedded reference exits 0 and writes the reports', async () => {
+    const reports = join(dir, 'reports');
+    const r = await pouchproof(['run', '--only', 'usage.*', '--runs', '3', '--seed', '7', '--report-dir', reports]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('seed 7');
+    const latest = join(reports, 'latest');
+    expect((await readdir(latest)).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+    const report = JSON.parse(await readFile(join(latest, 'report.json'), 'utf8')) as unknown;
+    const parsed = ReportSchema.parse(report);
+    expect(parsed.target.embedded).toBe(true);
+    expect(parsed.properties.length).toBeGreaterThan(0);
+    expect(parsed.properties.every((p) => p.id.startsWith('usage.'))).toBe(true);
+  });
+
+  it('Ctrl-C stops the run and still writes a valid partial report (exit 130)', async () => {
+    const reports = join(dir, 'interrupted');
+    const child = spawn(process.execPath, [BIN, 'run', '--runs', '50', '--seed', '11', '--report-dir', reports], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    let sent = false;
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('run did not stop after SIGINT'));
+      }, 90_000);
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+        // After the first finished property line.
+        if (!sent && /\n(ok|FAIL|skip)\s+\S+\.\S+/.test(out)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      });
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(sent).toBe(true);
+    expect(code).toBe(130);
+    const report = ReportSchema.parse(JSON.parse(await readFile(join(reports, 'latest', 'report.json'), 'utf8')));
+    expect(report.interrupted).toBe(true);
+    expect(report.totals.interrupted).toBeGreaterThan(0);
+  });
+
+  it('--only matching nothing is a usage error', async () => {
+    const r = await pouchproof(['run', '--only', 'nothing.matches']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('matches no property');
+  });
+
+  describe('against a separately started `serve --fault`', () => {
+    let server: ChildProcess | undefined;
+    afterAll(() => {
+      if (server && server.exitCode === null) server.kill('SIGTERM');
+    });
+
+    it('run --profile exits 1 with the fault\'s finding, and its replay token reproduces it', async () => {
+      const profile = join(dir, 'fault-profile.json');
+      server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'usage-summed', '--profile-out', profile], { cwd: ROOT });
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
+        server!.stdout!.on('data', (d: Buffer) => {
+          out += d;
+          if (out.includes('profile written')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        server!.on('exit', () => reject(new Error('serve exited')));
+      });
+      const reports = join(dir, 'fault-reports');
+      const r = await pouchproof(['run', '--profile', profile, '--only', 'usage.*', '--runs', '10', '--seed', '3', '--report-dir', reports]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/VIOLATION usage\./);
+      const report = ReportSchema.parse(JSON.parse(await readFile(join(reports, 'latest', 'report.json'), 'utf8')));
+      const v = report.properties.flatMap((p) => p.findings).find((f) => f.kind === 'violation' && f.replay);
+      expect(v).toBeDefined();
+      const again = await pouchproof(['replay', v!.replay!, '--profile', profile]);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toContain('reproduced');
+    });
+  });
+});
