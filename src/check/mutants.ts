@@ -1,8 +1,11 @@
 /**
  * Mutation testing of the suite itself: the suite runs against the reference once per named
- * fault (each fault should be killed: some property reports a violation or a server error) and
- * against the correct reference over several seeds (which must yield no violation at all).
- * The reference is injected (`startTarget`) so this module stays below the CLI and testable.
+ * fault (each fault should be killed) and against the correct reference over several seeds
+ * (which must yield no finding at all). A fault is killed by a violation or a server error, or —
+ * only for a fault that departs from a registry reading where the spec is silent (`deviatesFrom`)
+ * — by an assumption finding naming exactly that reading. Faults only load can see (`load.*`
+ * killers) are judged by injected load checks. The reference is injected (`startTarget`) so this
+ * module stays below the CLI and testable.
  */
 import type { Profile } from '../target/profile.ts';
 import type { Property } from './property.ts';
@@ -13,7 +16,12 @@ export interface FaultDescriptor {
   readonly area: string;
   readonly description: string;
   readonly expectedKillers: readonly string[];
+  /** The registry reading the fault departs from; its detection is an assumption finding naming it. */
+  readonly deviatesFrom?: string;
 }
+
+/** A load check (`load.*` killer id): runs against a reference with these faults switched on. */
+export type LoadCheck = (faults: readonly string[]) => Promise<{ readonly detected: boolean; readonly message: string; readonly requests: number }>;
 
 export interface StartedTarget {
   readonly profile: Profile;
@@ -35,6 +43,8 @@ export interface MutantsOptions {
   /** Called as each fault (or clean seed) finishes. */
   readonly onFault?: (r: FaultResult) => void;
   readonly onClean?: (r: CleanRun) => void;
+  /** Load checks by killer id; a load-only fault whose killers have no check here is not run. */
+  readonly loadChecks?: Readonly<Record<string, LoadCheck>>;
 }
 
 export interface FaultResult {
@@ -42,7 +52,7 @@ export interface FaultResult {
   area: string;
   description: string;
   expectedKillers: string[];
-  /** Only load scenarios are expected to kill it: not run against the conformance suite by default. */
+  /** Only load checks are expected to kill it: judged by them, not by the conformance suite. */
   loadOnly: boolean;
   ran: boolean;
   /**
@@ -65,13 +75,16 @@ export interface CleanRun {
   seed: number;
   requests: number;
   durationMs: number;
-  /** Violations, server errors and assumption mismatches of the correct reference: each one is a false finding. */
+  /** Violations, server errors and assumption mismatches of the correct reference (and failed load checks): each one is a false finding. */
   falseFindings: Pick<Finding, 'property' | 'kind' | 'message' | 'replay' | 'counterexample' | 'assumption'>[];
   /** Of which assumption mismatches (the correct reference follows every default reading). */
   assumptionMismatches: number;
-  run: RunResult;
+  /** The conformance run (absent for a load check). */
+  run?: RunResult;
   /** The profile of that run's reference (for its report and redaction). */
-  profile: Profile;
+  profile?: Profile;
+  /** Set when this entry is a load check against the correct reference. */
+  loadCheck?: string;
 }
 
 export interface MutantsResult {
@@ -89,11 +102,21 @@ export interface MutantsResult {
   exitCode: 0 | 1;
 }
 
-/** The kinds of finding that count as detecting a fault (and as a false finding on the correct reference). */
+/** The kinds of finding that count as a false finding on the correct reference. */
 export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption'];
 
 export function detects(f: Pick<Finding, 'kind'>): boolean {
   return DETECTING.includes(f.kind);
+}
+
+/**
+ * Whether a finding detects this fault: a violation or server error always does; an assumption
+ * finding only when it names the very reading the fault departs from (any other mismatch is noise
+ * and must not pass for a kill).
+ */
+export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
+  if (f.kind === 'violation' || f.kind === 'server-error') return true;
+  return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
 }
 
 export function isLoadOnly(f: FaultDescriptor): boolean {
@@ -113,6 +136,29 @@ export function median(xs: readonly number[]): number | undefined {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** Runs a load-only fault's load checks: killed when one of them detects it. */
+async function runLoadChecks(f: FaultDescriptor, checks: Readonly<Record<string, LoadCheck>>): Promise<FaultResult | undefined> {
+  const ids = f.expectedKillers.filter((k) => checks[k]);
+  if (ids.length === 0) return undefined;
+  const started = Date.now();
+  const kills: FaultResult['kills'] = [];
+  let requests = 0;
+  let message = '';
+  for (const id of ids) {
+    const v = await checks[id]!([f.name]);
+    requests += v.requests;
+    if (v.detected) {
+      kills.push({ property: id, kind: 'violation' });
+      message ||= v.message;
+    }
+  }
+  return {
+    fault: f.name, area: f.area, description: f.description, expectedKillers: [...f.expectedKillers], loadOnly: true,
+    ran: true, killed: kills.length > 0, killedBy: kills.map((k) => k.property), kills, requests, durationMs: Date.now() - started,
+    ...(kills[0] ? { first: { property: kills[0].property, kind: 'violation' as const, message } } : {}),
+  };
+}
+
 export async function runMutants(
   props: readonly Property[],
   faults: readonly FaultDescriptor[],
@@ -123,7 +169,14 @@ export async function runMutants(
   for (const f of faults) {
     const loadOnly = isLoadOnly(f);
     const base = { fault: f.name, area: f.area, description: f.description, expectedKillers: [...f.expectedKillers], loadOnly };
-    if (o.signal?.aborted || (loadOnly && !o.full)) {
+    if (loadOnly) {
+      const r = o.signal?.aborted ? undefined : await runLoadChecks(f, o.loadChecks ?? {});
+      const fr: FaultResult = r ?? { ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 };
+      results.push(fr);
+      if (r) o.onFault?.(fr);
+      continue;
+    }
+    if (o.signal?.aborted) {
       results.push({ ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 });
       continue;
     }
@@ -134,7 +187,7 @@ export async function runMutants(
         seed: o.seed,
         runs: o.runs,
         embedded: true,
-        ...(o.full ? {} : { stopOn: DETECTING }),
+        ...(o.full ? {} : { stopWhen: (x: Finding) => detectsFault(x, f) }),
         endOnFailure: !o.full,
         perPropertyMs: o.perPropertyMs,
         perRequestMs: o.perRequestMs,
@@ -143,7 +196,7 @@ export async function runMutants(
     } finally {
       await t.close();
     }
-    const found = run.results.flatMap((r) => r.findings.filter(detects));
+    const found = run.results.flatMap((r) => r.findings.filter((x) => detectsFault(x, f)));
     const firstKill = [...found].sort((a, b) => (a.detectedAfterRequests ?? Infinity) - (b.detectedAfterRequests ?? Infinity))[0];
     const kills = found.map((x) => ({ property: x.property, kind: x.kind, ...(x.assumption ? { assumption: x.assumption } : {}) }));
     const r: FaultResult = {
@@ -188,6 +241,24 @@ export async function runMutants(
     o.onClean?.(c);
   }
 
+  // The load checks that killed faults must stay quiet on the correct reference.
+  const usedChecks = [...new Set(results.filter((r) => r.loadOnly && r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
+  for (const id of usedChecks) {
+    if (o.signal?.aborted) break;
+    const started = Date.now();
+    const v = await o.loadChecks![id]!([]);
+    const c: CleanRun = {
+      seed: o.seed,
+      requests: v.requests,
+      durationMs: Date.now() - started,
+      falseFindings: v.detected ? [{ property: id, kind: 'violation', message: v.message }] : [],
+      assumptionMismatches: 0,
+      loadCheck: id,
+    };
+    clean.push(c);
+    o.onClean?.(c);
+  }
+
   const expected = results.filter((r) => !r.loadOnly || r.ran);
   const survivors = expected.filter((r) => !r.killed).map((r) => r.fault);
   const falseFindings = clean.reduce((n, c) => n + c.falseFindings.length, 0);
@@ -221,22 +292,24 @@ function cell(s: string): string {
 export function killMatrixMarkdown(r: MutantsResult): string {
   const out: string[] = [];
   const pct = r.expected ? Math.round((100 * r.killed) / r.expected) : 100;
-  out.push(`## Kill matrix: ${r.killed}/${r.expected} faults killed (${pct}%), ${r.falseFindings} false finding(s) over ${r.clean.length} seed(s)`);
+  const seeds = r.clean.filter((c) => !c.loadCheck).length;
+  const checks = r.clean.length - seeds;
+  out.push(`## Kill matrix: ${r.killed}/${r.expected} faults killed (${pct}%), ${r.falseFindings} false finding(s) over ${seeds} seed(s)${checks ? ` and ${checks} load check(s)` : ''}`);
   out.push('');
   out.push(`Seed \`${r.seed}\`, ${r.runs} runs per property${r.medianRequestsToDetection !== undefined ? `, median requests to detection ${r.medianRequestsToDetection}` : ''}${r.interrupted ? ' — **interrupted**' : ''}.`);
   out.push('');
-  out.push('A fault is killed when a property reports a violation, a server error, or an assumption mismatch (a departure from a default reading; reported, not failed, in ordinary runs). On the correct reference each of these is a false finding.', '');
+  out.push('A fault is killed when a property reports a violation or a server error, or — for a fault that departs from a registry reading where the spec is silent — an assumption mismatch naming exactly that reading (reported, not failed, in ordinary runs). Load-only faults are killed by load checks. On the correct reference every finding is a false one.', '');
   out.push('| fault | area | killed | killing properties | expected killers | requests to detection |');
   out.push('|---|---|---|---|---|---:|');
   for (const f of r.faults) {
-    const status = f.killed ? '✅' : f.ran ? '❌ survived' : f.loadOnly ? '— load scenario' : '— not run';
+    const status = f.killed ? '✅' : f.ran ? '❌ survived' : f.loadOnly ? '— no load check' : '— not run';
     const killers = f.kills.map((k) => `\`${k.property}\`${k.kind === 'violation' ? '' : k.kind === 'assumption' ? ` (assumption ${k.assumption ?? '?'})` : ` (${k.kind})`}`);
     out.push(`| \`${f.fault}\` | ${f.area} | ${status} | ${[...new Set(killers)].join(', ') || '—'} | ${f.expectedKillers.map((k) => `\`${k}\``).join(', ')} | ${f.requestsToDetection ?? '—'} |`);
   }
   if (r.clean.length) {
-    out.push('', '### Correct reference', '', '| seed | requests | false findings | assumption mismatches |', '|---:|---:|---|---:|');
+    out.push('', '### Correct reference', '', '| run | requests | false findings | assumption mismatches |', '|---|---:|---|---:|');
     for (const c of r.clean) {
-      out.push(`| ${c.seed} | ${c.requests} | ${c.falseFindings.map((x) => `\`${x.property}\` ${x.kind}: ${cell(x.message)}`).join('<br>') || '0'} | ${c.assumptionMismatches} |`);
+      out.push(`| ${c.loadCheck ? `load check \`${c.loadCheck}\`` : `seed ${c.seed}`} | ${c.requests} | ${c.falseFindings.map((x) => `\`${x.property}\` ${x.kind}: ${cell(x.message)}`).join('<br>') || '0'} | ${c.assumptionMismatches} |`);
     }
   }
   if (r.survivors.length) out.push('', `Surviving faults: ${r.survivors.map((s) => `\`${s}\``).join(', ')}`);

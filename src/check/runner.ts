@@ -35,6 +35,8 @@ export interface RunOptions {
   stopOnFailure?: boolean;
   /** Stop the run after the first property with a finding of one of these kinds (generalises `stopOnFailure`). */
   stopOn?: readonly Finding['kind'][];
+  /** Stop the run after the first property with a finding this accepts (mutation testing: the fault's own detection). */
+  stopWhen?: (f: Finding) => boolean;
   /** Do not shrink: report the first failing case as found (mutation testing). */
   endOnFailure?: boolean;
   /** Overrides the run id (default: `YYYYMMDD-HHMMSS-<seedhex>`). */
@@ -150,6 +152,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
       if (o.stopOnFailure && r.status === 'failed') stopped = true;
       if (o.stopOn && r.findings.some((f) => o.stopOn!.includes(f.kind))) stopped = true;
+      if (o.stopWhen && r.findings.some(o.stopWhen)) stopped = true;
     }
   } finally {
     if (!o.client) await client.close().catch(() => undefined);

@@ -4,14 +4,9 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import type { Argv } from 'yargs';
+import { UsageError, type CommandModule } from './command.ts';
 
-export interface CommandModule {
-  readonly describe: string;
-  builder(y: Argv): Argv;
-  /** Resolves to the process exit code. */
-  handler(argv: Record<string, unknown>): Promise<number>;
-}
+export { UsageError, type CommandModule };
 
 const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default: CommandModule }> }> = {
   start: { describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run', load: () => import('./commands/start.ts') },
@@ -24,10 +19,8 @@ const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };
 
-/** Errors in pouchproof's own input: printed as one line, exit code 2. */
-export class UsageError extends Error {}
 
-async function main(argv: string[]): Promise<number> {
+async function dispatch(argv: string[]): Promise<number> {
   const name = argv.find((a) => !a.startsWith('-'));
   const entry = name ? COMMANDS[name] : undefined;
   let y = yargs(argv).scriptName('pouchproof').strict().help().version(false).exitProcess(false);
@@ -39,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } else {
     for (const [n, c] of Object.entries(COMMANDS)) y = y.command(n, c.describe);
-    y = y.demandCommand(1, 'name a command');
+    y = y.demandCommand(1, `name a command: ${Object.keys(COMMANDS).join(', ')} (pouchproof --help describes them)`);
   }
   let failed = false;
   try {
@@ -58,14 +51,14 @@ async function main(argv: string[]): Promise<number> {
   return failed ? 2 : exit;
 }
 
-main(hideBin(process.argv)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
+/** Runs the command line; sets `process.exitCode` and never throws (bin/pouchproof.js calls it). */
+export async function main(argv: readonly string[] = hideBin(process.argv)): Promise<void> {
+  try {
+    process.exitCode = await dispatch([...argv]);
+  } catch (err: unknown) {
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`pouchproof: ${msg}\n`);
     if (process.env.POUCHPROOF_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
-  },
-);
+  }
+}

@@ -3,22 +3,30 @@
  * time, to show that each property of pouchproof catches a real mistake. Every fault is off by
  * default and is consulted at the one place where an implementer would make that mistake (see the
  * `faults.has(...)` calls in the handlers). `expectedKillers` names the property ids (CONTRACTS.md)
- * expected to fail against it; ids beginning with `load.` name load scenarios instead.
+ * expected to fail against it; ids beginning with `load.` name load checks instead (see
+ * `LOAD_KILLERS` in src/cli/commands/mutants.ts).
  */
+import type { AssumptionName } from '../spec/index.ts';
 
 export interface FaultInfo {
   readonly name: string;
   readonly area: string;
   readonly description: string;
   readonly expectedKillers: readonly string[];
+  /**
+   * The registry reading this fault departs from, when the spec itself is silent on the behaviour.
+   * Such a fault is caught as an `assumption` finding naming exactly this assumption, never as a
+   * violation: pouchproof must not call it a breach of the spec's letter.
+   */
+  readonly deviatesFrom?: AssumptionName;
 }
 
 /** `stall-periodic`: a request arriving at t (from the server's start) with (t mod P) < D is answered no earlier than the end of that window. */
 export const STALL_PERIOD_MS = 1000;
 export const STALL_MS = 100;
 
-const f = (name: string, area: string, description: string, expectedKillers: string[]): FaultInfo =>
-  Object.freeze({ name, area, description, expectedKillers: Object.freeze(expectedKillers) });
+const f = (name: string, area: string, description: string, expectedKillers: string[], deviatesFrom?: AssumptionName): FaultInfo =>
+  Object.freeze({ name, area, description, expectedKillers: Object.freeze(expectedKillers), ...(deviatesFrom ? { deviatesFrom } : {}) });
 
 const LIST = [
   // Validation off by one at the limits (each read from LIMITS, never a literal).
@@ -30,8 +38,8 @@ const LIST = [
   f('reason-length-exclusive', 'limits', 'treats the revoke reason maximum as exclusive: a reason of exactly the maximum is rejected', ['boundaries.limits-accepted']),
   f('usage-rows-off-by-one', 'limits', 'accepts one usage row more than the per-request maximum (LIMITS.usageRowsPerRequest.max + 1)', ['rejection.violations-rejected']),
   f('key-gen-zero-accepted', 'limits', 'accepts key_gen one below its minimum (LIMITS.keyGen.min - 1) in operations', ['rejection.violations-rejected']),
-  f('length-in-utf16', 'limits', 'counts string lengths in UTF-16 code units: a value of maximal length in astral characters is rejected', ['boundaries.limits-accepted']),
-  f('day-pattern-only', 'limits', 'checks the usage day against the 20YY-MM-DD pattern only: 2026-02-30 is accepted', ['rejection.violations-rejected']),
+  f('length-in-utf16', 'limits', 'counts string lengths in UTF-16 code units: a value of maximal length in astral characters is rejected', ['boundaries.limits-accepted'], 'characters-are-code-points'),
+  f('day-pattern-only', 'limits', 'checks the usage day against the 20YY-MM-DD pattern only: 2026-02-30 is accepted', ['rejection.violations-rejected'], 'day-calendar-valid'),
   // UUID rule variants.
   f('uuid-any-version', 'uuid', 'accepts any 8-4-4-4-12 hex string as a uuid, whatever its version and variant digits', ['rejection.violations-rejected']),
   f('uuid-nil-rejected', 'uuid', 'rejects the all-zero and all-f UUIDs, which 2.2 accepts', ['boundaries.limits-accepted', 'shapes.valid-accepted']),
@@ -42,30 +50,30 @@ const LIST = [
   // Usage merge semantics.
   f('usage-summed', 'usage', 'adds reported counters to the stored row instead of keeping the larger total', ['usage.never-summed', 'usage.idempotent']),
   f('usage-last-write-wins', 'usage', 'a reported row always replaces the stored one, even with a smaller total', ['usage.monotone', 'usage.commutative']),
-  f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative']),
+  f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative'], 'usage-row-key'),
   // Commits.
   f('stale-base-accepted', 'commits', 'accepts any earlier revision of the artifact as base, not only its head', ['commits.stale-base-rejected']),
   f('create-overwrites', 'commits', 'a create on an existing artifact replaces it instead of conflicting', ['commits.create-existing-rejected']),
   f('revision-reuse-accepted', 'commits', 'does not check that a revision id is new in the pouch', ['commits.revision-reuse-rejected']),
   f('partial-batch', 'commits', 'applies ops one by one and stops at the first conflict: earlier ops of a rejected batch stay applied', ['commits.atomic-batch', 'rejection.no-side-effect']),
   f('no-batch-chaining', 'commits', 'checks every op against the heads before the batch: an op building on an earlier op of the same batch conflicts', ['commits.batch-chains']),
-  f('operation-id-ignored', 'commits', 'does not deduplicate operation_id: a retried commit is processed again (and conflicts)', ['commits.operation-id-replay']),
+  f('operation-id-ignored', 'commits', 'does not deduplicate operation_id: a retried commit is processed again (and conflicts)', ['commits.operation-id-replay'], 'operation-id-idempotency'),
   f('seq-per-batch', 'commits', 'gives every op of a batch the same seq (one increment per request)', ['commits.seq-increasing']),
   f('high-water-stale', 'commits', 'reports high_water as the pouch seq read before the batch was applied', ['commits.seq-increasing']),
   f('check-then-act-race', 'commits', 'awaits a simulated store round-trip between the conflict check and the apply: concurrent commits on one base can all apply', ['races.one-winner']),
-  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.commit-latency']),
+  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.cost-curve']),
   // Service-Signature.
   f('signature-not-verified', 'signatures', 'requires the Service-Signature header but never verifies it', ['signatures.forgeries-rejected']),
   f('signature-header-optional', 'signatures', 'verifies Service-Signature when present but accepts a device commit without it', ['signatures.header-required']),
   f('signature-zero-accepted', 'signatures', 'does not range-check r and s: the signature r = s = 0 verifies (CVE-2022-21449)', ['signatures.forgeries-rejected']),
   f('signature-alg-none', 'signatures', 'trusts the protected header\'s alg: "alg":"none" skips verification', ['signatures.forgeries-rejected']),
-  f('signature-kid-unbound', 'signatures', 'accepts a signature by any enrolled device key, not only the caller\'s own', ['signatures.forgeries-rejected']),
-  f('signature-raw-bytes', 'signatures', 'hashes the body bytes as received instead of their canonical form', ['signatures.variants-accepted']),
+  f('signature-kid-unbound', 'signatures', 'accepts a signature by any enrolled device key, not only the caller\'s own', ['signatures.forgeries-rejected'], 'kid-binding'),
+  f('signature-raw-bytes', 'signatures', 'hashes the body bytes as received instead of their canonical form', ['signatures.variants-accepted'], 'canonical-json'),
   f('signature-partial-body', 'signatures', 'hashes a typed view of the body that keeps required members only: optional op members (merge_parent_id, name_index, conflict_id) can be added or changed under a valid signature', ['signatures.forgeries-rejected', 'shapes.valid-accepted']),
-  f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted']),
+  f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted'], 'high-s-accepted'),
   // Authentication and isolation.
-  f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required']),
-  f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account']),
+  f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required'], 'credentials-required'),
+  f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account'], 'cross-account-isolation'),
   // Response envelope and data.
   f('envelope-missing-request-id', 'envelope', 'responses carry no meta.request_id', ['shapes.response-envelope']),
   f('envelope-wrong-types', 'envelope', 'integers in data (seq, high_water, stored, head_seq) are sent as strings, as read from a bigint column', ['shapes.response-envelope']),
@@ -75,10 +83,10 @@ const LIST = [
   // Robustness.
   f('malformed-json-500', 'robustness', 'a JSON syntax error escapes to the generic handler and is answered 500', ['robustness.malformed-rejected']),
   f('deep-nesting-crash', 'robustness', 'measures nesting depth recursively after parsing: a deeply nested body overflows the stack and the server stops serving', ['robustness.still-serving']),
-  f('content-type-unchecked', 'robustness', 'parses any body as JSON whatever its Content-Type', ['robustness.malformed-rejected']),
+  f('content-type-unchecked', 'robustness', 'parses any body as JSON whatever its Content-Type', ['robustness.malformed-rejected'], 'content-type-json-only'),
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
-  f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected']),
-  f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.latency-stall']),
+  f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], 'duplicate-keys'),
+  f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
 ] as const;
 
 export const FAULTS: readonly FaultInfo[] = Object.freeze(LIST);

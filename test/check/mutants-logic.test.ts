@@ -25,7 +25,9 @@ const FAULTS = [
   { name: 'reject-big', area: 't', description: 'rejects values of 37 and more', expectedKillers: ['synthetic.threshold'] },
   { name: 'harmless', area: 't', description: 'changes nothing', expectedKillers: ['synthetic.threshold'] },
   { name: 'slow', area: 't', description: 'only load sees it', expectedKillers: ['load.latency'] },
-  { name: 'open-door', area: 't', description: 'departs from a default reading', expectedKillers: ['synthetic.reading'] },
+  { name: 'open-door', area: 't', description: 'departs from a default reading', expectedKillers: ['synthetic.reading'], deviatesFrom: 'credentials-required' },
+  // Caught only as a mismatch of a reading it does not depart from: noise, not a kill.
+  { name: 'other-door', area: 't', description: 'departs from another reading', expectedKillers: ['synthetic.reading'], deviatesFrom: 'kid-binding' },
 ];
 
 describe('runMutants', () => {
@@ -33,26 +35,40 @@ describe('runMutants', () => {
     const started: string[][] = [];
     const r = await runMutants([idle, threshold, reading] as Property[], FAULTS, async (faults) => {
       started.push([...faults]);
-      const srv = await startStandIn((v) => ((faults.includes('reject-big') && v >= 37) || (faults.includes('open-door') && v === 7) ? 'reject' : 'ok'));
+      const srv = await startStandIn((v) => ((faults.includes('reject-big') && v >= 37) || ((faults.includes('open-door') || faults.includes('other-door')) && v === 7) ? 'reject' : 'ok'));
       return { profile: standInProfile(srv.url), close: () => srv.close() };
     }, { seed: 9, runs: 30, seeds: 2 });
-    expect(started).toEqual([['reject-big'], ['harmless'], ['open-door'], [], []]);
-    const [big, harmless, slow, door] = r.faults;
+    expect(started).toEqual([['reject-big'], ['harmless'], ['open-door'], ['other-door'], [], []]);
+    const [big, harmless, slow, door, other] = r.faults;
     expect(big).toMatchObject({ killed: true, killedBy: ['synthetic.threshold'], ran: true });
     // Detected as an assumption mismatch: killed, and said so.
     expect(door).toMatchObject({ killed: true, killedBy: ['synthetic.reading'], kills: [{ property: 'synthetic.reading', kind: 'assumption', assumption: 'credentials-required' }] });
     expect(big!.requestsToDetection).toBeGreaterThan(0);
+    expect(other).toMatchObject({ killed: false, ran: true, killedBy: [] });
     expect(harmless).toMatchObject({ killed: false, ran: true });
+    // No load check was given for its killer: not run, and not counted.
     expect(slow).toMatchObject({ loadOnly: true, ran: false });
-    expect(r.survivors).toEqual(['harmless']);
-    expect(r.expected).toBe(3);
+    expect(r.survivors).toEqual(['harmless', 'other-door']);
+    expect(r.expected).toBe(4);
     expect(r.falseFindings).toBe(0);
     expect(r.clean).toHaveLength(2);
     expect(r.exitCode).toBe(1);
     const md = killMatrixMarkdown(r);
-    expect(md).toContain('2/3 faults killed (67%)');
+    expect(md).toContain('2/4 faults killed (50%)');
     expect(md).toContain('`harmless` | t | ❌ survived');
     expect(md).toContain('`synthetic.reading` (assumption credentials-required)');
+  });
+
+  it('judges load-only faults by their load checks, and runs those checks on the correct reference', async () => {
+    const calls: string[][] = [];
+    const r = await runMutants([idle] as Property[], [FAULTS[2]!], async () => { throw new Error('no conformance run expected'); }, {
+      seed: 1, runs: 1, seeds: 0,
+      loadChecks: { 'load.latency': async (faults) => (calls.push([...faults]), { detected: faults.includes('slow'), message: 'p99 too high', requests: 10 }) },
+    });
+    expect(calls).toEqual([['slow'], []]);
+    expect(r.faults[0]).toMatchObject({ fault: 'slow', ran: true, killed: true, killedBy: ['load.latency'], requests: 10 });
+    expect(r.clean).toEqual([expect.objectContaining({ loadCheck: 'load.latency', falseFindings: [] })]);
+    expect(r.exitCode).toBe(0);
   });
 
   it('orders the expected killers first', () => {

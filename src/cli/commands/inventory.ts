@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CommandModule } from '../main.ts';
+import type { CommandModule } from '../command.ts';
 import { ASSUMPTIONS, INVENTORY, LIMITS, LIMIT_NAMES } from '../../spec/index.ts';
 
 /** Prints the spec coverage inventory: limits, constraints per endpoint and scope, assumptions. */

@@ -1,4 +1,4 @@
-import type { CommandModule } from '../main.ts';
+import type { CommandModule } from '../command.ts';
 import { selectProperties } from '../../check/select.ts';
 import { loadAllProperties, parseOnly } from './run.ts';
 

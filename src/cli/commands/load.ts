@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { UsageError, type CommandModule } from '../main.ts';
+import { UsageError, type CommandModule } from '../command.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { LoadUsageError, runLoad, type RunLoadOptions } from '../../report/load-run.ts';

@@ -1,5 +1,5 @@
-import type { CommandModule } from '../main.ts';
-import { UsageError } from '../main.ts';
+import type { CommandModule } from '../command.ts';
+import { UsageError } from '../command.ts';
 import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
 import { isFailing, replayProperty } from '../../check/runner.ts';
 import { ConsoleView } from '../../report/console.ts';

@@ -17,7 +17,7 @@ import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
 import { resolveAssumptions } from '../../spec/index.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
-import { UsageError, type CommandModule } from '../main.ts';
+import { UsageError, type CommandModule } from '../command.ts';
 
 export const DEFAULT_REPORT_DIR = 'reports';
 

@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { CommandModule } from '../main.ts';
+import type { CommandModule } from '../command.ts';
 import { FAULTS, isFaultName, loadFixture, startReference, type Fixture } from '../../reference/index.ts';
 
 const DEFAULT_PORT = 4567;

@@ -1,4 +1,4 @@
-import type { CommandModule } from '../main.ts';
+import type { CommandModule } from '../command.ts';
 import type { Profile } from '../../target/profile.ts';
 import { parseSuiteArgs, runAndReport, startEmbedded, suiteOptions } from './run.ts';
 
