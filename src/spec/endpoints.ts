@@ -154,15 +154,20 @@ export function buildPath(e: Endpoint, params: Readonly<Record<string, string>>)
   });
 }
 
+/** Each endpoint's path template as a regular expression, compiled once. */
+const PATH_MATCHERS: ReadonlyArray<{ endpoint: Endpoint; names: string[]; re: RegExp }> = ENDPOINTS.map((e) => ({
+  endpoint: e,
+  names: pathParamNames(e),
+  re: new RegExp('^' + e.pathTemplate.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, '([^/]*)') + '$'),
+}));
+
 /**
  * Matches a request path against the catalogue: the endpoint and its raw (decoded) parameters,
  * or undefined. Used by the reference server's router and by replay.
  */
 export function matchPath(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | undefined {
-  for (const e of ENDPOINTS) {
-    if (e.method !== method) continue;
-    const names = pathParamNames(e);
-    const re = new RegExp('^' + e.pathTemplate.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, '([^/]*)') + '$');
+  for (const { endpoint, names, re } of PATH_MATCHERS) {
+    if (endpoint.method !== method) continue;
     const m = re.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
@@ -171,7 +176,7 @@ export function matchPath(method: string, path: string): { endpoint: Endpoint; p
     } catch {
       names.forEach((n, i) => (params[n] = m[i + 1]!));
     }
-    return { endpoint: e, params };
+    return { endpoint, params };
   }
   return undefined;
 }

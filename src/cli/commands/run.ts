@@ -261,7 +261,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
 export async function runAndReport(
   target: ResolvedTarget,
   a: ParsedSuiteArgs,
-  after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown } | undefined>,
+  after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>,
 ): Promise<number> {
   const props = await loadAllProperties();
   if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
@@ -273,10 +273,11 @@ export async function runAndReport(
     const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, signal: intr.signal, view };
     const run = await runSuite(args);
     const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
-    const report = reportOf(args, run, more ?? {});
+    const { files, ...extra } = more ?? {};
+    const report = reportOf(args, run, extra);
     let written;
     try {
-      written = await saveReport(a.reportDir, report, target.profile.secrets);
+      written = await saveReport(a.reportDir, report, target.profile.secrets, files);
     } catch (e) {
       view.summary(report);
       throw e;
