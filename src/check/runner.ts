@@ -74,6 +74,8 @@ export interface PropertyResult {
   requests: number;
   durationMs: number;
   findings: Finding[];
+  /** The property's time bound ended it before its planned number of cases (a passed result is then weaker). */
+  timeBound?: { readonly planned: number };
 }
 
 export interface RunResult {
@@ -320,6 +322,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
   return {
     ...base,
     status: failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : 'passed',
+    ...(cut && !o.signal?.aborted && !failed ? { timeBound: { planned: o.runs } } : {}),
     runs: cases,
     requests: counter.total - requestsAtStart,
     durationMs: Date.now() - started,

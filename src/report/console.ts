@@ -72,7 +72,7 @@ export class ConsoleView {
     const mark = { passed: this.paint('green', 'ok  '), failed: this.paint('red', 'FAIL'), skipped: this.paint('dim', 'skip'), interrupted: this.paint('yellow', 'stop') }[r.status];
     const kinds = r.findings.filter((f) => f.kind !== 'skipped').map((f) => f.kind);
     const notes = kinds.length ? `  ${this.paint('yellow', [...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', '))}` : '';
-    const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}` : '';
+    const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}` : r.timeBound ? `  ${this.paint('yellow', `time bound reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
     return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${notes}${why}`;
   }
 

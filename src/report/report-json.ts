@@ -36,6 +36,8 @@ export const PropertyReportSchema = z.strictObject({
   requests: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
   findings: z.array(FindingSchema),
+  /** Present when the property's time bound ended it before its planned number of cases. */
+  timeBound: z.object({ planned: z.number().int().positive() }).optional(),
 });
 
 const Count = z.number().int().nonnegative();
@@ -137,6 +139,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         requests: r.requests,
         durationMs: r.durationMs,
         findings: r.findings.map((f) => ({ ...f })),
+        ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
       };
     }),
     ...(meta.load !== undefined ? { load: meta.load } : {}),

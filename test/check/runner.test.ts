@@ -186,6 +186,21 @@ describe('runProperties', () => {
     expect([...ids].filter((s) => /^[0-9a-f]{32}$/.test(s))).toHaveLength(10);
   });
 
+  it('says when a property\'s time bound cut it short, instead of a plain pass', async () => {
+    const slow = defineProperty<number>({ ...threshold, id: 'synthetic.slow', arbitrary: () => fc.constant(1),
+      async check(ctx, n) {
+        await new Promise((r) => setTimeout(r, 40));
+        return expectAccepted(await send(ctx, n));
+      } });
+    const run = await runProperties(standInProfile(srv.url), [slow as Property], { seed: 1, runs: 1000, perPropertyMs: 300 });
+    const r = run.results[0]!;
+    expect(r.status).toBe('passed');
+    expect(r.runs).toBeLessThan(1000);
+    expect(r.timeBound).toEqual({ planned: 1000 });
+    const full = await runProperties(standInProfile(srv.url), [slow as Property], { seed: 1, runs: 2, perPropertyMs: 10_000 });
+    expect(full.results[0]!.timeBound).toBeUndefined();
+  });
+
   it('makes run ids of the documented form', () => {
     expect(makeRunId(255, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102-030405-000000ff');
   });
