@@ -85,8 +85,8 @@ export function spectrumChart(r: LoadRunResult): string {
 }
 
 export function throughputChart(r: LoadRunResult): string {
-  // The bucket after the last measured second holds only stragglers: it would read as a drop.
-  const b = r.timeline.slice(0, Math.max(1, Math.ceil(r.totals.wallMs / 1000)));
+  // A last bucket covering under half a second (stragglers after the window) would read as a drop.
+  const b = r.timeline.slice(0, Math.max(1, Math.round(r.totals.wallMs / 1000)));
   const step = Math.max(1, Math.ceil(b.length / 10));
   const ticks = b.map((_, i) => i + 1).filter((s) => s === 1 || s % step === 0).map((s) => [s, String(s)] as const);
   return lineChart(
