@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { encodeHistogram, newHistogram, recordUs, summarize, type LatencySummary } from './histogram.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome, RequestSource } from './scenario.ts';
+import type { Tally } from './tally.ts';
 import { Timeline, type SecondBucket } from './timeline.ts';
 
 export type LoadModel = { readonly kind: 'open'; readonly rate: number } | { readonly kind: 'closed' };
@@ -41,29 +42,16 @@ export interface EngineOptions {
   readonly queueLimit?: number;
 }
 
-export interface EngineResult {
+export interface EngineResult extends Tally {
   /** HdrHistogram (µs) in compressed base64, for merging. */
   readonly histogram: string;
   readonly latency: LatencySummary;
-  readonly sent: number;
-  readonly completed: number;
-  readonly ok: number;
-  readonly notOk: number;
-  readonly errors: number;
-  /** Open model: due requests dropped because the wait queue was full. */
-  readonly dropped: number;
-  /** Open model: due requests still waiting when the run ended. */
-  readonly unsent: number;
-  readonly units: number;
-  readonly reasons: Readonly<Record<string, number>>;
-  readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
   readonly timeline: readonly SecondBucket[];
   readonly wallMs: number;
   /** Time spent building requests and judging responses (the generator itself). */
   readonly generatorMs: number;
   /** Event-loop utilization of this thread during the run, 0..1. */
   readonly loopUtilization: number;
-  readonly bytesSent: number;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();

@@ -6,7 +6,8 @@
 import type { Profile } from '../target/profile.ts';
 import type { LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
-import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize, type LatencySummary } from './histogram.ts';
+import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
+import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import type { JobSpec } from './job.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import { evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
@@ -203,44 +204,15 @@ export async function executeLoad(o: ExecuteOptions): Promise<LoadRunResult> {
 
 /** Sweep points run one after another: their timelines are laid end to end, the rest added. */
 function combine(rs: readonly MergedResult[]): MergedResult {
-  const h = newHistogram();
-  for (const r of rs) mergeEncoded(h, r.histogram);
-  const add = (f: (r: MergedResult) => number): number => rs.reduce((a, r) => a + f(r), 0);
-  const addMap = (f: (r: MergedResult) => Record<string, number>): Record<string, number> => {
-    const out: Record<string, number> = {};
-    for (const r of rs) for (const [k, v] of Object.entries(f(r))) out[k] = (out[k] ?? 0) + v;
-    return out;
-  };
-  const kinds: Record<string, { sent: number; ok: number; units: number }> = {};
-  for (const r of rs)
-    for (const [k, v] of Object.entries(r.kinds)) {
-      const t = (kinds[k] ??= { sent: 0, ok: 0, units: 0 });
-      t.sent += v.sent;
-      t.ok += v.ok;
-      t.units += v.units;
-    }
-  const latency = summarize(h);
-  const histogram = encodeHistogram(h);
-  h.destroy();
+  const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]!).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
   return {
-    histogram,
-    latency,
-    sent: add((r) => r.sent),
-    completed: add((r) => r.completed),
-    ok: add((r) => r.ok),
-    notOk: add((r) => r.notOk),
-    errors: add((r) => r.errors),
-    dropped: add((r) => r.dropped),
-    unsent: add((r) => r.unsent),
-    units: add((r) => r.units),
-    reasons: addMap((r) => r.reasons),
-    kinds,
+    ...mergeHistograms(rs.map((r) => r.histogram)),
+    ...addTallies(rs),
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
-    wallMs: add((r) => r.wallMs),
-    generatorBusy: rs[0]!.generatorBusy.map((_, i) => Math.max(...rs.map((r) => r.generatorBusy[i] ?? 0))),
-    loopUtilization: rs[0]!.loopUtilization.map((_, i) => Math.max(...rs.map((r) => r.loopUtilization[i] ?? 0))),
-    bytesSent: add((r) => r.bytesSent),
+    wallMs: rs.reduce((a, r) => a + r.wallMs, 0),
+    generatorBusy: peak((r) => r.generatorBusy),
+    loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
-    stats: addMap((r) => r.stats),
+    stats: addCounts(rs.map((r) => r.stats)),
   };
 }

@@ -4,9 +4,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import { newHistogram, mergeEncoded, summarize, encodeHistogram, type LatencySummary } from './histogram.ts';
+import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
 import type { CheckResult } from './scenario.ts';
+import { addCounts, addTallies, mergeHistograms, type KindTally, type Tally } from './tally.ts';
 import { mergeTimelines, type SecondBucket } from './timeline.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
@@ -46,25 +47,16 @@ function inWorker(job: JobSpec, ready: () => Promise<number>): Promise<JobOutput
   });
 }
 
-export interface MergedResult {
+export interface MergedResult extends Tally {
   readonly histogram: string;
   readonly latency: LatencySummary;
-  readonly sent: number;
-  readonly completed: number;
-  readonly ok: number;
-  readonly notOk: number;
-  readonly errors: number;
-  readonly dropped: number;
-  readonly unsent: number;
-  readonly units: number;
   readonly reasons: Record<string, number>;
-  readonly kinds: Record<string, { sent: number; ok: number; units: number }>;
+  readonly kinds: Record<string, KindTally>;
   readonly timeline: SecondBucket[];
   readonly wallMs: number;
   /** Per worker: share of wall time spent building requests and judging responses. */
   readonly generatorBusy: number[];
   readonly loopUtilization: number[];
-  readonly bytesSent: number;
   readonly checks: CheckResult[];
   readonly stats: Record<string, number>;
 }
@@ -79,44 +71,15 @@ export async function runJobs(jobs: readonly JobSpec[], threads: boolean): Promi
 }
 
 export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
-  const h = newHistogram();
-  const reasons: Record<string, number> = {};
-  const kinds: Record<string, { sent: number; ok: number; units: number }> = {};
-  const stats: Record<string, number> = {};
-  const sum = (f: (e: JobOutput['engine']) => number): number => outputs.reduce((a, o) => a + f(o.engine), 0);
-  for (const o of outputs) {
-    mergeEncoded(h, o.engine.histogram);
-    for (const [k, v] of Object.entries(o.engine.reasons)) reasons[k] = (reasons[k] ?? 0) + v;
-    for (const [k, v] of Object.entries(o.engine.kinds)) {
-      const t = (kinds[k] ??= { sent: 0, ok: 0, units: 0 });
-      t.sent += v.sent;
-      t.ok += v.ok;
-      t.units += v.units;
-    }
-    for (const [k, v] of Object.entries(o.stats)) stats[k] = (stats[k] ?? 0) + v;
-  }
-  const latency = summarize(h);
-  const histogram = encodeHistogram(h);
-  h.destroy();
+  const engines = outputs.map((o) => o.engine);
   return {
-    histogram,
-    latency,
-    sent: sum((e) => e.sent),
-    completed: sum((e) => e.completed),
-    ok: sum((e) => e.ok),
-    notOk: sum((e) => e.notOk),
-    errors: sum((e) => e.errors),
-    dropped: sum((e) => e.dropped),
-    unsent: sum((e) => e.unsent),
-    units: sum((e) => e.units),
-    reasons,
-    kinds,
-    timeline: mergeTimelines(outputs.map((o) => o.engine.timeline)),
-    wallMs: Math.max(0, ...outputs.map((o) => o.engine.wallMs)),
-    generatorBusy: outputs.map((o) => (o.engine.wallMs > 0 ? o.engine.generatorMs / o.engine.wallMs : 0)),
-    loopUtilization: outputs.map((o) => o.engine.loopUtilization),
-    bytesSent: sum((e) => e.bytesSent),
+    ...mergeHistograms(engines.map((e) => e.histogram)),
+    ...addTallies(engines),
+    timeline: mergeTimelines(engines.map((e) => e.timeline)),
+    wallMs: Math.max(0, ...engines.map((e) => e.wallMs)),
+    generatorBusy: engines.map((e) => (e.wallMs > 0 ? e.generatorMs / e.wallMs : 0)),
+    loopUtilization: engines.map((e) => e.loopUtilization),
     checks: outputs.flatMap((o) => o.checks),
-    stats,
+    stats: addCounts(outputs.map((o) => o.stats)),
   };
 }
