@@ -8,9 +8,20 @@ import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
 import type { CaseContext } from './property.ts';
 
+/** Requests in a row that got no response at all before the run judges the target unreachable. */
+export const UNREACHABLE_AFTER = 8;
+
 /** Counts requests across a run; shared by every case. */
 export class RequestCounter {
   total = 0;
+  /** Consecutive exchanges that got no response at all (timeouts, refusals, resets). */
+  silent = 0;
+  /** Why the last of them failed. */
+  lastSilence = '';
+
+  get unreachable(): boolean {
+    return this.silent >= UNREACHABLE_AFTER;
+  }
 }
 
 export interface ContextDeps {
@@ -44,6 +55,11 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
       d.counter.total++;
       const ex = await d.client.call(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { ...o, timeoutMs: d.timeoutMs } : o);
       exchanges.push(ex);
+      if (ex.response) d.counter.silent = 0;
+      else {
+        d.counter.silent++;
+        d.counter.lastSilence = ex.reason;
+      }
       return ex;
     },
     uuid: () => randomUUID(),

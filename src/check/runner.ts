@@ -79,6 +79,8 @@ export interface PropertyResult {
 }
 
 export interface RunResult {
+  /** Set when the run stopped because the target answered nothing (the run then exits 1: nothing could be vouched for). */
+  unreachable?: string;
   runId: string;
   seed: number;
   target: string;
@@ -129,13 +131,15 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const results: PropertyResult[] = [];
   let interrupted = false;
   let stopped = false;
+  let stopReason = 'not run: the run stopped at the first finding';
+  let unreachable: string | undefined;
   try {
     for (let i = 0; i < selected.length; i++) {
       const prop = selected[i]!;
       if (o.signal?.aborted || stopped) {
         if (o.signal?.aborted) interrupted = true;
         results.push({ id: prop.id, section: prop.section, status: stopped ? 'skipped' : 'interrupted', runs: 0, requests: 0, durationMs: 0,
-          findings: stopped ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: 'not run: the run stopped at the first finding' }] : [] });
+          findings: stopped ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: stopReason }] : [] });
         continue;
       }
       o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
@@ -155,6 +159,13 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       if (o.stopOnFailure && r.status === 'failed') stopped = true;
       if (o.stopOn && r.findings.some((f) => o.stopOn!.includes(f.kind))) stopped = true;
       if (o.stopWhen && r.findings.some(o.stopWhen)) stopped = true;
+      if (counter.unreachable) {
+        // A target that answers nothing cannot be judged: say so once, loudly, instead of timing out every case.
+        unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no response (last: ${counter.lastSilence})`, profile.secrets);
+        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${unreachable}; the run stops here` });
+        stopped = true;
+        stopReason = 'not run: the target stopped answering';
+      }
     }
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
@@ -170,7 +181,8 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     results,
     requests: counter.total,
     interrupted,
-    exitCode: failing ? 1 : 0,
+    ...(unreachable ? { unreachable } : {}),
+    exitCode: failing || unreachable ? 1 : 0,
   };
   if (detections.length) out.firstDetectionAfterRequests = Math.min(...detections.map((f) => f.detectedAfterRequests!));
   return out;
@@ -266,6 +278,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` };
     }
     o.onProgress?.({ type: 'case', id: prop.id, cases, runs: o.runs, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started });
+    // The remaining cases would only wait out their timeouts; runProperties reports the silence once.
+    if (counter.unreachable && !bound.signal.aborted) bound.abort(new Error('the target stopped answering'));
     if (outcome.ok) return true;
     const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
     if (isFailing(outcome.kind)) {
@@ -322,7 +336,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
   return {
     ...base,
     status: failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : 'passed',
-    ...(cut && !o.signal?.aborted && !failed ? { timeBound: { planned: o.runs } } : {}),
+    ...(cut && !o.signal?.aborted && !failed && !counter.unreachable ? { timeBound: { planned: o.runs } } : {}),
     runs: cases,
     requests: counter.total - requestsAtStart,
     durationMs: Date.now() - started,

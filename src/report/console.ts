@@ -121,7 +121,8 @@ export class ConsoleView {
       w.push('');
     }
     const t = report.totals;
-    const headline = report.exitCode === 0 ? this.paint('green', 'no violations') : this.paint('red', `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`);
+    if (report.unreachable) w.push(this.paint('red', `${report.unreachable}: the run stopped, nothing after that point was checked`));
+    const headline = report.exitCode === 0 ? this.paint('green', 'no violations') : report.unreachable && !t.findings.violation && !t.findings['server-error'] ? this.paint('red', 'target unreachable') : this.paint('red', `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`);
     w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const load = loadHeadline(report.load);
     if (load) w.push(`load: ${load}`);

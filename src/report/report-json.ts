@@ -51,6 +51,8 @@ export const ReportSchema = z.strictObject({
   finishedAt: z.iso.datetime(),
   durationMs: z.number().nonnegative(),
   interrupted: z.boolean(),
+  /** Present when the run stopped because the target answered nothing. */
+  unreachable: z.string().optional(),
   exitCode: z.union([z.literal(0), z.literal(1)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
@@ -110,6 +112,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     finishedAt: new Date(Date.parse(run.startedAt) + run.durationMs).toISOString(),
     durationMs: run.durationMs,
     interrupted: run.interrupted,
+    ...(run.unreachable ? { unreachable: run.unreachable } : {}),
     exitCode: run.exitCode,
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: {

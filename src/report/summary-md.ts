@@ -20,7 +20,8 @@ function fence(s: string): string {
 export function toSummaryMarkdown(report: Report): string {
   const t = report.totals;
   const out: string[] = [];
-  const verdict = report.exitCode === 0 ? (report.interrupted ? 'interrupted, no violations so far' : 'no violations') : 'violations found';
+  const verdict = report.exitCode === 0 ? (report.interrupted ? 'interrupted, no violations so far' : 'no violations')
+    : report.unreachable && !t.findings.violation && !t.findings['server-error'] ? `target unreachable (${report.unreachable})` : 'violations found';
   out.push(`## pouchproof: ${verdict}`);
   out.push('');
   out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);

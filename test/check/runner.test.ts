@@ -201,6 +201,26 @@ describe('runProperties', () => {
     expect(full.results[0]!.timeBound).toBeUndefined();
   });
 
+  it('stops with one clear finding when the target answers nothing, instead of timing out every case', async () => {
+    const { createServer } = await import('node:net');
+    const { UNREACHABLE_AFTER } = await import('../../src/check/context.ts');
+    const hole = createServer((sock) => sock.on('data', () => undefined));
+    await new Promise<void>((r) => hole.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hole.address() as { port: number }).port}`;
+      const other = defineProperty<number>({ ...threshold, id: 'synthetic.other' });
+      const run = await runProperties(standInProfile(url), [threshold as Property, other as Property], { seed: 3, runs: 50, perRequestMs: 100 });
+      expect(run.requests).toBe(UNREACHABLE_AFTER);
+      expect(run.unreachable).toMatch(/stopped answering: 8 requests in a row got no response/);
+      expect(run.exitCode).toBe(1);
+      expect(run.results[0]!.findings.some((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toBe(true);
+      expect(run.results[0]!.findings.some((f) => f.kind === 'violation')).toBe(false);
+      expect(run.results[1]).toMatchObject({ status: 'skipped', findings: [{ kind: 'skipped', message: 'not run: the target stopped answering' }] });
+    } finally {
+      await new Promise((r) => hole.close(r));
+    }
+  });
+
   it('makes run ids of the documented form', () => {
     expect(makeRunId(255, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102-030405-000000ff');
   });

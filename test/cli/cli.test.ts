@@ -62,6 +62,20 @@ describe('usage and configuration errors exit 2 with a clear line, no stack trac
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a run in which every property was skipped exits 2: nothing was checked', async () => {
+    // Something listens (the TCP probe passes) but the URL carries no credentials: every property is skipped.
+    const s = createServer((sock) => sock.destroy());
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const port = (s.address() as { port: number }).port;
+      const r = await pouchproof(['run', '--target', `http://127.0.0.1:${port}`, '--report-dir', join(dir, 'skipped')]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('nothing was checked: every property was skipped');
+    } finally {
+      await new Promise<void>((r) => s.close(() => r()));
+    }
+  });
+
   it('bad flags and inputs', async () => {
     const cases: [string[], RegExp][] = [
       [['run', '--seed', 'abc'], /--seed must be an integer/],

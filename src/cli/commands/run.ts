@@ -284,6 +284,11 @@ export async function runAndReport(
     }
     view.summary(report, written.dir);
     if (run.interrupted || intr.signal.aborted) return 130;
+    if (run.results.length > 0 && run.results.every((r) => r.status === 'skipped')) {
+      // A green exit for a run that checked nothing would let a misconfigured CI job pass forever.
+      process.stderr.write('pouchproof: nothing was checked: every property was skipped (see the reasons above; a profile with credentials is needed)\n');
+      return 2;
+    }
     return run.exitCode;
   } finally {
     intr.dispose();
