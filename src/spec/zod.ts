@@ -87,7 +87,9 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
       return a;
     }
     case 'object': {
-      if (node.freeForm) return z.record(z.string(), z.unknown(), { error: typeError });
+      // Each object schema carries its spec section and name, for tools that read zod metadata.
+      const meta = { title: node.name, description: `SPEC.md section ${node.section}` };
+      if (node.freeForm) return z.record(z.string(), z.unknown(), { error: typeError }).meta(meta);
       const shape: Record<string, z.ZodType> = {};
       for (const [key, field] of Object.entries(node.fields)) {
         let f = toZod(field.node, opts);
@@ -96,7 +98,7 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
         shape[key] = f;
       }
       // Unknown fields are accepted and kept (assumption `unknown-fields-ignored`).
-      return z.looseObject(shape, { error: typeError });
+      return z.looseObject(shape, { error: typeError }).meta(meta);
     }
   }
 }

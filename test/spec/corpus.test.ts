@@ -4,7 +4,7 @@
  * independent second reading the model is checked against.
  */
 import { describe, expect, it } from 'vitest';
-import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
+import { ENDPOINTS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
 
 const body = (id: EndpointId, v: unknown) => issuesOf(schemasOf(ENDPOINT_BY_ID[id]).body, v).map((i) => `${i.path}#${i.kind}`);
 const param = (id: EndpointId, name: string, v: string) => issuesOf(schemasOf(ENDPOINT_BY_ID[id]).params[name]!, v).map((i) => i.kind);
@@ -157,5 +157,15 @@ describe('4.4, 4.5, 4.6 bodies', () => {
     expect(body('changeUnlock', { statements: [] })).toEqual([]);
     expect(body('changeUnlock', { statements: Array(17).fill(stmt) })).toEqual([]);
     expect(REQUEST_CONSTRAINTS.filter((c) => c.endpoint === 'changeUnlock' && /Items|Length|^min$|^max$/.test(c.kind))).toEqual([]);
+  });
+});
+
+describe('zod schemas carry their spec section', () => {
+  it('tags every object schema with its section and name', () => {
+    for (const e of ENDPOINTS) {
+      const meta = schemasOf(e).body.meta();
+      expect(meta?.description).toBe(`SPEC.md section ${e.section}`);
+      expect(meta?.title).toBe(e.body.name);
+    }
   });
 });
