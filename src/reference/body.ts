@@ -20,7 +20,7 @@ export const MAX_JSON_DEPTH = 64;
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function tooLarge(): HttpError {
+function tooLargeError(): HttpError {
   return new HttpError(413, 'body_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
 }
 
@@ -33,7 +33,9 @@ export function checkContentType(req: IncomingMessage, faults: FaultSet): void {
 }
 
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before buffering it. */
-export function readBody(req: IncomingMessage): Promise<Uint8Array> {
+export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8Array> {
+  // body-cap-500: the cap is enforced, but by an error the generic handler turns into a 500.
+  const tooLarge = faults.has('body-cap-500') ? () => new Error('body too large') : tooLargeError;
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
     req.resume();

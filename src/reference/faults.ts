@@ -48,7 +48,7 @@ const LIST = [
   // Roster-only limits.
   f('roster-limits-everywhere', 'roster', 'applies the revoke-roster length and alphabet limits of statements and key envelopes in 4.1, 4.4 and 4.6 too', ['roster.limits-only-in-roster']),
   // Usage merge semantics.
-  f('usage-summed', 'usage', 'adds reported counters to the stored row instead of keeping the larger total', ['usage.never-summed', 'usage.idempotent']),
+  f('usage-summed', 'usage', 'adds reported counters to the stored row instead of keeping the larger total', ['usage.never-summed', 'usage.idempotent', 'usage.associative']),
   f('usage-last-write-wins', 'usage', 'a reported row always replaces the stored one, even with a smaller total', ['usage.monotone', 'usage.commutative']),
   f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative'], 'usage-row-key'),
   // Commits.
@@ -81,6 +81,7 @@ const LIST = [
   f('passkey-data-null', 'envelope', 'passkey registration answers data: null', ['passkeys.response-object', 'shapes.response-envelope']),
   f('unlock-head-seq-stuck', 'envelope', 'the unlock head counter is never persisted: every change answers head_seq 1', ['unlock.head-seq']),
   // Robustness.
+  f('body-cap-500', 'robustness', 'the body size cap throws a plain error instead of answering 413: an oversized body is answered 500', ['robustness.oversized-body']),
   f('malformed-json-500', 'robustness', 'a JSON syntax error escapes to the generic handler and is answered 500', ['robustness.malformed-rejected']),
   f('deep-nesting-crash', 'robustness', 'measures nesting depth recursively after parsing: a deeply nested body overflows the stack and the server stops serving', ['robustness.still-serving']),
   f('content-type-unchecked', 'robustness', 'parses any body as JSON whatever its Content-Type', ['robustness.malformed-rejected'], 'content-type-json-only'),

@@ -91,7 +91,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     const badParams = validateParams(endpoint, params, faults);
     if (badParams) throw badParams;
     checkContentType(req, faults);
-    const rawBody = await readBody(req);
+    const rawBody = await readBody(req, faults);
     const body = parseJsonBody(rawBody, faults);
     const badBody = validateBody(endpoint, body, faults);
     if (badBody) throw badBody;

@@ -11,4 +11,5 @@ propertySuite('account operations and robustness', [...ACCOUNT, ...ROBUSTNESS], 
   { id: 'robustness.malformed-rejected', fault: 'duplicate-keys-last-wins', expect: 'assumption:duplicate-keys' },
   { id: 'robustness.malformed-rejected', fault: 'content-type-unchecked', expect: 'assumption:content-type-json-only' },
   { id: 'robustness.still-serving', fault: 'deep-nesting-crash', expect: 'failing' },
+  { id: 'robustness.oversized-body', fault: 'body-cap-500', expect: 'failing' },
 ]);

@@ -25,6 +25,11 @@ describe('the property catalogue', () => {
     for (const f of FAULTS) for (const k of f.expectedKillers) if (!k.startsWith('load.')) expect(ids, `${f.name} → ${k}`).toContain(k);
   });
 
+  it('has, for every property, a fault of the reference that it is expected to kill (no dead weight)', () => {
+    const killers = new Set(FAULTS.flatMap((f) => f.expectedKillers));
+    expect(ids.filter((id) => !killers.has(id))).toEqual([]);
+  });
+
   it('declares only registry assumptions, a section and an invariant sentence', () => {
     for (const p of ALL_PROPERTIES) {
       for (const a of p.assumptions) expect(ASSUMPTION_BY_NAME.has(a), `${p.id}: ${a}`).toBe(true);

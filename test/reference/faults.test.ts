@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { P256_N, protectedHeaderSegment } from '../../src/crypto/service-signature.ts';
-import { FAULTS, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
+import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS } from '../../src/spec/index.ts';
 import {
   BROWSER,
@@ -259,6 +259,13 @@ const DEMOS: Record<FaultName, Demo> = {
     },
     correct: 1,
     faulty: 0,
+  },
+  'body-cap-500': {
+    observe: (ref) =>
+      send(ref.url, { method: 'PUT', path: '/v1/account/unlock', headers: { ...JSON_HEADERS, ...authHeaders(ref, BROWSER), 'content-length': String(MAX_BODY_BYTES + 1), connection: 'close' }, body: '' })
+        .then((r) => r.status, (e: Error) => e.message),
+    correct: 413,
+    faulty: 500,
   },
   'malformed-json-500': { observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', '{"statements": [', BROWSER)), correct: 400, faulty: 500 },
   'deep-nesting-crash': {
