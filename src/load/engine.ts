@@ -38,6 +38,8 @@ export interface EngineOptions {
    */
   readonly warmupMs?: number;
   readonly timeoutMs: number;
+  /** Set to 1 (with Atomics) to end the run early, as at the end of its duration: Ctrl-C. Shared across worker threads. */
+  readonly stop?: Int32Array;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
 }
@@ -227,7 +229,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const tick = (): void => {
     timer = undefined;
     const t = now();
-    if (t >= tEnd || sent + queue.size >= o.maxRequests) {
+    if (t >= tEnd || sent + queue.size >= o.maxRequests || (o.stop !== undefined && Atomics.load(o.stop, 0) === 1)) {
       stopped = true;
       if (inFlight === 0) resolveDone();
       return;

@@ -26,6 +26,8 @@ export interface JobSpec {
   readonly runChecks: boolean;
   /** Unmeasured warm-up before the start (see EngineOptions.warmupMs). */
   readonly warmupMs?: number;
+  /** See EngineOptions.stop (a SharedArrayBuffer view, so worker threads see it too). */
+  readonly stop?: Int32Array;
 }
 
 export interface JobOutput {
@@ -64,6 +66,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
     ready: ready ?? (async () => job.startAt ?? performance.timeOrigin + performance.now()),
     warmupMs: job.warmupMs,
     timeoutMs: job.timeoutMs,
+    ...(job.stop ? { stop: job.stop } : {}),
   });
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {

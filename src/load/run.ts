@@ -33,6 +33,8 @@ export interface ExecuteOptions {
   readonly runId: string;
   readonly target: { readonly url: string; readonly embedded: boolean; readonly faults?: readonly string[] };
   readonly onProgress?: (line: string) => void;
+  /** Aborting ends the run early (Ctrl-C); what was measured is kept and reported as interrupted. */
+  readonly signal?: AbortSignal;
 }
 
 export interface CurveResult {
@@ -73,6 +75,8 @@ export interface LoadRunResult {
   readonly generator: { readonly busy: readonly number[]; readonly loopUtilization: readonly number[]; readonly limited: boolean; readonly note: string };
   readonly curves?: readonly CurveResult[];
   readonly thresholds: readonly ThresholdResult[];
+  /** Ended early by Ctrl-C: the figures cover what ran. */
+  readonly interrupted: boolean;
   readonly exitCode: 0 | 1;
 }
 
@@ -83,7 +87,7 @@ function split(total: number, parts: number, i: number): number {
   return Math.floor(total / parts) + (i < total % parts ? 1 : 0);
 }
 
-async function runOnce(o: ExecuteOptions, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
+async function runOnce(o: ExecuteOptions & { stop: Int32Array }, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
   const n = Math.max(1, o.workers);
   if (o.connections < n) throw new RangeError(`${n} workers need at least ${n} connections`);
   const jobs: JobSpec[] = Array.from({ length: n }, (_, i) => ({
@@ -100,6 +104,7 @@ async function runOnce(o: ExecuteOptions, params: Params, durationMs: number, ma
     timeoutMs: o.timeoutMs,
     runChecks,
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
+    stop: o.stop,
   }));
   return runJobs(jobs, o.workers > 0);
 }
@@ -108,7 +113,19 @@ function perSecond(count: number, wallMs: number): number {
   return wallMs > 0 ? (count * 1000) / wallMs : 0;
 }
 
-export async function executeLoad(o: ExecuteOptions): Promise<LoadRunResult> {
+export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResult> {
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const onAbort = (): void => void Atomics.store(stop, 0, 1);
+  if (options.signal?.aborted) onAbort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await execute({ ...options, stop });
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function execute(o: ExecuteOptions & { stop: Int32Array }): Promise<LoadRunResult> {
   const startedAt = new Date().toISOString();
   let merged: MergedResult;
   let curves: CurveResult[] | undefined;
@@ -119,6 +136,7 @@ export async function executeLoad(o: ExecuteOptions): Promise<LoadRunResult> {
     const perPointMax = Math.max(1, Math.floor(o.maxRequests / points.length));
     const results: Array<{ axis: string; value: number; r: MergedResult }> = [];
     for (const [i, p] of points.entries()) {
+      if (i > 0 && Atomics.load(o.stop, 0) === 1) break;
       const r = await runOnce(o, p.params, perPoint, perPointMax, (o.seed + i * 101) >>> 0, false);
       o.onProgress?.(`  ${p.axis}=${p.value}: p50 ${(r.latency.p50 / 1000).toFixed(2)} ms, ${perSecond(r.completed, r.wallMs).toFixed(0)} req/s`);
       results.push({ axis: p.axis, value: p.value, r });
@@ -198,6 +216,7 @@ export async function executeLoad(o: ExecuteOptions): Promise<LoadRunResult> {
     generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, limited, note },
     ...(curves ? { curves } : {}),
     thresholds,
+    interrupted: Atomics.load(o.stop, 0) === 1,
     exitCode: failed ? 1 : 0,
   };
 }

@@ -129,7 +129,7 @@ svg text{font:11px system-ui,sans-serif;fill:#333}svg .t{font-size:13px;font-wei
 svg .g{stroke:#eee}svg .a{stroke:#888}
 .ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
 </style></head><body>
-<h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}</h1>
+<h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
 <p>${esc(r.description)}.</p>
 <table>
 ${row('target', publicUrl(r.target.url) + (r.target.embedded ? ' (embedded reference)' : ''))}

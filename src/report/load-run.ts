@@ -45,6 +45,8 @@ export interface RunLoadOptions {
   readonly reportsDir?: string | false;
   readonly runId?: string;
   readonly onProgress?: (line: string) => void;
+  /** Aborting ends the run early (Ctrl-C); the partial figures are still reported. */
+  readonly signal?: AbortSignal;
 }
 
 export interface RunLoadOutput {
@@ -128,6 +130,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       thresholds,
       runId,
       target: { url: profile.baseUrl, embedded: !!ref, ...(ref ? { faults: ref.faults } : {}) },
+      ...(o.signal ? { signal: o.signal } : {}),
       onProgress: o.onProgress,
     }).catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
     if (o.reportsDir === false) return { result, files: [] };

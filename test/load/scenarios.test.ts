@@ -42,3 +42,21 @@ describe('commit-throughput and mixed', () => {
     expect(result.checks.map((c) => c.passed)).toEqual([true, true]);
   });
 });
+
+describe('interruption', () => {
+  it('ends early on abort, in worker threads too, and keeps what was measured', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 1500);
+    const started = Date.now();
+    const { result } = await runLoad({ scenario: 'commit-throughput', connections: 4, workers: 2, durationMs: 20_000, warmupMs: 200, seed: 4, reportsDir: false, signal: ac.signal });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.interrupted).toBe(true);
+    expect(result.totals.ok).toBeGreaterThan(0);
+    expect(result.latency.count).toBe(result.totals.completed);
+  });
+
+  it('is not marked interrupted when it runs its course', async () => {
+    const { result } = await runLoad({ scenario: 'commit-throughput', connections: 2, workers: 0, durationMs: 500, warmupMs: 100, seed: 4, reportsDir: false });
+    expect(result.interrupted).toBe(false);
+  });
+});

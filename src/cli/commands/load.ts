@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError, type CommandModule } from '../command.ts';
+import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { LoadUsageError, runLoad, type RunLoadOptions } from '../../report/load-run.ts';
@@ -75,7 +76,13 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
   process.stdout.write(`pouchproof load: ${opts.scenario} for ${argv['duration'] as string}${opts.target || opts.profilePath ? '' : ' against the embedded reference'}\n`);
-  const out = await runLoad(opts);
+  const intr = interruptible();
+  let out;
+  try {
+    out = await runLoad({ ...opts, signal: intr.signal });
+  } finally {
+    intr.dispose();
+  }
   const r = out.result;
   const lines = [
     `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
@@ -85,8 +92,9 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${t.threshold} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
     ...(out.dir ? [`report: ${out.dir}/load.html`] : []),
+    ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  return r.exitCode;
+  return r.interrupted ? 130 : r.exitCode;
 }
 export default load;

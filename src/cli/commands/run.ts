@@ -18,6 +18,9 @@ import { writeReports, type WrittenReports } from '../../report/write.ts';
 import { resolveAssumptions } from '../../spec/index.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
 import { UsageError, type CommandModule } from '../command.ts';
+import { interruptible } from '../interrupt.ts';
+
+export { interruptible };
 
 export const DEFAULT_REPORT_DIR = 'reports';
 
@@ -143,31 +146,6 @@ export function parseOnly(v: unknown): string[] | undefined {
   return list.length ? list : undefined;
 }
 
-/**
- * Ctrl-C: the first stops the run after the requests in flight (the partial report is still
- * written), the second exits at once.
- */
-export function interruptible(onFirst: () => void = () => undefined): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController();
-  const handler = () => {
-    if (ac.signal.aborted) {
-      process.stderr.write('\npouchproof: interrupted again, exiting now\n');
-      process.exit(130);
-    }
-    process.stderr.write('\npouchproof: stopping after the requests in flight (Ctrl-C again to quit at once)\n');
-    ac.abort(new Error('interrupted'));
-    onFirst();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return {
-    signal: ac.signal,
-    dispose: () => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-    },
-  };
-}
 
 export interface SuiteArgs {
   readonly target: ResolvedTarget;
