@@ -16,6 +16,14 @@ import type { LoadRequest, LoadResponse, RequestOutcome, RequestSource } from '.
 import type { Tally } from './tally.ts';
 import { Timeline, type SecondBucket } from './timeline.ts';
 
+export const CONTROL_STOP = 0;
+export const CONTROL_COMPLETED = 1;
+
+/** The control block of one run, shared by every engine of it. */
+export function newControl(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+}
+
 export type LoadModel = { readonly kind: 'open'; readonly rate: number } | { readonly kind: 'closed' };
 
 export interface EngineOptions {
@@ -38,8 +46,12 @@ export interface EngineOptions {
    */
   readonly warmupMs?: number;
   readonly timeoutMs: number;
-  /** Set to 1 (with Atomics) to end the run early, as at the end of its duration: Ctrl-C. Shared across worker threads. */
-  readonly stop?: Int32Array;
+  /**
+   * Shared with the main thread (a SharedArrayBuffer view, so worker threads see it too):
+   * [CONTROL_STOP] set to 1 ends the run early, as at the end of its duration (Ctrl-C);
+   * [CONTROL_COMPLETED] counts completed requests, for progress lines.
+   */
+  readonly control?: Int32Array;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
 }
@@ -152,6 +164,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     const end = now();
     inFlight--;
     completed++;
+    if (o.control) Atomics.add(o.control, CONTROL_COMPLETED, 1);
     if (!(res instanceof Error)) recordUs(hist, (end - intended) * 1000);
     const g = performance.now();
     let out: RequestOutcome;
@@ -229,7 +242,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const tick = (): void => {
     timer = undefined;
     const t = now();
-    if (t >= tEnd || sent + queue.size >= o.maxRequests || (o.stop !== undefined && Atomics.load(o.stop, 0) === 1)) {
+    if (t >= tEnd || sent + queue.size >= o.maxRequests || (o.control !== undefined && Atomics.load(o.control, CONTROL_STOP) === 1)) {
       stopped = true;
       if (inFlight === 0) resolveDone();
       return;

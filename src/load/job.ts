@@ -26,8 +26,8 @@ export interface JobSpec {
   readonly runChecks: boolean;
   /** Unmeasured warm-up before the start (see EngineOptions.warmupMs). */
   readonly warmupMs?: number;
-  /** See EngineOptions.stop (a SharedArrayBuffer view, so worker threads see it too). */
-  readonly stop?: Int32Array;
+  /** See EngineOptions.control. */
+  readonly control?: Int32Array;
 }
 
 export interface JobOutput {
@@ -66,7 +66,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
     ready: ready ?? (async () => job.startAt ?? performance.timeOrigin + performance.now()),
     warmupMs: job.warmupMs,
     timeoutMs: job.timeoutMs,
-    ...(job.stop ? { stop: job.stop } : {}),
+    ...(job.control ? { control: job.control } : {}),
   });
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {

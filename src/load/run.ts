@@ -4,7 +4,7 @@
  * the caller's business (src/report/load-run.ts).
  */
 import type { Profile } from '../target/profile.ts';
-import type { LoadModel } from './engine.ts';
+import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
@@ -87,7 +87,7 @@ function split(total: number, parts: number, i: number): number {
   return Math.floor(total / parts) + (i < total % parts ? 1 : 0);
 }
 
-async function runOnce(o: ExecuteOptions & { stop: Int32Array }, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
+async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
   const n = Math.max(1, o.workers);
   if (o.connections < n) throw new RangeError(`${n} workers need at least ${n} connections`);
   const jobs: JobSpec[] = Array.from({ length: n }, (_, i) => ({
@@ -104,7 +104,7 @@ async function runOnce(o: ExecuteOptions & { stop: Int32Array }, params: Params,
     timeoutMs: o.timeoutMs,
     runChecks,
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
-    stop: o.stop,
+    control: o.control,
   }));
   return runJobs(jobs, o.workers > 0);
 }
@@ -113,19 +113,33 @@ function perSecond(count: number, wallMs: number): number {
   return wallMs > 0 ? (count * 1000) / wallMs : 0;
 }
 
+/** How often a long run reports its progress. */
+export const PROGRESS_EVERY_MS = 5000;
+
 export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResult> {
-  const stop = new Int32Array(new SharedArrayBuffer(4));
-  const onAbort = (): void => void Atomics.store(stop, 0, 1);
+  const control = newControl();
+  const onAbort = (): void => void Atomics.store(control, CONTROL_STOP, 1);
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  const t0 = Date.now();
+  let last = 0;
+  const progress = options.onProgress
+    ? setInterval(() => {
+        const done = Atomics.load(control, CONTROL_COMPLETED);
+        options.onProgress!(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / PROGRESS_EVERY_MS)}/s)`);
+        last = done;
+      }, PROGRESS_EVERY_MS)
+    : undefined;
+  progress?.unref();
   try {
-    return await execute({ ...options, stop });
+    return await execute({ ...options, control });
   } finally {
+    if (progress) clearInterval(progress);
     options.signal?.removeEventListener('abort', onAbort);
   }
 }
 
-async function execute(o: ExecuteOptions & { stop: Int32Array }): Promise<LoadRunResult> {
+async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<LoadRunResult> {
   const startedAt = new Date().toISOString();
   let merged: MergedResult;
   let curves: CurveResult[] | undefined;
@@ -136,7 +150,7 @@ async function execute(o: ExecuteOptions & { stop: Int32Array }): Promise<LoadRu
     const perPointMax = Math.max(1, Math.floor(o.maxRequests / points.length));
     const results: Array<{ axis: string; value: number; r: MergedResult }> = [];
     for (const [i, p] of points.entries()) {
-      if (i > 0 && Atomics.load(o.stop, 0) === 1) break;
+      if (i > 0 && Atomics.load(o.control, CONTROL_STOP) === 1) break;
       const r = await runOnce(o, p.params, perPoint, perPointMax, (o.seed + i * 101) >>> 0, false);
       o.onProgress?.(`  ${p.axis}=${p.value}: p50 ${(r.latency.p50 / 1000).toFixed(2)} ms, ${perSecond(r.completed, r.wallMs).toFixed(0)} req/s`);
       results.push({ axis: p.axis, value: p.value, r });
@@ -216,7 +230,7 @@ async function execute(o: ExecuteOptions & { stop: Int32Array }): Promise<LoadRu
     generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, limited, note },
     ...(curves ? { curves } : {}),
     thresholds,
-    interrupted: Atomics.load(o.stop, 0) === 1,
+    interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
     exitCode: failed ? 1 : 0,
   };
 }
