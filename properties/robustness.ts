@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describeResponse, expectAccepted, expectRejected, unexpected, violation } from '../src/check/judge.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
+import { BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { plainRequest, prepare, sendPlain } from './support/requests.ts';
 
@@ -128,14 +128,14 @@ const stillServingProp = defineProperty({
   },
 });
 
-/** One byte over the registry's size reading (`body-size-limit`: 64 MiB). */
-export const OVERSIZE_BYTES = 64 * 1024 * 1024 + 1;
+/** One byte over the registry's size reading (`body-size-limit`). */
+export const OVERSIZE_BYTES = BODY_SIZE_CAP_BYTES + 1;
 
 // Section 8 leaves size limits unstated: an oversized body may be refused, never crash the target.
 const oversized = defineProperty({
   id: 'robustness.oversized-body',
   section: '8',
-  invariant: 'A body beyond any sane size (64 MiB + 1 byte) is answered without a 5xx, and the target serves the next request.',
+  invariant: `A body beyond any sane size (${BODY_SIZE_CAP_BYTES / 1024 / 1024} MiB + 1 byte) is answered without a 5xx, and the target serves the next request.`,
   assumptions: ['body-size-limit'],
   needs: ['device'],
   // One case per run: the body is 64 MiB.

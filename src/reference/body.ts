@@ -7,13 +7,14 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import { scanJson } from './json-scan.ts';
+import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
  * Request size limits are not shown (section 8); assumption `body-size-limit` lets a server reject
- * bodies over 64 MiB. The largest bodies the stated limits allow (50 ops of maximal envelopes,
- * about 35 MB) stay well below.
+ * bodies over BODY_SIZE_CAP_BYTES. The largest bodies the stated limits allow (50 ops of maximal
+ * envelopes, about 35 MB) stay well below.
  */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const MAX_BODY_BYTES = BODY_SIZE_CAP_BYTES;
 /** The deepest valid body is 5 levels deep; 4.4 `response` is free-form, so leave generous room. */
 export const MAX_JSON_DEPTH = 64;
 
