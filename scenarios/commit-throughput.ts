@@ -2,10 +2,13 @@
  * commit-throughput (4.2): every request is a unique, validly signed commit continuing its
  * artifact's revision chain, so each is expected to apply. An artifact is leased to one request at
  * a time, so chains never race each other; each worker owns its own artifacts. Reports commits/s,
- * ops/s applied (goodput) and every commit not applied with its reason.
+ * ops/s applied (goodput) and every commit not applied with its reason. `prebuild=N` builds and
+ * signs up to N commits before the measured window, so the window measures the target rather
+ * than the generator's signing.
  */
+import { performance } from 'node:perf_hooks';
 import { CommitBuilder, makeChains, type ArtifactChain, type BuiltCommit, type CommitShape } from '../src/load/bodies.ts';
-import { callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
+import { SIGNATURE_HEADER, callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
 import { num, text, type LoadRequest, type ParamDef, type Params, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
 import { LIMITS } from '../src/spec/index.ts';
@@ -23,7 +26,46 @@ export function shapeOf(p: Params): CommitShape {
   return { opsPerBatch: num(p, 'ops'), envelopeSize: num(p, 'envelope'), blobIdsPerOp: num(p, 'blobs') };
 }
 
-/** A source of commits that should all apply; also used by cost-curve and mixed. */
+/** Requests built ahead at most, over all workers: a memory bound of this tool, not a spec limit. */
+export const PREBUILD_MAX = 200_000;
+/** Body bytes built ahead at most per worker, whatever the shape (large envelopes fill it first). */
+export const PREBUILD_MAX_BYTES = 256 * 1024 * 1024;
+
+export const PREBUILD_PARAM: ParamDef = {
+  name: 'prebuild',
+  description: `requests built and signed ahead of the measured window, in all (0: each is built when sent); at most ${PREBUILD_MAX} and ${PREBUILD_MAX_BYTES / 1024 / 1024} MiB per worker`,
+  default: 0,
+  kind: 'int',
+  min: 0,
+  max: PREBUILD_MAX,
+};
+
+/** Pre-building yields to the event loop this often, so idle keep-alive connections stay serviced. */
+const PREBUILD_SLICE_MS = 50;
+
+/** This worker's share of a total, the shares summing to the total. */
+function shareOf(total: number, workers: number, index: number): number {
+  return Math.floor(total / workers) + (index < total % workers ? 1 : 0);
+}
+
+/** One artifact's commits built ahead, in chain order: each continues the one before it. */
+interface AheadQueue {
+  readonly items: Array<LoadRequest | undefined>;
+  head: number;
+}
+
+const heldBytesOf = (r: LoadRequest): number => r.body.length + (r.headers[SIGNATURE_HEADER]?.length ?? 0);
+
+/**
+ * A source of commits that should all apply; also used by cost-curve and mixed.
+ *
+ * With `prebuild` > 0, `prepare()` (called by the engine before the measured window) builds up to
+ * that many commits ahead, round-robin over the free artifacts, each queued behind its artifact's
+ * previous one (its base is that one's final revision). A lease takes the artifact's next queued
+ * commit, or builds one live when the queue is empty. A commit that does not apply makes the queued
+ * successors stale: they are dropped, and the artifact continues live from its real head, as
+ * without pre-building. The queues never hold more than the worker's share of `prebuild`.
+ */
 export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource {
   const rng = new Rng(ctx.seed);
   const member = text(ctx.params, 'member') === 'browser' ? 'browser' : 'device';
@@ -37,6 +79,40 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
   let replaced = 0;
   let commitsApplied = 0;
 
+  // Scenarios that share this source without the parameter (cost-curve, mixed) build live.
+  const requested = ctx.params['prebuild'];
+  const limit = typeof requested === 'number' ? shareOf(Math.min(PREBUILD_MAX, Math.max(0, requested)), ctx.workers, ctx.workerIndex) : 0;
+  const ahead = new Map<ArtifactChain, AheadQueue>();
+  let held = 0, heldBytes = 0, peak = 0, builtAhead = 0, sentAhead = 0, dropped = 0;
+
+  const dropAhead = (chain: ArtifactChain): void => {
+    const q = ahead.get(chain);
+    if (!q) return;
+    for (let i = q.head; i < q.items.length; i++) heldBytes -= heldBytesOf(q.items[i]!);
+    const n = q.items.length - q.head;
+    held -= n;
+    dropped += n;
+    ahead.delete(chain);
+  };
+
+  const takeAhead = (chain: ArtifactChain): LoadRequest | undefined => {
+    const q = ahead.get(chain);
+    if (!q) return undefined;
+    const r = q.items[q.head]!;
+    q.items[q.head++] = undefined;
+    if (q.head === q.items.length) ahead.delete(chain);
+    held--;
+    heldBytes -= heldBytesOf(r);
+    // Queues are dropped whenever a commit fails, so the next queued one starts on the real head.
+    if ((r.token as BuiltCommit).base !== chain.head) {
+      dropped++;
+      dropAhead(chain);
+      return undefined;
+    }
+    sentAhead++;
+    return r;
+  };
+
   return {
     next(): LoadRequest | undefined {
       if (freeHead >= free.length) return undefined;
@@ -45,7 +121,7 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
         free.splice(0, freeHead);
         freeHead = 0;
       }
-      return commitRequest(caller, builder.build(chain), kind);
+      return takeAhead(chain) ?? commitRequest(caller, builder.build(chain), kind);
     },
     complete(req, res) {
       const built = req.token as BuiltCommit;
@@ -55,15 +131,53 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
         chain.head = built.finalRevision;
         chain.applied++;
         commitsApplied++;
-      } else if (out.error) {
-        // The commit may or may not have applied: the head is unknown, so the artifact is retired.
-        chain = { pouchId: chain.pouchId, artifactId: rng.uuid(), head: null, applied: 0 };
-        replaced++;
+      } else {
+        // Whatever was queued behind this commit continues a revision that does not exist.
+        dropAhead(chain);
+        if (out.error) {
+          // The commit may or may not have applied: the head is unknown, so the artifact is retired.
+          chain = { pouchId: chain.pouchId, artifactId: rng.uuid(), head: null, applied: 0 };
+          replaced++;
+        }
       }
       free.push(chain);
       return out;
     },
-    stats: () => ({ commitsApplied, artifactsRetired: replaced }),
+    async prepare() {
+      if (limit === 0) return;
+      // Only free artifacts: a leased one's next base is the answer still in flight.
+      const idle = free.slice(freeHead);
+      if (idle.length === 0) return;
+      const queues = idle.map((c) => ahead.get(c) ?? { items: [], head: 0 });
+      const tails = idle.map((c, j) => {
+        const q = queues[j]!;
+        return q.head < q.items.length ? (q.items[q.items.length - 1]!.token as BuiltCommit).finalRevision : c.head;
+      });
+      let slice = performance.now();
+      for (let i = 0; held < limit && heldBytes < PREBUILD_MAX_BYTES; i++) {
+        if (performance.now() - slice > PREBUILD_SLICE_MS) {
+          await new Promise((r) => setImmediate(r));
+          slice = performance.now();
+        }
+        const j = i % idle.length;
+        const b = builder.build(idle[j]!, builder.shape, tails[j]!);
+        tails[j] = b.finalRevision;
+        const r = commitRequest(caller, b, kind);
+        queues[j]!.items.push(r);
+        held++;
+        heldBytes += heldBytesOf(r);
+        builtAhead++;
+      }
+      peak = Math.max(peak, held);
+      idle.forEach((c, j) => {
+        if (queues[j]!.head < queues[j]!.items.length) ahead.set(c, queues[j]!);
+      });
+    },
+    stats: () => ({
+      commitsApplied,
+      artifactsRetired: replaced,
+      ...(limit > 0 ? { prebuilt: builtAhead, prebuiltSent: sentAhead, prebuiltDropped: dropped, prebuiltUnused: held, prebuiltPeak: peak } : {}),
+    }),
   };
 }
 
@@ -71,7 +185,7 @@ const scenario: Scenario = {
   name: 'commit-throughput',
   description: 'unique, validly signed commits that continue their artifacts\' revision chains; each is expected to apply',
   unit: 'ops',
-  params: COMMIT_PARAMS,
+  params: [...COMMIT_PARAMS, PREBUILD_PARAM],
   createSource: (ctx) => commitSource(ctx),
 };
 export default scenario;

@@ -59,6 +59,9 @@ const scenario: Scenario = {
         return undefined;
       },
       complete: (req, res) => owner.get(req)!.complete(req, res),
+      async prepare() {
+        for (const p of parts) await p.source.prepare?.();
+      },
       async check(send) {
         const all = [];
         for (const p of parts) if (p.source.check) all.push(...(await p.source.check(send)).map((c) => ({ ...c, name: `${p.name}: ${c.name}` })));

@@ -140,9 +140,13 @@ export class CommitBuilder {
     return this.o.shape;
   }
 
-  build(chain: ArtifactChain, shape: CommitShape = this.o.shape): BuiltCommit {
+  /**
+   * `from` is the revision the batch starts on: the chain's head by default, or, to build a commit
+   * ahead of time, the final revision of the commit queued before it.
+   */
+  build(chain: ArtifactChain, shape: CommitShape = this.o.shape, from: string | null = chain.head): BuiltCommit {
     const { rng } = this.o;
-    let base = chain.head;
+    let base = from;
     const ops: string[] = [];
     const parsedOps: Record<string, unknown>[] = [];
     for (let k = 0; k < shape.opsPerBatch; k++) {
@@ -178,7 +182,7 @@ export class CommitBuilder {
     return {
       pouchId: chain.pouchId,
       chain,
-      base: chain.head,
+      base: from,
       finalRevision: base!,
       ops: shape.opsPerBatch,
       body,

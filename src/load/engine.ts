@@ -62,8 +62,10 @@ export interface EngineResult extends Tally {
   readonly latency: LatencySummary;
   readonly timeline: readonly SecondBucket[];
   readonly wallMs: number;
-  /** Time spent building requests and judging responses (the generator itself). */
+  /** Time spent building requests and judging responses (the generator itself), in the measured window. */
   readonly generatorMs: number;
+  /** Time the source spent preparing (building requests ahead) before the measured window. */
+  readonly prepareMs: number;
   /** Event-loop utilization of this thread during the run, 0..1. */
   readonly loopUtilization: number;
 }
@@ -136,6 +138,9 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const pool = makePool(o.baseUrl, o.connections, o.timeoutMs);
   const prefix = pathPrefix(o.baseUrl);
   if (o.warmupMs && o.warmupMs > 0) await warmUp(pool, prefix, o);
+  const p0 = performance.now();
+  await o.source.prepare?.();
+  const prepareMs = performance.now() - p0;
   const hist = newHistogram();
   const t0 = o.ready ? await o.ready() : now();
   const tEnd = t0 + o.durationMs;
@@ -293,6 +298,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     timeline: timeline.buckets,
     wallMs,
     generatorMs,
+    prepareMs,
     loopUtilization: elu.utilization,
     bytesSent,
   };

@@ -72,7 +72,14 @@ export interface LoadRunResult {
   readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
   readonly stats: Readonly<Record<string, number>>;
   readonly checks: readonly CheckResult[];
-  readonly generator: { readonly busy: readonly number[]; readonly loopUtilization: readonly number[]; readonly limited: boolean; readonly note: string };
+  readonly generator: {
+    readonly busy: readonly number[];
+    readonly loopUtilization: readonly number[];
+    /** Per worker: ms spent building requests ahead before the measured window (not in `busy`). */
+    readonly prepareMs: readonly number[];
+    readonly limited: boolean;
+    readonly note: string;
+  };
   readonly curves?: readonly CurveResult[];
   readonly thresholds: readonly ThresholdResult[];
   /** Ended early by Ctrl-C: the figures cover what ran. */
@@ -190,9 +197,11 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   const maxElu = Math.max(0, ...merged.loopUtilization);
   const maxBusy = Math.max(0, ...merged.generatorBusy);
   const limited = maxElu >= GENERATOR_LIMIT_UTILIZATION;
+  const maxPrepare = Math.max(0, ...merged.prepareMs);
+  const ahead = maxPrepare >= 1 ? `; before the measured window it spent ${maxPrepare.toFixed(0)} ms building requests ahead, not counted in that share` : '';
   const note = limited
-    ? `the load generator itself was saturated (event loop ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies): the figures are a lower bound for the server; add --workers or cores`
-    : `the load generator had headroom (event loop at most ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies)`;
+    ? `the load generator itself was saturated (event loop ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead}): the figures are a lower bound for the server; add --workers or cores`
+    : `the load generator had headroom (event loop at most ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead})`;
   const h = newHistogram();
   mergeEncoded(h, merged.histogram);
   const spec = spectrum(h);
@@ -227,7 +236,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     kinds: merged.kinds,
     stats: merged.stats,
     checks: merged.checks,
-    generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, limited, note },
+    generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note },
     ...(curves ? { curves } : {}),
     thresholds,
     interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
@@ -244,6 +253,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
     wallMs: rs.reduce((a, r) => a + r.wallMs, 0),
     generatorBusy: peak((r) => r.generatorBusy),
+    prepareMs: rs[0]!.prepareMs.map((_, i) => rs.reduce((a, r) => a + (r.prepareMs[i] ?? 0), 0)),
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),

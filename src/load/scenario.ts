@@ -48,6 +48,14 @@ export interface RequestSource {
   /** The next request, or undefined when none can be built right now (e.g. every artifact is busy). */
   next(): LoadRequest | undefined;
   complete(req: LoadRequest, res: LoadResponse | Error): RequestOutcome;
+  /**
+   * Called once after the warm-up and before the measured window (and before the shared start of
+   * the workers), with nothing in flight: a source may build requests ahead here, so that the window
+   * measures the target and not the building. The engine reports the time it took separately. A
+   * long preparation should yield now and then, so that idle keep-alive connections are still
+   * serviced (a server closing them unseen would fail the first requests of the window).
+   */
+  prepare?(): void | Promise<void>;
   /** After the run: invariant checks with sequential requests. */
   check?(send: Send): Promise<CheckResult[]>;
   /** Scenario figures, summed across workers (e.g. conflicts, lost updates). */

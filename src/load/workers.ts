@@ -56,6 +56,8 @@ export interface MergedResult extends Tally {
   readonly wallMs: number;
   /** Per worker: share of wall time spent building requests and judging responses. */
   readonly generatorBusy: number[];
+  /** Per worker: ms the source spent building requests ahead, before the measured window. */
+  readonly prepareMs: number[];
   readonly loopUtilization: number[];
   readonly checks: CheckResult[];
   readonly stats: Record<string, number>;
@@ -78,6 +80,7 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
     timeline: mergeTimelines(engines.map((e) => e.timeline)),
     wallMs: Math.max(0, ...engines.map((e) => e.wallMs)),
     generatorBusy: engines.map((e) => (e.wallMs > 0 ? e.generatorMs / e.wallMs : 0)),
+    prepareMs: engines.map((e) => e.prepareMs),
     loopUtilization: engines.map((e) => e.loopUtilization),
     checks: outputs.flatMap((o) => o.checks),
     stats: addCounts(outputs.map((o) => o.stats)),
