@@ -6,20 +6,16 @@
  * before it produced (no two applied commits share a base), and a probe commit on the end of that
  * chain applies, so the server's head is the end of exactly the chain of applied commits.
  */
-import { CommitBuilder, makeChains, type BuiltCommit } from '../src/load/bodies.ts';
-import { callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
-import { Rng, zipfCdf } from '../src/load/rng.ts';
-import { num, text, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
-import { COMMIT_PARAMS, shapeOf } from './commit-throughput.ts';
+import { makeChains, type BuiltCommit } from '../src/load/bodies.ts';
+import { commitRequest, judgeCommit } from '../src/load/requests.ts';
+import { zipfCdf } from '../src/load/rng.ts';
+import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { COMMIT_PARAMS, committer } from './commit-throughput.ts';
 
 const overrides: Record<string, number> = { artifacts: 4, pouches: 1, blobs: 0, envelope: 64 };
 
 export function contentionSource(ctx: SourceContext, kind = 'contention'): RequestSource {
-  const rng = new Rng(ctx.seed);
-  const member = text(ctx.params, 'member') === 'browser' ? 'browser' : 'device';
-  const caller = callerOf(ctx.profile, member, rng.uuid());
-  const builder = new CommitBuilder({ rng, shape: shapeOf(ctx.params), signerMemberId: caller.memberId, signer: caller.signer });
-  const pouches = pouchesFor(ctx.profile, rng, num(ctx.params, 'pouches'));
+  const { rng, caller, builder, pouches } = committer(ctx);
   const chains = makeChains(rng, pouches, Math.max(1, Math.ceil(num(ctx.params, 'artifacts') / ctx.workers)));
   const cdf = zipfCdf(chains.length, num(ctx.params, 'skew'));
   let applied = 0, conflicts = 0, lostUpdates = 0;

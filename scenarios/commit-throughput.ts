@@ -56,6 +56,16 @@ interface AheadQueue {
 
 const heldBytesOf = (r: LoadRequest): number => r.body.length + (r.headers[SIGNATURE_HEADER]?.length ?? 0);
 
+/** What every commit-building source starts from: its seeded rng, the calling member, a builder and the pouches. */
+export function committer(ctx: SourceContext) {
+  const rng = new Rng(ctx.seed);
+  const member = text(ctx.params, 'member') === 'browser' ? 'browser' : 'device';
+  const caller = callerOf(ctx.profile, member, rng.uuid());
+  const builder = new CommitBuilder({ rng, shape: shapeOf(ctx.params), signerMemberId: caller.memberId, signer: caller.signer });
+  const pouches = pouchesFor(ctx.profile, rng, num(ctx.params, 'pouches'));
+  return { rng, caller, builder, pouches };
+}
+
 /**
  * A source of commits that should all apply; also used by cost-curve and mixed.
  *
@@ -67,11 +77,7 @@ const heldBytesOf = (r: LoadRequest): number => r.body.length + (r.headers[SIGNA
  * without pre-building. The queues never hold more than the worker's share of `prebuild`.
  */
 export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource {
-  const rng = new Rng(ctx.seed);
-  const member = text(ctx.params, 'member') === 'browser' ? 'browser' : 'device';
-  const caller = callerOf(ctx.profile, member, rng.uuid());
-  const builder = new CommitBuilder({ rng, shape: shapeOf(ctx.params), signerMemberId: caller.memberId, signer: caller.signer });
-  const pouches = pouchesFor(ctx.profile, rng, num(ctx.params, 'pouches'));
+  const { rng, caller, builder, pouches } = committer(ctx);
   const perWorker = Math.max(ctx.connections, Math.ceil(num(ctx.params, 'artifacts') / ctx.workers));
   const chains = makeChains(rng, pouches, perWorker);
   const free: ArtifactChain[] = [...chains];
