@@ -65,7 +65,7 @@ const headSeq = defineProperty({
   section: '4.6',
   invariant: 'Successive accepted master-password changes answer strictly increasing data.head_seq.',
   assumptions: ['seq-semantics', 'unlock-prepare', 'opaque-crypto-fields'],
-  needs: ['browser'],
+  needs: ['browser', 'account-changes'],
   runs: 10,
   arbitrary: () => fc.array(validRequest('changeUnlock', { boundaries: false }), { minLength: 2, maxLength: 3 }),
   async check(ctx, samples: Sample[]) {

@@ -4,13 +4,18 @@
  */
 import fc from 'fast-check';
 import { describeResponse, unexpected, violation } from '../src/check/judge.ts';
-import { PASS, defineProperty, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { validRequest } from '../src/gen/index.ts';
 import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
 type Round = readonly { endpoint: EndpointId; sample: Sample }[];
+
+/** A master-password change (4.6) only where the run may change the account (capability `account-changes`). */
+function mayCall(ctx: CaseContext, endpoint: EndpointId): boolean {
+  return endpoint !== 'changeUnlock' || ctx.allows('account-changes');
+}
 
 /** One valid request per endpoint: edge-biased, now and then one field at a limit. */
 const arbRound = (boundaries: boolean): fc.Arbitrary<Round> =>
@@ -28,6 +33,7 @@ const validAccepted = defineProperty({
   arbitrary: () => arbRound(true),
   async check(ctx, round) {
     for (const { endpoint, sample } of round) {
+      if (!mayCall(ctx, endpoint)) continue;
       const s = prepare(ctx, endpoint, sample);
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
       const o = await mustAccept(ctx, endpoint, ex, { what: `a valid ${endpoint} request (${ENDPOINT_BY_ID[endpoint].section})`, body: s.body });
@@ -66,6 +72,7 @@ const responseEnvelope = defineProperty({
   arbitrary: () => arbRound(false),
   async check(ctx, round) {
     for (const { endpoint, sample } of round) {
+      if (!mayCall(ctx, endpoint)) continue;
       const s = prepare(ctx, endpoint, sample);
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
       const o = envelopeOutcome(endpoint, ex);

@@ -25,6 +25,10 @@ export function missingCapability(profile: Profile, cap: Capability, env: Capabi
       if (!d.deviceId || !d.privateKey) return 'the second account\'s device needs deviceId and privateJwk in the profile';
       return undefined;
     }
+    case 'account-changes':
+      return env.embedded || profile.allowAccountChanges
+        ? undefined
+        : 'it changes the account\'s master password (4.6) with placeholder statements; set "allowAccountChanges": true in the profile of a dedicated test account to allow it';
     case 'embedded-only':
       return env.embedded ? undefined : 'only runs against the embedded reference (it needs state a shared target must not be put in)';
   }

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AssumptionSet } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
+import { missingCapability } from './capabilities.ts';
 import type { CaseContext } from './property.ts';
 
 /** Requests in a row that got no response at all before the run judges the target unreachable. */
@@ -32,6 +33,8 @@ export interface ContextDeps {
   readonly counter: RequestCounter;
   /** Default per-request time bound. */
   readonly timeoutMs?: number;
+  /** The target is the embedded reference (see capabilities.ts). */
+  readonly embedded?: boolean;
 }
 
 export interface RecordingContext extends CaseContext {
@@ -62,6 +65,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
       }
       return ex;
     },
+    allows: (cap) => missingCapability(d.profile, cap, { embedded: d.embedded ?? false }) === undefined,
     uuid: () => randomUUID(),
     sourceId: () => randomBytes(16).toString('hex'),
   };

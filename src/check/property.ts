@@ -14,6 +14,7 @@ export type Capability =
   | 'browser' // primary account's browser credentials
   | 'device' // primary account's command-line device: credentials, device id and private key
   | 'second-account' // a second account with a device (cross-account checks)
+  | 'account-changes' // may change the master password (4.6): the embedded reference, or a profile that opts in
   | 'embedded-only'; // needs the embedded reference (never against a shared target)
 
 export type FindingKind = 'violation' | 'assumption' | 'server-error' | 'transport';
@@ -46,6 +47,8 @@ export interface CaseContext {
   readonly signal: AbortSignal;
   /** The exchanges of this case so far, in order. */
   readonly exchanges: readonly Exchange[];
+  /** Whether the run may use a capability (for a property that uses one only in some cases). */
+  allows(cap: Capability): boolean;
 }
 
 export interface Property<T = unknown> {

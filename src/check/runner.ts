@@ -265,7 +265,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       return true;
     }
     if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
-    const ctx = createCaseContext({ profile, assumptions, client, signal: bound.signal, counter, timeoutMs: o.perRequestMs });
+    const ctx = createCaseContext({ profile, assumptions, client, signal: bound.signal, counter, timeoutMs: o.perRequestMs, embedded: o.embedded });
     cases++;
     let outcome: Outcome;
     try {

@@ -42,6 +42,11 @@ export interface Profile {
   timeouts: { requestMs: number; connectMs: number };
   connections: number;
   assumptions: AssumptionSet;
+  /**
+   * Whether properties may change the account's master password (4.6) with placeholder statements.
+   * Off unless the profile opts in: on a real server that could lock the account out.
+   */
+  allowAccountChanges: boolean;
   /** Every secret value, for redaction. */
   secrets: readonly string[];
 }
@@ -133,6 +138,7 @@ export const ProfileFileSchema = z.strictObject({
   timeouts: z.strictObject({ requestMs: timeoutMs.optional(), connectMs: timeoutMs.optional() }).optional(),
   connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
   assumptions: z.record(z.string(), z.string()).optional(),
+  allowAccountChanges: z.boolean().optional(),
 });
 
 /** A profile file as written. */
@@ -328,6 +334,7 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     }),
     connections: file.connections ?? DEFAULT_CONNECTIONS,
     assumptions: resolveAssumptionOverrides(file.assumptions),
+    allowAccountChanges: file.allowAccountChanges ?? false,
     secrets: secrets.list(),
   });
 }
