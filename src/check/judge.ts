@@ -130,15 +130,6 @@ export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assum
   return violation(`${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
 }
 
-/** Fails on the first exchange that is a 5xx or a transport failure (useful after bulk calls). */
-export function noUnexpected(exchanges: readonly Exchange[]): Outcome {
-  for (const ex of exchanges) {
-    const u = unexpected(ex);
-    if (u) return u;
-  }
-  return PASS;
-}
-
 /** `data` of an accepted envelope, or undefined. */
 export function dataOf(ex: Exchange): Record<string, unknown> | undefined {
   const json = ex.response?.json;

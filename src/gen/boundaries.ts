@@ -243,8 +243,3 @@ export function limitBoundaries(endpoint: EndpointId, opts: { withAssumptions?: 
   return arbs.length === 0 ? undefined : fc.oneof(...arbs);
 }
 
-/** Every request constraint of the inventory with its boundary variants (for coverage reports). */
-export function boundaryInventory(): { constraint: Constraint; variants: string[] }[] {
-  return REQUEST_CONSTRAINTS.map((c) => ({ constraint: c, variants: boundarySpecs(c).map((s) => s.variant) }));
-}
-

@@ -24,7 +24,3 @@ export function requestIssues(endpoint: EndpointId, req: RequestSample, options:
   for (const i of issuesOf(s.body, req.body)) out.push({ scope: 'body', kind: i.kind, path: i.path, at: i.at });
   return out;
 }
-
-export function isValidRequest(endpoint: EndpointId, req: RequestSample, options: SchemaOptions = {}): boolean {
-  return requestIssues(endpoint, req, options).length === 0;
-}

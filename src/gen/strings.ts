@@ -107,8 +107,3 @@ export function plainString(length: number, rep: PlainRepertoire = 'bmp'): fc.Ar
   const arb = fc.array(charOf(rep), { minLength: length, maxLength: length }).map((cs) => cs.join(''));
   return length > SHRINK_UP_TO ? fc.noShrink(arb) : arb;
 }
-
-/** Whether a string holds any character outside ASCII. */
-export function hasNonAscii(s: string): boolean {
-  return /[^\x00-\x7f]/.test(s);
-}

@@ -298,11 +298,6 @@ export function allViolations(endpoint?: EndpointId): fc.Arbitrary<ViolationCase
   return fc.oneof(...cs.map((c) => violationsFor(c)));
 }
 
-/** The inventory as violation coverage: each request constraint and its variant names. */
-export function violationInventory(): { constraint: Constraint; variants: string[] }[] {
-  return REQUEST_CONSTRAINTS.map((c) => ({ constraint: c, variants: violationSpecs(c).map((s) => s.variant) }));
-}
-
 /**
  * True iff the request breaks its label's constraint and nothing else: at least one issue, and
  * every issue is the label's kind at the label's template path in the label's scope. (One break

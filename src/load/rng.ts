@@ -112,8 +112,3 @@ export function zipfCdf(n: number, s: number): Float64Array {
   cdf[n - 1] = 1;
   return cdf;
 }
-
-/** A long random base64url text that envelopes are cut from, so large envelopes cost no draws. */
-export function b64uPool(rng: Rng, length: number): string {
-  return rng.b64u(length);
-}

@@ -23,10 +23,6 @@ export const CONSTRAINT_KINDS = [
 
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number];
 
-export function isConstraintKind(s: string): s is ConstraintKind {
-  return (CONSTRAINT_KINDS as readonly string[]).includes(s);
-}
-
 /** `['ops', 3, 'envelope']` → `ops[].envelope`: concrete paths folded onto the model's template paths. */
 export function templatePath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';

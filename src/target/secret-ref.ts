@@ -47,9 +47,3 @@ export function readSecretText(ref: { env: string } | { file: string }, field: s
 export function resolveSecretString(ref: SecretRef, field: string, src: SecretSource): string {
   return typeof ref === 'string' ? ref : readSecretText(ref, field, src);
 }
-
-export function isSecretPointer(v: unknown): v is { env: string } | { file: string } {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const keys = Object.keys(v);
-  return keys.length === 1 && (keys[0] === 'env' || keys[0] === 'file');
-}
