@@ -4,11 +4,15 @@
  * and tends to 2 for a quadratic cost. It is fitted by least squares over the upper part of the
  * curve (sizes from a quarter of the largest up), where a superlinear term dominates; an exponent
  * clearly above 1 over a clearly measurable rise is growth worse than linear.
+ *
+ * Each point's cost is its fastest request, not its median: on a shared machine preemption and
+ * queueing inflate medians unevenly from point to point (a quadratic server once read as linear
+ * under load), while the fastest request is the request's own cost.
  */
 export interface CurvePoint {
   readonly value: number;
-  /** Median latency in µs at this point. */
-  readonly p50: number;
+  /** The fastest request's latency in µs at this point. */
+  readonly min: number;
 }
 
 export interface GrowthVerdict {
@@ -37,18 +41,18 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
 }
 
 export function judgeGrowth(axis: string, points: readonly CurvePoint[]): GrowthVerdict {
-  const pts = points.filter((p) => p.value > 0 && p.p50 > 0).sort((a, b) => a.value - b.value);
+  const pts = points.filter((p) => p.value > 0 && p.min > 0).sort((a, b) => a.value - b.value);
   if (pts.length < 2) return { exponent: NaN, superlinear: false, message: `${axis}: too few points to judge` };
   const top = pts[pts.length - 1]!.value;
   let upper = pts.filter((p) => p.value >= top * UPPER_FRACTION);
   if (upper.length < 2) upper = pts.slice(-2);
-  const exponent = slope(upper.map((p) => Math.log(p.value)), upper.map((p) => Math.log(p.p50)));
+  const exponent = slope(upper.map((p) => Math.log(p.value)), upper.map((p) => Math.log(p.min)));
   const smallest = points.reduce((m, p) => (p.value < m.value ? p : m), points[0]!);
-  const rise = pts[pts.length - 1]!.p50 - smallest.p50;
+  const rise = pts[pts.length - 1]!.min - smallest.min;
   const superlinear = exponent > SUPERLINEAR_EXPONENT && rise > MIN_GROWTH_US;
   const from = upper[0]!.value;
   const message = superlinear
-    ? `${axis}: latency grows worse than linearly (exponent ${exponent.toFixed(2)} from ${from} to ${top}, median ${(smallest.p50 / 1000).toFixed(2)} → ${(pts[pts.length - 1]!.p50 / 1000).toFixed(2)} ms)`
+    ? `${axis}: latency grows worse than linearly (exponent ${exponent.toFixed(2)} from ${from} to ${top}, fastest request ${(smallest.min / 1000).toFixed(2)} → ${(pts[pts.length - 1]!.min / 1000).toFixed(2)} ms)`
     : `${axis}: growth at most linear (exponent ${Number.isFinite(exponent) ? exponent.toFixed(2) : 'n/a'} from ${from} to ${top})`;
   return { exponent, superlinear, message };
 }

@@ -39,7 +39,7 @@ export interface ExecuteOptions {
 
 export interface CurveResult {
   readonly axis: string;
-  readonly points: ReadonlyArray<{ value: number; p50: number; p99: number; rps: number; goodput: number; bytesPerRequest: number; ok: number; notOk: number }>;
+  readonly points: ReadonlyArray<{ value: number; min: number; p50: number; p99: number; rps: number; goodput: number; bytesPerRequest: number; ok: number; notOk: number }>;
   readonly verdict: GrowthVerdict;
 }
 
@@ -169,6 +169,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
         .filter((x) => x.axis === axis)
         .map(({ value, r }) => ({
           value,
+          min: r.latency.min,
           p50: r.latency.p50,
           p99: r.latency.p99,
           rps: perSecond(r.completed, r.wallMs),

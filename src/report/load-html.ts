@@ -105,6 +105,7 @@ export function curveCharts(r: LoadRunResult): string {
     .map((c) =>
       lineChart(
         [
+          { name: 'fastest ms (judged)', color: '#2ca02c', points: c.points.map((p) => [p.value, p.min / 1000] as const) },
           { name: 'p50 ms', color: '#1f77b4', points: c.points.map((p) => [p.value, p.p50 / 1000] as const) },
           { name: 'p99 ms', color: '#9467bd', points: c.points.map((p) => [p.value, p.p99 / 1000] as const) },
         ],

@@ -54,8 +54,8 @@ describe('load bodies', () => {
   });
 
   it('judges cost growth: quadratic flagged, linear with overhead not', () => {
-    const q = [0, 250, 500, 1000, 2000].map((n) => ({ value: n, p50: 500 + 0.003 * n * n }));
-    const l = [0, 250, 500, 1000, 2000].map((n) => ({ value: n, p50: 500 + 4 * n }));
+    const q = [0, 250, 500, 1000, 2000].map((n) => ({ value: n, min: 500 + 0.003 * n * n }));
+    const l = [0, 250, 500, 1000, 2000].map((n) => ({ value: n, min: 500 + 4 * n }));
     expect(judgeGrowth('blobs', q).superlinear).toBe(true);
     expect(judgeGrowth('blobs', l).superlinear).toBe(false);
     expect(judgeGrowth('blobs', l).exponent).toBeLessThanOrEqual(1);
