@@ -8,20 +8,19 @@ import { usageBody, usageKeySpace, usageRow, type UsageKey, type UsageRowValue }
 import { callerOf, judgeUsage, usageRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
 import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
-import { LIMITS, USAGE_COUNTERS } from '../src/spec/index.ts';
+import { LIMITS, USAGE_COUNTERS, mergeUsageRow, usageKey } from '../src/spec/index.ts';
 
 interface Token {
   readonly source: string;
   readonly rows: readonly UsageRowValue[];
 }
 
-const total = (r: UsageRowValue): number => USAGE_COUNTERS.reduce((a, k) => a + r[k], 0);
-const keyOf = (k: UsageKey): string => `${k.day}|${k.assistant}|${k.model}`;
 
 export function usageSource(ctx: SourceContext, kind = 'usage'): RequestSource {
   const rng = new Rng(ctx.seed);
   const caller = callerOf(ctx.profile, 'device', rng.uuid());
-  const perRow = ctx.profile.assumptions['usage-row-key'] === 'per-field-max';
+  const keyReading = ctx.profile.assumptions['usage-row-key'];
+  const keyOf = (k: UsageKey): string => usageKey(k, keyReading);
   const keys = usageKeySpace(rng, { days: num(ctx.params, 'days'), assistants: num(ctx.params, 'assistants'), models: num(ctx.params, 'models') });
   const rowsPer = Math.min(keys.length, num(ctx.params, 'rows'));
   const maxCounter = num(ctx.params, 'counter');
@@ -30,15 +29,7 @@ export function usageSource(ctx: SourceContext, kind = 'usage'): RequestSource {
   const uncertain = new Set<string>();
   let rowsAccepted = 0;
 
-  const merge = (held: UsageRowValue | undefined, r: UsageRowValue): UsageRowValue => {
-    if (!held) return r;
-    if (perRow) {
-      const out = { ...held } as { -readonly [K in keyof UsageRowValue]: UsageRowValue[K] };
-      for (const c of USAGE_COUNTERS) out[c] = Math.max(held[c], r[c]);
-      return out;
-    }
-    return total(r) > total(held) ? r : held;
-  };
+  const merge = (held: UsageRowValue | undefined, r: UsageRowValue): UsageRowValue => mergeUsageRow(held, r).row;
 
   return {
     next(): LoadRequest {

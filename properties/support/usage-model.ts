@@ -2,23 +2,21 @@
  * A model of 4.3's merge, evaluated under every reading the registry allows, so that a usage
  * property can say which reading a target's `stored` answers follow: the chosen one (pass), another
  * one (assumption), or none (violation). The spec gives no read endpoint; `stored` is all we see.
+ * The merge itself is the spec model's (`mergeUsageRow`); this file only replays plans through it.
  */
-import { USAGE_COUNTERS, USAGE_KEY_FIELDS } from '../../src/spec/index.ts';
+import { assumptionOf, mergeUsageRow, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading } from '../../src/spec/index.ts';
 
-export type Counter = (typeof USAGE_COUNTERS)[number];
+export type Counter = UsageCounter;
 export type UsageRow = Record<Counter, number> & { day: string; assistant: string; model: string };
 
-export type KeyReading = 'day-assistant-model' | 'per-field-max';
-export type StoredReading = 'rows-changed' | 'rows-held' | 'rows-accepted';
-export const KEY_READINGS: readonly KeyReading[] = ['day-assistant-model', 'per-field-max'];
-export const STORED_READINGS: readonly StoredReading[] = ['rows-changed', 'rows-held', 'rows-accepted'];
+export type KeyReading = UsageKeyReading;
+export type StoredReading = ReadingOf<'usage-stored-meaning'>;
+export const KEY_READINGS = assumptionOf('usage-row-key').choices.map((c) => c.value) as readonly KeyReading[];
+export const STORED_READINGS = assumptionOf('usage-stored-meaning').choices.map((c) => c.value) as readonly StoredReading[];
 
+/** The key of the registry's default reading: what the generators draw collisions over. */
 export function rowKey(r: UsageRow): string {
-  return JSON.stringify(USAGE_KEY_FIELDS.map((f) => r[f]));
-}
-
-export function total(r: UsageRow): bigint {
-  return USAGE_COUNTERS.reduce((s, c) => s + BigInt(r[c]), 0n);
+  return usageKey(r, 'day-assistant-model');
 }
 
 /** One source's rows under one key reading. */
@@ -28,35 +26,18 @@ class SourceState {
 
   /** Merges one row; true when the stored row was inserted or raised. */
   merge(r: UsageRow): boolean {
-    const k = rowKey(r);
-    const old = this.rows.get(k);
-    if (!old) {
-      this.rows.set(k, { ...r });
-      return true;
-    }
-    if (this.key === 'day-assistant-model') {
-      if (total(r) <= total(old)) return false;
-      this.rows.set(k, { ...r });
-      return true;
-    }
-    let raised = false;
-    const next = { ...old };
-    for (const c of USAGE_COUNTERS) {
-      if (r[c] > old[c]) {
-        next[c] = r[c];
-        raised = true;
-      }
-    }
-    this.rows.set(k, next);
-    return raised;
+    const k = usageKey(r, this.key);
+    const m = mergeUsageRow(this.rows.get(k), r);
+    if (m.changed) this.rows.set(k, { ...r });
+    return m.changed;
   }
 
   get size(): number {
     return this.rows.size;
   }
 
-  get(k: string): UsageRow | undefined {
-    return this.rows.get(k);
+  get(r: UsageRow): UsageRow | undefined {
+    return this.rows.get(usageKey(r, this.key));
   }
 }
 
@@ -75,12 +56,19 @@ export function predict(plan: readonly UsageRequest[], key: KeyReading, stored: 
   return plan.map((req) => {
     let s = sources.get(req.source);
     if (!s) sources.set(req.source, (s = new SourceState(key)));
-    const keys = new Set(req.rows.map(rowKey));
+    const keys = new Set(req.rows.map((r) => usageKey(r, key)));
     const changed = new Set<string>();
-    for (const r of req.rows) if (s.merge(r)) changed.add(rowKey(r));
-    if (stored === 'rows-held') return s.size;
-    if (stored === 'rows-accepted') return req.rows.length;
-    return keys.size === req.rows.length ? changed.size : undefined;
+    for (const r of req.rows) if (s.merge(r)) changed.add(usageKey(r, key));
+    switch (stored) {
+      case 'rows-held':
+        return s.size;
+      case 'rows-accepted':
+        return req.rows.length;
+      case 'rows-changed':
+        return keys.size === req.rows.length ? changed.size : undefined;
+      default:
+        return stored satisfies never;
+    }
   });
 }
 
@@ -88,7 +76,7 @@ export function predict(plan: readonly UsageRequest[], key: KeyReading, stored: 
 export function finalRow(plan: readonly UsageRequest[], source: number, row: UsageRow, key: KeyReading): UsageRow | undefined {
   const s = new SourceState(key);
   for (const req of plan) if (req.source === source) for (const r of req.rows) s.merge(r);
-  return s.get(rowKey(row));
+  return s.get(row);
 }
 
 /** Index of the first answer that differs from the prediction, or -1. */

@@ -50,7 +50,7 @@ const LIST = [
   // Usage merge semantics.
   f('usage-summed', 'usage', 'adds reported counters to the stored row instead of keeping the larger total', ['usage.never-summed', 'usage.idempotent', 'usage.associative']),
   f('usage-last-write-wins', 'usage', 'a reported row always replaces the stored one, even with a smaller total', ['usage.monotone', 'usage.commutative']),
-  f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative'], 'usage-row-key'),
+  f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative']),
   // Commits.
   f('stale-base-accepted', 'commits', 'accepts any earlier revision of the artifact as base, not only its head', ['commits.stale-base-rejected']),
   f('create-overwrites', 'commits', 'a create on an existing artifact replaces it instead of conflicting', ['commits.create-existing-rejected']),
@@ -73,7 +73,7 @@ const LIST = [
   f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted'], 'high-s-accepted'),
   // Authentication and isolation.
   f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required'], 'credentials-required'),
-  f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account'], 'cross-account-isolation'),
+  f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account']),
   // Response envelope and data.
   f('envelope-missing-request-id', 'envelope', 'responses carry no meta.request_id', ['shapes.response-envelope']),
   f('envelope-wrong-types', 'envelope', 'integers in data (seq, high_water, stored, head_seq) are sent as strings, as read from a bigint column', ['shapes.response-envelope']),

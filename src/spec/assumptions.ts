@@ -15,180 +15,244 @@ import { MAX_SAFE } from './limits.ts';
 export const BODY_SIZE_CAP_BYTES = 64 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
-export interface AssumptionChoice {
-  readonly value: string;
+/** Who decides a reading: the server under test, or the harness's own configuration of the run. */
+export type DecidedBy = 'server' | 'harness';
+
+export interface AssumptionChoice<V extends string = string> {
+  readonly value: V;
   readonly meaning: string;
 }
 
-export interface Assumption {
-  readonly name: string;
+export interface Assumption<N extends string = string, V extends string = string> {
+  readonly name: N;
   /** Spec sections whose "not shown" this reads. */
   readonly sections: readonly string[];
   /** The question the spec leaves open. */
   readonly question: string;
-  readonly default: string;
+  readonly default: V;
   /** Every accepted value, the default first. */
-  readonly choices: readonly AssumptionChoice[];
+  readonly choices: readonly AssumptionChoice<V>[];
   readonly rationale: string;
+  /**
+   * `server`: a behaviour of the target (the reference can serve every choice, `serve --reading`);
+   * `harness`: how pouchproof drives the run (credentials, integer range), not a server's choice.
+   */
+  readonly decidedBy: DecidedBy;
 }
 
-function a(name: string, sections: string[], question: string, choices: [string, string][], rationale: string): Assumption {
+/** `const` type parameters keep every name and value a literal, so readings are typed per assumption. */
+function a<const N extends string, const V extends string>(
+  name: N,
+  decidedBy: DecidedBy,
+  sections: string[],
+  question: string,
+  choices: readonly [readonly [V, string], ...(readonly [V, string])[]],
+  rationale: string,
+): Assumption<N, V> {
   return Object.freeze({
     name,
     sections: Object.freeze(sections),
     question,
-    default: choices[0]![0],
+    default: choices[0][0],
     choices: Object.freeze(choices.map(([value, meaning]) => Object.freeze({ value, meaning }))),
     rationale,
+    decidedBy,
   });
 }
 
 const LIST = [
-  a('canonical-json', ['5'], 'What is the canonical form of the body that Service-Signature hashes?', [
+  a('canonical-json', 'server', ['5'], 'What is the canonical form of the body that Service-Signature hashes?', [
     ['rfc8785', 'RFC 8785 JSON Canonicalization Scheme (JCS)'],
     ['raw-bytes', 'the body bytes exactly as sent'],
     ['sorted-compact', 'JSON.stringify with keys sorted recursively'],
   ], 'JCS is the only standard canonical JSON and is what "canonical JSON" means in JOSE practice.'),
-  a('jws-form', ['5'], 'What exactly is signed, and what does the protected header hold?', [
+  a('jws-form', 'server', ['5'], 'What exactly is signed, and what does the protected header hold?', [
     ['digest-payload', 'payload = the raw 32-byte BLAKE3 digest; protected header {"alg":"ES256","kid":<device_id>}; compact form header..signature'],
     ['b64-text-payload', 'payload = the ASCII base64url text of the digest (encoded again in the signing input)'],
   ], 'A detached JWS "over the base64url encoding of the hash" reads most directly as the digest being the payload, whose base64url form is what the signing input contains.'),
-  a('kid-binding', ['5'], 'Must the JWS kid name the calling device?', [
+  a('kid-binding', 'server', ['5'], 'Must the JWS kid name the calling device?', [
     ['bound', 'kid must equal the caller\'s device_id; a signature by another enrolled device is rejected'],
     ['unbound', 'any enrolled device key may sign'],
   ], 'A signature proves who sent the commit only if the key is the caller\'s own.'),
-  a('high-s-accepted', ['5'], 'Are ECDSA signatures with s > n/2 valid?', [
+  a('high-s-accepted', 'server', ['5'], 'Are ECDSA signatures with s > n/2 valid?', [
     ['accepted', 'high-S signatures verify (RFC 7518 has no low-S rule)'],
     ['rejected', 'only low-S signatures verify'],
   ], 'ES256 as specified by RFC 7518 accepts both (r, s) and (r, n - s).'),
-  a('signature-required-callers', ['5'], 'Who must send Service-Signature?', [
+  a('signature-required-callers', 'server', ['5'], 'Who must send Service-Signature?', [
     ['devices-only', 'command-line devices must sign commits; browsers need not'],
     ['everyone', 'every commit must be signed'],
   ], 'Section 5 names command-line devices only.'),
-  a('caller-auth', ['5'], 'How do callers authenticate?', [
+  a('caller-auth', 'harness', ['5'], 'How do callers authenticate?', [
     ['profile-headers', 'the profile supplies request headers per member kind (default: Authorization: Bearer <token>)'],
   ], 'The spec shows no mechanism; headers per member kind cover bearer tokens, cookies and API keys alike.'),
-  a('caller-kinds', ['4', '5'], 'Which member kind calls each endpoint?', [
+  a('caller-kinds', 'server', ['4', '5'], 'Which member kind calls each endpoint?', [
     ['catalogue', 'devices commit (4.2) and report usage (4.3); browsers approve devices (4.1), register passkeys (4.4), revoke browsers (4.5) and change the master password (4.6)'],
     ['any-member', 'every member kind may call every endpoint'],
   ], 'Section 1 describes devices committing and reporting usage from a computer, and account operations as a browser\'s.'),
-  a('credentials-required', ['5'], 'Are requests without credentials, or with wrong ones, rejected?', [
+  a('credentials-required', 'server', ['5'], 'Are requests without credentials, or with wrong ones, rejected?', [
     ['rejected', 'any 4xx (typically 401/403), nothing applied'],
     ['open', 'the endpoint is unauthenticated'],
   ], 'Access is held by members (section 1); an unauthenticated change would make membership meaningless.'),
-  a('cross-account-isolation', ['1', '5'], 'Can one account\'s member change another account\'s pouch?', [
-    ['isolated', 'rejected with a 4xx, nothing applied'],
-    ['shared', 'pouches are not bound to accounts'],
-  ], 'Access to pouches is held by members (section 1).'),
-  a('error-response', ['7'], 'What does a rejection look like?', [
+  // Section 1 rules out pouches shared across accounts ("Access to pouches is held by members";
+  // membership changes are signed statements), so no reading lets another account change a pouch.
+  // What the server answers to an id another account holds is the open question.
+  a('cross-account-isolation', 'server', ['1', '4.2'], 'What does a commit to a pouch id that another account holds do?', [
+    ['refused', 'refused with a 4xx; nothing applied'],
+    ['separate-pouch', 'the id names a separate pouch of the caller\'s own account; the other account\'s pouch is untouched'],
+  ], 'Refusing is the plainest way to keep a pouch to its members; pouch ids scoped per account are as consistent with section 1.'),
+  a('error-response', 'server', ['7'], 'What does a rejection look like?', [
     ['any-4xx', 'any 4xx status; if the body is a JSON envelope, ok is not true'],
     ['envelope-ok-false', 'a 4xx with a JSON envelope whose ok is false'],
   ], 'Status codes and error bodies are not shown; the 4xx class is the only safe common ground.'),
-  a('conflict-behaviour', ['4.2', '7'], 'What happens when a base revision does not match the head?', [
+  a('conflict-behaviour', 'server', ['4.2', '7'], 'What happens when a base revision does not match the head?', [
     ['reject-request', 'the request is rejected with a 4xx'],
     ['per-op-status', 'a 2xx whose result for that op has a status other than applied'],
   ], 'Only the status applied is listed (2.6), so a non-applied op cannot be expressed in a success body.'),
-  a('batch-atomicity', ['4.2'], 'Is a batch applied all or nothing?', [
+  a('conflict-status', 'server', ['4.2', '7'], 'Which status does a refused commit answer?', [
+    ['any-4xx', 'any 4xx; the harness does not rely on a code'],
+    ['409', '409 Conflict'],
+    ['412', '412 Precondition Failed'],
+    ['400', '400 Bad Request'],
+  ], 'Status codes are not shown (section 7).'),
+  a('batch-atomicity', 'server', ['4.2'], 'Is a batch applied all or nothing?', [
     ['atomic', 'a batch with any rejected op applies nothing'],
     ['per-op', 'valid ops of a batch apply even when others are rejected'],
   ], 'A commit with optimistic concurrency is a transaction; partial application loses the client\'s intent.'),
-  a('operation-id-idempotency', ['4.2'], 'What does re-sending an operation_id do?', [
+  a('operation-id-idempotency', 'server', ['4.2'], 'What does re-sending an operation_id do?', [
     ['replay-first-result', 'nothing is applied again; the first result is returned'],
     ['replay-rejected', 'the replay is rejected with a 4xx; nothing is applied again'],
-    ['not-deduplicated', 'operation_id carries no meaning'],
+    ['not-deduplicated', 'operation_id carries no meaning: the replay is evaluated again (its ops then meet the heads the first attempt set)'],
   ], 'An operation id exists to make retries safe.'),
-  a('op-semantics', ['2.5', '3', '4.2'], 'Which state rules apply to operation types?', [
+  a('op-semantics', 'server', ['2.5', '3', '4.2'], 'Which state rules apply to operation types?', [
     ['base-only', 'create needs a new artifact and a null base; every other type needs base_revision_id equal to the artifact\'s head; nothing else is checked'],
   ], 'States and transitions are not shown; the revision chain is the only rule the spec implies.'),
-  a('revision-id-unique', ['4.2'], 'May a revision id be used twice?', [
+  a('revision-id-unique', 'server', ['4.2'], 'May a revision id be used twice?', [
     ['per-pouch', 'a revision id already used in the pouch is rejected'],
     ['per-artifact', 'unique within its artifact only'],
   ], 'Revision ids name versions; reusing one makes a base ambiguous.'),
-  a('seq-semantics', ['2.6'], 'What are seq and high_water?', [
+  a('seq-semantics', 'server', ['2.6'], 'What are seq and high_water?', [
     ['per-pouch', 'seq strictly increases per pouch with every applied op; high_water is the pouch\'s highest seq after the batch'],
+    ['global', 'one counter for every pouch: seq strictly increases within a pouch but with gaps; high_water is at least every seq of the batch'],
   ], 'Only the types are shown; a per-pouch sequence is what a sync client needs to resume.'),
-  a('pouch-existence', ['4.2'], 'Must a pouch exist before the first commit?', [
+  a('pouch-existence', 'server', ['4.2'], 'Must a pouch exist before the first commit?', [
     ['created-on-commit', 'a commit to a new pouch id creates it for the caller\'s account'],
     ['must-exist', 'only pouches listed in the profile are used'],
   ], 'No endpoint creating pouches is shown.'),
-  a('usage-row-key', ['4.3'], 'What identifies a usage row, and what is its total?', [
+  a('usage-row-key', 'server', ['4.3'], 'What identifies a usage row?', [
     ['day-assistant-model', 'key (day, assistant, model); total = input + output + cache_read + cache_write; the larger total keeps all four counters'],
-    ['per-field-max', 'key (day, assistant, model); each counter keeps its own maximum'],
-  ], '"Each keeps the larger of its stored and reported total" compares one total per row.'),
-  a('usage-stored-meaning', ['4.3'], 'What does data.stored count?', [
+    ['day-assistant', 'key (day, assistant): rows of one assistant and day with different models are one row; the larger total keeps the whole row, model included'],
+  ], '"per UTC day for the assistants" names day and assistant; a row also names its model.'),
+  a('usage-stored-meaning', 'server', ['4.3'], 'What does data.stored count?', [
     ['rows-changed', 'rows this request inserted or raised'],
     ['rows-held', 'rows held for the source after the request'],
     ['rows-accepted', 'rows of the request that were valid and considered'],
   ], 'A re-sent report "changes nothing" (4.3 rule 2), which rows-changed makes observable as 0.'),
-  a('usage-counters-negative', ['2.7', '8'], 'Are negative usage counters valid?', [
+  a('usage-counters-negative', 'server', ['2.7', '8'], 'Are negative usage counters valid?', [
     ['accepted', 'counters are bounded only above, as written'],
     ['rejected', 'token counts are non-negative'],
   ], 'The spec states only an upper bound.'),
-  a('day-calendar-valid', ['2.7'], 'Must day be a real calendar day?', [
+  a('usage-day-window', 'server', ['2.7', '4.3'], 'Which days may a usage row name?', [
+    ['any-day', 'any day the pattern allows, past or future'],
+    ['not-future', 'a day after the current UTC day is refused'],
+  ], 'The spec states only the pattern; reports of days to come are odd but not forbidden.'),
+  a('day-calendar-valid', 'server', ['2.7'], 'Must day be a real calendar day?', [
     ['calendar', '2026-02-30 and 2026-13-01 are rejected'],
     ['pattern-only', 'any value matching 20YY-MM-DD is accepted'],
   ], '"a UTC day" names a day, not a shape.'),
-  a('characters-are-code-points', ['2', '8'], 'What is a "character" in a length limit?', [
+  a('characters-are-code-points', 'server', ['2', '8'], 'What is a "character" in a length limit?', [
     ['codepoints', 'Unicode code points'],
     ['utf16', 'UTF-16 code units (JavaScript string length)'],
     ['bytes', 'UTF-8 bytes'],
   ], 'Unicode code points are what JSON text is made of (RFC 8259).'),
-  a('integers-json-safe', ['2', '8'], 'Which integers are sent where no bound is stated?', [
+  a('integers-json-safe', 'harness', ['2', '8'], 'Which integers are sent where no bound is stated?', [
     ['safe', `only integers in ±${MAX_SAFE} (the spec's own bound)`],
   ], 'Larger integers do not survive JSON in most implementations.'),
-  a('unknown-fields-ignored', ['2'], 'What happens to fields the spec does not list?', [
+  a('empty-lists', 'server', ['2.5', '4.1', '4.3', '4.6'], 'May a list with no stated minimum be empty (blob_ids, rows, statements, key_envelopes)?', [
+    ['accepted', 'an empty list is valid where no minimum is stated'],
+    ['rejected', 'an empty list is refused where the operation needs an item (e.g. 4.6 names add and remove statements)'],
+  ], 'Where the spec wants a minimum it states one (ops 1 to 50, roster statements 1 to 16).'),
+  a('unknown-fields-ignored', 'server', ['2'], 'What happens to fields the spec does not list?', [
     ['ignored', 'accepted and ignored'],
     ['rejected', 'rejected with a 4xx'],
   ], 'Forward compatibility across versions (section 9).'),
-  a('duplicate-keys', ['2'], 'What happens to a JSON object with a duplicate key?', [
+  a('duplicate-keys', 'server', ['2'], 'What happens to a JSON object with a duplicate key?', [
     ['rejected', 'rejected with a 4xx'],
     ['last-wins', 'the last value is used'],
   ], 'RFC 8259 says names SHOULD be unique; an ambiguous signed body must not be interpreted two ways.'),
-  a('content-type-json-only', ['intro'], 'Is a body sent with another Content-Type accepted?', [
+  a('content-type-json-only', 'server', ['intro'], 'Is a body sent with another Content-Type accepted?', [
     ['rejected', 'rejected with a 4xx (415)'],
     ['sniffed', 'parsed as JSON anyway'],
   ], 'All bodies are JSON with Content-Type application/json.'),
-  a('body-size-limit', ['8'], 'Request size limits are not shown: which sizes must be accepted?', [
+  a('body-size-limit', 'server', ['8'], 'Request size limits are not shown: which sizes must be accepted?', [
     ['limits-allow', `every body the stated limits allow is accepted; bodies over ${BODY_SIZE_CAP_BYTES / MIB} MiB may be rejected with a 4xx`],
   ], 'A server may cap bodies, but never below what the stated limits permit.'),
-  a('cli-request-exists', ['4.1'], 'Which cli-auth request ids can be approved?', [
+  a('cli-request-exists', 'server', ['4.1'], 'Which cli-auth request ids can be approved?', [
     ['any-id', 'any well-formed id names a pending request'],
     ['profile-ids', 'only ids listed in the profile'],
   ], 'The step that creates a cli-auth request is not shown.'),
-  a('browser-exists', ['4.5'], 'Which browser ids can be revoked?', [
+  a('browser-exists', 'server', ['4.5'], 'Which browser ids can be revoked?', [
     ['any-id', 'any well-formed id; revoking an unknown or revoked browser succeeds'],
     ['profile-ids', 'only browser member ids listed in the profile'],
   ], 'Revocation is idempotent in effect; member listing is not shown.'),
-  a('opaque-crypto-fields', ['2.3', '2.4', '2.5', '4.1'], 'Does the server check statements, envelopes, welcomes and operation signatures?', [
+  a('opaque-crypto-fields', 'server', ['2.3', '2.4', '2.5', '4.1'], 'Does the server check statements, envelopes, welcomes and operation signatures?', [
     ['opaque', 'their meaning and encoding are not shown, so any value within the stated limits is accepted'],
   ], 'Meaning and encoding of statement, welcome, hpke_enc and ciphertext are not shown.'),
-  a('unlock-prepare', ['4.6'], 'Must a prepare step precede the unlock commit?', [
+  a('unlock-prepare', 'server', ['4.6'], 'Must a prepare step precede the unlock commit?', [
     ['not-required', 'the commit is accepted on its own'],
   ], 'The prepare step is not shown.'),
-  a('rate-limits', ['8'], 'Does the target throttle a conformance run?', [
+  a('head-seq-semantics', 'server', ['4.6'], 'What is data.head_seq of a master-password change?', [
+    ['per-change', 'an account counter raised by one per accepted change'],
+    ['per-statement', 'raised by the number of statements committed: a change with an empty statement list leaves it where it was'],
+  ], 'Only "integer, required" is shown; a per-change counter is the simplest head.'),
+  a('rate-limits', 'server', ['8'], 'Does the target throttle a conformance run?', [
     ['none', 'no 429 during a run; a 429 is reported as an assumption mismatch'],
   ], 'Rate limits are not shown.'),
 ] as const;
 
-export const ASSUMPTIONS: readonly Assumption[] = Object.freeze(LIST);
+type Entry = (typeof LIST)[number];
 
-export type AssumptionName = (typeof LIST)[number]['name'];
+export type AssumptionName = Entry['name'];
 
-export const ASSUMPTION_BY_NAME: ReadonlyMap<string, Assumption> = new Map(ASSUMPTIONS.map((x) => [x.name, x]));
+/** The readings of one assumption, as literals: `ReadingOf<'usage-stored-meaning'>` is `'rows-changed' | 'rows-held' | 'rows-accepted'`. */
+export type ReadingOf<N extends AssumptionName> = Extract<Entry, { readonly name: N }>['default'];
 
-/** A chosen reading per assumption. */
-export type AssumptionSet = Readonly<Record<AssumptionName, string>>;
+export const ASSUMPTIONS: readonly Assumption<AssumptionName>[] = Object.freeze(LIST);
 
-export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(
-  Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as Record<AssumptionName, string>,
-);
+export const ASSUMPTION_BY_NAME: ReadonlyMap<string, Assumption<AssumptionName>> = new Map(ASSUMPTIONS.map((x) => [x.name, x]));
+
+/** A chosen reading per assumption, each typed by its own choices. */
+export type AssumptionSet = { readonly [N in AssumptionName]: ReadingOf<N> };
+
+/** Some readings, e.g. what a server was switched to or what discovery found. */
+export type Readings = Partial<AssumptionSet>;
+
+export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
+
+export function isAssumptionName(s: string): s is AssumptionName {
+  return ASSUMPTION_BY_NAME.has(s);
+}
+
+/** Whether `value` is one of the readings of `name`. */
+export function isReading<N extends AssumptionName>(name: N, value: string): value is ReadingOf<N> {
+  return ASSUMPTION_BY_NAME.get(name)?.choices.some((c) => c.value === value) ?? false;
+}
+
+/** The assumption's registry entry (total: every name has one). */
+export function assumptionOf(name: AssumptionName): Assumption<AssumptionName> {
+  return ASSUMPTION_BY_NAME.get(name)!;
+}
+
+/** Whether a registry reading has alternatives. */
+export function hasAlternatives(name: AssumptionName): boolean {
+  return assumptionOf(name).choices.length > 1;
+}
 
 /**
- * Applies overrides (from a profile or `--assume`), rejecting unknown names and values with a
- * message that lists what is accepted.
+ * Validates NAME=VALUE overrides (from a profile, `--assume` or `serve --reading`), rejecting
+ * unknown names and values with a message that lists what is accepted.
  */
-export function resolveAssumptions(overrides: Readonly<Record<string, string>> = {}): AssumptionSet {
-  const out: Record<string, string> = { ...DEFAULT_ASSUMPTIONS };
+export function parseReadings(overrides: Readonly<Record<string, string>> = {}): Readings {
+  const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(overrides)) {
     const def = ASSUMPTION_BY_NAME.get(name);
     if (!def) throw new Error(`unknown assumption "${name}"; known: ${ASSUMPTIONS.map((x) => x.name).join(', ')}`);
@@ -197,5 +261,10 @@ export function resolveAssumptions(overrides: Readonly<Record<string, string>> =
     }
     out[name] = value;
   }
-  return Object.freeze(out) as AssumptionSet;
+  return Object.freeze(out) as Readings;
+}
+
+/** The defaults with `overrides` applied (validated as `parseReadings` does). */
+export function resolveAssumptions(overrides: Readonly<Record<string, string>> = {}): AssumptionSet {
+  return Object.freeze({ ...DEFAULT_ASSUMPTIONS, ...parseReadings(overrides) }) as AssumptionSet;
 }

@@ -7,3 +7,5 @@ export * from './endpoints.ts';
 export * from './zod.ts';
 export * from './inventory.ts';
 export * from './assumptions.ts';
+export * from './usage-merge.ts';
+export * from './grounds.ts';

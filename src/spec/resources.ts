@@ -90,8 +90,6 @@ export const UsageRow = obj('UsageRow', '2.7', {
 
 /** The four counters of a usage row: what "total" is made of (assumption `usage-row-key`). */
 export const USAGE_COUNTERS = ['input', 'output', 'cache_read', 'cache_write'] as const;
-/** The fields that name a usage row (assumption `usage-row-key`, default). */
-export const USAGE_KEY_FIELDS = ['day', 'assistant', 'model'] as const;
 
 /** 2.8 Roster (revoke request). `key_envelopes` defaults to empty. */
 export const Roster = obj('Roster', '2.8', {

@@ -20,10 +20,16 @@ describe('the usage merge model', () => {
     expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([2, 1, 1, 1]);
   });
 
-  it('tells a lower total with one higher counter apart under the two key readings', () => {
+  it('keeps the whole row with the larger total: a lower total with one higher counter changes nothing', () => {
     const plan: UsageRequest[] = [{ source: 0, rows: [row(10, 0)] }, { source: 0, rows: [row(0, 5)] }];
     expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0]);
-    expect(predict(plan, 'per-field-max', 'rows-changed')).toEqual([1, 1]);
+  });
+
+  it('tells the two key readings apart: another model of the same day and assistant is one row under day-assistant', () => {
+    const plan: UsageRequest[] = [{ source: 0, rows: [row(10)] }, { source: 0, rows: [row(20, 0, 'n')] }];
+    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 2]);
+    expect(predict(plan, 'day-assistant', 'rows-held')).toEqual([1, 1]);
+    expect(predict(plan, 'day-assistant', 'rows-changed')).toEqual([1, 1]);
   });
 
   it('leaves stored unjudged for a request naming one key twice', () => {

@@ -4,18 +4,11 @@
  * the stored one only when its total is strictly larger (rows are never added up, and re-sending
  * changes nothing); `stored` counts the rows this request inserted or raised.
  */
-import { USAGE_COUNTERS, USAGE_KEY_FIELDS } from '../../spec/index.ts';
+import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowLike } from '../../spec/index.ts';
 import { integerOut, type Handler } from '../context.ts';
 import type { UsageCounters } from '../store.ts';
 
-type Row = UsageCounters & Readonly<Record<(typeof USAGE_KEY_FIELDS)[number], string>>;
-
-/** Exact even when four counters near 2^53 add up beyond what a double holds. */
-function totalOf(r: UsageCounters): bigint {
-  let t = 0n;
-  for (const c of USAGE_COUNTERS) t += BigInt(r[c]);
-  return t;
-}
+type Row = UsageRowLike;
 
 function countersOf(r: UsageCounters): UsageCounters {
   return { input: r.input, output: r.output, cache_read: r.cache_read, cache_write: r.cache_write };
@@ -29,7 +22,7 @@ export const reportUsage: Handler = (ctx) => {
   const scope = `${ctx.caller.accountId}\n${ctx.params['sourceId']!}`;
   const changed = new Set<string>();
   for (const row of rows) {
-    const key = USAGE_KEY_FIELDS.map((f) => row[f]).join('\n');
+    const key = usageKey(row, 'day-assistant-model');
     const stored = store.usageRow(scope, key);
     const reported = countersOf(row);
     let next: UsageCounters | undefined;
@@ -46,7 +39,7 @@ export const reportUsage: Handler = (ctx) => {
         cache_write: Math.max(stored.cache_write, row.cache_write),
       };
       next = sameCounters(stored, merged) ? undefined : merged;
-    } else if (totalOf(reported) > totalOf(stored)) next = reported;
+    } else if (mergeUsageRow(stored, reported).changed) next = reported;
     if (next) {
       store.putUsageRow(scope, key, next);
       changed.add(key);

@@ -1,0 +1,44 @@
+/**
+ * 4.3's merge rule, once, under every reading of the registry: "Rows are never added up. Each keeps
+ * the larger of its stored and reported total." Which fields identify a row is a reading
+ * (`usage-row-key`); the whole row is kept or replaced, never merged counter by counter (one total
+ * per row). The reference, the usage properties and the usage-flood scenario all merge through it.
+ */
+import type { ReadingOf } from './assumptions.ts';
+import { USAGE_COUNTERS } from './resources.ts';
+
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+export type UsageKeyReading = ReadingOf<'usage-row-key'>;
+
+/** The fields that can name a row. */
+export interface UsageKeyFields {
+  readonly day: string;
+  readonly assistant: string;
+  readonly model: string;
+}
+
+/** What the merge reads of a row: the four counters and the fields that can name it. */
+export type UsageRowLike = Readonly<Record<UsageCounter, number>> & UsageKeyFields;
+
+/** The fields that identify a row under each reading of `usage-row-key`. */
+export const USAGE_KEY_FIELDS_BY_READING: { readonly [R in UsageKeyReading]: readonly ('day' | 'assistant' | 'model')[] } = {
+  'day-assistant-model': ['day', 'assistant', 'model'],
+  'day-assistant': ['day', 'assistant'],
+};
+
+export function usageKey(row: UsageKeyFields, reading: UsageKeyReading): string {
+  return JSON.stringify(USAGE_KEY_FIELDS_BY_READING[reading].map((f) => row[f]));
+}
+
+/** The row's total, exact even where four counters near 2^53 add up beyond what a double holds. */
+export function usageTotal(row: Readonly<Record<UsageCounter, number>>): bigint {
+  let t = 0n;
+  for (const c of USAGE_COUNTERS) t += BigInt(row[c]);
+  return t;
+}
+
+/** Which row a key holds after `reported` meets `held`: the one with the larger total (the held one on a tie). */
+export function mergeUsageRow<R extends Readonly<Record<UsageCounter, number>>>(held: R | undefined, reported: R): { readonly row: R; readonly changed: boolean } {
+  if (!held || usageTotal(reported) > usageTotal(held)) return { row: reported, changed: true };
+  return { row: held, changed: false };
+}
