@@ -3,11 +3,17 @@
  * `response` object and answers an object, 4.6 moves a head forward.
  */
 import fc from 'fast-check';
-import { dataOf, violation } from '../src/check/judge.ts';
+import { assumptionMismatch, dataOf, violation } from '../src/check/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type Property } from '../src/check/property.ts';
 import { validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';
-import { envelopeOutcome } from './shapes.ts';
+import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
+
+const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId');
+const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice');
+const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq');
+const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics');
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
 // 4.1: approving a cli-auth request creates a device and answers its uuid.
@@ -15,23 +21,28 @@ const deviceCreated = defineProperty({
   id: 'approve.device-created',
   section: '4.1',
   invariant: 'Each approval answers data.device_id, a uuid (2.2), and two approvals create two different devices.',
-  assumptions: ['cli-request-exists', 'opaque-crypto-fields'],
+  assumptions: ['cli-request-exists', 'opaque-crypto-fields', 'caller-kinds', ...VALUE_READINGS],
+  judgements: [DEVICE_ID, CREATES_DEVICE],
   needs: ['browser'],
   arbitrary: () => fc.tuple(validRequest('approveDevice', { boundaries: false }), validRequest('approveDevice', { boundaries: false })),
   async check(ctx, pair) {
     const ids: string[] = [];
+    const requests: string[] = [];
     for (const sample of pair) {
       const s = prepare(ctx, 'approveDevice', sample);
       const ex = await ctx.call({ endpoint: 'approveDevice', params: s.params, body: s.body });
-      const acc = await mustAccept(ctx, 'approveDevice', ex, { what: 'approving a cli-auth request', body: s.body });
+      const acc = await mustAccept(ctx, 'approveDevice', ex, s, { what: 'approving a cli-auth request' });
       if (!acc.ok) return acc;
       const id = dataOf(ex)?.['device_id'];
       if (typeof id !== 'string' || !PATTERNS.uuid.regex.test(id)) {
-        return violation(`an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);
+        return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);
       }
       ids.push(id.toLowerCase());
+      requests.push(String(s.params['id']).toLowerCase());
     }
-    return ids[0] === ids[1] ? violation(`two approvals of different requests both answered device_id ${ids[0]}: one device for two`) : PASS;
+    // Two approvals of the same listed request may well name one device.
+    if (requests[0] === requests[1]) return PASS;
+    return ids[0] === ids[1] ? violation(CREATES_DEVICE, `two approvals of different requests both answered device_id ${ids[0]}: one device for two`) : PASS;
   },
 });
 
@@ -47,13 +58,13 @@ const responseObject = defineProperty({
   id: 'passkeys.response-object',
   section: '4.4',
   invariant: 'A passkey registration with any free-form response object is accepted and answers the envelope with an object data.',
-  assumptions: ['opaque-crypto-fields', 'unknown-fields-ignored'],
+  assumptions: ['opaque-crypto-fields', 'caller-kinds', ...VALUE_READINGS],
   needs: ['browser'],
   arbitrary: () => fc.tuple(validRequest('registerPasskey', { boundaries: false }), arbResponse),
   async check(ctx, [sample, response]) {
     const s = prepare(ctx, 'registerPasskey', { params: sample.params, body: { ...sample.body, response } });
     const ex = await ctx.call({ endpoint: 'registerPasskey', params: s.params, body: s.body });
-    const acc = await mustAccept(ctx, 'registerPasskey', ex, { what: 'registering a passkey with a free-form response', body: s.body });
+    const acc = await mustAccept(ctx, 'registerPasskey', ex, s, { what: 'registering a passkey with a free-form response' });
     if (!acc.ok) return acc;
     return envelopeOutcome('registerPasskey', ex);
   },
@@ -64,7 +75,8 @@ const headSeq = defineProperty({
   id: 'unlock.head-seq',
   section: '4.6',
   invariant: 'Successive accepted master-password changes answer strictly increasing data.head_seq.',
-  assumptions: ['seq-semantics', 'unlock-prepare', 'opaque-crypto-fields'],
+  assumptions: ['head-seq-semantics', 'unlock-prepare', 'opaque-crypto-fields', 'caller-kinds', ...VALUE_READINGS],
+  judgements: [HEAD_SEQ, HEAD_MOVES],
   needs: ['browser', 'account-changes'],
   runs: 10,
   arbitrary: () => fc.array(validRequest('changeUnlock', { boundaries: false }), { minLength: 2, maxLength: 3 }),
@@ -73,11 +85,22 @@ const headSeq = defineProperty({
     for (const [i, sample] of samples.entries()) {
       const s = prepare(ctx, 'changeUnlock', sample);
       const ex = await ctx.call({ endpoint: 'changeUnlock', params: s.params, body: s.body });
-      const acc = await mustAccept(ctx, 'changeUnlock', ex, { what: `master-password change ${i + 1}`, body: s.body });
+      const acc = await mustAccept(ctx, 'changeUnlock', ex, s, { what: `master-password change ${i + 1}` });
       if (!acc.ok) return acc;
       const seq = dataOf(ex)?.['head_seq'];
-      if (typeof seq !== 'number' || !Number.isInteger(seq)) return envelopeOutcome('changeUnlock', ex);
-      if (last !== undefined && !(seq > last)) return violation(`master-password change ${i + 1} answered head_seq ${seq}, not above the previous change's ${last}`);
+      if (typeof seq !== 'number' || !Number.isInteger(seq)) {
+        const shape = envelopeOutcome('changeUnlock', ex);
+        return shape.ok ? violation(HEAD_SEQ, `master-password change ${i + 1} answered head_seq ${JSON.stringify(seq)}`) : shape;
+      }
+      const statements = Array.isArray((s.body as { statements?: unknown }).statements) ? (s.body as { statements: unknown[] }).statements.length : 0;
+      if (last !== undefined) {
+        const perChange = seq > last;
+        const perStatement = statements > 0 ? seq > last : seq >= last;
+        const reading = ctx.assumptions['head-seq-semantics'];
+        if (!(reading === 'per-change' ? perChange : perStatement)) {
+          return assumptionMismatch('head-seq-semantics', `master-password change ${i + 1} (${statements} statement(s)) answered head_seq ${seq} after ${last} (head-seq-semantics=${reading})`);
+        }
+      }
       last = seq;
     }
     return PASS;

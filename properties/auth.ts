@@ -1,14 +1,21 @@
 /**
- * Section 5 and section 1 ("access to pouches is held by members"): every endpoint refuses a
- * request without credentials or with wrong ones, and one account's device cannot change another
- * account's pouch. How callers authenticate is not shown, so both rest on registry readings.
+ * Section 5 and section 1: every endpoint refuses a request without credentials or with wrong ones
+ * (how callers authenticate is not shown: a reading), and one account's device never changes what
+ * another account's pouch holds — "Access to pouches is held by members", whatever the server does
+ * with another account's pouch id (refuses it, or gives the caller a separate pouch: a reading).
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { expectRejected } from '../src/check/judge.ts';
+import { assumptionMismatch, expectRejected, Notes, unexpected, violation } from '../src/check/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
-import { commit, createArtifacts, extend, op, pouchFor, proveNothingApplied } from './support/commits.ts';
+import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied } from './support/commits.ts';
+
+const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required');
+/** §1: only members change a pouch; a device of another account is none. */
+export const MEMBERS_ONLY = specJudgement('auth.members-only', 'A device of another account never changes what an account\'s pouch holds: its update does not apply there, its create does not appear there.', 'membersHoldPouches');
+const FOREIGN_ID = readingJudgement('auth.foreign-pouch-id', 'A commit to a pouch id another account holds is answered as the run reads (refused, or served from a separate pouch).', 'cross-account-isolation');
 import { plainRequest, prepare } from './support/requests.ts';
 
 type Credentials = 'none' | 'wrong-token' | 'malformed-scheme' | 'other-kind';
@@ -19,6 +26,7 @@ const credentialsRequired = defineProperty({
   section: '5',
   invariant: 'Every endpoint refuses a request without credentials, with a wrong token, or with a malformed Authorization header.',
   assumptions: ['credentials-required', 'caller-auth'],
+  judgements: [CREDENTIALS],
   needs: ['browser', 'device'],
   arbitrary: () =>
     fc.record({
@@ -35,20 +43,21 @@ const credentialsRequired = defineProperty({
           : {};
     const ex = await ctx.call({ endpoint: c.endpoint, params: s.params, body: s.body, ...(c.credentials === 'none' ? { as: 'anonymous' as const } : { headers }) });
     const what = `${c.endpoint} ${c.credentials === 'none' ? 'without credentials' : `with ${c.credentials}`}`;
-    const refused = expectRejected(ex, { what, assumption: 'credentials-required' });
+    const refused = expectRejected(ex, { what, blame: { assumption: 'credentials-required' } });
     if (!refused.ok || c.endpoint !== 'commitOperations') return refused;
     // A refused commit applies nothing: its artifact is still free.
     const body = s.body as { ops: { artifact_id: string }[] };
-    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id })), what);
+    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id })), what, { assumption: 'credentials-required' });
   },
 });
 
-// 1 + cross-account-isolation: a pouch is its account's; another account's device cannot change it.
+// §1: a pouch is its members'; whatever another account's device is answered, it changes nothing there.
 const crossAccount = defineProperty({
   id: 'auth.cross-account',
   section: '1',
-  invariant: 'A device of a second account cannot commit to the first account\'s pouch: refused, and the pouch is unchanged.',
-  assumptions: ['cross-account-isolation', 'pouch-existence'],
+  invariant: 'A device of a second account never changes the first account\'s pouch: its update on the owner\'s head does not apply there, its create does not appear there, and the owner\'s next update applies.',
+  assumptions: ['cross-account-isolation', 'conflict-behaviour', 'op-semantics', 'pouch-existence'],
+  judgements: [MEMBERS_ONLY, FOREIGN_ID],
   needs: ['device', 'second-account'],
   arbitrary: () => fc.constantFrom('update', 'create', 'delete'),
   async check(ctx, kind): Promise<Outcome> {
@@ -61,11 +70,29 @@ const crossAccount = defineProperty({
         ? op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })
         : op(ctx, { type: kind, artifact: a.id, revision: ctx.uuid(), base: a.head });
     const ex = await commit(ctx, pouch, [foreign], { as: { account: 'secondary', member: 'device' } });
-    const refused = expectRejected(ex, { what: `the second account's device committing a ${kind} to the first account's pouch`, assumption: 'cross-account-isolation' });
-    if (!refused.ok) return refused;
-    const moved = await extend(ctx, pouch, a, 'the owner updating its head after the foreign attempt');
-    if (!moved.ok) return moved;
-    return kind === 'create' ? proveNothingApplied(ctx, pouch.id, [{ artifact: String(foreign['artifact_id']) }], 'the foreign create') : PASS;
+    const what = `the second account's device committing a ${kind} to the first account's pouch`;
+    const u = unexpected(ex, what);
+    if (u) return u;
+    const f = fates(ctx, ex, [foreign]);
+    const notes = new Notes();
+    const reading = ctx.assumptions['cross-account-isolation'];
+    if (kind !== 'create' && f.ops[0] === 'applied') {
+      // No pouch but the owner's holds an artifact at that head: under every reading this changed it.
+      return violation(MEMBERS_ONLY, `${what}: an op on the owner's artifact at its head applied (${f.answer})`);
+    }
+    if (kind === 'create' && f.ops[0] === 'applied' && reading === 'refused') {
+      notes.add(assumptionMismatch('cross-account-isolation', `${what}: applied (${f.answer}) instead of being refused; the owner's pouch is checked next`));
+    }
+    if (f.ops[0] === 'refused' && reading === 'separate-pouch' && kind === 'create') {
+      notes.add(assumptionMismatch('cross-account-isolation', `${what}: refused (${f.answer}) instead of served from a separate pouch`));
+    }
+    const moved = await extend(ctx, pouch, a, 'the owner updating its head after the foreign attempt', { judgement: MEMBERS_ONLY });
+    if (!moved.ok) return notes.result(moved);
+    if (kind === 'create') {
+      const free = await absent(ctx, pouch, String(foreign.artifact_id), 'the owner creating the artifact the foreign device created', { judgement: MEMBERS_ONLY });
+      if (!free.ok) return notes.result(free);
+    }
+    return notes.result(PASS);
   },
 });
 

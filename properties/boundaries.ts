@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { PASS, defineProperty, type Property } from '../src/check/property.ts';
 import { boundariesFor, boundarySpecs, boundedConstraints, type BoundaryCase } from '../src/gen/index.ts';
-import { REQUEST_CONSTRAINTS, type Constraint } from '../src/spec/index.ts';
+import { REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
+import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 
 interface Target {
@@ -53,7 +54,7 @@ const boundariesAccepted = defineProperty({
   id: 'boundaries.limits-accepted',
   section: '8',
   invariant: 'A request with one field exactly at a stated minimum or maximum (or a UUID edge form) is accepted.',
-  assumptions: ['characters-are-code-points', 'opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'body-size-limit'],
+  assumptions: ['opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'body-size-limit', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds', ...VALUE_READINGS],
   needs: ['browser', 'device'],
   arbitrary: () => arbSweep,
   async check(ctx, cases) {
@@ -62,10 +63,9 @@ const boundariesAccepted = defineProperty({
       const endpoint = c.constraint.endpoint;
       const s = prepare(ctx, endpoint, c);
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
-      const o = await mustAccept(ctx, endpoint, ex, {
+      const o = await mustAccept(ctx, endpoint, ex, s, {
         what: `${endpoint} with ${c.path} at ${c.variant} (${c.constraint.text})`,
-        body: s.body,
-        ...(c.assumption ? { assumption: c.assumption } : {}),
+        ...(c.assumption ? { readings: [{ assumption: c.assumption as AssumptionName, path: c.constraint.scope === 'params' ? `params.${c.constraint.path}` : c.constraint.path }] } : {}),
       });
       if (!o.ok) return o;
     }

@@ -3,14 +3,34 @@
  * with a 4xx (never a 5xx), and a refused request has no effect at all.
  */
 import fc from 'fast-check';
-import { effectOf, expectAccepted, expectRejected, unexpected, violation } from '../src/check/judge.ts';
+import { judgeServed } from '../src/check/controls.ts';
+import { assumptionMismatch, dataOf, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
+import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
-import { ASSUMPTION_BY_NAME, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
-import { commit, createArtifacts, op, pouchFor, proveNothingApplied } from './support/commits.ts';
+import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint, type SpecClause } from '../src/spec/index.ts';
+import { commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
+import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
-import { predict, rowKey, type KeyReading, type StoredReading, type UsageRow } from './support/usage-model.ts';
+import { judgePlan } from './support/usage.ts';
+import { rowKey, type UsageRow } from './support/usage-model.ts';
+
+/** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
+const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
+const ATOMIC = readingJudgement('rejection.conflict-no-effect', 'A batch refused for a conflict applies none of its ops.', 'batch-atomicity');
+
+const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
+
+function clauseOf(c: Constraint): SpecClause {
+  return (c as Constraint & { clause?: SpecClause }).clause ?? { section: c.section, quote: c.text };
+}
+
+/** Whom accepting a violation case blames: the reading its label rests on, or its constraint's own clause. */
+function blameOf(c: ViolationCase): Blame {
+  if (c.label.assumption) return { assumption: c.label.assumption as AssumptionName };
+  return { judgement: ENFORCED, clause: clauseOf(CONSTRAINT_BY_ID.get(c.label.constraintId)!) };
+}
 
 interface Target {
   readonly constraint: Constraint;
@@ -59,15 +79,31 @@ const arbSweep: fc.Arbitrary<ViolationCase[]> = fc.noBias(fc.integer({ min: 0, m
 function inForce(ctx: CaseContext, c: ViolationCase): boolean {
   const name = c.label.assumption as AssumptionName | undefined;
   if (!name) return true;
-  return ctx.assumptions[name] === ASSUMPTION_BY_NAME.get(name)?.default;
+  return ctx.assumptions[name] === assumptionOf(name).default;
+}
+
+/**
+ * The answer to a request breaking one constraint: a 4xx, or, for a commit, a 2xx in which no op
+ * applied (a per-op refusal, the `conflict-behaviour` reading); anything applied breaks the constraint.
+ */
+function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange): Outcome {
+  const what = `${c.label.endpoint} with ${c.label.description}`;
+  if (c.label.endpoint === 'commitOperations' && ex.response && ex.response.status >= 200 && ex.response.status < 300) {
+    const body = (ex.request.body.length ? JSON.parse(new TextDecoder().decode(ex.request.body)) : {}) as { ops?: unknown };
+    const ops = (Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as unknown as Op[];
+    const f = fates(ctx, ex, ops);
+    if (ops.length > 0 && f.ops.every((x) => x === 'refused')) {
+      return assumptionMismatch('conflict-behaviour', `${what}: answered ${f.answer}, every op marked not applied, instead of a 4xx`);
+    }
+  }
+  return expectRejected(ex, { what, assumptions: ctx.assumptions, blame: blameOf(c) });
 }
 
 async function refused(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
   const endpoint = c.label.endpoint;
   const s = prepare(ctx, endpoint, c);
   const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
-  const name = c.label.assumption as AssumptionName | undefined;
-  return expectRejected(ex, { what: `${endpoint} with ${c.label.description}`, assumptions: ctx.assumptions, ...(name ? { assumption: name } : {}) });
+  return judgeRefusal(ctx, c, ex);
 }
 
 const describeCases = (cases: readonly ViolationCase[]) => cases.map((c) => `${c.label.constraintId} ${c.label.variant} at ${c.label.path}`).join('\n');
@@ -77,7 +113,8 @@ const violationsRejected = defineProperty({
   id: 'rejection.violations-rejected',
   section: '8',
   invariant: 'A request breaking exactly one stated constraint is refused with a 4xx, never accepted and never a 5xx.',
-  assumptions: ['error-response', 'day-calendar-valid'],
+  assumptions: ['error-response', 'day-calendar-valid', 'conflict-behaviour'],
+  judgements: [ENFORCED],
   needs: ['browser', 'device'],
   arbitrary: () => arbSweep,
   async check(ctx, cases) {
@@ -109,7 +146,7 @@ const arbSideCase: fc.Arbitrary<SideCase> = fc.oneof(
 const uuidOk = (v: unknown): v is string => typeof v === 'string' && PATTERNS.uuid.regex.test(v);
 
 /** After a refused commit: every valid create of it can still be made, with its own revision id. */
-async function commitLeftNothing(ctx: CaseContext, pouchId: string, body: Json, what: string): Promise<Outcome> {
+async function commitLeftNothing(ctx: CaseContext, pouchId: string, body: Json, what: string, onApplied: Blame): Promise<Outcome> {
   const ops = isObject(body) && Array.isArray(body.ops) ? body.ops : [];
   const creates = ops.filter((o) => isObject(o) && o.type === 'create' && uuidOk(o.artifact_id));
   if (creates.length === 0) return PASS;
@@ -124,27 +161,25 @@ async function commitLeftNothing(ctx: CaseContext, pouchId: string, body: Json, 
     seen.add(revision.toLowerCase());
     again.push({ artifact, revision });
   }
-  return proveNothingApplied(ctx, pouchId, again.slice(0, LIMITS.opsPerCommit.max), what);
+  return proveNothingApplied(ctx, pouchId, again.slice(0, LIMITS.opsPerCommit.max), what, onApplied);
 }
 
 const rowSchema = toZod(UsageRowNode);
 
 /** After a refused usage report: its valid rows, sent alone, are all new to the source. */
-async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, what: string): Promise<Outcome> {
+async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, what: string, onStored: Blame): Promise<Outcome> {
   const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as unknown as UsageRow[];
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
   const valid = [...byKey.values()].slice(0, LIMITS.usageRowsPerRequest.max);
   if (valid.length === 0) return PASS;
-  const ex = await ctx.call({ endpoint: 'reportUsage', params: { sourceId }, body: { rows: valid } });
-  const acc = expectAccepted(ex, { what: 'the refused report\'s valid rows, sent alone' });
+  const sample = { params: { sourceId }, body: { rows: valid as unknown as Json[] } };
+  const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
+  const acc = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `the refused report's valid rows, sent alone` });
   if (!acc.ok) return acc;
-  const stored = (ex.response?.json as { data?: { stored?: unknown } } | undefined)?.data?.stored;
-  const [expected] = predict([{ source: 0, rows: valid }], ctx.assumptions['usage-row-key'] as KeyReading, ctx.assumptions['usage-stored-meaning'] as StoredReading);
-  if (expected !== undefined && stored !== expected) {
-    return violation(`${what} was refused, yet sending its ${valid.length} valid row(s) alone afterwards stored ${String(stored)} instead of ${expected}: the refused report changed rows`);
-  }
-  return PASS;
+  const stored = dataOf(ex)?.['stored'];
+  // The model says what a source that holds nothing answers, under every reading of stored.
+  return judgePlan(ctx, [{ source: 0, rows: valid }], [typeof stored === 'number' ? stored : undefined], onStored);
 }
 
 // 4.2, 4.3: a refused request changes nothing.
@@ -152,7 +187,8 @@ const noSideEffect = defineProperty({
   id: 'rejection.no-side-effect',
   section: '4.2',
   invariant: 'A refused commit applies none of its ops, and a refused usage report stores none of its rows.',
-  assumptions: ['usage-stored-meaning', 'op-semantics', 'pouch-existence'],
+  assumptions: ['usage-stored-meaning', 'usage-row-key', 'op-semantics', 'pouch-existence', 'batch-atomicity', 'conflict-behaviour', 'error-response', 'day-calendar-valid', 'caller-kinds', 'characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window'],
+  judgements: [ENFORCED, ATOMIC],
   needs: ['device'],
   arbitrary: () => arbSideCase,
   stillValid: (c) => c.kind === 'conflict' || breaksOnlyItsLabel(c.violation),
@@ -165,10 +201,15 @@ const noSideEffect = defineProperty({
       const ops = Array.from({ length: c.size - 1 }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }));
       ops.push(op(ctx, { type: 'create', artifact: artifacts[0]!.id, revision: ctx.uuid(), base: null }));
       const ex = await commit(ctx, pouch, ops);
-      const body = { ops: ops.slice(0, -1) } as unknown as Json;
       const what = `a batch of ${c.size} ops whose last op creates an existing artifact`;
-      if (effectOf(ex) !== 'refused') return unexpected(ex) ?? PASS; // judged by commits.atomic-batch
-      return commitLeftNothing(ctx, pouch.id, body, what);
+      const u = unexpected(ex, what);
+      if (u) return u;
+      const f = fates(ctx, ex, ops);
+      // An applied conflicting op or a partial batch is judged by commits.atomic-batch; here only what a refusal left behind.
+      if (f.batch !== 'refused') return PASS;
+      const notes = new Notes();
+      notes.add(f.conflictForm);
+      return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as unknown as Json, what, { assumption: 'batch-atomicity' }));
     }
     const v = c.violation;
     if (!inForce(ctx, v)) return PASS;
@@ -176,10 +217,12 @@ const noSideEffect = defineProperty({
     const s = prepare(ctx, endpoint, v);
     const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
     const what = `${endpoint} with ${v.label.description}`;
-    const r = expectRejected(ex, { what });
-    if (!r.ok) return r;
-    if (endpoint === 'commitOperations') return commitLeftNothing(ctx, s.params['pouchId']!, s.body, what);
-    return usageLeftNothing(ctx, s.params['sourceId']!, s.body, what);
+    const r = judgeRefusal(ctx, v, ex);
+    if (!r.ok && r.kind !== 'assumption') return r;
+    const notes = new Notes();
+    notes.add(r);
+    if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId']!, s.body, what, blameOf(v)));
+    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, what, blameOf(v)));
   },
   describe: (c) => (c.kind === 'conflict' ? `conflicting batch of ${c.size}` : `${c.violation.label.constraintId} ${c.violation.label.variant}`),
 });

@@ -4,7 +4,8 @@
  * duplicate keys are client errors (4xx, never 5xx), and the target keeps serving afterwards.
  */
 import fc from 'fast-check';
-import { describeResponse, expectAccepted, expectRejected, unexpected, violation } from '../src/check/judge.ts';
+import { describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge.ts';
+import { SERVES, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
@@ -12,6 +13,9 @@ import { plainRequest, prepare, sendPlain } from './support/requests.ts';
 
 export type Bad = 'truncated' | 'trailing-comma' | 'single-quotes' | 'nan' | 'empty' | 'not-an-object' | 'text-plain' | 'deep-nesting' | 'invalid-utf8' | 'duplicate-keys';
 export const BAD: readonly Bad[] = ['truncated', 'trailing-comma', 'single-quotes', 'nan', 'empty', 'not-an-object', 'text-plain', 'deep-nesting', 'invalid-utf8', 'duplicate-keys'];
+
+/** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
+const JSON_ONLY = specJudgement('robustness.json-only', 'A body that is not JSON (or not the JSON the endpoint takes) is refused with a 4xx.', 'jsonBodies');
 
 /** Where the 4xx rests on a reading rather than on RFC 8259 or the schema. */
 const READING: Partial<Record<Bad, AssumptionName>> = { 'text-plain': 'content-type-json-only', 'duplicate-keys': 'duplicate-keys' };
@@ -81,6 +85,7 @@ const malformedRejected = defineProperty({
   section: '2',
   invariant: 'Malformed JSON, another content type, absurd nesting, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
+  judgements: [JSON_ONLY],
   needs: ['browser', 'device'],
   arbitrary: () => arbBad,
   async check(ctx, cases) {
@@ -89,7 +94,8 @@ const malformedRejected = defineProperty({
       if (ctx.signal.aborted) break;
       const ex = await sendBad(ctx, c);
       const reading = READING[c.bad];
-      const o = expectRejected(ex, { what: `${c.endpoint} with a bad body (${c.bad})`, assumptions: ctx.assumptions, ...(reading ? { assumption: reading } : {}) });
+      const b: Blame = reading ? { assumption: reading } : { judgement: JSON_ONLY };
+      const o = expectRejected(ex, { what: `${c.endpoint} with a bad body (${c.bad})`, assumptions: ctx.assumptions, blame: b });
       if (!o.ok && o.kind !== 'assumption') return o;
       if (!o.ok && note.ok) note = o;
     }
@@ -97,13 +103,13 @@ const malformedRejected = defineProperty({
   },
 });
 
-/** A plain valid request right after: the target must still answer it. */
+/** A plain valid request right after: the target must still answer it (a target that stops serving has failed: a server error). */
 async function stillServing(ctx: CaseContext, after: string): Promise<Outcome> {
   const ex = await sendPlain(ctx, 'reportUsage');
   if (ex.verdict === 'accepted') return PASS;
   const u = unexpected(ex);
-  if (u && !u.ok && u.kind === 'transport') return violation(`the target stopped serving after ${after}: a plain usage report then failed (${ex.reason})`);
-  return u ?? expectAccepted(ex, { what: `a plain usage report right after ${after}` });
+  if (u && !u.ok && u.kind === 'transport') return serverError(`the target stopped serving after ${after}: a plain usage report then failed (${ex.reason})`);
+  return u ?? expectAccepted(ex, { what: `a plain usage report right after ${after}`, blame: { judgement: SERVES.reportUsage } });
 }
 
 // A bad request harms only itself: the next valid request is served.
@@ -111,12 +117,12 @@ const stillServingProp = defineProperty({
   id: 'robustness.still-serving',
   section: '2',
   invariant: 'After any bad body, the target still serves a valid request.',
-  assumptions: [],
+  assumptions: ['caller-kinds'],
   needs: ['browser', 'device'],
   arbitrary: () => arbBad,
   async check(ctx, cases) {
     const before = await sendPlain(ctx, 'reportUsage');
-    const b = expectAccepted(before, { what: 'a plain usage report before the bad bodies' });
+    const b = expectAccepted(before, { what: 'a plain usage report before the bad bodies', blame: { assumption: 'caller-kinds' } });
     if (!b.ok) return b;
     for (const c of cases) {
       if (ctx.signal.aborted) break;
@@ -136,14 +142,14 @@ const oversized = defineProperty({
   id: 'robustness.oversized-body',
   section: '8',
   invariant: `A body beyond any sane size (${BODY_SIZE_CAP_BYTES / 1024 / 1024} MiB + 1 byte) is answered without a 5xx, and the target serves the next request.`,
-  assumptions: ['body-size-limit'],
+  assumptions: ['body-size-limit', 'caller-kinds'],
   needs: ['device'],
   // One case per run: the body is 64 MiB.
   runs: 1,
   arbitrary: () => fc.constant('reportUsage' as const),
   async check(ctx, endpoint) {
     // Only a target that served before the big body can be said to have stopped serving after it.
-    const before = expectAccepted(await sendPlain(ctx, endpoint), { what: 'a plain usage report before the oversized body' });
+    const before = expectAccepted(await sendPlain(ctx, endpoint), { what: 'a plain usage report before the oversized body', blame: { assumption: 'caller-kinds' } });
     if (!before.ok) return before;
     const s = prepare(ctx, endpoint, plainRequest(endpoint));
     const head = Buffer.from('{"pad":"', 'utf8');

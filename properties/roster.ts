@@ -5,10 +5,29 @@
  */
 import fc from 'fast-check';
 import { expectRejected } from '../src/check/judge.ts';
+import { constraintJudgement, specJudgement } from '../src/check/judgements.ts';
 import { defineProperty, type Property } from '../src/check/property.ts';
 import { arbitraryOf, type Json, type JsonObject } from '../src/gen/index.ts';
-import { CHARSETS, KeyEnvelope, LIMITS, Statement, type EndpointId, type LimitName } from '../src/spec/index.ts';
+import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, type Constraint, type EndpointId, type LimitName, type SpecClause } from '../src/spec/index.ts';
+import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
+
+/** 2.4: outside the roster the fields are plain strings. */
+const PLAIN_OUTSIDE = specJudgement('roster.plain-outside', 'Outside the revoke roster, statements and key envelopes over a roster-only limit are accepted.', 'rosterOnlyLimits');
+/** 2.3, 2.4, 2.8: inside the roster the limits hold. */
+const ROSTER_LIMITS = constraintJudgement('roster.limits-inside', 'Inside the revoke roster, a statement or key envelope over a roster limit is refused.');
+
+/** The roster constraint a breach of `field` breaks (its clause is what a lax roster violates). */
+function rosterConstraint(field: Field, breach: Breach): Constraint | undefined {
+  const path =
+    field === 'statement' || field === 'signature' ? `roster.statements[].${field}` : field === 'envelope-signature' ? 'roster.key_envelopes[].signature' : `roster.key_envelopes[].${field}`;
+  const kind = field === 'key_gen' ? 'min' : breach === 'too-long' ? 'maxLength' : 'charset';
+  return REQUEST_CONSTRAINTS.find((c) => c.endpoint === 'revokeBrowser' && c.scope === 'body' && c.path === path && c.kind === kind);
+}
+
+function clauseOf(c: Constraint): SpecClause {
+  return (c as Constraint & { clause?: SpecClause }).clause ?? { section: c.section, quote: c.text };
+}
 
 type Field = 'statement' | 'signature' | 'hpke_enc' | 'ciphertext' | 'envelope-signature' | 'key_gen';
 type Breach = 'too-long' | 'outside-alphabet';
@@ -75,7 +94,8 @@ const limitsOnlyInRoster = defineProperty({
   id: 'roster.limits-only-in-roster',
   section: '2.4',
   invariant: 'A statement or key envelope beyond a roster-only limit is accepted in 4.1, 4.4 and 4.6, and refused inside the revoke roster (4.5).',
-  assumptions: ['opaque-crypto-fields', 'cli-request-exists', 'browser-exists', 'unlock-prepare'],
+  assumptions: ['opaque-crypto-fields', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds', ...VALUE_READINGS],
+  judgements: [PLAIN_OUTSIDE, ROSTER_LIMITS],
   needs: ['browser'],
   arbitrary: () => arbCase,
   async check(ctx, drawn) {
@@ -85,14 +105,15 @@ const limitsOnlyInRoster = defineProperty({
     const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min! - 1}` : c.breach}`;
     const outside = prepare(ctx, c.endpoint, { params: paramsFor(c.endpoint, ctx.uuid()), body: bodyOutsideRoster(c, statement, envelope) });
     const ex = await ctx.call({ endpoint: c.endpoint, params: outside.params, body: outside.body });
-    const accepted = await mustAccept(ctx, c.endpoint, ex, { what: `${c.endpoint} with a statement or envelope whose ${what} (a roster-only limit)`, body: outside.body });
+    const accepted = await mustAccept(ctx, c.endpoint, ex, outside, { what: `${c.endpoint} with a statement or envelope whose ${what} (a roster-only limit)`, field: PLAIN_OUTSIDE });
     if (!accepted.ok) return accepted;
     // The same values inside the roster break 2.8 by the letter.
     const roster: JsonObject =
       c.field === 'statement' || c.field === 'signature' ? { statements: [statement] } : { statements: [cleanStatement], key_envelopes: [envelope] };
     const inside = prepare(ctx, 'revokeBrowser', { params: { id: ctx.uuid() }, body: { roster } });
     const ex2 = await ctx.call({ endpoint: 'revokeBrowser', params: inside.params, body: inside.body });
-    return expectRejected(ex2, { what: `a revoke roster whose ${what}` });
+    const rc = rosterConstraint(c.field, c.breach)!;
+    return expectRejected(ex2, { what: `a revoke roster whose ${what}`, blame: { judgement: ROSTER_LIMITS, clause: clauseOf(rc) }, assumptions: ctx.assumptions });
   },
   describe: (c) => `${c.endpoint}: ${c.field} ${c.breach}`,
 });

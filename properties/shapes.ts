@@ -4,11 +4,15 @@
  */
 import fc from 'fast-check';
 import { describeResponse, unexpected, violation } from '../src/check/judge.ts';
+import { SUCCESS_ENVELOPE, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { validRequest } from '../src/gen/index.ts';
 import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
+
+/** The readings a valid value may rest on (controls name them when they explain a refusal). */
+export const VALUE_READINGS = ['characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window'] as const;
 
 type Round = readonly { endpoint: EndpointId; sample: Sample }[];
 
@@ -28,7 +32,7 @@ const validAccepted = defineProperty({
   id: 'shapes.valid-accepted',
   section: '4',
   invariant: 'A request that meets every constraint of sections 2 and 4 is accepted, at every endpoint.',
-  assumptions: ['opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds'],
+  assumptions: ['opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds', ...VALUE_READINGS],
   needs: ['browser', 'device'],
   arbitrary: () => arbRound(true),
   async check(ctx, round) {
@@ -36,13 +40,18 @@ const validAccepted = defineProperty({
       if (!mayCall(ctx, endpoint)) continue;
       const s = prepare(ctx, endpoint, sample);
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
-      const o = await mustAccept(ctx, endpoint, ex, { what: `a valid ${endpoint} request (${ENDPOINT_BY_ID[endpoint].section})`, body: s.body });
+      const o = await mustAccept(ctx, endpoint, ex, s, { what: `a valid ${endpoint} request (${ENDPOINT_BY_ID[endpoint].section})` });
       if (!o.ok) return o;
     }
     return PASS;
   },
   describe: describeRound,
 });
+
+/** The intro: bodies are JSON, answers included. */
+const JSON_BODY = specJudgement('shapes.json-body', 'A success answers a JSON body with Content-Type application/json.', 'jsonBodies');
+/** 7: "Success responses carry ok true". */
+const OK_TRUE = specJudgement('shapes.ok-true', 'A success carries ok: true.', 'successOkTrue');
 
 /** 2.1 and the endpoint's data, judged on the raw response rather than the client's verdict. */
 export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
@@ -52,13 +61,13 @@ export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
   if (r.status < 200 || r.status >= 300) return PASS;
   const what = `${ENDPOINT_BY_ID[endpoint].section} success (${describeResponse(ex)})`;
   const media = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media !== 'application/json') return violation(`${what}: content type ${JSON.stringify(r.headers['content-type'] ?? '')} is not application/json`);
-  if (r.json === undefined) return violation(`${what}: the body is not JSON`);
+  if (media !== 'application/json') return violation(JSON_BODY, `${what}: content type ${JSON.stringify(r.headers['content-type'] ?? '')} is not application/json`);
+  if (r.json === undefined) return violation(JSON_BODY, `${what}: the body is not JSON`);
   const issues = issuesOf(schemasOf(ENDPOINT_BY_ID[endpoint]).envelope, r.json);
   if (issues.length > 0) {
-    return violation(`${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issues.slice(0, 4).map((i) => `${i.path || '(body)'} (${i.kind})`).join(', ')}`);
+    return violation(SUCCESS_ENVELOPE, `${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issues.slice(0, 4).map((i) => `${i.path || '(body)'} (${i.kind})`).join(', ')}`);
   }
-  if ((r.json as { ok?: unknown }).ok !== true) return violation(`${what}: a success must carry ok: true`);
+  if ((r.json as { ok?: unknown }).ok !== true) return violation(OK_TRUE, `${what}: a success must carry ok: true`);
   return PASS;
 }
 
@@ -68,6 +77,7 @@ const responseEnvelope = defineProperty({
   section: '2.1',
   invariant: 'Every success answers the common envelope (ok true, data, meta.request_id) with the data fields its endpoint lists.',
   assumptions: [],
+  judgements: [SUCCESS_ENVELOPE, JSON_BODY, OK_TRUE],
   needs: ['browser', 'device'],
   arbitrary: () => arbRound(false),
   async check(ctx, round) {

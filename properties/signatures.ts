@@ -7,11 +7,21 @@ import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
 import fc from 'fast-check';
 import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../src/crypto/attacks.ts';
 import { signServiceSignature } from '../src/crypto/service-signature.ts';
-import { expectAccepted, expectRejected } from '../src/check/judge.ts';
+import { blame, unexpected, type Blame } from '../src/check/judge.ts';
+import { specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
-import { ASSUMPTION_BY_NAME, CHARSETS, LIMITS, PATTERNS } from '../src/spec/index.ts';
-import { op, pouchFor, proveNothingApplied, type Op, type Pouch } from './support/commits.ts';
+import { assumptionOf, CHARSETS, LIMITS, PATTERNS, type AssumptionName } from '../src/spec/index.ts';
+import { commit, fates, op, pouchFor, proveNothingApplied, setup, type Op, type Pouch } from './support/commits.ts';
+
+/** §5: a device's commit without the header is not taken. */
+const HEADER_REQUIRED = specJudgement('signatures.header-required', 'A command-line device\'s commit without Service-Signature is refused and applies nothing.', 'signatureRequired');
+/** §5: the header is an ES256 JWS over the body's digest; anything else does not verify, and a correct one does. */
+const SIGNATURE_FORM = specJudgement(
+  'signatures.form',
+  'A Service-Signature that is not a valid ES256 JWS by the caller\'s key over the body\'s BLAKE3 digest is refused and applies nothing; one that is (in any form the spec leaves free) is accepted when the plainly signed commit is.',
+  'signatureForm',
+);
 
 /**
  * A valid one-op commit, with every optional field present or with none: tampering then changes
@@ -49,16 +59,29 @@ const artifactsOf = (body: unknown): string[] =>
     : [];
 
 /** After a refused commit: the artifacts it named can still be created, so nothing of it applied. */
-function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly string[], what: string): Promise<Outcome> {
+function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly string[], what: string, onApplied: Blame): Promise<Outcome> {
   const unique = [...new Set(artifacts.map((a) => a.toLowerCase()))];
-  return proveNothingApplied(ctx, pouchId, unique.map((artifact) => ({ artifact })), what);
+  return proveNothingApplied(ctx, pouchId, unique.map((artifact) => ({ artifact })), what, onApplied);
 }
 
 /** What the attack must get under the profile's readings; undefined when the catalogue cannot say. */
 function expected(ctx: CaseContext, a: SignatureAttack): 'reject' | 'accept' | undefined {
   if (a.expect !== 'assumption') return a.expect;
-  const name = a.assumption!;
-  return ctx.assumptions[name] === ASSUMPTION_BY_NAME.get(name)?.default ? a.defaultVerdict : undefined;
+  const name = a.assumption as AssumptionName;
+  return ctx.assumptions[name] === assumptionOf(name).default ? a.defaultVerdict : undefined;
+}
+
+/**
+ * A valid variant was refused: the same commit, plainly signed, is the control. Accepted, the
+ * variant's signature was refused for what the spec leaves free; refused too, the setup judge says
+ * what the target does not take.
+ */
+async function variantRefused(ctx: CaseContext, pouch: Pouch, body: Record<string, unknown>, what: string, b: Blame, answer: string): Promise<Outcome> {
+  const ops = (body['ops'] as Op[]).map((o) => ({ ...o, artifact_id: ctx.uuid(), revision_id: ctx.uuid() }));
+  const ex = await commit(ctx, pouch, ops);
+  const s = await setup(ctx, pouch, ex, ops, `the control: the same commit plainly signed after ${what}`);
+  if (!s.ok) return s;
+  return blame(b, `${what}: refused (${answer}), while the same commit plainly signed is accepted`);
 }
 
 async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boolean): Promise<Outcome> {
@@ -76,11 +99,17 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
     signature: { header: r.header },
   });
   const what = `a device commit with ${a.title} (${a.id})`;
-  const reading = a.expect === 'assumption' ? { assumption: a.assumption! } : {};
-  if (want === 'accept') return expectAccepted(ex, { what, ...reading });
-  const refused = expectRejected(ex, { what, ...reading });
-  if (!refused.ok) return refused;
-  return appliedNothing(ctx, r.pouchId, [...artifactsOf(body), ...artifactsOf(r.body)], what);
+  const b: Blame = a.expect === 'assumption' ? { assumption: a.assumption as AssumptionName } : { judgement: SIGNATURE_FORM };
+  const u = unexpected(ex, what);
+  if (u) return u;
+  const sent = (isObject(r.body as never) && Array.isArray((r.body as { ops?: unknown }).ops) ? (r.body as { ops: Op[] }).ops : []) as Op[];
+  const f = fates(ctx, ex, sent.length ? sent : (body['ops'] as Op[]));
+  if (want === 'accept') {
+    if (f.batch === 'applied' || f.unreadable) return PASS;
+    return variantRefused(ctx, { id: r.pouchId, epoch: String(body['epoch']) }, body, what, b, f.answer);
+  }
+  if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
+  return appliedNothing(ctx, r.pouchId, [...artifactsOf(body), ...artifactsOf(r.body)], what, b);
 }
 
 /**
@@ -134,6 +163,7 @@ const headerRequired = defineProperty({
   section: '5',
   invariant: 'A command-line device\'s commit without Service-Signature is refused and applies nothing.',
   assumptions: ['pouch-existence'],
+  judgements: [HEADER_REQUIRED],
   needs: ['device'],
   arbitrary: () => fc.record({ header: fc.constantFrom('absent', 'renamed') }),
   async check(ctx, c) {
@@ -146,9 +176,11 @@ const headerRequired = defineProperty({
       ...(c.header === 'renamed' ? { headers: { 'x-service-signature': 'e30..AAAA' } } : {}),
     });
     const what = `a device commit without Service-Signature${c.header === 'renamed' ? ' (sent under another header name)' : ''}`;
-    const refused = expectRejected(ex, { what });
-    if (!refused.ok) return refused;
-    return appliedNothing(ctx, pouch.id, artifactsOf(body), what);
+    const u = unexpected(ex, what);
+    if (u) return u;
+    const f = fates(ctx, ex, body['ops'] as Op[]);
+    if (f.ops.some((x) => x === 'applied')) return blame({ judgement: HEADER_REQUIRED }, `${what}: applied (${f.answer})`);
+    return appliedNothing(ctx, pouch.id, artifactsOf(body), what, { judgement: HEADER_REQUIRED });
   },
 });
 
@@ -157,7 +189,8 @@ const forgeriesRejected = defineProperty({
   id: 'signatures.forgeries-rejected',
   section: '5',
   invariant: 'A device commit whose Service-Signature is forged, malformed, by the wrong key or over another body is refused and applies nothing.',
-  assumptions: ['canonical-json', 'jws-form', 'kid-binding', 'duplicate-keys', 'pouch-existence'],
+  assumptions: ['canonical-json', 'jws-form', 'kid-binding', 'high-s-accepted', 'duplicate-keys', 'pouch-existence'],
+  judgements: [SIGNATURE_FORM],
   needs: ['device'],
   arbitrary: () => sweep(REJECTS, 4),
   check: runAll,
@@ -168,7 +201,8 @@ const variantsAccepted = defineProperty({
   id: 'signatures.variants-accepted',
   section: '5',
   invariant: 'Every valid variant of a correct signature (header member order and whitespace, typ, hedged nonce, high-S, canonical re-spellings) is accepted.',
-  assumptions: ['canonical-json', 'high-s-accepted', 'jws-form', 'pouch-existence'],
+  assumptions: ['canonical-json', 'high-s-accepted', 'jws-form', 'kid-binding', 'duplicate-keys', 'pouch-existence'],
+  judgements: [SIGNATURE_FORM],
   needs: ['device'],
   arbitrary: () => sweep(ACCEPTS, 3),
   check: runAll,

@@ -9,9 +9,10 @@ import fc from 'fast-check';
 import { defineProperty, type Property } from '../src/check/property.ts';
 import type { UsageRequest, UsageRow } from './support/usage-model.ts';
 import { rowKey } from './support/usage-model.ts';
-import { arbCounters, arbCut, arbKey, arbRow, lowered, probes, raised, runUsagePlan } from './support/usage.ts';
+import { arbCounters, arbCut, arbKey, arbRow, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, runUsagePlan } from './support/usage.ts';
+import { VALUE_READINGS } from './shapes.ts';
 
-const READINGS = ['usage-stored-meaning', 'usage-row-key'] as const;
+const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
 
 /** Rows with distinct keys (one request never names a key twice where `stored` must be exact). */
 const arbDistinctRows = (max: number) => fc.uniqueArray(arbRow, { minLength: 1, maxLength: max, selector: rowKey });
@@ -25,12 +26,13 @@ const idempotent = defineProperty({
   section: '4.3',
   invariant: 'Re-sending a report changes nothing: the re-send stores no row.',
   assumptions: [...READINGS],
+  judgements: [IDEMPOTENT],
   needs: ['device'],
   arbitrary: () =>
     fc.record({ rows: arbDistinctRows(5), times: fc.integer({ min: 1, max: 3 }) }).map(({ rows, times }) =>
       Array.from({ length: times + 1 }, (): UsageRequest => ({ source: 0, rows })),
     ),
-  check: (ctx, plan) => runUsagePlan(ctx, plan),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, IDEMPOTENT),
   describe: describePlan,
 });
 
@@ -40,6 +42,7 @@ const neverSummed = defineProperty({
   section: '4.3',
   invariant: 'A row is never added to the stored one: the same row again, or one with every counter lower, stores nothing; a higher one raises it.',
   assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
   needs: ['device'],
   arbitrary: () =>
     fc.record({ row: arbRow, cut: arbCut, by: fc.integer({ min: 1, max: 1000 }) }).map(({ row, cut, by }): UsageRequest[] => [
@@ -59,6 +62,7 @@ const monotone = defineProperty({
   section: '4.3',
   invariant: 'A reported row with a lower total never replaces a stored row with a higher total.',
   assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
   needs: ['device'],
   arbitrary: () =>
     fc
@@ -90,6 +94,7 @@ const commutative = defineProperty({
   section: '4.3',
   invariant: 'Reports in any order end in the same state: two sources fed the same rows in different orders hold the same rows.',
   assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
   needs: ['device'],
   runs: 15,
   arbitrary: () =>
@@ -113,6 +118,7 @@ const associative = defineProperty({
   section: '4.3',
   invariant: 'One request with all rows ends in the same state as the same rows split over several requests.',
   assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
   needs: ['device'],
   runs: 15,
   arbitrary: () =>

@@ -1,10 +1,16 @@
 /**
  * Building semantically valid commits (4.2) on a live target: fresh pouch, artifact and revision
  * ids on every case, opaque crypto fields filled with well-formed placeholders (assumption
- * `opaque-crypto-fields`), and follow-up commits that prove what the head of an artifact is.
+ * `opaque-crypto-fields`), lists never empty (`empty-lists`), and follow-up commits that prove what
+ * the head of an artifact is, since the spec shows no read endpoint. What a commit did is always
+ * asked of the one commit judge (`commitOutcome`); a proof that fails is checked by a control
+ * before it blames the target.
  */
-import { assumptionMismatch, describeResponse, expectAccepted, resultsOf, unexpected } from '../../src/check/judge.ts';
-import type { CaseContext, Outcome } from '../../src/check/property.ts';
+import { commitOutcome, type CommitOutcome } from '../../src/check/commit-outcome.ts';
+import { judgeServed } from '../../src/check/controls.ts';
+import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
+import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
+import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { OpType } from '../../src/spec/index.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
 
@@ -31,7 +37,7 @@ export interface OpSpec {
   readonly base: string | null;
 }
 
-export type Op = Record<string, unknown>;
+export type Op = Record<string, unknown> & { readonly artifact_id: string; readonly revision_id: string };
 
 export function op(ctx: CaseContext, s: OpSpec, extra: Record<string, unknown> = {}): Op {
   return {
@@ -43,7 +49,7 @@ export function op(ctx: CaseContext, s: OpSpec, extra: Record<string, unknown> =
     envelope: 'ZW52ZWxvcGU',
     signature: 'c2lnbmF0dXJl',
     signer_member_id: ctx.profile.accounts.primary.device?.memberId ?? ctx.uuid(),
-    blob_ids: [],
+    blob_ids: ['YmxvYg'],
     ...extra,
   };
 }
@@ -66,17 +72,28 @@ export function commit(ctx: CaseContext, pouch: Pouch, ops: readonly Op[], o: Co
   });
 }
 
+/** What the commit did to each of its ops. */
+export function fates(ctx: CaseContext, ex: Exchange, ops: readonly Op[]): CommitOutcome {
+  return commitOutcome(ex, ops, ctx.assumptions);
+}
+
+/** The body of a sent commit, as a request sample for controls. */
+function sampleOf(pouch: Pouch, ex: Exchange): RequestSample {
+  const text = new TextDecoder().decode(ex.request.body);
+  return { params: { pouchId: pouch.id }, body: text ? (JSON.parse(text) as Json) : null };
+}
+
 /**
- * A step the case needs before it can check anything (creating the artifacts it works on). When
- * a plain create is refused, the target reads something other than the harness does about pouches,
- * signatures or placeholder crypto fields: an assumption mismatch, not a finding about the case.
+ * A step the case needs before it can check anything (creating the artifacts it works on): every op
+ * must apply. When the commit is refused, controls tell the environment (a reading about pouches or
+ * placeholder fields) from a field the target should not have refused (a violation).
  */
-export function setup(ex: Exchange, what: string): Outcome {
+export async function setup(ctx: CaseContext, pouch: Pouch, ex: Exchange, ops: readonly Op[], what: string): Promise<Outcome> {
   const u = unexpected(ex, what);
   if (u) return u;
-  const acc = expectAccepted(ex, { what });
-  if (acc.ok || acc.kind !== 'violation' || ex.verdict === 'protocol-error') return acc;
-  return assumptionMismatch('pouch-existence', `${acc.message}: a plain create on a pouch is refused, so nothing about commits can be judged`);
+  const f = fates(ctx, ex, ops);
+  if (f.batch === 'applied') return PASS;
+  return judgeServed(ctx, 'commitOperations', sampleOf(pouch, ex), ex.verdict === 'accepted' ? { ...ex, verdict: 'rejected' } : ex, { what });
 }
 
 export interface Artifact {
@@ -88,64 +105,86 @@ export interface Artifact {
 /** Creates `n` artifacts in one commit; `outcome` is set when the setup failed. */
 export async function createArtifacts(ctx: CaseContext, pouch: Pouch, n: number): Promise<{ artifacts: Artifact[]; outcome?: Outcome }> {
   const artifacts: Artifact[] = Array.from({ length: n }, () => ({ id: ctx.uuid(), head: ctx.uuid() }));
-  const ex = await commit(ctx, pouch, artifacts.map((a) => op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null })));
-  const s = setup(ex, `creating ${n} artifact(s)`);
+  const ops = artifacts.map((a) => op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null }));
+  const ex = await commit(ctx, pouch, ops);
+  const s = await setup(ctx, pouch, ex, ops, `creating ${n} artifact(s)`);
   return s.ok ? { artifacts } : { artifacts, outcome: s };
 }
 
 /**
- * Proves `revision` is the head of `artifact` by extending it: an update on it must apply. The
- * harness's belief moves to the new revision when it does.
+ * The control behind every proof: a fresh artifact created and updated in the same pouch. When even
+ * that is refused, the target does not take the commits the harness builds, and nothing about the
+ * case can be concluded (the `op-semantics` reading the harness builds on).
  */
-export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: string): Promise<Outcome> {
-  const next = ctx.uuid();
-  const ex = await commit(ctx, pouch, [op(ctx, { type: 'update', artifact: a.id, revision: next, base: a.head })]);
-  const acc = expectAccepted(ex, { what });
-  if (acc.ok) a.head = next;
-  return acc;
+async function control(ctx: CaseContext, pouch: Pouch, what: string, refused: Exchange): Promise<Outcome | undefined> {
+  const a = { id: ctx.uuid(), head: ctx.uuid() };
+  const first = op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null });
+  const created = await commit(ctx, pouch, [first]);
+  const s = await setup(ctx, pouch, created, [first], 'the control: creating a fresh artifact in the same pouch');
+  if (!s.ok) return s;
+  const next = op(ctx, { type: 'update', artifact: a.id, revision: ctx.uuid(), base: a.head });
+  const updated = await commit(ctx, pouch, [next]);
+  const u = unexpected(updated);
+  if (u) return u;
+  if (fates(ctx, updated, [next]).batch !== 'applied') {
+    return { ok: false, kind: 'assumption', assumption: 'op-semantics', message: `${what} was refused (${refused.response?.status ?? refused.reason}), and so is an update on the head of a fresh artifact: the target does not take the harness's updates` };
+  }
+  return undefined;
 }
 
-/** Proves `artifact` does not exist: a create of it (base null) must apply. */
-export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, what: string): Promise<Outcome> {
-  const ex = await commit(ctx, pouch, [op(ctx, { type: 'create', artifact, revision: ctx.uuid(), base: null })]);
-  return expectAccepted(ex, { what });
+/**
+ * Proves `a.head` is the head of its artifact by extending it: an update on it must apply. When it
+ * is refused while the control applies, the head is not where the case left it: `onMoved` is blamed.
+ */
+export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: string, onMoved: Blame): Promise<Outcome> {
+  const next = op(ctx, { type: 'update', artifact: a.id, revision: ctx.uuid(), base: a.head });
+  const ex = await commit(ctx, pouch, [next]);
+  const u = unexpected(ex, what);
+  if (u) return u;
+  const f = fates(ctx, ex, [next]);
+  if (f.batch === 'applied') {
+    a.head = String(next.revision_id);
+    return PASS;
+  }
+  if (f.batch === 'unknown' && f.unreadable) return PASS; // judged by the envelope checks
+  const c = await control(ctx, pouch, what, ex);
+  if (c) return c;
+  return blame(onMoved, `${what}: refused (${f.answer}), while an update on a fresh artifact's head applies: the head moved`);
 }
 
-/** Whether every result of an accepted commit says `applied`. */
-export function allApplied(ex: Exchange): boolean {
-  const r = resultsOf(ex);
-  return r.length > 0 && r.every((x) => x['status'] === 'applied');
+/** Proves `artifact` does not exist in the pouch: a create of it (base null) must apply. */
+export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, what: string, onPresent: Blame): Promise<Outcome> {
+  const o = op(ctx, { type: 'create', artifact, revision: ctx.uuid(), base: null });
+  const ex = await commit(ctx, pouch, [o]);
+  const u = unexpected(ex, what);
+  if (u) return u;
+  const f = fates(ctx, ex, [o]);
+  if (f.batch === 'applied' || (f.batch === 'unknown' && f.unreadable)) return PASS;
+  const c = await control(ctx, pouch, what, ex);
+  if (c) return c;
+  return blame(onPresent, `${what}: refused (${f.answer}), while a fresh create applies: the artifact exists`);
 }
-
-export function seqsOf(ex: Exchange): { seq: number; high: number }[] {
-  return resultsOf(ex).map((r) => ({ seq: Number(r['seq']), high: Number(r['high_water']) }));
-}
-
 
 /**
  * Proves a refused commit applied nothing: creating its artifacts (with the revision ids given)
- * must apply. When that is refused, a create of a fresh artifact in the same pouch tells a side
- * effect (fresh create applies: the refused commit left something behind) from a target that
- * refuses every commit we sign (then nothing can be concluded: the setup outcome).
+ * must apply; otherwise, with the control applying, part of it applied and `onApplied` is blamed.
  */
 export async function proveNothingApplied(
   ctx: CaseContext,
   pouchId: string,
   creates: readonly { artifact: string; revision?: string }[],
   what: string,
+  onApplied: Blame,
 ): Promise<Outcome> {
-  if (creates.length === 0) return { ok: true };
+  if (creates.length === 0) return PASS;
   const pouch = { id: pouchId, epoch: ctx.uuid() };
-  const ex = await commit(ctx, pouch, creates.map((c) => op(ctx, { type: 'create', artifact: c.artifact, revision: c.revision ?? ctx.uuid(), base: null })));
+  const ops = creates.map((c) => op(ctx, { type: 'create', artifact: c.artifact, revision: c.revision ?? ctx.uuid(), base: null }));
+  const ex = await commit(ctx, pouch, ops);
   const u = unexpected(ex, 'the follow-up create');
   if (u) return u;
-  if (ex.response!.status < 400) return expectAccepted(ex, { what: 'the follow-up create' });
-  const control = await commit(ctx, pouch, [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })]);
-  const s = setup(control, 'a create of a fresh artifact in the same pouch');
-  if (!s.ok) return s;
-  return {
-    ok: false,
-    kind: 'violation',
-    message: `${what} was refused, yet creating the artifact(s) it named is refused afterwards (${describeResponse(ex)}) while a fresh create applies: part of it applied`,
-  };
+  const f = fates(ctx, ex, ops);
+  if (f.batch === 'applied' || (f.batch === 'unknown' && f.unreadable)) return PASS;
+  const c = await control(ctx, pouch, what, ex);
+  if (c) return c;
+  return blame(onApplied, `${what} was refused, yet creating the artifact(s) it named is refused afterwards (${f.answer}) while a fresh create applies: part of it applied`);
 }

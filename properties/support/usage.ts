@@ -5,8 +5,11 @@
  * `stored`, is an assumption mismatch; anything else is a violation.
  */
 import fc from 'fast-check';
-import { assumptionMismatch, dataOf, expectAccepted, violation } from '../../src/check/judge.ts';
+import { judgeServed } from '../../src/check/controls.ts';
+import { assumptionMismatch, blame, dataOf, type Blame } from '../../src/check/judge.ts';
+import { specJudgement, type SpecJudgement } from '../../src/check/judgements.ts';
 import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
+import type { Json } from '../../src/gen/index.ts';
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
   KEY_READINGS,
@@ -20,6 +23,11 @@ import {
   type UsageRequest,
   type UsageRow,
 } from './usage-model.ts';
+
+/** 4.3 rule 1. */
+export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
+/** 4.3 rule 2. */
+export const IDEMPOTENT = specJudgement('usage.idempotent', 'Sending the same logs again changes nothing (observed through stored, under every reading of it).', 'usageIdempotent');
 
 // Small pools so that keys collide within a case: collisions are where merges happen.
 const DAYS = ['2024-02-29', '2025-12-31', '2026-01-01'];
@@ -95,24 +103,31 @@ export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
   return [...sources.map((source): UsageRequest => ({ source, rows: [CALIBRATION] })), ...plan];
 }
 
-/** Sends the plan (fresh source ids, calibrated) and judges every answer against the model. */
-export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[]): Promise<Outcome> {
+/** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */
+export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], rule: SpecJudgement = NEVER_ADDED): Promise<Outcome> {
+  const b: Blame = { judgement: rule };
   const plan = calibrated(bare);
   const ids = new Map<number, string>();
   const observed: (number | undefined)[] = [];
   for (const [i, req] of plan.entries()) {
     let id = ids.get(req.source);
     if (!id) ids.set(req.source, (id = ctx.sourceId()));
-    const ex = await ctx.call({ endpoint: 'reportUsage', params: { sourceId: id }, body: { rows: req.rows } });
-    const acc = expectAccepted(ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
+    const sample = { params: { sourceId: id }, body: { rows: req.rows as unknown as Json[] } };
+    const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
+    const acc = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
     if (!acc.ok) return acc;
     const stored = dataOf(ex)?.['stored'];
     observed.push(typeof stored === 'number' ? stored : undefined);
   }
-  return judgePlan(ctx, plan, observed);
+  return judgePlan(ctx, plan, observed, b);
 }
 
-export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[]): Outcome {
+/**
+ * What `stored` tells about the rows, in one place: the answers must follow the model under the
+ * run's readings; under another reading of `usage-stored-meaning` or `usage-row-key` they are an
+ * assumption finding; under none, `rule` is broken.
+ */
+export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[], rule: Blame = { judgement: NEVER_ADDED }): Outcome {
   const chosen = readings(ctx);
   const expected = predict(plan, chosen.key, chosen.stored);
   const i = firstMismatch(observed, expected);
@@ -131,7 +146,8 @@ export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], obser
       );
     }
   }
-  return violation(
+  return blame(
+    rule,
     `request ${i + 1} of ${plan.length} (${describeRequest(plan[i]!)}) answered stored ${String(observed[i])}, ` +
       `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${chosen.stored})`,
   );

@@ -2,15 +2,22 @@
  * Shared judging helpers: turn an exchange (or several) into an `Outcome` the same way in every
  * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a 429
  * always the `rate-limits` assumption, and "rejected" always means what assumption
- * `error-response` says it means.
+ * `error-response` says it means. Every finding names its ground: a violation carries its
+ * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
-import type { AssumptionName, AssumptionSet } from '../spec/index.ts';
-import { ASSUMPTION_BY_NAME, ENDPOINT_BY_ID, LIMITS, codePointLength, type EndpointId, type Node } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet, SpecClause } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, LIMITS, codePointLength, type EndpointId, type Node } from '../spec/index.ts';
 import type { Exchange } from '../target/client.ts';
-import { PASS, type Outcome } from './property.ts';
+import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
+import { PASS, type Failure, type Outcome } from './property.ts';
 
-export function violation(message: string): Outcome {
-  return { ok: false, kind: 'violation', message };
+export function violation(j: SpecJudgement, message: string): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause };
+}
+
+/** A violation of a constraint judgement: the clause is the judged constraint's own. */
+export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, message: string): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause };
 }
 
 export function assumptionMismatch(assumption: AssumptionName, message: string): Outcome {
@@ -25,9 +32,24 @@ export function transportFailure(message: string): Outcome {
   return { ok: false, kind: 'transport', message };
 }
 
-/** `PASS` when `cond`, else a violation with `message`. */
-export function check(cond: boolean, message: string): Outcome {
-  return cond ? PASS : violation(message);
+/**
+ * Whom a contrary answer blames: a judgement resting on a clause of the spec (a violation), a
+ * constraint judgement with the judged constraint's clause, or a registry reading (an assumption).
+ */
+export type Blame =
+  | { readonly judgement: SpecJudgement }
+  | { readonly judgement: ConstraintJudgement; readonly clause: SpecClause }
+  | { readonly assumption: AssumptionName };
+
+export function blame(b: Blame, message: string): Outcome {
+  if ('assumption' in b) return assumptionMismatch(b.assumption, message);
+  if ('clause' in b) return constraintViolation(b.judgement, b.clause, message);
+  return violation(b.judgement, message);
+}
+
+/** `PASS` when `cond`, else the blamed finding with `message`. */
+export function check(cond: boolean, b: Blame, message: string): Outcome {
+  return cond ? PASS : blame(b, message);
 }
 
 /** The first failing outcome, or `PASS`. Arguments are evaluated lazily when given as functions. */
@@ -37,6 +59,29 @@ export function all(...outcomes: ReadonlyArray<Outcome | (() => Outcome)>): Outc
     if (!r.ok) return r;
   }
   return PASS;
+}
+
+/**
+ * Findings a case meets on its way that must not stop it: a target answering in another reading
+ * (an assumption finding) while the invariant still holds. The case goes on to check what every
+ * reading requires, and reports the reading only when nothing worse turned up.
+ */
+export class Notes {
+  private first: Failure | undefined;
+
+  /** Keeps an assumption finding; passes any other outcome back to the caller. */
+  add(o: Outcome): Outcome {
+    if (!o.ok && o.kind === 'assumption') {
+      this.first ??= o;
+      return PASS;
+    }
+    return o;
+  }
+
+  /** `final` when it fails, else the first noted reading, else PASS. */
+  result(final: Outcome): Outcome {
+    return final.ok ? (this.first ?? PASS) : final;
+  }
 }
 
 const SNIPPET = 160;
@@ -81,53 +126,50 @@ export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
 export interface ExpectOptions {
   /** What the request was, for messages ("a commit with 51 ops"). */
   readonly what?: string;
-  /**
-   * When the expectation rests on a "not shown" reading rather than the letter of the spec, the
-   * registry name of that reading: a contrary answer is then an assumption mismatch, not a violation.
-   */
-  readonly assumption?: AssumptionName;
+  /** Whom a contrary answer blames. */
+  readonly blame: Blame;
 }
 
-/** The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. */
-export function expectAccepted(ex: Exchange, o: ExpectOptions = {}): Outcome {
+/**
+ * The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. A refusal blames
+ * `o.blame`, by default what the endpoint is for (prefer `judgeServed`, which sends controls first).
+ */
+export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Outcome {
   const u = unexpected(ex, o.what);
   if (u) return u;
   if (ex.verdict === 'accepted') return PASS;
   const status = ex.response!.status;
   if (ex.verdict === 'protocol-error' && status >= 200 && status < 300) {
-    return violation(`${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`);
+    return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`);
   }
-  const msg = `${label(ex, o.what)}: expected acceptance, got ${describeResponse(ex)}`;
-  return o.assumption ? assumptionMismatch(o.assumption, msg) : violation(msg);
+  return blame(o.blame ?? { judgement: SERVES[ex.endpoint] }, `${label(ex, o.what)}: expected acceptance, got ${describeResponse(ex)}`);
 }
 
 /**
  * The request must be refused: a 4xx (assumption `error-response` decides whether the body must
- * also be an envelope with `ok: false`). A 2xx is a violation unless `o.assumption` says the
- * rejection rests on a reading.
+ * also be an envelope with `ok: false`). A 2xx or another status is blamed on `o.blame`.
  */
-export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assumptions?: AssumptionSet } = {}): Outcome {
+export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assumptions?: AssumptionSet }): Outcome {
   const u = unexpected(ex, o.what);
   if (u) return u;
   const status = ex.response!.status;
-  if (status >= 400 && status < 500) {
-    if (ex.verdict === 'protocol-error') {
-      return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
-    }
-    if (o.assumptions?.['error-response'] === 'envelope-ok-false') {
-      const json = ex.response!.json;
-      const ok = isRecord(json) ? json.ok : undefined;
-      if (ok !== false) {
-        return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`);
-      }
-    }
-    return PASS;
+  if (status >= 400 && status < 500) return rejectionForm(ex, status, o);
+  return blame(o.blame, `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
+}
+
+/** A 4xx in the form the run's `error-response` reading expects. */
+function rejectionForm(ex: Exchange, status: number, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
+  if (ex.verdict === 'protocol-error' && o.assumptions?.['error-response'] === 'envelope-ok-false') {
+    return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
   }
-  if (status >= 200 && status < 300) {
-    const msg = `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`;
-    return o.assumption ? assumptionMismatch(o.assumption, msg) : violation(msg);
+  if (o.assumptions?.['error-response'] === 'envelope-ok-false') {
+    const json = ex.response!.json;
+    const ok = isRecord(json) ? json.ok : undefined;
+    if (ok !== false) {
+      return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`);
+    }
   }
-  return violation(`${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
+  return PASS;
 }
 
 /** `data` of an accepted envelope, or undefined. */
@@ -145,81 +187,79 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 // Readings: which multi-choice assumptions a request's validity (or a rejection) rests on.
 // ---------------------------------------------------------------------------------------------
 
-
-/**
- * Whether a registry reading has alternatives. A requirement that holds under every reading of an
- * assumption (or under its only reading) is judged as the letter of the spec.
- */
-export function hasAlternatives(name: AssumptionName): boolean {
-  return (ASSUMPTION_BY_NAME.get(name)?.choices.length ?? 0) > 1;
+/** A reading a schema-valid value rests on, and where in the body it sits (template path). */
+export interface ReadingAt {
+  readonly assumption: AssumptionName;
+  readonly path: string;
 }
 
 /**
- * The multi-choice readings under which a schema-valid body is valid at all: an astral-plane
- * string whose UTF-16 length exceeds a limit its code points meet, a negative usage counter, a
- * field the spec does not list. A rejection of such a body is an `assumption` finding, never a
- * violation.
+ * The readings under which a schema-valid body is valid at all: an astral-plane string whose
+ * UTF-16 length exceeds a limit its code points meet, a negative usage counter, a field the spec
+ * does not list, an empty list where no minimum is stated, a usage day after today. A refusal of
+ * such a body is an `assumption` finding, never a violation.
  */
+export function readingsAt(endpoint: EndpointId, body: unknown, today: string = new Date().toISOString().slice(0, 10)): ReadingAt[] {
+  const found: ReadingAt[] = [];
+  const seen = new Set<string>();
+  const add = (assumption: AssumptionName, path: string) => {
+    const k = `${assumption} ${path}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      found.push({ assumption, path });
+    }
+  };
+  walkReadings(ENDPOINT_BY_ID[endpoint].body, body, '', add, today);
+  return found;
+}
+
+/** The readings a body rests on (names only). */
 export function readingsOf(endpoint: EndpointId, body: unknown): AssumptionName[] {
-  const found = new Set<AssumptionName>();
-  walkReadings(ENDPOINT_BY_ID[endpoint].body, body, found);
-  return [...found];
+  return [...new Set(readingsAt(endpoint, body).map((r) => r.assumption))];
 }
 
-function walkReadings(node: Node, value: unknown, found: Set<AssumptionName>): void {
+function walkReadings(node: Node, value: unknown, path: string, add: (a: AssumptionName, path: string) => void, today: string): void {
   switch (node.kind) {
     case 'string': {
-      if (typeof value !== 'string' || !node.length) return;
+      if (typeof value !== 'string') return;
+      if (node.pattern === 'day' && value > today) add('usage-day-window', path);
+      if (!node.length) return;
       const l = LIMITS[node.length];
       const cp = codePointLength(value);
-      if (cp !== value.length && ((l.max !== undefined && value.length > l.max) || (l.min !== undefined && cp < l.min))) {
-        found.add('characters-are-code-points');
+      const bytes = Buffer.byteLength(value, 'utf8');
+      if ((cp !== value.length || bytes !== cp) && ((l.max !== undefined && Math.max(value.length, bytes) > l.max) || (l.min !== undefined && cp < l.min))) {
+        add('characters-are-code-points', path);
       }
       return;
     }
     case 'integer': {
       if (typeof value !== 'number' || !node.range) return;
       const l = LIMITS[node.range];
-      if (node.range === 'usageCounter' && l.min === undefined && value < 0) found.add('usage-counters-negative');
+      if (node.range === 'usageCounter' && l.min === undefined && value < 0) add('usage-counters-negative', path);
       return;
     }
     case 'array':
-      if (Array.isArray(value)) for (const item of value) walkReadings(node.items, item, found);
+      if (!Array.isArray(value)) return;
+      if (value.length === 0 && (!node.count || LIMITS[node.count].min === undefined)) add('empty-lists', path);
+      for (const item of value) walkReadings(node.items, item, `${path}[]`, add, today);
       return;
     case 'object': {
       if (node.freeForm || !isRecord(value)) return;
       for (const [key, v] of Object.entries(value)) {
         const f = node.fields[key];
-        if (!f) found.add('unknown-fields-ignored');
-        else if (v !== null) walkReadings(f.node, v, found);
+        const at = path ? `${path}.${key}` : key;
+        if (!f) add('unknown-fields-ignored', at);
+        else if (v !== null) walkReadings(f.node, v, at, add, today);
       }
       return;
     }
-    default:
+    case 'uuid':
+    case 'boolean':
+    case 'enum':
       return;
+    default:
+      return node satisfies never;
   }
-}
-
-/**
- * Acceptance of a schema-valid request: a refusal is a violation only when the request is valid
- * under every reading and the target serves a plain request of the same endpoint (`baseline`);
- * otherwise it is an assumption mismatch naming the reading at stake.
- */
-export function judgeRefusal(
-  ex: Exchange,
-  o: { what?: string; readings: readonly AssumptionName[]; baseline?: Exchange; environment: AssumptionName },
-): Outcome {
-  const first = expectAccepted(ex, { what: o.what });
-  if (first.ok || first.kind !== 'violation' || !ex.response || ex.response.status >= 500 || ex.response.status < 400) return first;
-  if (o.readings.length > 0) return assumptionMismatch(o.readings[0]!, `${first.message} (valid only under reading ${o.readings.join(', ')})`);
-  if (o.baseline) {
-    const b = unexpected(o.baseline);
-    if (b) return b;
-    if (o.baseline.verdict !== 'accepted') {
-      return assumptionMismatch(o.environment, `${first.message}; a plain request to the same endpoint is refused too (${describeResponse(o.baseline)})`);
-    }
-  }
-  return first;
 }
 
 /** Applied, refused, or unknown (Jepsen: a timeout or a 5xx may or may not have applied). */

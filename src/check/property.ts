@@ -5,9 +5,10 @@
  * The runner (runner.ts) turns failing outcomes into shrunk, replayable findings.
  */
 import type fc from 'fast-check';
-import type { AssumptionName, AssumptionSet } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet, Ground, SpecClause } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
+import { COMMON_JUDGEMENTS } from './judgements.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =
@@ -19,16 +20,47 @@ export type Capability =
 
 export type FindingKind = 'violation' | 'assumption' | 'server-error' | 'transport';
 
+/**
+ * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
+ * judgements that enforce the constraint inventory, the clause of whichever constraint is judged
+ * (each inventory entry quotes its own words).
+ */
+export type JudgementGround = Ground | { readonly kind: 'constraint' };
+
+/**
+ * One rule a property can find broken, as data (Schemathesis keeps its checks the same way): the
+ * rule in one sentence and its ground. A property lists every judgement it can return; the runner
+ * refuses a violation from a judgement the property did not list, and `pouchproof list --grounds`
+ * prints them all.
+ */
+export interface Judgement {
+  /** Stable id, `area.rule`. */
+  readonly id: string;
+  readonly rule: string;
+  readonly ground: JudgementGround;
+}
+
 export type Outcome =
   | { readonly ok: true }
   | {
       readonly ok: false;
-      readonly kind: FindingKind;
+      readonly kind: 'violation';
       /** One or two sentences: what was expected, what came back. */
       readonly message: string;
-      /** For `assumption`: which reading the target did not follow. */
-      readonly assumption?: AssumptionName;
-    };
+      /** The judgement that found it, and the clause it rests on. */
+      readonly judgement: string;
+      readonly clause: SpecClause;
+    }
+  | {
+      readonly ok: false;
+      readonly kind: 'assumption';
+      readonly message: string;
+      /** The reading the target did not follow. */
+      readonly assumption: AssumptionName;
+    }
+  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string };
+
+export type Failure = Extract<Outcome, { ok: false }>;
 
 export const PASS: Outcome = Object.freeze({ ok: true });
 
@@ -60,6 +92,8 @@ export interface Property<T = unknown> {
   readonly invariant: string;
   /** Registry assumptions the property relies on. */
   readonly assumptions: readonly AssumptionName[];
+  /** Every judgement whose violation the property can return (see `Judgement`). */
+  readonly judgements: readonly Judgement[];
   readonly needs: readonly Capability[];
   /** Cases; identifiers that must be fresh are drawn in `check`, not here. */
   arbitrary(profile: Profile): fc.Arbitrary<T>;
@@ -76,6 +110,12 @@ export interface Property<T = unknown> {
   describe?(input: T): string;
 }
 
-export function defineProperty<T>(p: Property<T>): Property<T> {
-  return Object.freeze(p);
+/**
+ * Freezes a property and lists on it the judgements every property shares (the shared judges can
+ * return them whatever the property checks).
+ */
+export function defineProperty<T>(p: Omit<Property<T>, 'judgements'> & { readonly judgements?: readonly Judgement[] }): Property<T> {
+  const own = p.judgements ?? [];
+  const shared = COMMON_JUDGEMENTS.filter((j) => !own.some((x) => x.id === j.id));
+  return Object.freeze({ ...p, judgements: Object.freeze([...own, ...shared]) });
 }

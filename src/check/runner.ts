@@ -19,6 +19,7 @@ import { createCaseContext, RequestCounter } from './context.ts';
 import type { FindingKind, Outcome, Property } from './property.ts';
 import { clip, renderValue } from './render.ts';
 import { encodeReplayToken } from './replay-token.ts';
+import { groundFields, vetOutcome } from './grounds.ts';
 import { selectProperties } from './select.ts';
 
 export interface RunOptions {
@@ -56,6 +57,9 @@ export interface Finding {
   section: string;
   message: string;
   assumption?: string;
+  /** For a violation: the judgement that found it and the clause of SPEC.md it rests on (`§4.3 "…"`). */
+  judgement?: string;
+  ground?: string;
   counterexample?: string;
   replay?: string /* token */;
   curl?: string[] /* redacted */;
@@ -269,7 +273,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     cases++;
     let outcome: Outcome;
     try {
-      outcome = await prop.check(ctx, input);
+      outcome = vetOutcome(prop, await prop.check(ctx, input));
     } catch (err) {
       if (bound.signal.aborted) {
         cut = true;
@@ -287,9 +291,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       firstDetection ??= counter.total;
       return false;
     }
-    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption ?? outcome.message}` : `t:${outcome.message}`;
-    note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message),
-      ...(outcome.assumption ? { assumption: outcome.assumption } : {}) }, exchanges, input);
+    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : `t:${outcome.message}`;
+    note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message), ...groundFields(outcome) }, exchanges, input);
     return true;
   };
 
@@ -316,7 +319,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         property: prop.id,
         section: prop.section,
         message: clean(last.outcome.message),
-        ...(last.outcome.assumption ? { assumption: last.outcome.assumption } : {}),
+        ...groundFields(last.outcome),
         counterexample: clean(describeInput(prop, last.input)),
         replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }),
         curl: curls(last.exchanges, secrets),

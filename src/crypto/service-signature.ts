@@ -26,6 +26,7 @@ export type VerifyResult = { ok: true; kid: string } | { ok: false; reason: stri
 
 /** The P-256 group order n. */
 export const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+const HALF_N_BYTES = Buffer.from((P256_N / 2n).toString(16).padStart(64, '0'), 'hex');
 /** r and s are 32 bytes each in the JWS form (RFC 7518 section 3.4). */
 export const ES256_SIGNATURE_BYTES = 64;
 /** Header values longer than this are refused unread (a real one is about 150 characters). */
@@ -68,8 +69,18 @@ export function protectedHeaderSegment(kid: string): string {
 }
 
 /** A 64-byte r||s ES256 signature over `input` (SHA-256 then ECDSA P-256). */
+/**
+ * Signs in low-S form (s ≤ n/2): valid under both readings of `high-s-accepted`, so a harness
+ * signature is never refused for a choice the spec leaves open (the high-S twin is sent on purpose,
+ * by the attack catalogue, where that reading is what is being checked).
+ */
 export function es256Sign(input: Uint8Array, privateKey: KeyObject): Buffer {
-  return sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const sig = sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  const s = sig.subarray(32);
+  if (Buffer.compare(s, HALF_N_BYTES) <= 0) return sig;
+  const low = (P256_N - BigInt(`0x${s.toString('hex')}`)).toString(16).padStart(64, '0');
+  Buffer.from(low, 'hex').copy(sig, 32);
+  return sig;
 }
 
 /**

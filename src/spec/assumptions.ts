@@ -126,6 +126,13 @@ const LIST = [
   a('op-semantics', 'server', ['2.5', '3', '4.2'], 'Which state rules apply to operation types?', [
     ['base-only', 'create needs a new artifact and a null base; every other type needs base_revision_id equal to the artifact\'s head; nothing else is checked'],
   ], 'States and transitions are not shown; the revision chain is the only rule the spec implies.'),
+  a('batch-chaining', 'server', ['4.2'], 'May an op build on a revision an earlier op of the same batch created?', [
+    ['chained', 'ops apply in order, so op k+1 may name op k\'s revision as its base'],
+    ['pre-batch-heads', 'every op is checked against the heads before the batch'],
+  ], 'A batch carries one client\'s consecutive edits; ordering them is what "commits operations" suggests.'),
+  a('commit-results', 'server', ['4.2', '2.6'], 'How do results relate to the ops sent?', [
+    ['one-per-op', 'one result per op, naming its artifact_id and revision_id'],
+  ], 'Each result names an artifact and a revision, which only an op of the batch can give it.'),
   a('revision-id-unique', 'server', ['4.2'], 'May a revision id be used twice?', [
     ['per-pouch', 'a revision id already used in the pouch is rejected'],
     ['per-artifact', 'unique within its artifact only'],

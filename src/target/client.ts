@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { canonicalize } from '../crypto/canonical.ts';
 import { ENDPOINT_BY_ID, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
@@ -112,7 +113,9 @@ export class TargetClient {
     if (!endpoint) throw new Error(`unknown endpoint ${String(o.endpoint)}`);
     const path = this.prefix + buildPath(endpoint, o.params);
     const identity = this.identityFor(endpoint, o.as);
-    const json = o.body === undefined ? undefined : JSON.stringify(o.body);
+    // A signed body goes out in its canonical form: then the bytes hash alike under every reading of
+    // `canonical-json` (JCS, raw bytes, sorted compact), and no signature is refused for that choice.
+    const json = o.body === undefined ? undefined : endpoint.signedByDevice ? canonicalize(o.body) : JSON.stringify(o.body);
     const body = o.rawBody !== undefined ? toBytes(o.rawBody) : toBytes(json ?? '');
     const headers: Record<string, string> = {};
     if (o.rawBody !== undefined || json !== undefined) headers['content-type'] = 'application/json';

@@ -15,9 +15,9 @@ const threshold = defineProperty<number>({
 const idle = defineProperty<number>({ ...threshold, id: 'synthetic.idle', arbitrary: () => fc.constant(0), check: async () => PASS });
 /** Rejections of value 7 are a reading (assumption), not the letter. */
 const reading = defineProperty<number>({
-  ...threshold, id: 'synthetic.reading', arbitrary: () => fc.constant(7),
+  ...threshold, id: 'synthetic.reading', assumptions: ['credentials-required'], arbitrary: () => fc.constant(7),
   async check(ctx, n) {
-    return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }), { assumption: 'credentials-required' });
+    return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }), { blame: { assumption: 'credentials-required' } });
   },
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccepted, expectRejected } from '../../src/check/judge.ts';
+import { SERVES } from '../../src/check/judgements.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/replay-token.ts';
 import { makeRunId, replayProperty, runProperties } from '../../src/check/runner.ts';
@@ -76,7 +77,7 @@ describe('runProperties', () => {
       arbitrary: () => fc.integer({ min: 0, max: 10 }),
       async check(ctx, n) {
         cases++;
-        return expectRejected(await send(ctx, n), { assumption: 'usage-stored-meaning' });
+        return expectRejected(await send(ctx, n), { blame: { assumption: 'usage-stored-meaning' } });
       },
     });
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 7, runs: 12 });
@@ -105,7 +106,7 @@ describe('runProperties', () => {
       stillValid: (n) => n >= 5000,
       async check(ctx, n) {
         judged.push(n);
-        return expectRejected(await send(ctx, n));
+        return expectRejected(await send(ctx, n), { blame: { judgement: SERVES.reportUsage } });
       },
     });
     const run = await runProperties(standInProfile(srv.url), [wide as Property], { seed: 3, runs: 200 });

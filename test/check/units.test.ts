@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { all, check, dataOf, expectAccepted, expectRejected, violation } from '../../src/check/judge.ts';
+import { specJudgement } from '../../src/check/judgements.ts';
 import { PASS } from '../../src/check/property.ts';
+
+const RULE = specJudgement('test.rule', 'a test rule', 'usageReports');
+const b = { blame: { judgement: RULE } } as const;
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/replay-token.ts';
 import { renderValue } from '../../src/check/render.ts';
 import { matchesAny, selectProperties } from '../../src/check/select.ts';
@@ -20,26 +24,28 @@ describe('judge', () => {
   it('classifies accepted, rejected, 5xx, transport and 429', () => {
     expect(expectAccepted(ex(200, 'accepted'))).toBe(PASS);
     expect(expectAccepted(ex(400, 'rejected'))).toMatchObject({ ok: false, kind: 'violation' });
-    expect(expectAccepted(ex(400, 'rejected'), { assumption: 'usage-row-key' })).toMatchObject({ kind: 'assumption', assumption: 'usage-row-key' });
+    expect(expectAccepted(ex(400, 'rejected'))).toMatchObject({ judgement: 'shared.serves.reportUsage', clause: { section: '4.3' } });
+    expect(expectAccepted(ex(400, 'rejected'), { blame: { assumption: 'usage-row-key' } })).toMatchObject({ kind: 'assumption', assumption: 'usage-row-key' });
     expect(expectAccepted(ex(200, 'protocol-error'))).toMatchObject({ kind: 'violation' });
     expect(expectAccepted(ex(503, 'server-error'))).toMatchObject({ kind: 'server-error' });
-    expect(expectRejected(ex(500, 'server-error'))).toMatchObject({ kind: 'server-error' });
-    expect(expectRejected(ex(undefined, 'transport-error'))).toMatchObject({ kind: 'transport' });
-    expect(expectRejected(ex(429, 'rejected'))).toMatchObject({ kind: 'assumption', assumption: 'rate-limits' });
-    expect(expectRejected(ex(422, 'rejected'))).toBe(PASS);
-    expect(expectRejected(ex(200, 'accepted'))).toMatchObject({ kind: 'violation' });
-    expect(expectRejected(ex(302, 'protocol-error'))).toMatchObject({ kind: 'violation' });
+    expect(expectRejected(ex(500, 'server-error'), b)).toMatchObject({ kind: 'server-error' });
+    expect(expectRejected(ex(undefined, 'transport-error'), b)).toMatchObject({ kind: 'transport' });
+    expect(expectRejected(ex(429, 'rejected'), b)).toMatchObject({ kind: 'assumption', assumption: 'rate-limits' });
+    expect(expectRejected(ex(422, 'rejected'), b)).toBe(PASS);
+    expect(expectRejected(ex(200, 'accepted'), b)).toMatchObject({ kind: 'violation' });
+    expect(expectRejected(ex(302, 'protocol-error'), b)).toMatchObject({ kind: 'violation' });
   });
 
   it('applies the error-response reading', () => {
     const strict = { 'error-response': 'envelope-ok-false' } as never;
-    expect(expectRejected(ex(400, 'rejected', { ok: false }), { assumptions: strict })).toBe(PASS);
-    expect(expectRejected(ex(400, 'rejected', 'nope'), { assumptions: strict })).toMatchObject({ kind: 'assumption', assumption: 'error-response' });
+    expect(expectRejected(ex(400, 'rejected', { ok: false }), { ...b, assumptions: strict })).toBe(PASS);
+    expect(expectRejected(ex(400, 'rejected', 'nope'), { ...b, assumptions: strict })).toMatchObject({ kind: 'assumption', assumption: 'error-response' });
   });
 
   it('combines outcomes and reads data', () => {
-    expect(all(PASS, () => violation('x'), () => { throw new Error('not evaluated'); })).toMatchObject({ message: 'x' });
-    expect(check(true, 'no')).toBe(PASS);
+    expect(all(PASS, () => violation(RULE, 'x'), () => { throw new Error('not evaluated'); })).toMatchObject({ message: 'x', judgement: 'test.rule' });
+    expect(check(true, b.blame, 'no')).toBe(PASS);
+    expect(check(false, b.blame, 'no')).toMatchObject({ kind: 'violation', clause: RULE.ground.clause });
     expect(dataOf(ex(200, 'accepted', { ok: true, data: { stored: 1 } }))).toEqual({ stored: 1 });
     expect(dataOf(ex(200, 'accepted', [1]))).toBeUndefined();
   });

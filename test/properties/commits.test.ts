@@ -5,11 +5,11 @@ import { propertySuite } from './suite.ts';
 propertySuite('commits (4.2)', [...COMMITS, ...RACES], [
   { id: 'commits.stale-base-rejected', fault: 'stale-base-accepted', expect: 'failing' },
   { id: 'commits.create-existing-rejected', fault: 'create-overwrites', expect: 'failing' },
-  { id: 'commits.revision-reuse-rejected', fault: 'revision-reuse-accepted', expect: 'failing' },
-  { id: 'commits.batch-chains', fault: 'no-batch-chaining', expect: 'failing' },
-  { id: 'commits.seq-increasing', fault: 'seq-per-batch', expect: 'failing' },
-  { id: 'commits.seq-increasing', fault: 'high-water-stale', expect: 'failing' },
-  { id: 'commits.atomic-batch', fault: 'partial-batch', expect: 'failing' },
+  { id: 'commits.revision-reuse-rejected', fault: 'revision-reuse-accepted', expect: 'assumption:revision-id-unique' },
+  { id: 'commits.batch-chains', fault: 'no-batch-chaining', expect: 'assumption:batch-chaining' },
+  { id: 'commits.seq-increasing', fault: 'seq-per-batch', expect: 'assumption:seq-semantics' },
+  { id: 'commits.seq-increasing', fault: 'high-water-stale', expect: 'assumption:seq-semantics' },
+  { id: 'commits.atomic-batch', fault: 'partial-batch', expect: 'assumption:batch-atomicity' },
   // Not deduplicating operation_id is a reading of the registry (not-deduplicated), not a violation.
   { id: 'commits.operation-id-replay', fault: 'operation-id-ignored', expect: 'assumption:operation-id-idempotency' },
   { id: 'races.one-winner', fault: 'check-then-act-race', expect: 'failing', runs: 2 },

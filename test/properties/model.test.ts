@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { badBody, BAD } from '../../properties/robustness.ts';
 import { predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
-import { effectOf, hasAlternatives, judgeRefusal, readingsOf } from '../../src/check/judge.ts';
+import { commitOutcome } from '../../src/check/commit-outcome.ts';
+import { effectOf, readingsAt, readingsOf } from '../../src/check/judge.ts';
+import { DEFAULT_ASSUMPTIONS, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
 const row = (input: number, output = 0, model = 'm'): UsageRow => ({ day: '2026-01-01', assistant: 'a', model, input, output, cache_read: 0, cache_write: 0 });
@@ -61,17 +63,25 @@ describe('judging refusals', () => {
     const astral = '\u{1F600}'.repeat(120);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), model: astral }] })).toEqual(['characters-are-code-points']);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), input: -1 }] })).toEqual(['usage-counters-negative']);
-    expect(readingsOf('reportUsage', { rows: [], extra: 1 })).toEqual(['unknown-fields-ignored']);
+    expect(readingsOf('reportUsage', { rows: [], extra: 1 }).sort()).toEqual(['empty-lists', 'unknown-fields-ignored']);
     expect(readingsOf('reportUsage', { rows: [row(1)] })).toEqual([]);
+    expect(readingsAt('reportUsage', { rows: [{ ...row(1), day: '2099-01-01' }] }, '2026-11-23')).toEqual([{ assumption: 'usage-day-window', path: 'rows[].day' }]);
   });
 
-  it('is a violation only when the request is letter-valid and a plain request is served', () => {
-    const refused = exchange(400, { ok: false });
-    const ok = exchange(200, { ok: true, data: { stored: 1 }, meta: { request_id: 'r' } });
-    expect(judgeRefusal(refused, { readings: [], baseline: ok, environment: 'caller-kinds' })).toMatchObject({ ok: false, kind: 'violation' });
-    expect(judgeRefusal(refused, { readings: [], baseline: refused, environment: 'caller-kinds' })).toMatchObject({ ok: false, kind: 'assumption', assumption: 'caller-kinds' });
-    expect(judgeRefusal(refused, { readings: ['characters-are-code-points'], environment: 'caller-kinds' })).toMatchObject({ kind: 'assumption', assumption: 'characters-are-code-points' });
-    expect(judgeRefusal(exchange(503), { readings: [], environment: 'caller-kinds' })).toMatchObject({ kind: 'server-error' });
+  it('answers applied, refused or unknown per op under every form of refusal', () => {
+    const ops = [{ artifact_id: 'A', revision_id: 'r1' }, { artifact_id: 'B', revision_id: 'r2' }];
+    const ok = (results: unknown[]) => exchange(200, { ok: true, data: { results }, meta: { request_id: 'x' } });
+    expect(commitOutcome(ok([{ status: 'applied', artifact_id: 'a', revision_id: 'R1' }, { status: 'applied', artifact_id: 'B', revision_id: 'r2' }]), ops, DEFAULT_ASSUMPTIONS).batch).toBe('applied');
+    const perOp = commitOutcome(ok([{ status: 'conflict', artifact_id: 'B', revision_id: 'r2' }, { status: 'applied', artifact_id: 'A', revision_id: 'r1' }]), ops, DEFAULT_ASSUMPTIONS);
+    expect(perOp.ops).toEqual(['applied', 'refused']);
+    expect(perOp.batch).toBe('partial');
+    expect(perOp.conflictForm).toMatchObject({ kind: 'assumption', assumption: 'conflict-behaviour' });
+    const read = resolveAssumptions({ 'conflict-behaviour': 'per-op-status' });
+    expect(commitOutcome(ok([{ status: 'conflict', artifact_id: 'A', revision_id: 'r1' }, { status: 'aborted', artifact_id: 'B', revision_id: 'r2' }]), ops, read)).toMatchObject({ batch: 'refused', conflictForm: { ok: true } });
+    for (const status of [400, 409, 412]) expect(commitOutcome(exchange(status, { ok: false }), ops, DEFAULT_ASSUMPTIONS)).toMatchObject({ batch: 'refused', conflictForm: { ok: true } });
+    expect(commitOutcome(exchange(412, {}), ops, resolveAssumptions({ 'conflict-status': '409' })).conflictForm).toMatchObject({ assumption: 'conflict-status' });
+    expect(commitOutcome(exchange(503), ops, DEFAULT_ASSUMPTIONS).batch).toBe('unknown');
+    expect(commitOutcome(exchange(undefined), ops, DEFAULT_ASSUMPTIONS).ops).toEqual(['unknown', 'unknown']);
   });
 
   it('counts a timeout or a 5xx as maybe applied, never as refused', () => {

@@ -13,5 +13,5 @@ propertySuite('signatures and auth (5)', [...SIGNATURES, ...AUTH], [
   { id: 'signatures.variants-accepted', fault: 'signature-raw-bytes', expect: 'assumption:canonical-json' },
   // How callers authenticate is not shown: both checks rest on registry readings.
   { id: 'auth.credentials-required', fault: 'auth-ignored', expect: 'assumption:credentials-required' },
-  { id: 'auth.cross-account', fault: 'cross-account-access', expect: 'assumption:cross-account-isolation' },
+  { id: 'auth.cross-account', fault: 'cross-account-access', expect: 'failing' },
 ]);

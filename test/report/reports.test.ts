@@ -79,7 +79,7 @@ const mismatch = defineProperty<number>({
   arbitrary: () => fc.constant(1),
   async check(ctx) {
     const ex = await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous' });
-    return expectRejected(ex, { assumption: 'usage-stored-meaning' });
+    return expectRejected(ex, { blame: { assumption: 'usage-stored-meaning' } });
   },
 });
 const skipped = defineProperty<number>({ ...mismatch, id: 'synthetic.skipped', needs: ['second-account'] });

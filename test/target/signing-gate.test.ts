@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { canonicalize } from '../../src/crypto/canonical.ts';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceKey, publicKeyFromJwk } from '../../src/crypto/keys.ts';
@@ -162,17 +163,17 @@ describe('gate', () => {
       const p = c.call({ endpoint: 'commitOperations', params: { pouchId: 'p' }, body: COMMIT_BODY, gate, onHeld: held });
       await heldP;
       // Give the bytes already written every chance to arrive.
-      for (let i = 0; i < 50 && (arrivals.length === before || arrivals.at(-1)!.received < Buffer.byteLength(JSON.stringify(COMMIT_BODY)) - 1); i++) await wait(10);
+      for (let i = 0; i < 50 && (arrivals.length === before || arrivals.at(-1)!.received < Buffer.byteLength(canonicalize(COMMIT_BODY)) - 1); i++) await wait(10);
       await wait(100);
       const a = arrivals.at(-1)!;
       expect(arrivals.length).toBe(before + 1);
-      expect(a.received).toBe(Buffer.byteLength(JSON.stringify(COMMIT_BODY)) - 1);
+      expect(a.received).toBe(Buffer.byteLength(canonicalize(COMMIT_BODY)) - 1);
       expect(a.ended).toBe(false);
       open();
       const ex = await p;
       expect(ex.verdict).toBe('accepted');
       expect(a.ended).toBe(true);
-      expect(a.body.toString()).toBe(JSON.stringify(COMMIT_BODY));
+      expect(a.body.toString()).toBe(canonicalize(COMMIT_BODY));
       expect(a.headers['content-length']).toBe(String(a.body.length));
       expect(a.headers['transfer-encoding']).toBeUndefined();
     } finally {

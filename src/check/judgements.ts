@@ -1,0 +1,55 @@
+/**
+ * The judgements every property shares, because the shared judges (judge.ts, controls.ts) can
+ * return them whatever the property: a success must be the 2.1 envelope; a valid request to an
+ * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
+ * `defineProperty` lists them on every property.
+ */
+import { readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type SpecClause } from '../spec/index.ts';
+import type { Judgement } from './property.ts';
+
+/** A judgement resting on one fixed clause (its violations carry that clause). */
+export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spec'; readonly clause: SpecClause } };
+/** A judgement resting on the clause of whichever constraint it judges. */
+export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
+
+export function specJudgement(id: string, rule: string, clause: ClauseName): SpecJudgement {
+  return Object.freeze({ id, rule, ground: specGround(clause) }) as SpecJudgement;
+}
+
+export function constraintJudgement(id: string, rule: string): ConstraintJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }) });
+}
+
+/** A judgement resting on a registry reading: what it finds is an `assumption` finding. */
+export function readingJudgement(id: string, rule: string, assumption: AssumptionName): Judgement {
+  return Object.freeze({ id, rule, ground: readingGround(assumption) });
+}
+
+export const SUCCESS_ENVELOPE = specJudgement('shared.success-envelope', 'A 2xx answers the common envelope (2.1): ok true, data, meta.request_id, and the data its endpoint lists.', 'envelopeFields');
+
+/** What each endpoint does, in the spec's words: the clause a refused valid request breaks. */
+const ENDPOINT_CLAUSE: { readonly [E in EndpointId]: ClauseName } = {
+  approveDevice: 'approveCreatesDevice',
+  commitOperations: 'commitOperations',
+  reportUsage: 'usageReports',
+  registerPasskey: 'passkeyRegisters',
+  revokeBrowser: 'revokeBrowser',
+  changeUnlock: 'unlockChanges',
+};
+
+export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => [
+      e,
+      specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, ENDPOINT_CLAUSE[e]),
+    ]),
+  ) as Record<EndpointId, SpecJudgement>,
+);
+
+export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
+  'shared.field-within-constraints',
+  'A value within every stated constraint of its field is no reason to refuse: the same request with only that field plain is accepted.',
+);
+
+/** Listed on every property by `defineProperty`. */
+export const COMMON_JUDGEMENTS: readonly Judgement[] = Object.freeze([SUCCESS_ENVELOPE, ...Object.values(SERVES), FIELD_WITHIN_CONSTRAINTS]);
