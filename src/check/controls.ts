@@ -51,6 +51,12 @@ export async function judgeServed(ctx: CaseContext, endpoint: EndpointId, sent: 
       assumptionMismatch(ENVIRONMENT[endpoint].environment, `${o.what}: refused (${describeResponse(ex)}), and a plain ${endpoint} request is refused too (${describeResponse(plain)})`)
     );
   }
+  // The refusal must be reproducible before anything is pinned on it: a target that refuses at
+  // random would otherwise have the next control's luck blamed on a field.
+  const again = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, sent)));
+  if (again.verdict === 'accepted') {
+    return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
+  }
   const readings = [...readingsAt(endpoint, sent.body), ...(o.readings ?? [])];
   const culprit = await pinField(ctx, endpoint, sent);
   if (culprit && !culprit.ok) return culprit.outcome;

@@ -17,6 +17,8 @@ export const FindingSchema = z.strictObject({
   section: z.string(),
   message: z.string(),
   assumption: z.string().optional(),
+  judgement: z.string().optional(),
+  ground: z.string().optional(),
   counterexample: z.string().optional(),
   replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   curl: z.array(z.string()).optional(),

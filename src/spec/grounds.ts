@@ -7,6 +7,7 @@
  * emphasis removed, white space folded).
  */
 import type { AssumptionName } from './assumptions.ts';
+import { CHARSETS, LIMITS } from './limits.ts';
 
 /** A clause of the spec: its section and its words, quoted. */
 export interface SpecClause {
@@ -35,11 +36,11 @@ export const CLAUSES = Object.freeze({
   commitOperations: clause('4.2', 'Commits 1 to 50 signed, encrypted operations with optimistic concurrency on revision ids.'),
   commitResults: clause('4.2', 'Response: envelope with `data.results`, an array of Operation result (2.6).'),
   resultStatusApplied: clause('2.6', 'status | string | yes | allowed value: applied'),
-  envelopeMayBeEmpty: clause('2.5', 'at most 699051 characters, alphabet A-Z a-z 0-9 _ - (may be empty)'),
+  envelopeMayBeEmpty: clause('2.5', `at most ${LIMITS.envelopeLength.max} characters, ${CHARSETS.base64url.text} (may be empty)`),
   usageReports: clause('4.3', 'Reports the tokens that the assistants on this computer used, per UTC day.'),
   usageNeverAdded: clause('4.3', 'Rows are never added up. Each keeps the larger of its stored and reported total.'),
   usageIdempotent: clause('4.3', 'Sending the same logs again changes nothing (idempotent).'),
-  usageStored: clause('4.3', 'Response: envelope with `data.stored` (integer, required, -9007199254740991 to 9007199254740991).'),
+  usageStored: clause('4.3', `Response: envelope with \`data.stored\` (integer, required, ${LIMITS.storedInteger.min} to ${LIMITS.storedInteger.max}).`),
   passkeyRegisters: clause('4.4', 'Registers a passkey unlocker together with its signed add(passkey member) statement.'),
   passkeyResponseFree: clause('4.4', 'free-form object with arbitrary properties'),
   revokeBrowser: clause('4.5', 'Revokes a browser member and ends its sessions.'),
