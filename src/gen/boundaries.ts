@@ -16,6 +16,7 @@ import {
   type Constraint,
   type EndpointId,
   type Node,
+  type PatternName,
 } from '../spec/index.ts';
 import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit } from './body.ts';
@@ -119,16 +120,21 @@ function uuidSpecs(): BoundarySpec[] {
   return out;
 }
 
-function daySpecs(kind: 'pattern' | 'calendar'): BoundarySpec[] {
+function dayPatternSpecs(): BoundarySpec[] {
   const is = (s: string) => (v: Json | undefined) => v === s;
-  if (kind === 'pattern') {
-    return [
-      { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
-      { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
-    ];
-  }
   return [
-    { bound: 'edge', variant: 'day:leap-feb-29', assumption: 'day-calendar-valid', edit: set(leapDay), holds: (v) => typeof v === 'string' && v.endsWith('-02-29') },
+    { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
+    { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
+  ];
+}
+
+/** The valid edges of each structured format. */
+const PATTERN_BOUNDARIES: { readonly [P in PatternName]: () => BoundarySpec[] } = { uuid: uuidSpecs, day: dayPatternSpecs };
+
+/** Real days a calendar check could wrongly refuse (`calendar` exists only under the pattern's calendar reading). */
+function calendarSpecs(c: Constraint): BoundarySpec[] {
+  return [
+    { bound: 'edge', variant: 'day:leap-feb-29', ...(c.assumption ? { assumption: c.assumption } : {}), edit: set(leapDay), holds: (v) => typeof v === 'string' && v.endsWith('-02-29') },
     {
       bound: 'edge',
       variant: 'day:month-end',
@@ -181,8 +187,9 @@ export function boundarySpecs(c: Constraint): BoundarySpec[] {
     case 'uuid':
       return uuidSpecs();
     case 'pattern':
+      return PATTERN_BOUNDARIES[c.pattern!]();
     case 'calendar':
-      return daySpecs(c.kind);
+      return calendarSpecs(c);
     case 'charset':
       return node.kind === 'string' ? charsetSpecs(c, node) : [];
     case 'enum':
@@ -193,6 +200,8 @@ export function boundarySpecs(c: Constraint): BoundarySpec[] {
     case 'required':
     case 'not-null':
       return presenceSpecs(c).filter((s) => s.variant === 'present' || (c.kind === 'not-null' && s.variant === 'absent'));
+    default:
+      return c.kind satisfies never;
   }
 }
 
