@@ -83,7 +83,7 @@ export const commitOperations = endpoint({
   body: obj('commit body', '4.2', {
     operation_id: uuid({ fresh: 'mint' }),
     epoch: uuid(),
-    ops: arr(PouchOperation, 'opsPerCommit'),
+    ops: arr(PouchOperation, 'opsPerCommit', { chain: 'op-semantics' }),
   }),
   data: obj('commit data', '4.2', { results: arr(OperationResult) }),
   signedByDevice: true,

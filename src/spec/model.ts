@@ -60,6 +60,11 @@ export interface ArrayNode<I extends Node = Node> {
   readonly kind: 'array';
   readonly items: I;
   readonly count?: LimitName;
+  /**
+   * The items are operations that make sense to a server only as revision chains, under this
+   * reading (`op-semantics`): generators rewrite a valid batch so each artifact's ops chain.
+   */
+  readonly chain?: AssumptionName;
 }
 export interface Field<N extends Node = Node, R extends boolean = boolean, U extends boolean = boolean> {
   readonly node: N;
@@ -128,7 +133,12 @@ export const uuid = (opts: Omit<UuidNode, 'kind'> = {}): UuidNode => ({ kind: 'u
 export const int = (range?: LimitName): IntegerNode => (range ? { kind: 'integer', range } : { kind: 'integer' });
 export const bool = (): BooleanNode => ({ kind: 'boolean' });
 export const oneOf = <const V extends string>(values: readonly V[]): EnumNode<V> => ({ kind: 'enum', values });
-export const arr = <I extends Node>(items: I, count?: LimitName): ArrayNode<I> => (count ? { kind: 'array', items, count } : { kind: 'array', items });
+export const arr = <I extends Node>(items: I, count?: LimitName, opts: { readonly chain?: AssumptionName } = {}): ArrayNode<I> => ({
+  kind: 'array',
+  items,
+  ...(count ? { count } : {}),
+  ...opts,
+});
 
 interface FieldOpts<R extends boolean = boolean, U extends boolean = boolean> {
   readonly required: R;
