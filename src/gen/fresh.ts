@@ -50,16 +50,17 @@ class Renamer {
   }
 }
 
-/** Whether any node under `node` is renewed in this pass (so untouched subtrees are shared, not copied). */
-const renews = new WeakMap<Node, boolean>();
-function hasFresh(node: Node): boolean {
-  let r = renews.get(node);
-  if (r === undefined) {
-    r = freshnessIn(node);
-    renews.set(node, r);
-  }
-  return r;
+/** `f` computed once per model node (nodes are frozen singletons). */
+function perNode<T>(f: (node: Node) => T): (node: Node) => T {
+  const memo = new WeakMap<Node, T>();
+  return (node) => {
+    if (!memo.has(node)) memo.set(node, f(node));
+    return memo.get(node)!;
+  };
 }
+
+/** Whether any node under `node` is renewed (so untouched subtrees are shared, not copied). */
+const hasFresh = perNode(freshnessIn);
 function freshnessIn(node: Node): boolean {
   switch (node.kind) {
     case 'string':
@@ -87,12 +88,7 @@ function mintString(node: StringNode, like: Json | undefined): Json | undefined 
   return out;
 }
 
-const schemas = new WeakMap<Node, ReturnType<typeof toZod>>();
-function schemaOf(node: Node): ReturnType<typeof toZod> {
-  let s = schemas.get(node);
-  if (!s) schemas.set(node, (s = toZod(node)));
-  return s;
-}
+const schemaOf = perNode((node) => toZod(node));
 
 /**
  * One pass over a value with its model node: `mint` renews every minting field, `follow` renames

@@ -16,7 +16,6 @@ import {
   UsageRow,
   commitOperations,
   listedParams,
-  registerPasskey,
   reportUsage,
   schemasOf,
   toZod,
@@ -131,15 +130,6 @@ describe('endpoint facts on the model', () => {
       registerPasskey: [],
       revokeBrowser: ['id:browser-exists=profile-ids:browser'],
       changeUnlock: [],
-    });
-    expect(registerPasskey.environment).toBe('opaque-crypto-fields');
-    expect(Object.fromEntries(Object.values(ENDPOINT_BY_ID).map((e) => [e.id, e.environment]))).toEqual({
-      approveDevice: 'cli-request-exists',
-      commitOperations: 'pouch-existence',
-      reportUsage: 'caller-kinds',
-      registerPasskey: 'opaque-crypto-fields',
-      revokeBrowser: 'browser-exists',
-      changeUnlock: 'unlock-prepare',
     });
   });
 });
