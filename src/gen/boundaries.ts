@@ -13,6 +13,7 @@ import {
   REQUEST_CONSTRAINTS,
   UUID_MAX,
   UUID_NIL,
+  type AssumptionName,
   type Constraint,
   type EndpointId,
   type Node,
@@ -34,7 +35,7 @@ export interface BoundaryCase {
   /** What sits at the location: `length=699051`, `count=0`, `value=1`, `uuid:nil`, `null`, `absent`… */
   readonly variant: string;
   /** The case is valid only under this reading of the spec (e.g. `characters-are-code-points`). */
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   /** Concrete location: `$.ops[3].envelope` or a parameter name. */
   readonly path: string;
   readonly params: Params;
@@ -50,13 +51,13 @@ export interface BoundaryCase {
 export interface BoundarySpec {
   readonly bound: Bound;
   readonly variant: string;
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   readonly edit: fc.Arbitrary<Edit>;
   /** Checks the location after generation (for `exact`). */
   readonly holds: (v: Json | undefined) => boolean;
 }
 
-const CP = 'characters-are-code-points';
+const CP: AssumptionName = 'characters-are-code-points';
 const set = (a: fc.Arbitrary<Json>): fc.Arbitrary<Edit> => a.map((v) => ({ set: v }));
 const cpLen = (v: Json | undefined) => (typeof v === 'string' ? [...v].length : -1);
 

@@ -9,6 +9,7 @@ import {
   CHARSETS,
   CONSTRAINT_BY_ID,
   REQUEST_CONSTRAINTS,
+  type AssumptionName,
   type Constraint,
   type ConstraintKind,
   type EndpointId,
@@ -40,7 +41,7 @@ export interface ViolationLabel {
   /** How it is broken: `max+1`, `char:+`, `uuid:version-0`, `missing`, `null`, `type:array`… */
   readonly variant: string;
   /** Set when the constraint holds only under a registry assumption (`day-calendar-valid`). */
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   readonly description: string;
 }
 
