@@ -3,19 +3,10 @@
  * errors come first; assumption mismatches have their own section, because they are readings of
  * what the spec does not show and never fail the run.
  */
+import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 
 const ICON: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', interrupted: '⏸️ interrupted' };
-
-/** Keeps a value inside one table cell. */
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-function fence(s: string): string {
-  const ticks = s.includes('```') ? '````' : '```';
-  return `${ticks}\n${s}\n${ticks}`;
-}
 
 export function toSummaryMarkdown(report: Report): string {
   const t = report.totals;
