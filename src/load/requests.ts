@@ -3,6 +3,7 @@
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
 import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type MemberKind } from '../spec/index.ts';
+import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
 import type { Rng } from './rng.ts';
@@ -34,13 +35,19 @@ export function callerOf(profile: Profile, kind: MemberKind, fallbackMemberId: s
   };
 }
 
-/** Pouches for a run: the profile's when pouches must exist (assumption pouch-existence), fresh ones otherwise. */
+/** Pouches for a run: `n` fresh ones, or every listed one (pouchPlan); a run that may commit to none is refused with the reason. */
 export function pouchesFor(profile: Profile, rng: Rng, n: number): string[] {
-  if (profile.assumptions['pouch-existence'] === 'must-exist') {
-    if (profile.pouchIds.length === 0) throw new Error('assumption pouch-existence=must-exist needs pouchIds in the profile');
-    return [...profile.pouchIds];
+  const plan = pouchPlan(profile);
+  switch (plan.kind) {
+    case 'fresh':
+      return Array.from({ length: n }, () => rng.uuid());
+    case 'listed':
+      return [...plan.ids];
+    case 'unavailable':
+      throw new Error(plan.reason);
+    default:
+      return plan satisfies never;
   }
-  return Array.from({ length: n }, () => rng.uuid());
 }
 
 export function commitRequest(caller: Caller, built: BuiltCommit, kind: string): LoadRequest {
