@@ -39,8 +39,8 @@ const replay: CommandModule = {
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
       const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));
-      if (r.status === 'skipped') {
-        process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? 'skipped'}\n`);
+      if (r.status === 'skipped' || r.status === 'error') {
+        process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);
         return 2;
       }
       for (const f of r.findings) {
