@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { matchPath, type Endpoint, type MemberKind } from '../spec/index.ts';
+import { matchPath, type Endpoint, type MemberKind, type Readings } from '../spec/index.ts';
 import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
 import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
-import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture } from './fixture.ts';
+import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { MemoryStore, type Store } from './store.ts';
 import { validateBody, validateParams } from './validate.ts';
@@ -25,12 +25,14 @@ export interface ReferenceOptions {
   fixture?: Fixture;
   /** Another store implementation (default: in memory). */
   store?: Store;
+  /** Readings of the spec's "not shown" to serve instead of the registry defaults (not yet honoured: the defaults are served). */
+  readings?: Readings;
 }
 
 export interface RunningReference {
   url: string;
   /** A complete profile file (docs/CONTRACTS.md), JSON-ready, including credentials and the device keys. */
-  profile: object;
+  profile: ProfileDocument;
   faults: readonly string[];
   close(): Promise<void>;
   /** Date.now() when the server started listening: the origin of the `stall-periodic` windows. */

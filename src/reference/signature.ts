@@ -12,7 +12,7 @@ import { HttpError } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Caller, Directory } from './fixture.ts';
 
-export const SIGNATURE_HEADER = 'service-signature';
+export { SIGNATURE_HEADER } from '../spec/index.ts';
 
 const unauthorized = (message: string): HttpError => new HttpError(401, 'invalid_signature', message);
 

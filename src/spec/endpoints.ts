@@ -13,6 +13,9 @@ import { KeyEnvelope, OperationResult, PouchOperation, Roster, Statement, UsageR
 /** Who calls an endpoint (assumption `caller-kinds`): credentials come from the profile per kind. */
 export type MemberKind = 'browser' | 'device';
 
+/** Section 5's header, as HTTP field names are compared: in lower case. */
+export const SIGNATURE_HEADER = 'service-signature';
+
 export type EndpointId = 'approveDevice' | 'commitOperations' | 'reportUsage' | 'registerPasskey' | 'revokeBrowser' | 'changeUnlock';
 
 /** Path parameters by name. Any string indexes them (code that walks parameters by name). */
