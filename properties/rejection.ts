@@ -176,7 +176,7 @@ async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, 
   const sample = { params: { sourceId }, body: { rows: valid as unknown as Json[] } };
   const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
   const acc = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `the refused report's valid rows, sent alone` });
-  if (!acc.ok) return acc;
+  if (!acc.ok || ex.verdict !== 'accepted') return acc;
   const stored = dataOf(ex)?.['stored'];
   // The model says what a source that holds nothing answers, under every reading of stored.
   return judgePlan(ctx, [{ source: 0, rows: valid }], [typeof stored === 'number' ? stored : undefined], onStored);

@@ -4,7 +4,7 @@
  * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
  * `defineProperty` lists them on every property.
  */
-import { readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type SpecClause } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type SpecClause } from '../spec/index.ts';
 import type { Judgement } from './property.ts';
 
 /** A judgement resting on one fixed clause (its violations carry that clause). */
@@ -50,6 +50,28 @@ export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
   'shared.field-within-constraints',
   'A value within every stated constraint of its field is no reason to refuse: the same request with only that field plain is accepted.',
 );
+
+/**
+ * The readings the shared judges can name whatever the property: what a refused plain request of
+ * each endpoint rests on, what the harness's own commits rest on, the forms a refusal takes, and
+ * the readings a valid value may rest on. `defineProperty` declares them on every property.
+ */
+export const SHARED_READINGS: readonly AssumptionName[] = Object.freeze([
+  ...new Set<AssumptionName>([
+    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => ENDPOINT_BY_ID[e].environment),
+    'op-semantics',
+    'rate-limits',
+    'error-response',
+    'conflict-behaviour',
+    'conflict-status',
+    'characters-are-code-points',
+    'usage-counters-negative',
+    'unknown-fields-ignored',
+    'empty-lists',
+    'usage-day-window',
+    'batch-chaining',
+  ]),
+]);
 
 /** Listed on every property by `defineProperty`. */
 export const COMMON_JUDGEMENTS: readonly Judgement[] = Object.freeze([SUCCESS_ENVELOPE, ...Object.values(SERVES), FIELD_WITHIN_CONSTRAINTS]);

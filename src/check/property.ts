@@ -8,7 +8,7 @@ import type fc from 'fast-check';
 import type { AssumptionName, AssumptionSet, Ground, SpecClause } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
-import { COMMON_JUDGEMENTS } from './judgements.ts';
+import { COMMON_JUDGEMENTS, SHARED_READINGS } from './judgements.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =
@@ -118,5 +118,6 @@ export interface Property<T = unknown> {
 export function defineProperty<T>(p: Omit<Property<T>, 'judgements'> & { readonly judgements?: readonly Judgement[] }): Property<T> {
   const own = p.judgements ?? [];
   const shared = COMMON_JUDGEMENTS.filter((j) => !own.some((x) => x.id === j.id));
-  return Object.freeze({ ...p, judgements: Object.freeze([...own, ...shared]) });
+  const assumptions = [...new Set([...p.assumptions, ...SHARED_READINGS])];
+  return Object.freeze({ ...p, assumptions: Object.freeze(assumptions), judgements: Object.freeze([...own, ...shared]) });
 }

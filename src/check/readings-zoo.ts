@@ -1,0 +1,87 @@
+/**
+ * The readings zoo: the suite against the embedded reference switched to every alternative reading
+ * of the registry, alone and in seeded random combinations. It is how precision is a property of
+ * the build: under a reading the harness was not told of, the suite may report assumption findings
+ * and nothing else; told of it (`--assume`), it reports nothing at all. The test suite and the
+ * benchmark both run it.
+ */
+import type { Property } from './property.ts';
+import { runProperties, type Finding } from './runner.ts';
+import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../reference/index.ts';
+import type { Readings } from '../spec/index.ts';
+import { resolveTarget } from '../target/resolve.ts';
+
+export interface ZooCase {
+  readonly label: string;
+  readonly readings: Readings;
+}
+
+/** Whether the harness is told the reference's readings (`--assume` them) or runs on the registry defaults. */
+export type ZooMode = 'default' | 'assume';
+
+export interface ZooRun {
+  readonly case: ZooCase;
+  readonly mode: ZooMode;
+  readonly seed: number;
+  readonly requests: number;
+  readonly durationMs: number;
+  /** Findings the mode does not allow: anything but assumption findings (default), anything at all (assume). */
+  readonly falseAlarms: readonly Finding[];
+  readonly assumptionFindings: number;
+}
+
+/** A small deterministic generator (mulberry32), so a combination is the same on every machine. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every alternative reading alone, then `combos` combinations of 3 to 8 alternatives of different assumptions. */
+export function zooCases(o: { readonly combos: number; readonly seed: number }): ZooCase[] {
+  const out: ZooCase[] = ALTERNATIVES.map((r) => ({ label: keyOf(r), readings: { [r.name]: r.value } as Readings }));
+  const next = rng(o.seed);
+  for (let i = 0; i < o.combos; i++) {
+    const k = 3 + Math.floor(next() * 6);
+    const names = [...SWITCHABLE].sort(() => next() - 0.5).slice(0, k);
+    const readings: Record<string, string> = {};
+    for (const a of names) {
+      const alts = a.choices.filter((c) => c.value !== a.default);
+      readings[a.name] = alts[Math.floor(next() * alts.length)]!.value;
+    }
+    const r = readings as Readings;
+    out.push({ label: `combination ${i + 1}: ${readingsList(r).map(keyOf).join(', ')}`, readings: r });
+  }
+  return out;
+}
+
+/** The findings a mode does not allow (skipped properties are a profile's doing, never an alarm). */
+export function falseAlarmsOf(findings: readonly Finding[], mode: ZooMode): Finding[] {
+  return findings.filter((f) => f.kind !== 'skipped' && (mode === 'assume' || f.kind !== 'assumption'));
+}
+
+export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number }): Promise<ZooRun> {
+  const t = await resolveTarget({ kind: 'embedded', readings: c.readings });
+  const started = Date.now();
+  try {
+    const profile = mode === 'assume' ? { ...t.profile, assumptions: { ...t.profile.assumptions, ...c.readings } } : t.profile;
+    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? 20_000 });
+    const findings = run.results.flatMap((r) => r.findings);
+    return {
+      case: c,
+      mode,
+      seed: o.seed,
+      requests: run.requests,
+      durationMs: Date.now() - started,
+      falseAlarms: falseAlarmsOf(findings, mode),
+      assumptionFindings: findings.filter((f) => f.kind === 'assumption').length,
+    };
+  } finally {
+    await t.close();
+  }
+}

@@ -1,0 +1,3 @@
+import { zooPart } from './zoo.ts';
+
+zooPart(1, 3);

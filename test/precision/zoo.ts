@@ -1,0 +1,31 @@
+/**
+ * The readings zoo as tests (the share of the cases given by `part`): against the reference in every
+ * alternative reading alone and in seeded combinations, over five seeds, the default suite raises
+ * no violation, server error, error or transport finding (assumption findings allowed), and told the
+ * readings (`--assume`) it raises no finding at all. Split over files so vitest runs them in parallel.
+ */
+import { describe, expect, it } from 'vitest';
+import { ALL_PROPERTIES } from '../../properties/index.ts';
+import { runZooCase, zooCases, type ZooMode } from '../../src/check/readings-zoo.ts';
+
+export const ZOO_SEEDS = [1, 2, 3, 4, 5];
+/** Cases per property in the zoo's runs: each run is a whole suite, 2 × 5 seeds per reading. */
+const RUNS = 2;
+export const ZOO_CASES = zooCases({ combos: 6, seed: 20261123 });
+
+export function zooPart(part: number, parts: number): void {
+  const mine = ZOO_CASES.filter((_, i) => i % parts === part);
+  describe(`readings zoo, part ${part + 1} of ${parts}`, () => {
+    for (const c of mine) {
+      for (const mode of ['default', 'assume'] as ZooMode[]) {
+        it(`${mode === 'assume' ? 'told' : 'not told'} ${c.label}: ${mode === 'assume' ? 'no finding at all' : 'no violation, server error or transport finding'}`, async () => {
+          for (const seed of ZOO_SEEDS) {
+            const r = await runZooCase(ALL_PROPERTIES, c, mode, { seed, runs: RUNS });
+            expect(r.falseAlarms.map((f) => `${f.kind} ${f.property} ${f.assumption ?? ''}: ${f.message}`), `seed ${seed}`).toEqual([]);
+            expect(r.requests).toBeGreaterThan(100);
+          }
+        }, 120_000);
+      }
+    }
+  });
+}
