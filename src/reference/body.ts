@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest } from './errors.ts';
 import type { FaultSet } from './faults.ts';
+import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
 import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
@@ -25,8 +26,9 @@ function tooLargeError(): HttpError {
   return new HttpError(413, 'body_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
 }
 
-export function checkContentType(req: IncomingMessage, faults: FaultSet): void {
-  if (faults.has('content-type-unchecked')) return;
+/** `content-type-json-only`: `rejected` answers 415 to any other type; `sniffed` parses the body as JSON whatever it is labelled. */
+export function checkContentType(req: IncomingMessage, readings: ReadingSet): void {
+  if (readings.is('content-type-json-only', 'sniffed')) return;
   const ct = req.headers['content-type'];
   if (!ct || !JSON_TYPE.test(ct)) {
     throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json (got ${ct ? JSON.stringify(ct.slice(0, 80)) : 'none'})`);
@@ -74,7 +76,9 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
 }
 
 /** Decodes and parses a body; throws HttpError(400) with a message naming the problem. */
-export function parseJsonBody(raw: Uint8Array, faults: FaultSet): unknown {
+export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: ReadingSet): unknown {
+  // `duplicate-keys`: `rejected` answers 400 to a repeated member name; `last-wins` is plain JSON.parse.
+  const lastWins = readings.is('duplicate-keys', 'last-wins');
   let text: string;
   if (faults.has('invalid-utf8-accepted')) {
     text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
@@ -85,11 +89,11 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet): unknown {
       throw badRequest('invalid_utf8', 'request body is not valid UTF-8');
     }
   }
-  if (!faults.has('duplicate-keys-last-wins') || !faults.has('deep-nesting-crash')) {
+  if (!lastWins || !faults.has('deep-nesting-crash')) {
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
     const problem = scanJson(text, depthBound);
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
-    if (problem?.kind === 'duplicate' && !faults.has('duplicate-keys-last-wins')) {
+    if (problem?.kind === 'duplicate' && !lastWins) {
       throw badRequest('duplicate_key', `JSON object has the member name ${JSON.stringify(problem.key.slice(0, 80))} twice`);
     }
   }

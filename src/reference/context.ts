@@ -2,7 +2,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Endpoint } from '../spec/index.ts';
 import type { FaultSet } from './faults.ts';
-import type { Caller, Directory } from './fixture.ts';
+import type { Caller, Directory, Fixture } from './fixture.ts';
+import type { ReadingSet } from './readings.ts';
 import type { Store } from './store.ts';
 
 export interface RequestContext {
@@ -14,8 +15,12 @@ export interface RequestContext {
   readonly rawBody: Uint8Array;
   readonly headers: IncomingHttpHeaders;
   readonly faults: FaultSet;
+  /** The readings this server serves where the spec is silent (readings.ts). */
+  readonly readings: ReadingSet;
   readonly store: Store;
   readonly directory: Directory;
+  /** The ids the fixture lists (pouches, cli-auth requests, browsers) for the `profile-ids`/`must-exist` readings. */
+  readonly fixture: Fixture;
 }
 
 /** A success: the envelope's `data` and the status (200 unless said otherwise). */

@@ -10,10 +10,11 @@ export class HttpError extends Error {
     message: string,
     /** Extra response headers (e.g. `connection: close` after an oversized body). */
     readonly headers: Readonly<Record<string, string>> = {},
+    /** The error envelope's `data` (default `{}`), e.g. the results of ops a refused per-op commit still applied. */
+    readonly data: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
 }
 
 export const badRequest = (code: string, message: string): HttpError => new HttpError(400, code, message);
-export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);

@@ -6,27 +6,53 @@
  * expected to fail against it; ids beginning with `load.` name load checks instead (see
  * `LOAD_KILLERS` in src/cli/commands/mutants.ts).
  */
-import type { AssumptionName } from '../spec/index.ts';
+import type { AssumptionName, Readings } from '../spec/index.ts';
+import type { Reading } from './readings.ts';
 
-export interface FaultInfo {
-  readonly name: string;
+export interface FaultInfo<N extends string = string> {
+  readonly name: N;
   readonly area: string;
   readonly description: string;
   readonly expectedKillers: readonly string[];
   /**
    * The registry reading this fault departs from, when the spec itself is silent on the behaviour.
    * Such a fault is caught as an `assumption` finding naming exactly this assumption, never as a
-   * violation: pouchproof must not call it a breach of the spec's letter.
+   * violation: pouchproof must not call it a breach of the spec's letter. Always `reading.name`.
    */
   readonly deviatesFrom?: AssumptionName;
+  /**
+   * The alternative reading this fault is: switching the fault on switches that reading on
+   * (readings.ts), so its behaviour is written once, where the reading is decided.
+   */
+  readonly reading?: Reading;
+  /**
+   * Readings the defect only exists under (switched on with the fault); `pouchproof mutants` should
+   * judge the run under them (`--assume`), since they are readings and not the defect.
+   */
+  readonly requires?: Readings;
 }
 
 /** `stall-periodic`: a request arriving at t (from the server's start) with (t mod P) < D is answered no earlier than the end of that window. */
 export const STALL_PERIOD_MS = 1000;
 export const STALL_MS = 100;
 
-const f = (name: string, area: string, description: string, expectedKillers: string[], deviatesFrom?: AssumptionName): FaultInfo =>
-  Object.freeze({ name, area, description, expectedKillers: Object.freeze(expectedKillers), ...(deviatesFrom ? { deviatesFrom } : {}) });
+/** `const N` keeps every name a literal, so `FaultName` is the union of the catalogue's names. */
+function f<const N extends string>(
+  name: N,
+  area: string,
+  description: string,
+  expectedKillers: string[],
+  extra: { readonly reading?: Reading; readonly requires?: Readings } = {},
+): FaultInfo<N> {
+  return Object.freeze({
+    name,
+    area,
+    description,
+    expectedKillers: Object.freeze(expectedKillers),
+    ...(extra.reading ? { deviatesFrom: extra.reading.name, reading: Object.freeze(extra.reading) } : {}),
+    ...(extra.requires ? { requires: Object.freeze({ ...extra.requires }) } : {}),
+  });
+}
 
 const LIST = [
   // Validation off by one at the limits (each read from LIMITS, never a literal).
@@ -38,8 +64,8 @@ const LIST = [
   f('reason-length-exclusive', 'limits', 'treats the revoke reason maximum as exclusive: a reason of exactly the maximum is rejected', ['boundaries.limits-accepted']),
   f('usage-rows-off-by-one', 'limits', 'accepts one usage row more than the per-request maximum (LIMITS.usageRowsPerRequest.max + 1)', ['rejection.violations-rejected']),
   f('key-gen-zero-accepted', 'limits', 'accepts key_gen one below its minimum (LIMITS.keyGen.min - 1) in operations', ['rejection.violations-rejected']),
-  f('length-in-utf16', 'limits', 'counts string lengths in UTF-16 code units: a value of maximal length in astral characters is rejected', ['boundaries.limits-accepted'], 'characters-are-code-points'),
-  f('day-pattern-only', 'limits', 'checks the usage day against the 20YY-MM-DD pattern only: 2026-02-30 is accepted', ['rejection.violations-rejected'], 'day-calendar-valid'),
+  f('length-in-utf16', 'limits', 'counts string lengths in UTF-16 code units: a value of maximal length in astral characters is rejected', ['boundaries.limits-accepted'], { reading: { name: 'characters-are-code-points', value: 'utf16' } }),
+  f('day-pattern-only', 'limits', 'checks the usage day against the 20YY-MM-DD pattern only: 2026-02-30 is accepted', ['rejection.violations-rejected'], { reading: { name: 'day-calendar-valid', value: 'pattern-only' } }),
   // UUID rule variants.
   f('uuid-any-version', 'uuid', 'accepts any 8-4-4-4-12 hex string as a uuid, whatever its version and variant digits', ['rejection.violations-rejected']),
   f('uuid-nil-rejected', 'uuid', 'rejects the all-zero and all-f UUIDs, which 2.2 accepts', ['boundaries.limits-accepted', 'shapes.valid-accepted']),
@@ -54,45 +80,50 @@ const LIST = [
   // Commits.
   f('stale-base-accepted', 'commits', 'accepts any earlier revision of the artifact as base, not only its head', ['commits.stale-base-rejected']),
   f('create-overwrites', 'commits', 'a create on an existing artifact replaces it instead of conflicting', ['commits.create-existing-rejected']),
-  f('revision-reuse-accepted', 'commits', 'does not check that a revision id is new in the pouch', ['commits.revision-reuse-rejected'], 'revision-id-unique'),
-  f('partial-batch', 'commits', 'applies ops one by one and stops at the first conflict: earlier ops of a rejected batch stay applied', ['commits.atomic-batch', 'rejection.no-side-effect'], 'batch-atomicity'),
-  f('no-batch-chaining', 'commits', 'checks every op against the heads before the batch: an op building on an earlier op of the same batch conflicts', ['commits.batch-chains'], 'batch-chaining'),
-  f('operation-id-ignored', 'commits', 'does not deduplicate operation_id: a retried commit is processed again (and conflicts)', ['commits.operation-id-replay'], 'operation-id-idempotency'),
-  f('seq-per-batch', 'commits', 'gives every op of a batch the same seq (one increment per request)', ['commits.seq-increasing'], 'seq-semantics'),
-  f('high-water-stale', 'commits', 'reports high_water as the pouch seq read before the batch was applied', ['commits.seq-increasing'], 'seq-semantics'),
+  f('revision-reuse-accepted', 'commits', 'does not check that a revision id is new in the pouch', ['commits.revision-reuse-rejected']),
+  f('partial-batch', 'commits', 'applies ops one by one and stops at the first conflict: earlier ops of a rejected batch stay applied', ['commits.atomic-batch', 'rejection.no-side-effect']),
+  f('no-batch-chaining', 'commits', 'checks every op against the heads before the batch: an op building on an earlier op of the same batch conflicts', ['commits.batch-chains']),
+  f('operation-id-ignored', 'commits', 'does not deduplicate operation_id: a retried commit is processed again (and conflicts)', ['commits.operation-id-replay'], { reading: { name: 'operation-id-idempotency', value: 'not-deduplicated' } }),
+  f('seq-per-batch', 'commits', 'gives every op of a batch the same seq (one increment per request)', ['commits.seq-increasing']),
+  f('high-water-stale', 'commits', 'reports high_water as the pouch seq read before the batch was applied', ['commits.seq-increasing']),
   f('check-then-act-race', 'commits', 'awaits a simulated store round-trip between the conflict check and the apply: concurrent commits on one base can all apply', ['races.one-winner']),
+  f('envelope-empty-refused', 'commits', 'refuses an op whose envelope is the empty string, which 2.5 allows ("may be empty")', ['boundaries.limits-accepted', 'shapes.valid-accepted']),
   f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.cost-curve']),
   // Service-Signature.
   f('signature-not-verified', 'signatures', 'requires the Service-Signature header but never verifies it', ['signatures.forgeries-rejected']),
   f('signature-header-optional', 'signatures', 'verifies Service-Signature when present but accepts a device commit without it', ['signatures.header-required']),
   f('signature-zero-accepted', 'signatures', 'does not range-check r and s: the signature r = s = 0 verifies (CVE-2022-21449)', ['signatures.forgeries-rejected']),
   f('signature-alg-none', 'signatures', 'trusts the protected header\'s alg: "alg":"none" skips verification', ['signatures.forgeries-rejected']),
-  f('signature-kid-unbound', 'signatures', 'accepts a signature by any enrolled device key, not only the caller\'s own', ['signatures.forgeries-rejected'], 'kid-binding'),
-  f('signature-raw-bytes', 'signatures', 'hashes the body bytes as received instead of their canonical form', ['signatures.variants-accepted'], 'canonical-json'),
+  f('signature-kid-unbound', 'signatures', 'accepts a signature by any enrolled device key, not only the caller\'s own', ['signatures.forgeries-rejected'], { reading: { name: 'kid-binding', value: 'unbound' } }),
+  f('signature-raw-bytes', 'signatures', 'hashes the body bytes as received instead of their canonical form', ['signatures.variants-accepted'], { reading: { name: 'canonical-json', value: 'raw-bytes' } }),
   f('signature-partial-body', 'signatures', 'hashes a typed view of the body that keeps required members only: optional op members (merge_parent_id, name_index, conflict_id) can be added or changed under a valid signature', ['signatures.forgeries-rejected', 'shapes.valid-accepted']),
-  f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted'], 'high-s-accepted'),
+  f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted'], { reading: { name: 'high-s-accepted', value: 'rejected' } }),
   // Authentication and isolation.
-  f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required'], 'credentials-required'),
+  f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required'], { reading: { name: 'credentials-required', value: 'open' } }),
   f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account']),
+  f('separate-pouch-leak', 'auth', 'pouch ids are scoped per account for the pouch record (cross-account-isolation=separate-pouch), but artifacts and heads are looked up by pouch id alone: another account\'s update at the owner\'s head applies to the owner\'s artifact', ['auth.cross-account'], {
+    requires: { 'cross-account-isolation': 'separate-pouch' },
+  }),
   // Response envelope and data.
   f('envelope-missing-request-id', 'envelope', 'responses carry no meta.request_id', ['shapes.response-envelope']),
   f('envelope-wrong-types', 'envelope', 'integers in data (seq, high_water, stored, head_seq) are sent as strings, as read from a bigint column', ['shapes.response-envelope']),
   f('approve-camel-case', 'envelope', 'approve answers data.deviceId instead of data.device_id', ['approve.device-created', 'shapes.response-envelope']),
   f('passkey-data-null', 'envelope', 'passkey registration answers data: null', ['passkeys.response-object', 'shapes.response-envelope']),
-  f('unlock-head-seq-stuck', 'envelope', 'the unlock head counter is never persisted: every change answers head_seq 1', ['unlock.head-seq'], 'head-seq-semantics'),
+  f('unlock-head-seq-stuck', 'envelope', 'the unlock head counter is never persisted: every change answers head_seq 1', ['unlock.head-seq']),
+  f('head-seq-not-integer', 'envelope', 'answers data.head_seq of 4.6 as a decimal string instead of an integer', ['unlock.head-seq', 'shapes.response-envelope']),
   // Robustness.
   f('body-cap-500', 'robustness', 'the body size cap throws a plain error instead of answering 413: an oversized body is answered 500', ['robustness.oversized-body']),
   f('malformed-json-500', 'robustness', 'a JSON syntax error escapes to the generic handler and is answered 500', ['robustness.malformed-rejected']),
   f('deep-nesting-crash', 'robustness', 'measures nesting depth recursively after parsing: a deeply nested body overflows the stack and the server stops serving', ['robustness.still-serving']),
-  f('content-type-unchecked', 'robustness', 'parses any body as JSON whatever its Content-Type', ['robustness.malformed-rejected'], 'content-type-json-only'),
+  f('content-type-unchecked', 'robustness', 'parses any body as JSON whatever its Content-Type', ['robustness.malformed-rejected'], { reading: { name: 'content-type-json-only', value: 'sniffed' } }),
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
-  f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], 'duplicate-keys'),
+  f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
 ] as const;
 
-export const FAULTS: readonly FaultInfo[] = Object.freeze(LIST);
-
 export type FaultName = (typeof LIST)[number]['name'];
+
+export const FAULTS: readonly FaultInfo<FaultName>[] = Object.freeze(LIST);
 
 const NAMES: ReadonlySet<string> = new Set(FAULTS.map((x) => x.name));
 
@@ -100,17 +131,22 @@ export function isFaultName(s: string): s is FaultName {
   return NAMES.has(s);
 }
 
+export function faultInfo(name: FaultName): FaultInfo<FaultName> {
+  return FAULTS.find((x) => x.name === name)!;
+}
+
 /** The faults switched on in one server instance. */
 export class FaultSet {
   readonly names: readonly FaultName[];
-  private readonly on: ReadonlySet<string>;
+  private readonly on: ReadonlySet<FaultName>;
 
+  /** Names from the command line are checked here: unknown ones are refused with the list of known ones. */
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !NAMES.has(n));
     if (unknown.length > 0) {
       throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${FAULTS.map((x) => x.name).join(', ')}`);
     }
-    this.names = Object.freeze([...new Set(names)] as FaultName[]);
+    this.names = Object.freeze([...new Set(names.filter(isFaultName))]);
     this.on = new Set(this.names);
   }
 
@@ -121,4 +157,47 @@ export class FaultSet {
   get any(): boolean {
     return this.on.size > 0;
   }
+}
+
+/** A fault combined with a reading under which it has no meaning, and why. */
+export interface FaultReadingConflict {
+  readonly fault: FaultName;
+  readonly reading: Reading;
+  readonly why: string;
+}
+
+/**
+ * Combinations a test of faults × readings must skip, beyond the ones `faultReadingConflict` finds
+ * by itself (a fault that is a reading, or requires one, with another value of that assumption).
+ * Every other combination still shows the fault's defect.
+ */
+export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.freeze([
+  {
+    fault: 'partial-batch',
+    reading: { name: 'batch-atomicity', value: 'per-op' },
+    why: 'under per-op atomicity the ops before a conflict apply by design; what is left of the fault (it also drops the valid ops after the conflict) is another defect',
+  },
+  {
+    fault: 'cross-account-access',
+    reading: { name: 'cross-account-isolation', value: 'separate-pouch' },
+    why: 'with pouches scoped per account there is no owner check to skip (separate-pouch-leak is the defect of that reading)',
+  },
+  {
+    fault: 'signature-partial-body',
+    reading: { name: 'canonical-json', value: 'raw-bytes' },
+    why: 'a raw-bytes digest never looks at the parsed body, so the typed view the fault hashes is not used',
+  },
+]);
+
+/** Why `fault` makes no sense with `readings`, or undefined when the combination still shows the defect. */
+export function faultReadingConflict(fault: FaultName, readings: Readings): string | undefined {
+  const info = faultInfo(fault);
+  const own: Reading[] = [...(info.reading ? [info.reading] : []), ...Object.entries(info.requires ?? {}).map(([name, value]) => ({ name, value }) as Reading)];
+  for (const r of own) {
+    const chosen = readings[r.name];
+    if (chosen !== undefined && chosen !== r.value) return `fault "${fault}" ${info.reading === r ? 'is' : 'needs'} the reading ${r.name}=${r.value}`;
+    if (chosen !== undefined && info.reading === r) return `fault "${fault}" is the reading ${r.name}=${r.value}: judged under it, it is no defect`;
+  }
+  const c = FAULT_READING_CONFLICTS.find((x) => x.fault === fault && readings[x.reading.name] === x.reading.value);
+  return c?.why;
 }

@@ -1,6 +1,31 @@
-/** The reference implementation of SPEC.md with its catalogue of switchable faults (issue 4). */
+/** The reference implementation of SPEC.md with its catalogues of switchable faults (issue 4) and readings (issue 9). */
 export { startReference, type ReferenceOptions, type RunningReference } from './server.ts';
-export { FAULTS, FaultSet, STALL_MS, STALL_PERIOD_MS, isFaultName, type FaultInfo, type FaultName } from './faults.ts';
-export { generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount } from './fixture.ts';
+export {
+  FAULTS,
+  FAULT_READING_CONFLICTS,
+  FaultSet,
+  STALL_MS,
+  STALL_PERIOD_MS,
+  faultInfo,
+  faultReadingConflict,
+  isFaultName,
+  type FaultInfo,
+  type FaultName,
+  type FaultReadingConflict,
+} from './faults.ts';
+export {
+  ALTERNATIVES,
+  READING_SITES,
+  ReadingSet,
+  SWITCHABLE,
+  choicesLine,
+  keyOf,
+  parseReadingArgs,
+  readingsList,
+  resolveReadings,
+  type Reading,
+  type ReadingKey,
+} from './readings.ts';
+export { LISTED_IDS, generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount } from './fixture.ts';
 export { MemoryStore, type Store } from './store.ts';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './body.ts';

@@ -2,26 +2,31 @@
  * The reference server: node:http (no framework: six routes, and every byte of a malformed request
  * must be under our control). A request goes route → credentials → member kind → path parameters →
  * content type → body (size, UTF-8, nesting, duplicate names, JSON) → schema → handler, and every
- * rejection on the way is a 4xx with the error envelope. Anything unexpected is a 500 with the
- * envelope, and the server keeps serving.
+ * rejection on the way is a 4xx with the error envelope (or a plain-text body, under
+ * `error-response=any-4xx`). Anything unexpected is a 500, and the server keeps serving. Each
+ * server serves its own readings (readings.ts) and faults (faults.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { matchPath, type Endpoint, type MemberKind } from '../spec/index.ts';
+import { matchPath, type Endpoint, type MemberKind, type Readings } from '../spec/index.ts';
 import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
 import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
 import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture } from './fixture.ts';
 import { HANDLERS } from './handlers/index.ts';
+import { pouchKey } from './handlers/commit.ts';
+import { resolveReadings, type ReadingSet } from './readings.ts';
 import { MemoryStore, type Store } from './store.ts';
-import { validateBody, validateParams } from './validate.ts';
+import { BodyValidator, validateParams } from './validate.ts';
 
 export interface ReferenceOptions {
   host?: string;
   port?: number;
   faults?: readonly string[];
+  /** Readings to serve where the spec is silent (unset: the registry default); validated against the registry. */
+  readings?: Readings;
   fixture?: Fixture;
   /** Another store implementation (default: in memory). */
   store?: Store;
@@ -32,6 +37,8 @@ export interface RunningReference {
   /** A complete profile file (docs/CONTRACTS.md), JSON-ready, including credentials and the device keys. */
   profile: object;
   faults: readonly string[];
+  /** The readings served that differ from the registry defaults: the chosen ones and those the faults switch on. */
+  readings: Readings;
   close(): Promise<void>;
   /** Date.now() when the server started listening: the origin of the `stall-periodic` windows. */
   startedAt: number;
@@ -42,22 +49,41 @@ export interface RunningReference {
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 const METHODS = ['POST', 'PUT'] as const;
 
-/** Who may call an endpoint: the catalogue's caller; browsers may also commit (section 5 asks a signature of devices only). */
-function allowedKinds(e: Endpoint): readonly MemberKind[] {
-  return e.id === 'commitOperations' ? ['device', 'browser'] : [e.caller];
+const ALL_KINDS: readonly MemberKind[] = ['browser', 'device'];
+
+/**
+ * Who may call an endpoint (`caller-kinds`): under `catalogue` the catalogue's caller, and browsers
+ * may also commit (section 5 asks a signature of devices only); under `any-member`, everyone.
+ */
+function allowedKinds(e: Endpoint, readings: ReadingSet): readonly MemberKind[] {
+  if (readings.is('caller-kinds', 'any-member')) return ALL_KINDS;
+  return e.id === 'commitOperations' ? ALL_KINDS : [e.caller];
 }
 
 interface Outcome {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** A plain-text body instead of JSON. */
+  plain?: string;
   headers?: Readonly<Record<string, string>>;
 }
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
   const faults = new FaultSet(o.faults ?? []);
+  const readings = resolveReadings(o.readings ?? {}, faults.names);
+  const validator = new BodyValidator(faults, readings);
   const fixture = o.fixture ?? generateFixture();
   const directory: Directory = directoryOf(fixture);
   const store: Store = o.store ?? new MemoryStore();
+  const mustExist = readings.is('pouch-existence', 'must-exist');
+  if (mustExist) {
+    // The fixture's pouches exist from the start: the primary account's, and with pouch ids scoped per account the secondary's too.
+    const owners = readings.is('cross-account-isolation', 'separate-pouch') ? [fixture.primary.id, fixture.secondary.id] : [fixture.primary.id];
+    for (const id of fixture.pouchIds ?? []) for (const owner of owners) store.createPouch(pouchKey(owner, id, readings, faults), owner);
+  }
+  // `error-response`: the reference answers the envelope with ok false, which every reading allows;
+  // asked for `any-4xx` by name, it answers the loosest body that reading allows, plain text.
+  const plainErrors = readings.chosenOf('error-response') === 'any-4xx';
   const host = o.host ?? '127.0.0.1';
   const timers = new Set<NodeJS.Timeout>();
   let startedAt = Date.now();
@@ -69,7 +95,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     const m = BEARER.exec(req.headers.authorization ?? '');
     const caller = m ? directory.callerFor(m[1]!) : undefined;
     if (caller) return caller;
-    if (faults.has('auth-ignored')) return directory.fallback(e.caller);
+    // `credentials-required=open` (the `auth-ignored` fault is that reading): served as the primary account.
+    if (readings.is('credentials-required', 'open')) return directory.fallback(e.caller);
     throw new HttpError(401, 'unauthenticated', m ? 'the bearer token is not valid' : 'credentials required: send Authorization: Bearer <token>', {
       'www-authenticate': 'Bearer',
     });
@@ -85,25 +112,31 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     }
     const { endpoint, params } = route;
     const caller = authenticate(req, endpoint);
-    if (!allowedKinds(endpoint).includes(caller.kind)) {
+    if (!allowedKinds(endpoint, readings).includes(caller.kind)) {
       throw new HttpError(403, 'wrong_member_kind', `a ${caller.kind} member cannot call this endpoint (section ${endpoint.section})`);
     }
     const badParams = validateParams(endpoint, params, faults);
     if (badParams) throw badParams;
-    checkContentType(req, faults);
+    checkContentType(req, readings);
     const rawBody = await readBody(req, faults);
-    const body = parseJsonBody(rawBody, faults);
-    const badBody = validateBody(endpoint, body, faults);
+    const body = parseJsonBody(rawBody, faults, readings);
+    const badBody = validator.check(endpoint, body);
     if (badBody) throw badBody;
-    return HANDLERS[endpoint.id]({ endpoint, params, caller, body, rawBody, headers: req.headers, faults, store, directory });
+    return HANDLERS[endpoint.id]({ endpoint, params, caller, body, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
+  }
+
+  /** An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`. */
+  function errorOutcome(status: number, requestId: string, code: string, message: string, data: unknown = {}, headers?: Readonly<Record<string, string>>): Outcome {
+    if (plainErrors) return { status, plain: `${code}: ${message}\n`, ...(headers ? { headers } : {}) };
+    return { status, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
   }
 
   function send(res: ServerResponse, out: Outcome, notBefore: number): void {
     const write = (): void => {
       if (res.destroyed || res.writableEnded) return;
-      const text = JSON.stringify(out.body);
+      const text = out.plain ?? JSON.stringify(out.body);
       res.writeHead(out.status, {
-        'content-type': 'application/json; charset=utf-8',
+        'content-type': out.plain === undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
         'content-length': Buffer.byteLength(text),
         ...out.headers,
       });
@@ -137,11 +170,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
     } catch (e) {
       if (e instanceof HttpError) {
-        send(res, { status: e.status, headers: e.headers, body: { ok: false, data: {}, meta: meta(requestId), error: { code: e.code, message: e.message } } }, notBefore);
+        send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore);
         return;
       }
       if (faults.has('deep-nesting-crash')) return crash(res);
-      send(res, { status: 500, body: { ok: false, data: {}, meta: meta(requestId), error: { code: 'internal_error', message: 'internal error' } } }, notBefore);
+      send(res, errorOutcome(500, requestId, 'internal_error', 'internal error'), notBefore);
     }
   }
 
@@ -155,9 +188,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       return;
     }
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const text = JSON.stringify({ ok: false, data: {}, meta: meta(randomUUID()), error: { code: 'bad_http', message: 'malformed HTTP request' } });
+    const out = errorOutcome(status, randomUUID(), 'bad_http', 'malformed HTTP request');
+    const text = out.plain ?? JSON.stringify(out.body);
+    const type = out.plain === undefined ? 'application/json' : 'text/plain';
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${type}; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );
   });
 
@@ -190,8 +225,13 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const url = `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
   return {
     url,
-    profile: profileOf(fixture, url),
+    profile: profileOf(fixture, url, {
+      pouchIds: mustExist,
+      cliRequestIds: readings.is('cli-request-exists', 'profile-ids'),
+      browserIds: readings.is('browser-exists', 'profile-ids'),
+    }),
     faults: faults.names,
+    readings: readings.active,
     close: shutdown,
     startedAt,
     fixture,

@@ -1,9 +1,10 @@
 /**
- * Section 5 on the reference: a command-line device's commit must carry `Service-Signature`, a
- * detached ES256 JWS over the BLAKE3 digest of the RFC 8785 form of the body, with the caller's own
- * device id as kid; high-S signatures are accepted (registry defaults). Verification is
- * src/crypto's, through OpenSSL. The signature faults sit exactly where a hand-written verifier
- * would take each shortcut.
+ * Section 5 on the reference: a signed commit carries `Service-Signature`, a detached ES256 JWS
+ * over the BLAKE3 digest of the canonical form of the body. The readings decide the canonical form
+ * (`canonical-json`), what the JWS payload is (`jws-form`), whether the kid must be the caller's own
+ * device id (`kid-binding`) and whether high-S signatures verify (`high-s-accepted`); verification is
+ * src/crypto's, through OpenSSL, which knows every form. The signature faults sit exactly where a
+ * hand-written verifier would take each shortcut.
  */
 import { fromB64u } from '../crypto/base64url.ts';
 import { verifyServiceSignature } from '../crypto/service-signature.ts';
@@ -11,6 +12,7 @@ import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index
 import { HttpError } from './errors.ts';
 import type { FaultSet } from './faults.ts';
 import type { Caller, Directory } from './fixture.ts';
+import type { ReadingSet } from './readings.ts';
 
 export const SIGNATURE_HEADER = 'service-signature';
 
@@ -62,7 +64,10 @@ function requestDto(body: unknown): unknown {
   return dto;
 }
 
-/** Throws 401 unless the request carries a valid Service-Signature of the calling device. */
+/**
+ * Throws 401 unless the request carries a valid Service-Signature of the caller. A browser holds no
+ * enrolled key: under a bound kid nothing it sends can verify.
+ */
 export function checkServiceSignature(a: {
   header: string | string[] | undefined;
   rawBody: Uint8Array;
@@ -70,12 +75,13 @@ export function checkServiceSignature(a: {
   caller: Caller;
   directory: Directory;
   faults: FaultSet;
+  readings: ReadingSet;
 }): void {
-  const { faults } = a;
+  const { faults, readings } = a;
   const header = Array.isArray(a.header) ? a.header.join(',') : a.header;
   if (header === undefined || header === '') {
     if (faults.has('signature-header-optional')) return;
-    throw unauthorized('Service-Signature header is required on a command-line device commit');
+    throw unauthorized(`Service-Signature header is required on a ${a.caller.kind === 'device' ? 'command-line device' : 'browser'} commit`);
   }
   if (faults.has('signature-not-verified')) return;
   if (faults.has('signature-alg-none') && claimsAlgNone(header)) return;
@@ -86,10 +92,10 @@ export function checkServiceSignature(a: {
     rawBody: a.rawBody,
     parsedBody,
     keyFor: (kid) => a.directory.deviceKey(kid),
-    ...(faults.has('signature-kid-unbound') ? {} : { expectedKid: a.caller.deviceId }),
-    highS: faults.has('signature-low-s-only') ? 'rejected' : 'accepted',
-    canonical: faults.has('signature-raw-bytes') ? 'raw-bytes' : 'rfc8785',
-    jwsForm: 'digest-payload',
+    ...(readings.is('kid-binding', 'unbound') ? {} : { expectedKid: a.caller.deviceId ?? a.caller.memberId }),
+    highS: readings.of('high-s-accepted'),
+    canonical: readings.of('canonical-json'),
+    jwsForm: readings.of('jws-form'),
   });
   if (!r.ok) throw unauthorized(`Service-Signature rejected: ${r.reason}`);
 }

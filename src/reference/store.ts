@@ -5,16 +5,31 @@
  * Node's single thread. A durable implementation keeps this shape (e.g. an in-memory image plus a
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
+import type { UsageRowLike } from '../spec/index.ts';
+
+/**
+ * Which rows hold a pouch: the pouch record (owner, seq) and its artifact table are keyed
+ * separately, as two tables of a database would be. The commit handler derives both from the
+ * pouch id (and the account, when pouch ids are scoped per account); they are equal unless a
+ * fault forgets the account in one of them.
+ */
+export interface PouchKey {
+  readonly record: string;
+  readonly artifacts: string;
+}
 
 /** A pouch as the commit handler reads it. */
 export interface PouchView {
-  readonly owner: string;
+  /** The owning account, or undefined when no pouch record exists (only artifacts under this key). */
+  readonly owner: string | undefined;
   /** Highest seq applied so far (0 before the first op). */
   readonly seq: number;
   /** Head revision of an artifact, or undefined when the artifact does not exist. */
   head(artifactId: string): string | undefined;
-  /** The artifact a revision id belongs to, or undefined when the id was never used in this pouch. */
-  artifactOfRevision(revisionId: string): string | undefined;
+  /** Whether `revisionId` was used in this pouch (by any artifact). */
+  revisionUsed(revisionId: string): boolean;
+  /** Whether `revisionId` is a revision (head or earlier) of `artifactId`. */
+  isRevisionOf(artifactId: string, revisionId: string): boolean;
 }
 
 export interface AppliedOp {
@@ -23,11 +38,13 @@ export interface AppliedOp {
   readonly seq: number;
 }
 
-/** What a successful commit answered, kept for operation_id replays. */
+/** What a commit answered, kept for operation_id replays. */
 export interface RememberedCommit {
   readonly fingerprint: string;
   readonly status: number;
   readonly data: unknown;
+  /** Set when the commit was answered with an error although some of its ops applied (per-op atomicity). */
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 export interface UsageCounters {
@@ -38,15 +55,21 @@ export interface UsageCounters {
 }
 
 export interface Store {
-  pouch(pouchId: string): PouchView | undefined;
-  /** Creates the pouch for `owner` if needed, then moves heads, records revisions and raises the pouch seq. */
-  applyOps(pouchId: string, owner: string, ops: readonly AppliedOp[]): void;
+  pouch(key: PouchKey): PouchView | undefined;
+  /** An empty pouch record (a pouch the fixture lists under `pouch-existence=must-exist`). */
+  createPouch(key: PouchKey, owner: string): void;
+  /** Creates the pouch record for `owner` if needed, then moves heads, records revisions and raises the seqs. */
+  applyOps(key: PouchKey, owner: string, ops: readonly AppliedOp[]): void;
+  /** The highest seq applied in any pouch (`seq-semantics=global`). */
+  globalSeq(): number;
 
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined;
   rememberCommit(scope: string, operationId: string, c: RememberedCommit): void;
 
-  usageRow(scope: string, key: string): UsageCounters | undefined;
-  putUsageRow(scope: string, key: string, row: UsageCounters): void;
+  usageRow(scope: string, key: string): UsageRowLike | undefined;
+  putUsageRow(scope: string, key: string, row: UsageRowLike): void;
+  /** Rows held for a scope (`usage-stored-meaning=rows-held`). */
+  usageRowCount(scope: string): number;
 
   /** cli-auth request id → the device it created. */
   approval(requestId: string): { accountId: string; deviceId: string } | undefined;
@@ -56,48 +79,91 @@ export interface Store {
 
   revokeBrowser(accountId: string, browserId: string): void;
 
-  /** Raises and returns the account's unlock head. */
-  bumpUnlockHead(accountId: string): number;
+  /** Raises the account's unlock head by `by` (0 leaves it) and returns it. */
+  bumpUnlockHead(accountId: string, by: number): number;
 }
 
-class MemoryPouch implements PouchView {
+class PouchRecord {
   seq = 0;
-  readonly heads = new Map<string, string>();
-  readonly revisions = new Map<string, string>();
   constructor(readonly owner: string) {}
-  head(artifactId: string): string | undefined {
-    return this.heads.get(artifactId);
+}
+
+class ArtifactTable {
+  readonly heads = new Map<string, string>();
+  /** revision id → the artifacts it names (more than one only under `revision-id-unique=per-artifact`). */
+  readonly revisions = new Map<string, Set<string>>();
+}
+
+class View implements PouchView {
+  constructor(
+    private readonly record: PouchRecord | undefined,
+    private readonly table: ArtifactTable | undefined,
+  ) {}
+  get owner(): string | undefined {
+    return this.record?.owner;
   }
-  artifactOfRevision(revisionId: string): string | undefined {
-    return this.revisions.get(revisionId);
+  get seq(): number {
+    return this.record?.seq ?? 0;
+  }
+  head(artifactId: string): string | undefined {
+    return this.table?.heads.get(artifactId);
+  }
+  revisionUsed(revisionId: string): boolean {
+    return this.table?.revisions.has(revisionId) ?? false;
+  }
+  isRevisionOf(artifactId: string, revisionId: string): boolean {
+    return this.table?.revisions.get(revisionId)?.has(artifactId) ?? false;
   }
 }
 
 /** Plain maps keyed by id: every lookup is O(1), nothing scans all state. */
 export class MemoryStore implements Store {
-  private readonly pouches = new Map<string, MemoryPouch>();
+  private readonly records = new Map<string, PouchRecord>();
+  private readonly tables = new Map<string, ArtifactTable>();
+  private highestSeq = 0;
   private readonly commits = new Map<string, RememberedCommit>();
-  private readonly usage = new Map<string, Map<string, UsageCounters>>();
+  private readonly usage = new Map<string, Map<string, UsageRowLike>>();
   private readonly approvals = new Map<string, { accountId: string; deviceId: string }>();
   private readonly passkeys = new Map<string, { accountId: string; label: string | undefined }>();
   private readonly revoked = new Map<string, Set<string>>();
   private readonly unlockHeads = new Map<string, number>();
 
-  pouch(pouchId: string): PouchView | undefined {
-    return this.pouches.get(pouchId);
+  pouch(key: PouchKey): PouchView | undefined {
+    const record = this.records.get(key.record);
+    const table = this.tables.get(key.artifacts);
+    return record || table ? new View(record, table) : undefined;
   }
 
-  applyOps(pouchId: string, owner: string, ops: readonly AppliedOp[]): void {
-    let p = this.pouches.get(pouchId);
-    if (!p) {
-      p = new MemoryPouch(owner);
-      this.pouches.set(pouchId, p);
+  createPouch(key: PouchKey, owner: string): void {
+    if (!this.records.has(key.record)) this.records.set(key.record, new PouchRecord(owner));
+  }
+
+  applyOps(key: PouchKey, owner: string, ops: readonly AppliedOp[]): void {
+    let record = this.records.get(key.record);
+    if (!record) {
+      record = new PouchRecord(owner);
+      this.records.set(key.record, record);
+    }
+    let table = this.tables.get(key.artifacts);
+    if (!table) {
+      table = new ArtifactTable();
+      this.tables.set(key.artifacts, table);
     }
     for (const op of ops) {
-      p.heads.set(op.artifactId, op.revisionId);
-      p.revisions.set(op.revisionId, op.artifactId);
-      if (op.seq > p.seq) p.seq = op.seq;
+      table.heads.set(op.artifactId, op.revisionId);
+      let names = table.revisions.get(op.revisionId);
+      if (!names) {
+        names = new Set();
+        table.revisions.set(op.revisionId, names);
+      }
+      names.add(op.artifactId);
+      if (op.seq > record.seq) record.seq = op.seq;
+      if (op.seq > this.highestSeq) this.highestSeq = op.seq;
     }
+  }
+
+  globalSeq(): number {
+    return this.highestSeq;
   }
 
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined {
@@ -107,16 +173,19 @@ export class MemoryStore implements Store {
     this.commits.set(`${scope}\n${operationId}`, c);
   }
 
-  usageRow(scope: string, key: string): UsageCounters | undefined {
+  usageRow(scope: string, key: string): UsageRowLike | undefined {
     return this.usage.get(scope)?.get(key);
   }
-  putUsageRow(scope: string, key: string, row: UsageCounters): void {
+  putUsageRow(scope: string, key: string, row: UsageRowLike): void {
     let rows = this.usage.get(scope);
     if (!rows) {
       rows = new Map();
       this.usage.set(scope, rows);
     }
     rows.set(key, row);
+  }
+  usageRowCount(scope: string): number {
+    return this.usage.get(scope)?.size ?? 0;
   }
 
   approval(requestId: string): { accountId: string; deviceId: string } | undefined {
@@ -139,8 +208,8 @@ export class MemoryStore implements Store {
     s.add(browserId);
   }
 
-  bumpUnlockHead(accountId: string): number {
-    const next = (this.unlockHeads.get(accountId) ?? 0) + 1;
+  bumpUnlockHead(accountId: string, by: number): number {
+    const next = (this.unlockHeads.get(accountId) ?? 0) + by;
     this.unlockHeads.set(accountId, next);
     return next;
   }

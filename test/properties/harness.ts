@@ -4,7 +4,8 @@
  */
 import { runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
 import type { Property } from '../../src/check/property.ts';
-import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import { readingsList, keyOf, startReference, type RunningReference } from '../../src/reference/index.ts';
+import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 
 export const SEED = 20260521;
@@ -39,15 +40,15 @@ export async function runAgainst(
   };
 }
 
-/** One reference per fault, started lazily and closed by `closeAll`. */
+/** One reference per fault and readings, started lazily and closed by `closeAll`. */
 export class References {
   private readonly running = new Map<string, Promise<RunningReference>>();
 
-  get(fault?: string): Promise<RunningReference> {
-    const key = fault ?? '';
+  get(fault?: string, readings: Readings = {}): Promise<RunningReference> {
+    const key = `${fault ?? ''}|${readingsList(readings).map(keyOf).join(',')}`;
     let r = this.running.get(key);
     if (!r) {
-      r = startReference({ port: 0, faults: fault ? [fault] : [] });
+      r = startReference({ port: 0, faults: fault ? [fault] : [], readings });
       this.running.set(key, r);
     }
     return r;

@@ -182,6 +182,7 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 1,
     faulty: (w: unknown) => (w as number) > 1,
   },
+  'envelope-empty-refused': { observe: (ref) => commitOps(ref, [op(ref, { envelope: '' })]), correct: 200, faulty: 400 },
   'quadratic-blob-ids': { observe: (ref) => commitOps(ref, [op(ref, { blob_ids: ['b1', 'b2', 'b1'] })]), correct: 200, faulty: 400 },
   'signature-not-verified': {
     observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: sign(ref, commitBody([op(ref)])) })),
@@ -243,6 +244,16 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 403,
     faulty: 200,
   },
+  'separate-pouch-leak': {
+    // The second account updates the first account's artifact at its head; then the owner updates it.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const upd = () => op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string });
+      return [await status(commit(ref, pouch, commitBody([upd()]), { account: 'secondary' })), await commitOps(ref, [upd()], pouch)];
+    },
+    correct: [403, 200],
+    faulty: [200, 409],
+  },
   'envelope-missing-request-id': { observe: async (ref) => typeof (await unlock(ref)).json.meta.request_id, correct: 'string', faulty: 'undefined' },
   'envelope-wrong-types': { observe: async (ref) => typeof (await unlock(ref)).json.data.head_seq, correct: 'number', faulty: 'string' },
   'approve-camel-case': {
@@ -260,6 +271,7 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 1,
     faulty: 0,
   },
+  'head-seq-not-integer': { observe: async (ref) => typeof (await unlock(ref)).json.data.head_seq, correct: 'number', faulty: 'string' },
   'body-cap-500': {
     observe: (ref) =>
       send(ref.url, { method: 'PUT', path: '/v1/account/unlock', headers: { ...JSON_HEADERS, ...authHeaders(ref, BROWSER), 'content-length': String(MAX_BODY_BYTES + 1), connection: 'close' }, body: '' })

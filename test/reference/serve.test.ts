@@ -108,4 +108,31 @@ describe('pouchproof serve', () => {
     expect(b.code).toBe(2);
     expect(b.err.trim().split('\n')).toHaveLength(1);
   });
+
+  it('serves the readings asked for, names them in its banner, and lists every server-decided assumption', async () => {
+    const path = join(dir, 'profile-readings.json');
+    const { code, out } = await runCli(['serve', '--port', '0', '--reading', 'conflict-behaviour=per-op-status,pouch-existence=must-exist', '--reading', 'seq-semantics=global', '--profile-out', path], /stop with Ctrl-C/);
+    expect(code).toBe(0);
+    expect(out).toContain('readings served (registry defaults otherwise): conflict-behaviour=per-op-status, seq-semantics=global, pouch-existence=must-exist');
+    expect(out).toContain('--assume conflict-behaviour=per-op-status --assume seq-semantics=global --assume pouch-existence=must-exist');
+    const written = JSON.parse(await readFile(path, 'utf8')) as { pouchIds: string[] };
+    expect(written.pouchIds.length).toBeGreaterThan(0);
+    const list = await runCli(['serve', '--list-readings']);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/^served +conflict-behaviour +reject-request \(default\) \| per-op-status/m);
+    expect(list.out).toMatch(/^harness +caller-auth/m);
+  });
+
+  it('refuses a bad reading with the registry\'s one-line message and exit code 2', async () => {
+    for (const [arg, msg] of [
+      ['conflict-behaviour=maybe', 'assumption "conflict-behaviour" has no reading "maybe"; choose one of: reject-request, per-op-status'],
+      ['no-such=1', 'unknown assumption "no-such"'],
+      ['seq-semantics', 'reading "seq-semantics" is not NAME=VALUE'],
+    ] as const) {
+      const r = await runCli(['serve', '--reading', arg]);
+      expect(r.code, arg).toBe(2);
+      expect(r.err.trim().split('\n'), arg).toHaveLength(1);
+      expect(r.err, arg).toContain(msg);
+    }
+  });
 });

@@ -2,7 +2,9 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { CommandModule } from '../command.ts';
-import { FAULTS, isFaultName, loadFixture, startReference, type Fixture } from '../../reference/index.ts';
+import { ASSUMPTIONS } from '../../spec/index.ts';
+import { FAULTS, READING_SITES, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
+import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
 const DEFAULT_PROFILE = 'reports/reference-profile.json';
@@ -15,9 +17,11 @@ const serve: CommandModule = {
       .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
       .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
       .option('fault', { type: 'string', array: true, default: [], describe: 'switch on a named fault (repeatable; see --list-faults)' })
+      .option('reading', { type: 'string', array: true, default: [], describe: 'serve another reading where the spec is silent: NAME=VALUE (repeatable or comma-separated; see --list-readings)' })
       .option('fixture', { type: 'string', describe: 'JSON file with the accounts, tokens and device keys to accept (default: fresh ones)' })
       .option('profile-out', { type: 'string', default: DEFAULT_PROFILE, describe: 'where to write the generated target profile' })
-      .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' }),
+      .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' })
+      .option('list-readings', { type: 'boolean', default: false, describe: 'print every assumption a server decides, its readings, and exit' }),
   async handler(argv) {
     try {
       return await run(argv);
@@ -37,11 +41,26 @@ async function run(argv: Record<string, unknown>): Promise<number> {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
     return 0;
   }
+  if (argv['list-readings']) {
+    for (const a of ASSUMPTIONS) {
+      const site = READING_SITES[a.name];
+      const mark = a.decidedBy === 'harness' ? 'harness ' : a.choices.length > 1 ? 'served  ' : 'fixed   ';
+      process.stdout.write(`${mark} ${a.name.padEnd(28)} ${choicesLine(a.name)}  [${a.decidedBy === 'harness' ? 'decided by the run, not the server' : site}]\n`);
+    }
+    process.stdout.write('served: every choice can be switched on with --reading NAME=VALUE; fixed: one reading only; harness: how pouchproof drives the run\n');
+    return 0;
+  }
   const port = argv['port'] as number;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
   const faults = (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
   const unknown = faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
+  let readings: Readings;
+  try {
+    readings = parseReadingArgs(argv['reading'] as string[]);
+  } catch (e) {
+    throw new BadInput((e as Error).message);
+  }
   let fixture: Fixture | undefined;
   if (argv['fixture'] !== undefined) {
     try {
@@ -52,7 +71,7 @@ async function run(argv: Record<string, unknown>): Promise<number> {
   }
   let ref;
   try {
-    ref = await startReference({ host: argv['host'] as string, port, faults, ...(fixture ? { fixture } : {}) });
+    ref = await startReference({ host: argv['host'] as string, port, faults, readings, ...(fixture ? { fixture } : {}) });
   } catch (e) {
     throw new BadInput((e as Error).message);
   }
@@ -66,6 +85,9 @@ async function run(argv: Record<string, unknown>): Promise<number> {
     await ref.close();
     throw new BadInput(`cannot write the profile to ${profilePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  const active = readingsList(ref.readings).map(keyOf);
+  // Readings a fault *is* are the defect under test: the suite is not told to assume them.
+  const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
   // Handlers go in before the URL is printed: whoever reads it may signal at once.
   const stopped = new Promise<void>((done) => {
     const stop = (): void => {
@@ -80,7 +102,9 @@ async function run(argv: Record<string, unknown>): Promise<number> {
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
       (ref.faults.length > 0 ? `faults switched on: ${ref.faults.join(', ')}\n` : 'no faults switched on\n') +
+      (active.length > 0 ? `readings served (registry defaults otherwise): ${active.join(', ')}\n` : 'readings served: the registry defaults\n') +
       `run the suite against it: pouchproof run --profile ${profilePath}\n` +
+      (judged.length > 0 ? `  judged under these readings: pouchproof run --profile ${profilePath} ${judged.map((k) => `--assume ${k}`).join(' ')}\n` : '') +
       'stop with Ctrl-C\n',
   );
   await stopped;

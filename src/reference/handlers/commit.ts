@@ -1,17 +1,26 @@
 /**
- * 4.2 Commit operations. Registry defaults: pouches are created by their first commit and owned by
- * the committing account; create needs a null base and a new artifact, every other type needs
- * base == head; revision ids are unique per pouch; ops of one batch chain; the batch is atomic and
- * a conflict rejects the whole request (409); seq rises by one per applied op and high_water is the
- * pouch's highest seq after the batch; a repeated operation_id answers the first result again.
+ * 4.2 Commit operations. What the spec leaves open is decided here, by the server's readings:
+ * - `pouch-existence`: a pouch is created by its first commit, or only the fixture's pouches exist (404);
+ * - `cross-account-isolation`: another account's pouch id is refused (403), or names a separate
+ *   pouch of the caller's own account (pouch ids scoped per account);
+ * - `op-semantics`: create needs a null base and a new artifact, every other type needs base == head;
+ * - `revision-id-unique`: a revision id is new in the pouch, or only within its artifact;
+ * - `conflict-behaviour` × `batch-atomicity`: a conflicting op rejects the request (status per
+ *   `conflict-status`) or is reported per op with a status other than applied; the batch applies
+ *   all or nothing, or its valid ops apply anyway (see `reply` below for the four combinations);
+ * - `seq-semantics`: seq rises by one per applied op in the pouch, or on one counter for all pouches;
+ * - `operation-id-idempotency`: a replay answers the first result, is refused, or is evaluated again.
+ * Ops of one batch chain (an op may build on an earlier op of the same batch).
  *
  * Linearizability: everything after signature verification up to the apply is one synchronous
  * block, so no other request can run between the conflict check and the apply.
  */
-import { HttpError, badRequest, conflict } from '../errors.ts';
+import { HttpError, badRequest } from '../errors.ts';
 import { integerOut, type Handler, type Reply, type RequestContext } from '../context.ts';
+import type { FaultSet } from '../faults.ts';
+import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
-import type { AppliedOp, PouchView } from '../store.ts';
+import type { AppliedOp, PouchKey, PouchView } from '../store.ts';
 
 interface Op {
   readonly type: string;
@@ -24,6 +33,45 @@ interface CommitBody {
   readonly operation_id: string;
   readonly epoch: string;
   readonly ops: readonly Op[];
+}
+
+/** What became of one op: applied, refused by the conflict check, or not applied because another op was. */
+type Verdict =
+  | { readonly kind: 'applied'; readonly op: AppliedOp }
+  | { readonly kind: 'refused'; readonly op: Op; readonly why: string }
+  | { readonly kind: 'aborted'; readonly op: Op };
+
+/** The result statuses of ops that did not apply (`conflict-behaviour=per-op-status`); 2.6 lists only `applied`. */
+const NOT_APPLIED = { refused: 'conflict', aborted: 'aborted' } as const;
+
+/** `conflict-status`: the status of a refused commit. `any-4xx` leaves the code to the server: the reference answers 409. */
+function conflictStatus(readings: ReadingSet): number {
+  const s = readings.of('conflict-status');
+  switch (s) {
+    case 'any-4xx':
+    case '409':
+      return 409;
+    case '412':
+      return 412;
+    case '400':
+      return 400;
+    default:
+      return s satisfies never;
+  }
+}
+
+const refusal = (readings: ReadingSet, code: string, message: string, data?: Record<string, unknown>): HttpError =>
+  new HttpError(conflictStatus(readings), code, message, {}, data);
+
+/**
+ * The rows that hold a pouch for this caller. With pouch ids scoped per account
+ * (`cross-account-isolation=separate-pouch`) both the record and the artifact table are the
+ * caller's own; `separate-pouch-leak` forgets the account in the artifact table.
+ */
+export function pouchKey(accountId: string, pouchId: string, readings: ReadingSet, faults: FaultSet): PouchKey {
+  if (!readings.is('cross-account-isolation', 'separate-pouch')) return { record: pouchId, artifacts: pouchId };
+  const scoped = `${accountId}\n${pouchId}`;
+  return { record: scoped, artifacts: faults.has('separate-pouch-leak') ? pouchId : scoped };
 }
 
 /** What identifies the operation behind an operation_id: a replay must name the same ops. */
@@ -41,90 +89,144 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
   });
 }
 
-/** The conflict check for one batch against a pouch; returns the ops to apply. Throws 409. */
-function plan(ctx: RequestContext, pouchId: string, pouch: PouchView | undefined, body: CommitBody): AppliedOp[] {
-  const { faults } = ctx;
-  const stagedHeads = new Map<string, string>();
-  const stagedRevisions = new Set<string>();
-  const partial = faults.has('partial-batch');
-  let seq = pouch?.seq ?? 0;
-  const out: AppliedOp[] = [];
-  body.ops.forEach((op, k) => {
-    const where = `ops[${k}] (artifact ${op.artifact_id})`;
-    const storedHead = pouch?.head(op.artifact_id);
-    const head = faults.has('no-batch-chaining') || !stagedHeads.has(op.artifact_id) ? storedHead : stagedHeads.get(op.artifact_id);
-    const exists = head !== undefined;
-    if (op.type === 'create') {
-      if (op.base_revision_id !== null) throw conflict(`${where}: a create needs base_revision_id null; nothing was applied`);
-      if (exists && !faults.has('create-overwrites')) throw conflict(`${where}: create of an artifact that already exists; nothing was applied`);
-    } else {
-      if (!exists) throw conflict(`${where}: ${op.type} of an artifact that does not exist; nothing was applied`);
-      if (op.base_revision_id !== head) {
-        const earlier = op.base_revision_id !== null && pouch?.artifactOfRevision(op.base_revision_id) === op.artifact_id;
-        if (!(faults.has('stale-base-accepted') && earlier)) {
-          throw conflict(`${where}: base_revision_id is not the artifact's head revision; nothing was applied`);
-        }
-      }
+/** The ops of this batch applied so far (they chain: a later op sees them). */
+class Staged {
+  readonly heads = new Map<string, string>();
+  private readonly revisions = new Set<string>();
+  private readonly revisionsOfArtifact = new Set<string>();
+  add(op: Op): void {
+    this.heads.set(op.artifact_id, op.revision_id);
+    this.revisions.add(op.revision_id);
+    this.revisionsOfArtifact.add(`${op.artifact_id}\n${op.revision_id}`);
+  }
+  used(revisionId: string): boolean {
+    return this.revisions.has(revisionId);
+  }
+  usedBy(artifactId: string, revisionId: string): boolean {
+    return this.revisionsOfArtifact.has(`${artifactId}\n${revisionId}`);
+  }
+}
+
+/** Why `op` conflicts with the pouch and the ops staged before it, or undefined. */
+function conflictOf(ctx: RequestContext, pouch: PouchView | undefined, staged: Staged, op: Op): string | undefined {
+  const { faults, readings } = ctx;
+  const storedHead = pouch?.head(op.artifact_id);
+  const head = faults.has('no-batch-chaining') || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
+  const exists = head !== undefined;
+  if (op.type === 'create') {
+    if (op.base_revision_id !== null) return 'a create needs base_revision_id null';
+    if (exists && !faults.has('create-overwrites')) return 'create of an artifact that already exists';
+  } else {
+    if (!exists) return `${op.type} of an artifact that does not exist`;
+    if (op.base_revision_id !== head) {
+      const earlier = op.base_revision_id !== null && (pouch?.isRevisionOf(op.artifact_id, op.base_revision_id) ?? false);
+      if (!(faults.has('stale-base-accepted') && earlier)) return "base_revision_id is not the artifact's head revision";
     }
-    const reused = stagedRevisions.has(op.revision_id) || pouch?.artifactOfRevision(op.revision_id) !== undefined;
-    if (reused && !faults.has('revision-reuse-accepted')) throw conflict(`${where}: revision_id ${op.revision_id} is already used in this pouch; nothing was applied`);
-    if (!faults.has('seq-per-batch') || k === 0) seq++;
+  }
+  if (faults.has('revision-reuse-accepted')) return undefined;
+  const perArtifact = readings.is('revision-id-unique', 'per-artifact');
+  const reused = perArtifact
+    ? staged.usedBy(op.artifact_id, op.revision_id) || (pouch?.isRevisionOf(op.artifact_id, op.revision_id) ?? false)
+    : staged.used(op.revision_id) || (pouch?.revisionUsed(op.revision_id) ?? false);
+  return reused ? `revision_id ${op.revision_id} is already used in this ${perArtifact ? 'artifact' : 'pouch'}` : undefined;
+}
+
+/**
+ * The conflict check for one batch: a verdict per op. Under atomic batches the first conflict
+ * ends the batch: rejected (thrown) under `reject-request`, or that op refused and every other
+ * aborted under `per-op-status`. Under per-op atomicity every op is judged and the valid ones apply.
+ */
+function plan(ctx: RequestContext, key: PouchKey, pouch: PouchView | undefined, body: CommitBody): Verdict[] {
+  const { faults, readings, store } = ctx;
+  const perOp = readings.is('batch-atomicity', 'per-op');
+  const partial = faults.has('partial-batch');
+  const staged = new Staged();
+  let seq = readings.is('seq-semantics', 'global') ? store.globalSeq() : (pouch?.seq ?? 0);
+  let appliedCount = 0;
+  const out: Verdict[] = [];
+  for (const [k, op] of body.ops.entries()) {
+    const why = conflictOf(ctx, pouch, staged, op);
+    if (why !== undefined) {
+      if (!perOp) {
+        if (readings.is('conflict-behaviour', 'reject-request')) {
+          throw refusal(readings, 'conflict', `ops[${k}] (artifact ${op.artifact_id}): ${why}; nothing was applied`);
+        }
+        return body.ops.map((o, j): Verdict => (j === k ? { kind: 'refused', op: o, why } : { kind: 'aborted', op: o }));
+      }
+      out.push({ kind: 'refused', op, why: `ops[${k}] (artifact ${op.artifact_id}): ${why}` });
+      continue;
+    }
+    if (!faults.has('seq-per-batch') || appliedCount === 0) seq++;
+    appliedCount++;
     const applied: AppliedOp = { artifactId: op.artifact_id, revisionId: op.revision_id, seq };
-    if (partial) ctx.store.applyOps(pouchId, ctx.caller.accountId, [applied]); // applied as it goes: a later conflict leaves it in place
-    stagedHeads.set(op.artifact_id, op.revision_id);
-    stagedRevisions.add(op.revision_id);
-    out.push(applied);
-  });
+    if (partial) store.applyOps(key, ctx.caller.accountId, [applied]); // applied as it goes: a later conflict leaves it in place
+    staged.add(op);
+    out.push({ kind: 'applied', op: applied });
+  }
   return out;
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export const commitOperations: Handler = async (ctx) => {
-  const { faults, store, caller } = ctx;
+  const { faults, readings, store, caller } = ctx;
   const body = ctx.body as CommitBody;
   const pouchId = ctx.params['pouchId']!;
-  // Section 5: devices sign; a browser's commit needs no Service-Signature (assumption signature-required-callers).
-  if (caller.kind === 'device') {
-    checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults });
+  // Section 5 names command-line devices; `signature-required-callers=everyone` asks it of browsers too.
+  if (caller.kind === 'device' || readings.is('signature-required-callers', 'everyone')) {
+    checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults, readings });
   }
   if (faults.has('quadratic-blob-ids')) checkBlobIdsQuadratic(body.ops);
 
   // ---- from here to the apply: no await (unless the check-then-act-race fault is on) ----
-  const pouch = store.pouch(pouchId);
-  if (pouch && pouch.owner !== caller.accountId && !faults.has('cross-account-access')) {
+  const key = pouchKey(caller.accountId, pouchId, readings, faults);
+  const pouch = store.pouch(key);
+  if (readings.is('pouch-existence', 'must-exist') && pouch?.owner === undefined) {
+    throw new HttpError(404, 'pouch_not_found', 'no such pouch: only the pouches listed in the profile exist');
+  }
+  if (pouch?.owner !== undefined && pouch.owner !== caller.accountId && !faults.has('cross-account-access')) {
     throw new HttpError(403, 'forbidden', 'this pouch belongs to another account');
   }
   const scope = `${caller.accountId}\n${pouchId}`;
   const fingerprint = fingerprintOf(body);
-  if (!faults.has('operation-id-ignored')) {
+  const idempotency = readings.of('operation-id-idempotency');
+  if (idempotency !== 'not-deduplicated') {
     const first = store.rememberedCommit(scope, body.operation_id);
     if (first) {
-      if (first.fingerprint !== fingerprint) {
-        throw new HttpError(409, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
-      }
+      if (idempotency === 'replay-rejected') throw refusal(readings, 'operation_id_replayed', 'this operation_id was already committed; nothing was applied again');
+      if (first.fingerprint !== fingerprint) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
+      if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data as Record<string, unknown>);
       return { status: first.status, data: first.data };
     }
   }
   const before = pouch?.seq ?? 0;
-  const ops = plan(ctx, pouchId, pouch, body);
+  const verdicts = plan(ctx, key, pouch, body);
+  const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
   if (faults.has('check-then-act-race')) {
     await tick(); // a store round-trip between check and act
   }
-  if (!faults.has('partial-batch')) store.applyOps(pouchId, caller.accountId, ops);
-  const highWater = faults.has('high-water-stale') ? before : (store.pouch(pouchId)?.seq ?? before);
-  const reply: Reply = {
-    status: 200,
-    data: {
-      results: ops.map((o) => ({
-        status: 'applied',
-        artifact_id: o.artifactId,
-        revision_id: o.revisionId,
-        seq: integerOut(o.seq, faults),
-        high_water: integerOut(highWater, faults),
-      })),
-    },
+  if (!faults.has('partial-batch') && applied.length > 0) store.applyOps(key, caller.accountId, applied);
+  const highWater = integerOut(faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before), faults);
+  const resultOf = (v: Verdict): Record<string, unknown> =>
+    v.kind === 'applied'
+      ? { status: 'applied', artifact_id: v.op.artifactId, revision_id: v.op.revisionId, seq: integerOut(v.op.seq, faults), high_water: highWater }
+      : // A non-applied op has no seq of its own: 0, which no applied op ever gets.
+        { status: NOT_APPLIED[v.kind], artifact_id: v.op.artifact_id, revision_id: v.op.revision_id, seq: integerOut(0, faults), high_water: highWater };
+  const refused = verdicts.filter((v) => v.kind === 'refused');
+  const remember = (r: Omit<Parameters<typeof store.rememberCommit>[2], 'fingerprint'>): void => {
+    // Only commits that applied something are remembered: a refused attempt can be retried with the same id.
+    if (applied.length > 0) store.rememberCommit(scope, body.operation_id, { fingerprint, ...r });
   };
-  store.rememberCommit(scope, body.operation_id, { fingerprint, status: reply.status, data: reply.data });
+  if (refused.length > 0 && readings.is('conflict-behaviour', 'reject-request')) {
+    // Per-op atomicity with whole-request rejection: the valid ops applied, and the 4xx says the
+    // request did not apply as sent; its data lists the results of the ops that did.
+    const data = { results: verdicts.filter((v) => v.kind === 'applied').map(resultOf) };
+    const why = refused.map((v) => (v.kind === 'refused' ? v.why : '')).join('; ');
+    const message = `${why}; ${applied.length === 0 ? 'nothing was applied' : `the other ${applied.length} op(s) were applied (data.results)`}`;
+    remember({ status: conflictStatus(readings), data, error: { code: 'conflict', message } });
+    throw refusal(readings, 'conflict', message, data);
+  }
+  const reply: Reply = { status: 200, data: { results: verdicts.map(resultOf) } };
+  remember({ status: reply.status, data: reply.data });
   return reply;
 };

@@ -1,12 +1,17 @@
 /**
  * 4.6 Change the master password. Registry default `unlock-prepare: not-required`: the commit is
- * accepted on its own. `head_seq` is an account-level counter raised by one per change.
+ * accepted on its own. `head_seq` is an account-level counter (`head-seq-semantics`): raised by one
+ * per change, or by the number of statements committed (an empty list leaves it where it was).
  */
 import { integerOut, type Handler } from '../context.ts';
 
 export const changeUnlock: Handler = (ctx) => {
-  const head = ctx.store.bumpUnlockHead(ctx.caller.accountId);
+  const statements = (ctx.body as { statements: readonly unknown[] }).statements;
+  const by = ctx.readings.is('head-seq-semantics', 'per-statement') ? statements.length : 1;
+  const head = ctx.store.bumpUnlockHead(ctx.caller.accountId, by);
   // unlock-head-seq-stuck: the counter lives in a local that is never written back.
   const headSeq = ctx.faults.has('unlock-head-seq-stuck') ? 1 : head;
-  return { status: 200, data: { head_seq: integerOut(headSeq, ctx.faults) } };
+  // head-seq-not-integer: the counter is sent as it comes out of a decimal column.
+  const out = ctx.faults.has('head-seq-not-integer') ? String(headSeq) : integerOut(headSeq, ctx.faults);
+  return { status: 200, data: { head_seq: out } };
 };

@@ -1,49 +1,63 @@
 /**
- * 4.3 Report usage. Registry defaults: a row is keyed by (day, assistant, model) within the
- * caller's account and source; its total is the sum of the four counters; a reported row replaces
- * the stored one only when its total is strictly larger (rows are never added up, and re-sending
- * changes nothing); `stored` counts the rows this request inserted or raised.
+ * 4.3 Report usage. A row is keyed within the caller's account and source by the fields
+ * `usage-row-key` names; the merge is the spec model's (`mergeUsageRow`): a reported row replaces
+ * the held one only when its total is strictly larger (rows are never added up, and re-sending
+ * changes nothing), and the whole row is kept, never counter by counter. `stored` counts what
+ * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
+ * for the source after it, or the rows of the request.
  */
 import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowLike } from '../../spec/index.ts';
 import { integerOut, type Handler } from '../context.ts';
-import type { UsageCounters } from '../store.ts';
+import type { ReadingSet } from '../readings.ts';
 
 type Row = UsageRowLike;
 
-function countersOf(r: UsageCounters): UsageCounters {
-  return { input: r.input, output: r.output, cache_read: r.cache_read, cache_write: r.cache_write };
+const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
+
+function storedOf(readings: ReadingSet, changed: number, held: number, reported: number): number {
+  const meaning = readings.of('usage-stored-meaning');
+  switch (meaning) {
+    case 'rows-changed':
+      return changed;
+    case 'rows-held':
+      return held;
+    case 'rows-accepted':
+      return reported;
+    default:
+      return meaning satisfies never;
+  }
 }
 
-const sameCounters = (a: UsageCounters, b: UsageCounters): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
-
 export const reportUsage: Handler = (ctx) => {
-  const { faults, store } = ctx;
+  const { faults, readings, store } = ctx;
   const rows = (ctx.body as { rows: readonly Row[] }).rows;
   const scope = `${ctx.caller.accountId}\n${ctx.params['sourceId']!}`;
+  const keyReading = readings.of('usage-row-key');
   const changed = new Set<string>();
   for (const row of rows) {
-    const key = usageKey(row, 'day-assistant-model');
-    const stored = store.usageRow(scope, key);
-    const reported = countersOf(row);
-    let next: UsageCounters | undefined;
-    if (!stored) next = reported;
+    const key = usageKey(row, keyReading);
+    const held = store.usageRow(scope, key);
+    const reported: Row = { input: row.input, output: row.output, cache_read: row.cache_read, cache_write: row.cache_write, day: row.day, assistant: row.assistant, model: row.model };
+    let next: Row | undefined;
+    if (!held) next = reported;
     else if (faults.has('usage-summed')) {
-      next = { input: stored.input + row.input, output: stored.output + row.output, cache_read: stored.cache_read + row.cache_read, cache_write: stored.cache_write + row.cache_write };
+      next = { ...held, input: held.input + row.input, output: held.output + row.output, cache_read: held.cache_read + row.cache_read, cache_write: held.cache_write + row.cache_write };
     } else if (faults.has('usage-last-write-wins')) {
-      next = sameCounters(stored, reported) ? undefined : reported;
+      next = sameCounters(held, reported) && held.model === reported.model ? undefined : reported;
     } else if (faults.has('usage-per-field-max')) {
       const merged = {
-        input: Math.max(stored.input, row.input),
-        output: Math.max(stored.output, row.output),
-        cache_read: Math.max(stored.cache_read, row.cache_read),
-        cache_write: Math.max(stored.cache_write, row.cache_write),
+        ...held,
+        input: Math.max(held.input, row.input),
+        output: Math.max(held.output, row.output),
+        cache_read: Math.max(held.cache_read, row.cache_read),
+        cache_write: Math.max(held.cache_write, row.cache_write),
       };
-      next = sameCounters(stored, merged) ? undefined : merged;
-    } else if (mergeUsageRow(stored, reported).changed) next = reported;
+      next = sameCounters(held, merged) ? undefined : merged;
+    } else if (mergeUsageRow(held, reported).changed) next = reported;
     if (next) {
       store.putUsageRow(scope, key, next);
       changed.add(key);
     }
   }
-  return { status: 200, data: { stored: integerOut(changed.size, faults) } };
+  return { status: 200, data: { stored: integerOut(storedOf(readings, changed.size, store.usageRowCount(scope), rows.length), faults) } };
 };
