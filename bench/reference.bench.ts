@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import { privateKeyFromJwk } from '../src/crypto/keys.ts';
 import { signServiceSignature } from '../src/crypto/service-signature.ts';
 import { generateFixture, parseFixture, startReference, type Fixture } from '../src/reference/index.ts';
+import { SIGNATURE_HEADER } from '../src/spec/index.ts';
 
 const SECONDS = Number(process.env['POUCHPROOF_BENCH_SECONDS'] ?? 4);
 const CONNECTIONS = 16;
@@ -121,7 +122,7 @@ async function measure(url: string, token: string, prepared: Prepared[]): Promis
             ...req,
             path: p.path,
             body: p.body,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'service-signature': p.signature },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, [SIGNATURE_HEADER]: p.signature },
           };
         },
       },

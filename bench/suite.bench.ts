@@ -6,17 +6,14 @@
  */
 import { median, runMutants } from '../src/check/mutants.ts';
 import { DEFAULT_RUNS, runProperties } from '../src/check/runner.ts';
-import { FAULTS, startReference } from '../src/reference/index.ts';
-import { parseProfile } from '../src/target/profile.ts';
+import { FAULTS } from '../src/reference/index.ts';
+import { resolveTarget } from '../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../properties/index.ts';
-import { LOAD_CHECKS } from '../src/cli/commands/mutants.ts';
+import { LOAD_CHECKS } from '../scenarios/checks.ts';
 
 const SEED = Number(process.env.BENCH_SEED ?? 20260101);
 
-async function embedded(faults: readonly string[]) {
-  const ref = await startReference({ host: '127.0.0.1', port: 0, faults });
-  return { profile: parseProfile(ref.profile), close: () => ref.close() };
-}
+const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults });
 
 export async function run(): Promise<void> {
   const t = await embedded([]);

@@ -33,6 +33,8 @@ const deviceCreated = defineProperty({
       const ex = await ctx.call({ endpoint: 'approveDevice', params: s.params, body: s.body });
       const acc = await mustAccept(ctx, 'approveDevice', ex, s, { what: 'approving a cli-auth request' });
       if (!acc.ok) return acc;
+      // Refused as the run's readings expect (an empty list under empty-lists=rejected): no device to look at.
+      if (ex.verdict !== 'accepted') return PASS;
       const id = dataOf(ex)?.['device_id'];
       if (typeof id !== 'string' || !PATTERNS.uuid.regex.test(id)) {
         return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);
@@ -87,6 +89,7 @@ const headSeq = defineProperty({
       const ex = await ctx.call({ endpoint: 'changeUnlock', params: s.params, body: s.body });
       const acc = await mustAccept(ctx, 'changeUnlock', ex, s, { what: `master-password change ${i + 1}` });
       if (!acc.ok) return acc;
+      if (ex.verdict !== 'accepted') continue;
       const seq = dataOf(ex)?.['head_seq'];
       if (typeof seq !== 'number' || !Number.isInteger(seq)) {
         const shape = envelopeOutcome('changeUnlock', ex);

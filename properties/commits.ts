@@ -149,7 +149,9 @@ const revisionReuseRejected = defineProperty({
     const notes = new Notes();
     const crossArtifact = c.reuse === 'other-artifact' || c.reuse === 'same-batch';
     const perArtifact = ctx.assumptions['revision-id-unique'] === 'per-artifact';
-    if (f.ops.some((x) => x === 'applied') && !(crossArtifact && perArtifact)) {
+    // The op that reuses: the second of a same-batch pair (the first names the id first).
+    const reuser = f.ops[c.reuse === 'same-batch' ? 1 : 0];
+    if (reuser === 'applied' && !(crossArtifact && perArtifact)) {
       notes.add(assumptionMismatch('revision-id-unique', `${what}: applied (${f.answer})`));
       // Reusing a revision id moved the head: the next proof uses what the target now holds.
       if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0]!.revision_id;
@@ -307,8 +309,9 @@ const atomicBatch = defineProperty({
       if (!reuse) return violation(STALE_NOT_APPLIED, `${what}: the conflicting op applied (${f.answer})`);
       return assumptionMismatch('revision-id-unique', `${what}: the op reusing a revision id applied (${f.answer})`);
     }
-    if (f.batch === 'partial') notes.add(assumptionMismatch('batch-atomicity', `${what}: the other ops applied while the conflicting one did not (${f.answer})`));
-    else if (f.batch === 'refused') {
+    const perOp = ctx.assumptions['batch-atomicity'] === 'per-op';
+    if (f.batch === 'partial' && !perOp) notes.add(assumptionMismatch('batch-atomicity', `${what}: the other ops applied while the conflicting one did not (${f.answer})`));
+    else if (f.batch === 'refused' && !perOp) {
       notes.add(f.conflictForm);
       // The answer says nothing applied; the other ops' artifacts must still be free to create, with their very revision ids.
       const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), what, { assumption: 'batch-atomicity' });

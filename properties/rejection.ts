@@ -206,7 +206,7 @@ const noSideEffect = defineProperty({
       if (u) return u;
       const f = fates(ctx, ex, ops);
       // An applied conflicting op or a partial batch is judged by commits.atomic-batch; here only what a refusal left behind.
-      if (f.batch !== 'refused') return PASS;
+      if (f.batch !== 'refused' || ctx.assumptions['batch-atomicity'] === 'per-op') return PASS;
       const notes = new Notes();
       notes.add(f.conflictForm);
       return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as unknown as Json, what, { assumption: 'batch-atomicity' }));

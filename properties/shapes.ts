@@ -12,7 +12,7 @@ import type { Exchange } from '../src/target/client.ts';
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
 /** The readings a valid value may rest on (controls name them when they explain a refusal). */
-export const VALUE_READINGS = ['characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window'] as const;
+export const VALUE_READINGS = ['characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window', 'batch-chaining'] as const;
 
 type Round = readonly { endpoint: EndpointId; sample: Sample }[];
 

@@ -90,7 +90,11 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return PASS;
   const want = expected(ctx, a);
   if (!want) return PASS;
+  // The catalogue forges and varies signatures of the registry's JWS form; under another form its verdicts do not hold.
+  if (ctx.assumptions['jws-form'] !== assumptionOf('jws-form').default) return PASS;
   const r = a.apply(actx);
+  // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
+  if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return PASS;
   const ex = await ctx.call({
     endpoint: 'commitOperations',
     params: { pouchId: r.pouchId },
@@ -106,7 +110,7 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   const f = fates(ctx, ex, sent.length ? sent : (body['ops'] as Op[]));
   if (want === 'accept') {
     if (f.batch === 'applied' || f.unreadable) return PASS;
-    return variantRefused(ctx, { id: r.pouchId, epoch: String(body['epoch']) }, body, what, b, f.answer);
+    return variantRefused(ctx, pouch, body, what, b, f.answer);
   }
   if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
   return appliedNothing(ctx, r.pouchId, [...artifactsOf(body), ...artifactsOf(r.body)], what, b);

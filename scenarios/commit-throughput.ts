@@ -8,10 +8,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import { CommitBuilder, makeChains, type ArtifactChain, type BuiltCommit, type CommitShape } from '../src/load/bodies.ts';
-import { SIGNATURE_HEADER, callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
+import { callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
 import { num, text, type LoadRequest, type ParamDef, type Params, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { LIMITS, SIGNATURE_HEADER } from '../src/spec/index.ts';
 
 export const COMMIT_PARAMS: readonly ParamDef[] = [
   { name: 'ops', description: 'ops per batch (chained on one artifact)', default: LIMITS.opsPerCommit.min ?? 1, kind: 'int', min: LIMITS.opsPerCommit.min, max: LIMITS.opsPerCommit.max },

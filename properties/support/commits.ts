@@ -12,6 +12,7 @@ import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
 import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { OpType } from '../../src/spec/index.ts';
+import { pouchPlan } from '../../src/target/pouches.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
 
 export interface Pouch {
@@ -19,15 +20,24 @@ export interface Pouch {
   readonly epoch: string;
 }
 
-/** A fresh pouch (created on first commit), or one of the profile's under `must-exist`. */
+/**
+ * A fresh pouch (created on first commit), or one of the profile's under `must-exist` (pouchPlan).
+ * A property that commits needs the capability `pouch`, so a run with no usable pouch skips it
+ * before this is reached.
+ */
 export function pouchFor(ctx: CaseContext): Pouch {
-  const listed = ctx.profile.pouchIds;
+  const plan = pouchPlan({ assumptions: ctx.assumptions, pouchIds: ctx.profile.pouchIds });
   const epoch = ctx.uuid();
-  if (ctx.assumptions['pouch-existence'] === 'must-exist' && listed.length > 0) {
-    const pick = parseInt(ctx.uuid().slice(0, 8), 16) % listed.length;
-    return { id: listed[pick]!, epoch };
+  switch (plan.kind) {
+    case 'fresh':
+      return { id: ctx.uuid(), epoch };
+    case 'listed':
+      return { id: plan.ids[parseInt(ctx.uuid().slice(0, 8), 16) % plan.ids.length]!, epoch };
+    case 'unavailable':
+      throw new Error(plan.reason);
+    default:
+      return plan satisfies never;
   }
-  return { id: ctx.uuid(), epoch };
 }
 
 export interface OpSpec {

@@ -92,15 +92,18 @@ function describeRequest(req: UsageRequest): string {
 }
 
 /**
- * A row under a key no plan uses, sent first to every source: it makes `stored` differ between
- * rows-held (which keeps counting it) and a merge that adds rows up, which would otherwise both
- * answer 1 to every single-row request.
+ * Rows under a key no plan uses, sent first to every source: the row, then the same key with every
+ * counter 0. The first makes `stored` differ between rows-held (which keeps counting it) and a
+ * merge that adds rows up, which would otherwise both answer 1 to every single-row request. The
+ * second tells rows-accepted (it answers 1) from any rows-changed server, summing or not (a zero
+ * report changes nothing: 0), so a summing server cannot pass for one whose stored counts rows.
  */
 const CALIBRATION: UsageRow = { day: DAYS[0]!, assistant: ASSISTANTS[0]!, model: 'pouchproof calibration', input: 1, output: 0, cache_read: 0, cache_write: 0 };
+const CALIBRATION_ZERO: UsageRow = { ...CALIBRATION, input: 0 };
 
 export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
   const sources = [...new Set(plan.map((r) => r.source))];
-  return [...sources.map((source): UsageRequest => ({ source, rows: [CALIBRATION] })), ...plan];
+  return [...sources.flatMap((source): UsageRequest[] => [{ source, rows: [CALIBRATION] }, { source, rows: [CALIBRATION_ZERO] }]), ...plan];
 }
 
 /** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */
@@ -135,9 +138,8 @@ export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], obser
   for (const key of KEY_READINGS) {
     for (const stored of STORED_READINGS) {
       if (key === chosen.key && stored === chosen.stored) continue;
-      // rows-accepted answers the row count whatever the merge does, so it would explain away a
-      // summing server; only the readings that still expose the merge may excuse a mismatch.
-      if (stored === 'rows-accepted' && chosen.stored !== 'rows-accepted') continue;
+      // rows-accepted answers the row count whatever the merge does: under it the laws cannot be
+      // observed at all. The zero-row calibration keeps a summing server from passing for it.
       if (firstMismatch(observed, predict(plan, key, stored)) >= 0) continue;
       const name = stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key';
       return assumptionMismatch(

@@ -1,4 +1,5 @@
 /** Whether a profile provides what a property needs; the reason is shown on the skipped finding. */
+import { pouchPlan } from '../target/pouches.ts';
 import type { Profile } from '../target/profile.ts';
 import type { Capability } from './property.ts';
 
@@ -29,8 +30,14 @@ export function missingCapability(profile: Profile, cap: Capability, env: Capabi
       return env.embedded || profile.allowAccountChanges
         ? undefined
         : 'it changes the account\'s master password (4.6) with placeholder statements; set "allowAccountChanges": true in the profile of a dedicated test account to allow it';
+    case 'pouch': {
+      const plan = pouchPlan(profile);
+      return plan.kind === 'unavailable' ? plan.reason : undefined;
+    }
     case 'embedded-only':
       return env.embedded ? undefined : 'only runs against the embedded reference (it needs state a shared target must not be put in)';
+    default:
+      return cap satisfies never;
   }
 }
 

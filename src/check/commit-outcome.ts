@@ -49,17 +49,19 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   const status = ex.response?.status;
   if (status === undefined || status >= 500 || ex.verdict === 'transport-error') return unknown(false);
   if (status >= 400) {
-    const fates = ops.map((): OpFate => 'refused');
-    return { ops: fates, batch: 'refused', answer: describeResponse(ex), unreadable: false, conflictForm: refusalForm(status, readings, ex) };
+    // Under batch-atomicity=per-op a refused request may still have applied its valid ops: only
+    // results the answer lists, or a single op, say which; the rest are unknown.
+    const listed = readings['batch-atomicity'] === 'per-op' && ops.length > 1 ? statusesIn(ex, ops) : undefined;
+    const fates = ops.map((_, i): OpFate => {
+      if (readings['batch-atomicity'] !== 'per-op' || ops.length === 1) return 'refused';
+      const s = listed?.[i];
+      return s === undefined ? 'unknown' : s === 'applied' ? 'applied' : 'refused';
+    });
+    return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: false, conflictForm: refusalForm(status, readings, ex) };
   }
   if (status < 200 || status >= 300) return unknown(false);
-  const results = dataOf(ex)?.['results'];
-  if (!Array.isArray(results)) return unknown(true);
-  const byIds = new Map<string, unknown>();
-  for (const r of results) if (isRecord(r)) byIds.set(key(r['artifact_id'], r['revision_id']), r['status']);
-  const matched = ops.map((o) => byIds.get(key(o.artifact_id, o.revision_id)));
-  // A server that names no op in its results may still list them in order.
-  const statuses = matched.every((m) => m === undefined) && results.length === ops.length ? results.map((r) => (isRecord(r) ? r['status'] : undefined)) : matched;
+  const statuses = statusesIn(ex, ops);
+  if (!statuses) return unknown(true);
   const fates = statuses.map((s): OpFate => (s === undefined ? 'unknown' : s === 'applied' ? 'applied' : 'refused'));
   const refusedInBody = fates.some((f) => f === 'refused');
   const conflictForm =
@@ -67,6 +69,16 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
       ? assumptionMismatch('conflict-behaviour', `answered ${describeResponse(ex)}: a 2xx whose results mark ops as not applied, instead of a 4xx`)
       : PASS;
   return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: statuses.every((s) => s === undefined), conflictForm };
+}
+
+/** The status each op's result gives, matched by the ids it names (in order when it names none); undefined without results. */
+function statusesIn(ex: Exchange, ops: readonly OpIds[]): unknown[] | undefined {
+  const results = dataOf(ex)?.['results'];
+  if (!Array.isArray(results)) return undefined;
+  const byIds = new Map<string, unknown>();
+  for (const r of results) if (isRecord(r)) byIds.set(key(r['artifact_id'], r['revision_id']), r['status']);
+  const matched = ops.map((o) => byIds.get(key(o.artifact_id, o.revision_id)));
+  return matched.every((m) => m === undefined) && results.length === ops.length ? results.map((r) => (isRecord(r) ? r['status'] : undefined)) : matched;
 }
 
 function refusalForm(status: number, readings: AssumptionSet, ex: Exchange): Outcome {

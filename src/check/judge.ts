@@ -5,7 +5,7 @@
  * `error-response` says it means. Every finding names its ground: a violation carries its
  * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
-import type { AssumptionName, AssumptionSet, SpecClause } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet, ReadingOf, SpecClause } from '../spec/index.ts';
 import { ENDPOINT_BY_ID, LIMITS, codePointLength, type EndpointId, type Node } from '../spec/index.ts';
 import type { Exchange } from '../target/client.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
@@ -241,6 +241,7 @@ function walkReadings(node: Node, value: unknown, path: string, add: (a: Assumpt
     case 'array':
       if (!Array.isArray(value)) return;
       if (value.length === 0 && (!node.count || LIMITS[node.count].min === undefined)) add('empty-lists', path);
+      if (node.chain && buildsOnEarlier(value)) add('batch-chaining', path);
       for (const item of value) walkReadings(node.items, item, `${path}[]`, add, today);
       return;
     case 'object': {
@@ -260,6 +261,37 @@ function walkReadings(node: Node, value: unknown, path: string, add: (a: Assumpt
     default:
       return node satisfies never;
   }
+}
+
+/** Whether an op of a batch names, as its base or merge parent, the revision an earlier op of the same batch creates. */
+function buildsOnEarlier(items: readonly unknown[]): boolean {
+  const created = new Set<string>();
+  for (const it of items) {
+    if (!isRecord(it)) continue;
+    for (const ref of [it['base_revision_id'], it['merge_parent_id']]) if (typeof ref === 'string' && created.has(ref.toLowerCase())) return true;
+    if (typeof it['revision_id'] === 'string') created.add(it['revision_id'].toLowerCase());
+  }
+  return false;
+}
+
+/**
+ * The reading of each value assumption under which such values are served. When the run reads the
+ * assumption otherwise (`--assume usage-day-window=not-future`), a refusal of such a value is what
+ * the run expects, and no finding at all.
+ */
+export const SERVING_READING = {
+  'characters-are-code-points': 'codepoints',
+  'usage-counters-negative': 'accepted',
+  'unknown-fields-ignored': 'ignored',
+  'empty-lists': 'accepted',
+  'usage-day-window': 'any-day',
+  'batch-chaining': 'chained',
+} as const satisfies { readonly [N in AssumptionName]?: ReadingOf<N> };
+
+/** Whether the run's readings expect a value that rests on `r` to be refused. */
+export function refusalExpected(r: ReadingAt, assumptions: AssumptionSet): boolean {
+  const serving = (SERVING_READING as Partial<Record<AssumptionName, string>>)[r.assumption];
+  return serving !== undefined && assumptions[r.assumption] !== serving;
 }
 
 /** Applied, refused, or unknown (Jepsen: a timeout or a 5xx may or may not have applied). */

@@ -32,10 +32,6 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The target is the embedded reference (enables `embedded-only` properties). */
   embedded?: boolean;
-  /** Stop the run after the first property with a violation or server error (mutation testing). */
-  stopOnFailure?: boolean;
-  /** Stop the run after the first property with a finding of one of these kinds (generalises `stopOnFailure`). */
-  stopOn?: readonly Finding['kind'][];
   /** Stop the run after the first property with a finding this accepts (mutation testing: the fault's own detection). */
   stopWhen?: (f: Finding) => boolean;
   /** Do not shrink: report the first failing case as found (mutation testing). */
@@ -51,8 +47,15 @@ export type ProgressEvent =
   | { readonly type: 'case'; readonly id: string; readonly cases: number; readonly runs: number; readonly requests: number; readonly elapsedMs: number }
   | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number };
 
+/**
+ * A finding's kind: what a property's outcome said (`FindingKind`), or what the runner says about
+ * the property itself: `skipped` (the profile lacks a capability) and `error` (pouchproof could not
+ * run it, e.g. its cases could not be built: the suite's fault, not the target's).
+ */
+export type RunFindingKind = FindingKind | 'skipped' | 'error';
+
 export interface Finding {
-  kind: FindingKind | 'skipped';
+  kind: RunFindingKind;
   property: string;
   section: string;
   message: string;
@@ -73,7 +76,7 @@ export interface Finding {
 export interface PropertyResult {
   id: string;
   section: string;
-  status: 'passed' | 'failed' | 'skipped' | 'interrupted';
+  status: 'passed' | 'failed' | 'skipped' | 'interrupted' | 'error';
   runs: number;
   requests: number;
   durationMs: number;
@@ -93,7 +96,8 @@ export interface RunResult {
   results: PropertyResult[];
   requests: number;
   interrupted: boolean;
-  exitCode: 0 | 1;
+  /** 1: a violation or server error (or an unreachable target); else 2: some property could not be run; else 0. */
+  exitCode: 0 | 1 | 2;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
 }
@@ -123,7 +127,7 @@ export function propertySeed(runSeed: number, id: string): number {
   return h | 0;
 }
 
-export function isFailing(kind: Finding['kind']): boolean {
+export function isFailing(kind: RunFindingKind): boolean {
   return kind === 'violation' || kind === 'server-error';
 }
 
@@ -160,8 +164,6 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       if (r.status === 'interrupted' && o.signal?.aborted) interrupted = true;
       results.push(r);
       o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
-      if (o.stopOnFailure && r.status === 'failed') stopped = true;
-      if (o.stopOn && r.findings.some((f) => o.stopOn!.includes(f.kind))) stopped = true;
       if (o.stopWhen && r.findings.some(o.stopWhen)) stopped = true;
       if (counter.unreachable) {
         // A target that answers nothing cannot be judged: say so once, loudly, instead of timing out every case.
@@ -175,6 +177,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     if (!o.client) await client.close().catch(() => undefined);
   }
   const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind)));
+  const errors = results.some((r) => r.status === 'error');
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
   const out: RunResult = {
     runId: o.runId ?? makeRunId(o.seed, new Date(started)),
@@ -186,7 +189,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     requests: counter.total,
     interrupted,
     ...(unreachable ? { unreachable } : {}),
-    exitCode: failing || unreachable ? 1 : 0,
+    exitCode: failing || unreachable ? 1 : errors ? 2 : 0,
   };
   if (detections.length) out.firstDetectionAfterRequests = Math.min(...detections.map((f) => f.detectedAfterRequests!));
   return out;
@@ -302,9 +305,9 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     try {
       arb = prop.arbitrary(profile);
     } catch (err) {
-      findings.push({ kind: 'transport', property: prop.id, section: prop.section,
-        message: clean(`the property could not build its cases: ${err instanceof Error ? err.message : String(err)}`) });
-      return { ...base, status: 'passed', runs: 0, requests: 0, durationMs: Date.now() - started, findings };
+      findings.push({ kind: 'error', property: prop.id, section: prop.section,
+        message: clean(`pouchproof could not build the property's cases: ${err instanceof Error ? err.message : String(err)}`) });
+      return { ...base, status: 'error', runs: 0, requests: 0, durationMs: Date.now() - started, findings };
     }
     const details = await fc.check(fc.asyncProperty(arb, predicate), {
       seed: o.seed,

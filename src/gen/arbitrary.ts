@@ -9,7 +9,7 @@
  * the default samples stay small enough to run hundreds of them.
  */
 import fc from 'fast-check';
-import { CHARSETS, LIMITS, MAX_SAFE, childPath, itemPath, type Field, type Node } from '../spec/index.ts';
+import { CHARSETS, LIMITS, MAX_SAFE, childPath, itemPath, type Field, type Node, type PatternName } from '../spec/index.ts';
 import { FIRST_DAY, edgeDay } from './days.ts';
 import type { Json, JsonObject } from './json.ts';
 import { alphabetString, plainString, type PlainRepertoire } from './strings.ts';
@@ -112,8 +112,17 @@ export function stringOfLength(node: Extract<Node, { kind: 'string' }>, length: 
   return plainString(length, rep);
 }
 
+/**
+ * Valid values of each structured format: edge-biased, and the leanest. Days are real calendar days
+ * (valid under every reading of `day-calendar-valid`).
+ */
+const PATTERN_VALUES: { readonly [P in PatternName]: { readonly edge: fc.Arbitrary<string>; readonly lean: fc.Arbitrary<string> } } = {
+  uuid: { edge: edgeUuid, lean: versionedUuid },
+  day: { edge: edgeDay, lean: fc.constant(FIRST_DAY) },
+};
+
 function stringArb(node: Extract<Node, { kind: 'string' }>, at: string, opts: ArbitraryOptions): fc.Arbitrary<string> {
-  if (node.pattern === 'day') return opts.mode === 'lean' ? fc.constant(FIRST_DAY) : edgeDay;
+  if (node.pattern) return PATTERN_VALUES[node.pattern][opts.mode === 'lean' ? 'lean' : 'edge'];
   const rep: PlainRepertoire = opts.astral ? 'astral' : 'bmp';
   const { lo, hi } = lengthBounds(node);
   const fixed = opts.lengths?.[at];
@@ -187,5 +196,7 @@ export function arbitraryOf(node: Node, opts: ArbitraryOptions = {}, at = ''): f
         return out;
       });
     }
+    default:
+      return node satisfies never;
   }
 }

@@ -13,9 +13,11 @@ import {
   REQUEST_CONSTRAINTS,
   UUID_MAX,
   UUID_NIL,
+  type AssumptionName,
   type Constraint,
   type EndpointId,
   type Node,
+  type PatternName,
 } from '../spec/index.ts';
 import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit } from './body.ts';
@@ -33,7 +35,7 @@ export interface BoundaryCase {
   /** What sits at the location: `length=699051`, `count=0`, `value=1`, `uuid:nil`, `null`, `absent`… */
   readonly variant: string;
   /** The case is valid only under this reading of the spec (e.g. `characters-are-code-points`). */
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   /** Concrete location: `$.ops[3].envelope` or a parameter name. */
   readonly path: string;
   readonly params: Params;
@@ -49,13 +51,13 @@ export interface BoundaryCase {
 export interface BoundarySpec {
   readonly bound: Bound;
   readonly variant: string;
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   readonly edit: fc.Arbitrary<Edit>;
   /** Checks the location after generation (for `exact`). */
   readonly holds: (v: Json | undefined) => boolean;
 }
 
-const CP = 'characters-are-code-points';
+const CP: AssumptionName = 'characters-are-code-points';
 const set = (a: fc.Arbitrary<Json>): fc.Arbitrary<Edit> => a.map((v) => ({ set: v }));
 const cpLen = (v: Json | undefined) => (typeof v === 'string' ? [...v].length : -1);
 
@@ -119,16 +121,21 @@ function uuidSpecs(): BoundarySpec[] {
   return out;
 }
 
-function daySpecs(kind: 'pattern' | 'calendar'): BoundarySpec[] {
+function dayPatternSpecs(): BoundarySpec[] {
   const is = (s: string) => (v: Json | undefined) => v === s;
-  if (kind === 'pattern') {
-    return [
-      { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
-      { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
-    ];
-  }
   return [
-    { bound: 'edge', variant: 'day:leap-feb-29', assumption: 'day-calendar-valid', edit: set(leapDay), holds: (v) => typeof v === 'string' && v.endsWith('-02-29') },
+    { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
+    { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
+  ];
+}
+
+/** The valid edges of each structured format. */
+const PATTERN_BOUNDARIES: { readonly [P in PatternName]: () => BoundarySpec[] } = { uuid: uuidSpecs, day: dayPatternSpecs };
+
+/** Real days a calendar check could wrongly refuse (`calendar` exists only under the pattern's calendar reading). */
+function calendarSpecs(c: Constraint): BoundarySpec[] {
+  return [
+    { bound: 'edge', variant: 'day:leap-feb-29', ...(c.assumption ? { assumption: c.assumption } : {}), edit: set(leapDay), holds: (v) => typeof v === 'string' && v.endsWith('-02-29') },
     {
       bound: 'edge',
       variant: 'day:month-end',
@@ -181,8 +188,9 @@ export function boundarySpecs(c: Constraint): BoundarySpec[] {
     case 'uuid':
       return uuidSpecs();
     case 'pattern':
+      return PATTERN_BOUNDARIES[c.pattern!]();
     case 'calendar':
-      return daySpecs(c.kind);
+      return calendarSpecs(c);
     case 'charset':
       return node.kind === 'string' ? charsetSpecs(c, node) : [];
     case 'enum':
@@ -193,6 +201,8 @@ export function boundarySpecs(c: Constraint): BoundarySpec[] {
     case 'required':
     case 'not-null':
       return presenceSpecs(c).filter((s) => s.variant === 'present' || (c.kind === 'not-null' && s.variant === 'absent'));
+    default:
+      return c.kind satisfies never;
   }
 }
 

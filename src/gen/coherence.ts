@@ -1,12 +1,13 @@
 /**
- * Makes a schema-valid body also make sense to a server (assumption `op-semantics`=base-only):
+ * Makes a schema-valid body also make sense to a server (assumption `op-semantics`=base-only) where
+ * the model marks an array as chained (`chain` on a commit's `ops`):
  * in a commit batch the first op on an artifact is a `create` with a null base, every later op on
  * it names the previous op's revision as its base, and no revision or new artifact id repeats
  * (case-insensitively, assumption `revision-id-unique`). Deterministic in its input, so fast-check
  * can still shrink the body it came from.
  */
-import type { EndpointId } from '../spec/index.ts';
-import { isObject, type Json, type JsonObject } from './json.ts';
+import { ENDPOINT_BY_ID, type EndpointId, type Node } from '../spec/index.ts';
+import { getAt, isObject, withAt, type Json, type JsonObject } from './json.ts';
 import { applyCase, caseForm, isNilOrMax, versioned } from './uuid.ts';
 
 /** A UUID that differs from `u` but keeps its case form and (when it has them) version and variant. */
@@ -60,13 +61,29 @@ export function chainOps(ops: readonly Json[]): Json[] {
   });
 }
 
+/** Where an endpoint's body holds arrays whose items must chain (the model's `chain`), as field paths. */
+function chainedPaths(node: Node, at: readonly string[] = []): (readonly string[])[] {
+  if (node.kind === 'array') return node.chain ? [at] : [];
+  if (node.kind !== 'object') return [];
+  // Arrays nested in arrays are not chained by this rewrite; none are in the model.
+  return Object.entries(node.fields).flatMap(([key, f]) => chainedPaths(f.node, [...at, key]));
+}
+
+const CHAINED: { readonly [Id in EndpointId]: readonly (readonly string[])[] } = Object.fromEntries(
+  Object.values(ENDPOINT_BY_ID).map((e) => [e.id, chainedPaths(e.body)]),
+) as { [Id in EndpointId]: (readonly string[])[] };
+
 /** The endpoint's coherence rewrite of a valid body; identity for endpoints that need none. */
 export function coherent(endpoint: EndpointId, body: Json): Json {
-  if (endpoint === 'commitOperations' && isObject(body) && Array.isArray(body.ops)) return { ...body, ops: chainOps(body.ops) };
-  return body;
+  let out = body;
+  for (const path of CHAINED[endpoint]) {
+    const items = getAt(out, path);
+    if (Array.isArray(items)) out = withAt(out, path, chainOps(items));
+  }
+  return out;
 }
 
 /** Whether re-running `coherent` is needed after replacing the value at this template path. */
 export function affectsCoherence(endpoint: EndpointId, template: string): boolean {
-  return endpoint === 'commitOperations' && template === 'ops';
+  return CHAINED[endpoint].some((p) => p.join('.') === template);
 }

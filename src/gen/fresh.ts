@@ -1,15 +1,16 @@
 /**
  * Fresh identities at execution time. fast-check's biased generators repeat values (nil, all-f,
  * the same shrunk UUID), which a live target would see as replays or collisions, so the runner
- * replaces every identity-bearing id with one from the system CSPRNG just before sending.
+ * replaces every identity-bearing id with one from the system CSPRNG just before sending. Which
+ * ids those are is the model's word (`fresh` on a node), so a new endpoint's ids are renewed too.
  *
  * The replacement keeps the original's form: letter case (upper stays upper, mixed stays mixed),
  * and version and variant digits, so edge forms are still exercised. nil and all-f cannot stay
  * themselves and fresh; they become a random v4 id in their case form. Values that are not valid
  * (the broken field of a violation) are left exactly as they are.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ENDPOINT_BY_ID, PATTERNS, issuesOf, schemasOf, type EndpointId } from '../spec/index.ts';
+import { randomInt, randomUUID } from 'node:crypto';
+import { CHARSETS, ENDPOINT_BY_ID, PATTERNS, issuesOf, toZod, type EndpointId, type Freshness, type Node, type StringNode } from '../spec/index.ts';
 import { isObject, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
 import { applyCase, caseForm, isNilOrMax, VARIANT_INDEX, VERSION_INDEX, hyphenate } from './uuid.ts';
 
@@ -49,56 +50,90 @@ class Renamer {
   }
 }
 
-function put(o: JsonObject, key: string, v: Json | undefined): void {
-  if (v !== undefined) o[key] = v;
+/** `f` computed once per model node (nodes are frozen singletons). */
+function perNode<T>(f: (node: Node) => T): (node: Node) => T {
+  const memo = new WeakMap<Node, T>();
+  return (node) => {
+    if (!memo.has(node)) memo.set(node, f(node));
+    return memo.get(node)!;
+  };
 }
 
-function freshCommit(body: Json): Json {
-  if (!isObject(body)) return body;
-  const out: JsonObject = { ...body };
-  const r = new Renamer();
-  put(out, 'operation_id', r.fresh(body.operation_id));
-  if (Array.isArray(body.ops)) {
-    // First every op's own ids, then the references, so a base naming a later op's revision maps too.
-    const ops = body.ops.map((op) => {
-      if (!isObject(op)) return op;
-      const o: JsonObject = { ...op };
-      if ('artifact_id' in op) put(o, 'artifact_id', r.fresh(op.artifact_id));
-      if ('revision_id' in op) put(o, 'revision_id', r.fresh(op.revision_id));
-      return o;
-    });
-    out.ops = ops.map((o) => {
-      if (!isObject(o)) return o;
-      for (const ref of ['base_revision_id', 'merge_parent_id'] as const) if (ref in o) put(o, ref, r.follow(o[ref]));
-      return o;
-    });
+/** Whether any node under `node` is renewed (so untouched subtrees are shared, not copied). */
+const hasFresh = perNode(freshnessIn);
+function freshnessIn(node: Node): boolean {
+  switch (node.kind) {
+    case 'string':
+    case 'uuid':
+      return node.fresh !== undefined;
+    case 'array':
+      return hasFresh(node.items);
+    case 'object':
+      return Object.values(node.fields).some((f) => hasFresh(f.node));
+    case 'integer':
+    case 'boolean':
+    case 'enum':
+      return false;
+    default:
+      return node satisfies never;
   }
+}
+
+/** A random string of `like`'s length from the node's charset, or `like` itself when it is not a valid value. */
+function mintString(node: StringNode, like: Json | undefined): Json | undefined {
+  if (typeof like !== 'string' || !node.charset || issuesOf(schemaOf(node), like).length > 0) return like;
+  const chars = CHARSETS[node.charset].chars;
+  let out = '';
+  for (let i = 0; i < like.length; i++) out += chars[randomInt(chars.length)];
   return out;
 }
 
-function validParam(endpoint: EndpointId, name: string, value: string | undefined): boolean {
-  const schema = schemasOf(ENDPOINT_BY_ID[endpoint]).params[name];
-  return value !== undefined && schema !== undefined && issuesOf(schema, value).length === 0;
+const schemaOf = perNode((node) => toZod(node));
+
+/**
+ * One pass over a value with its model node: `mint` renews every minting field, `follow` renames
+ * every reference to an id minted in the same request. Minting runs first over the whole request,
+ * so a base naming a later op's revision maps too.
+ */
+function renew(node: Node, value: Json | undefined, pass: Freshness, r: Renamer): Json | undefined {
+  if (value === undefined || !hasFresh(node)) return value;
+  switch (node.kind) {
+    case 'uuid':
+      if (node.fresh !== pass) return value;
+      return pass === 'mint' ? r.fresh(value) : r.follow(value);
+    case 'string':
+      return node.fresh === pass && pass === 'mint' ? mintString(node, value) : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((v) => renew(node.items, v, pass, r) ?? v) : value;
+    case 'object': {
+      if (!isObject(value)) return value;
+      const out: JsonObject = { ...value };
+      for (const [key, field] of Object.entries(node.fields)) {
+        if (!(key in value)) continue;
+        const v = renew(field.node, value[key], pass, r);
+        if (v !== undefined) out[key] = v;
+      }
+      return out;
+    }
+    case 'integer':
+    case 'boolean':
+    case 'enum':
+      return value;
+    default:
+      return node satisfies never;
+  }
 }
 
 /** Returns a copy of the request whose identity-bearing ids are fresh (see the module comment). */
 export function freshen<T extends RequestSample>(endpoint: EndpointId, req: T): T {
+  const e = ENDPOINT_BY_ID[endpoint];
+  const r = new Renamer();
   const params: Params = { ...req.params };
-  let body = req.body;
-  switch (endpoint) {
-    case 'commitOperations':
-      body = freshCommit(body);
-      break;
-    case 'reportUsage':
-      if (validParam(endpoint, 'sourceId', params.sourceId)) params.sourceId = randomBytes(params.sourceId!.length / 2).toString('hex');
-      break;
-    case 'approveDevice':
-    case 'revokeBrowser':
-      if (validParam(endpoint, 'id', params.id)) params.id = freshUuid(params.id);
-      break;
-    case 'registerPasskey':
-    case 'changeUnlock':
-      break;
+  for (const [name, node] of Object.entries(e.params)) {
+    const v = renew(node, params[name], 'mint', r);
+    if (typeof v === 'string') params[name] = v;
   }
+  let body = req.body;
+  for (const pass of ['mint', 'follow'] as const) body = renew(e.body, body, pass, r) ?? body;
   return { ...req, params, body };
 }

@@ -9,10 +9,12 @@ import {
   CHARSETS,
   CONSTRAINT_BY_ID,
   REQUEST_CONSTRAINTS,
+  type AssumptionName,
   type Constraint,
   type ConstraintKind,
   type EndpointId,
   type Node,
+  type PatternName,
   type SchemaOptions,
   type Scope,
 } from '../spec/index.ts';
@@ -39,7 +41,7 @@ export interface ViolationLabel {
   /** How it is broken: `max+1`, `char:+`, `uuid:version-0`, `missing`, `null`, `type:array`… */
   readonly variant: string;
   /** Set when the constraint holds only under a registry assumption (`day-calendar-valid`). */
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
   readonly description: string;
 }
 
@@ -63,7 +65,8 @@ const constant = (v: Json): fc.Arbitrary<Edit> => fc.constant({ set: v });
 /** Wrong JSON types for a node: never null (that is `not-null`), never the node's own type. */
 function typeSpecs(node: Node, root: boolean): ViolationSpec[] {
   const t = (variant: string, what: string, v: Json): ViolationSpec => ({ variant, what, edit: constant(v) });
-  switch (root ? 'object' : node.kind) {
+  const kind = root ? 'object' : node.kind;
+  switch (kind) {
     case 'string':
     case 'uuid':
     case 'enum':
@@ -84,6 +87,8 @@ function typeSpecs(node: Node, root: boolean): ViolationSpec[] {
       return [t('type:object', 'an object', {}), t('type:string', 'a string', 'x')];
     case 'object':
       return [t('type:array', 'an array', []), t('type:string', 'a string', 'x'), t('type:number', 'a number', 1)];
+    default:
+      return kind satisfies never;
   }
 }
 
@@ -185,6 +190,9 @@ function uuidSpecs(): ViolationSpec[] {
   ];
 }
 
+/** Ways to break each structured format. */
+const PATTERN_VIOLATIONS: { readonly [P in PatternName]: () => ViolationSpec[] } = { uuid: uuidSpecs, day: dayPatternSpecs };
+
 function enumSpecs(c: Constraint): ViolationSpec[] {
   const values = c.values ?? [];
   const out: ViolationSpec[] = [];
@@ -248,13 +256,15 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
     case 'charset':
       return charsetSpecs(c);
     case 'pattern':
-      return dayPatternSpecs();
+      return PATTERN_VIOLATIONS[c.pattern!]();
     case 'calendar':
       return calendarSpecs();
     case 'uuid':
       return uuidSpecs();
     case 'enum':
       return enumSpecs(c);
+    default:
+      return c.kind satisfies never;
   }
 }
 

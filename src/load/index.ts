@@ -1,7 +1,8 @@
 /**
- * The load engine's public face. `pouchproof load`, `npm start`'s short run and anything that
- * writes reports go through src/report/load-run.ts (runLoad), which resolves scenarios by name.
+ * The load engine's public face. `pouchproof load`, `npm start`'s short run and the load checks go
+ * through runLoad (launch.ts), given a scenario loaded from the catalogue (scenarios/index.ts).
  */
+export { runLoad, loadRunId, LoadUsageError, type LoadedScenario, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
 
 export { executeLoad, type ExecuteOptions, type LoadRunResult, type CurveResult } from './run.ts';
 export { parseThreshold, evaluateThresholds, ThresholdError, type Threshold, type ThresholdResult } from './thresholds.ts';

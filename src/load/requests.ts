@@ -2,18 +2,14 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, commitOperations, reportUsage, type Endpoint, type MemberKind } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type MemberKind } from '../spec/index.ts';
+import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
 import type { Rng } from './rng.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
 
-export const SIGNATURE_HEADER = 'service-signature';
 const APPLIED = RESULT_STATUSES[0];
-
-export function pathOf(e: Endpoint, params: Readonly<Record<string, string>>): string {
-  return e.pathTemplate.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
-}
 
 export interface Caller {
   readonly identity: Identity;
@@ -39,22 +35,28 @@ export function callerOf(profile: Profile, kind: MemberKind, fallbackMemberId: s
   };
 }
 
-/** Pouches for a run: the profile's when pouches must exist (assumption pouch-existence), fresh ones otherwise. */
+/** Pouches for a run: `n` fresh ones, or every listed one (pouchPlan); a run that may commit to none is refused with the reason. */
 export function pouchesFor(profile: Profile, rng: Rng, n: number): string[] {
-  if (profile.assumptions['pouch-existence'] === 'must-exist') {
-    if (profile.pouchIds.length === 0) throw new Error('assumption pouch-existence=must-exist needs pouchIds in the profile');
-    return [...profile.pouchIds];
+  const plan = pouchPlan(profile);
+  switch (plan.kind) {
+    case 'fresh':
+      return Array.from({ length: n }, () => rng.uuid());
+    case 'listed':
+      return [...plan.ids];
+    case 'unavailable':
+      throw new Error(plan.reason);
+    default:
+      return plan satisfies never;
   }
-  return Array.from({ length: n }, () => rng.uuid());
 }
 
 export function commitRequest(caller: Caller, built: BuiltCommit, kind: string): LoadRequest {
   const headers = built.signature ? { ...caller.headers, [SIGNATURE_HEADER]: built.signature } : caller.headers;
-  return { method: commitOperations.method, path: pathOf(commitOperations, { pouchId: built.pouchId }), headers, body: built.body, kind, token: built };
+  return { method: commitOperations.method, path: buildPath(commitOperations, { pouchId: built.pouchId }), headers, body: built.body, kind, token: built };
 }
 
 export function usageRequest(caller: Caller, sourceId: string, body: string, kind: string, token?: unknown): LoadRequest {
-  return { method: reportUsage.method, path: pathOf(reportUsage, { sourceId }), headers: caller.headers, body, kind, token };
+  return { method: reportUsage.method, path: buildPath(reportUsage, { sourceId }), headers: caller.headers, body, kind, token };
 }
 
 function envelope(res: LoadResponse): { ok?: unknown; data?: Record<string, unknown> } | undefined {

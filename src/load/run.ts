@@ -1,7 +1,7 @@
 /**
  * One load run from start to figures: split the work over workers, run the scenario (once, or once
- * per sweep point), merge, judge thresholds and checks. Writing reports and choosing the target are
- * the caller's business (src/report/load-run.ts).
+ * per sweep point), merge, judge thresholds and checks. Choosing the target is launch.ts's business,
+ * writing reports src/report's.
  */
 import type { Profile } from '../target/profile.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';

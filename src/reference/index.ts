@@ -26,6 +26,6 @@ export {
   type Reading,
   type ReadingKey,
 } from './readings.ts';
-export { LISTED_IDS, generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount } from './fixture.ts';
+export { LISTED_IDS, generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount, type ProfileDocument } from './fixture.ts';
 export { MemoryStore, type Store } from './store.ts';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './body.ts';

@@ -14,7 +14,7 @@ import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
 import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
-import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture } from './fixture.ts';
+import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
 import { HANDLERS } from './handlers/index.ts';
 import { pouchKey } from './handlers/commit.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';
@@ -35,7 +35,7 @@ export interface ReferenceOptions {
 export interface RunningReference {
   url: string;
   /** A complete profile file (docs/CONTRACTS.md), JSON-ready, including credentials and the device keys. */
-  profile: object;
+  profile: ProfileDocument;
   faults: readonly string[];
   /** The readings served that differ from the registry defaults: the chosen ones and those the faults switch on. */
   readings: Readings;

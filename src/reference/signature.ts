@@ -14,7 +14,7 @@ import type { FaultSet } from './faults.ts';
 import type { Caller, Directory } from './fixture.ts';
 import type { ReadingSet } from './readings.ts';
 
-export const SIGNATURE_HEADER = 'service-signature';
+export { SIGNATURE_HEADER } from '../spec/index.ts';
 
 const unauthorized = (message: string): HttpError => new HttpError(401, 'invalid_signature', message);
 

@@ -5,7 +5,7 @@
  */
 import type { ProgressEvent, PropertyResult } from '../check/runner.ts';
 import type { Report } from './report-json.ts';
-import { loadHeadline } from './summary-md.ts';
+import { loadHeadline, verdictOf } from './summary-md.ts';
 
 export interface ConsoleOptions {
   readonly out?: { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -69,10 +69,12 @@ export class ConsoleView {
   };
 
   resultLine(r: PropertyResult): string {
-    const mark = { passed: this.paint('green', 'ok  '), failed: this.paint('red', 'FAIL'), skipped: this.paint('dim', 'skip'), interrupted: this.paint('yellow', 'stop') }[r.status];
-    const kinds = r.findings.filter((f) => f.kind !== 'skipped').map((f) => f.kind);
+    const mark = { passed: this.paint('green', 'ok  '), failed: this.paint('red', 'FAIL'), skipped: this.paint('dim', 'skip'), interrupted: this.paint('yellow', 'stop'), error: this.paint('red', 'ERR ') }[r.status];
+    const kinds = r.findings.filter((f) => f.kind !== 'skipped' && f.kind !== 'error').map((f) => f.kind);
     const notes = kinds.length ? `  ${this.paint('yellow', [...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', '))}` : '';
-    const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}` : r.timeBound ? `  ${this.paint('yellow', `time bound reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
+    const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}`
+      : r.status === 'error' ? `  ${this.paint('red', r.findings.find((f) => f.kind === 'error')?.message ?? '')}`
+      : r.timeBound ? `  ${this.paint('yellow', `time bound reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
     return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${notes}${why}`;
   }
 
@@ -114,6 +116,12 @@ export class ConsoleView {
         w.push('');
       }
     }
+    const errors = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'error'));
+    if (errors.length) {
+      w.push(this.paint('red', 'Properties pouchproof could not run (a fault of the suite or its configuration, not of the target):'));
+      for (const f of errors) w.push(`  ${f.property} (§${f.section}): ${f.message}`);
+      w.push('');
+    }
     const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));
     if (mismatches.length) {
       w.push(this.paint('yellow', 'Assumption mismatches (not failures):'));
@@ -122,8 +130,8 @@ export class ConsoleView {
     }
     const t = report.totals;
     if (report.unreachable) w.push(this.paint('red', `${report.unreachable}: the run stopped, nothing after that point was checked`));
-    const headline = report.exitCode === 0 ? this.paint('green', 'no violations') : report.unreachable && !t.findings.violation && !t.findings['server-error'] ? this.paint('red', 'target unreachable') : this.paint('red', `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`);
-    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const load = loadHeadline(report.load);
     if (load) w.push(`load: ${load}`);
     if (reportDir) w.push(`reports: ${reportDir}`);

@@ -1,7 +1,8 @@
 /**
  * `junit.xml`: one <testcase> per property so CI dashboards list the suite. Violations and server
- * errors are <failure>s carrying the counterexample and curl lines; skipped properties are
- * <skipped>; assumption mismatches and transport trouble go to <system-out>, never failures.
+ * errors are <failure>s carrying the counterexample and curl lines; a property pouchproof could not
+ * run is an <error>; skipped properties are <skipped>; assumption mismatches and transport trouble
+ * go to <system-out>, never failures.
  */
 import type { Report } from './report-json.ts';
 
@@ -26,9 +27,10 @@ export function toJunit(report: Report): string {
   const props = report.properties;
   const failures = props.filter((p) => p.findings.some((f) => f.kind === 'violation' || f.kind === 'server-error')).length;
   const skipped = props.filter((p) => p.status === 'skipped').length;
+  const errors = props.filter((p) => p.status === 'error').length;
   const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  lines.push(`<testsuites${attr('name', 'pouchproof')}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', 0)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}>`);
-  lines.push(`  <testsuite${attr('name', `pouchproof ${report.target.name}`)}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', 0)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}${attr('timestamp', report.startedAt)}>`);
+  lines.push(`<testsuites${attr('name', 'pouchproof')}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}>`);
+  lines.push(`  <testsuite${attr('name', `pouchproof ${report.target.name}`)}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}${attr('timestamp', report.startedAt)}>`);
   lines.push('    <properties>');
   lines.push(`      <property${attr('name', 'seed')}${attr('value', report.seed)}/>`);
   lines.push(`      <property${attr('name', 'target')}${attr('value', report.target.baseUrl)}/>`);
@@ -48,6 +50,8 @@ export function toJunit(report: Report): string {
       ].filter(Boolean).join('\n');
       body.push(`      <failure${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(detail)}</failure>`);
     }
+    // JUnit's <error>: the test itself could not run, as opposed to a <failure> of what it checks.
+    for (const f of p.findings.filter((x) => x.kind === 'error')) body.push(`      <error${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(f.message)}</error>`);
     if (p.status === 'skipped') {
       const reason = p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped';
       body.push(`      <skipped${attr('message', reason)}/>`);

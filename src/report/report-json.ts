@@ -9,7 +9,7 @@ import { redactDeep } from './redact-deep.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
 
-const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'skipped']);
+const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'skipped', 'error']);
 
 export const FindingSchema = z.strictObject({
   kind: FindingKindSchema,
@@ -17,6 +17,8 @@ export const FindingSchema = z.strictObject({
   section: z.string(),
   message: z.string(),
   assumption: z.string().optional(),
+  judgement: z.string().optional(),
+  ground: z.string().optional(),
   counterexample: z.string().optional(),
   replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   curl: z.array(z.string()).optional(),
@@ -31,7 +33,7 @@ export const PropertyReportSchema = z.strictObject({
   invariant: z.string().optional(),
   assumptions: z.array(z.string()).optional(),
   needs: z.array(z.string()).optional(),
-  status: z.enum(['passed', 'failed', 'skipped', 'interrupted']),
+  status: z.enum(['passed', 'failed', 'skipped', 'interrupted', 'error']),
   runs: z.number().int().nonnegative(),
   requests: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
@@ -53,7 +55,7 @@ export const ReportSchema = z.strictObject({
   interrupted: z.boolean(),
   /** Present when the run stopped because the target answered nothing. */
   unreachable: z.string().optional(),
-  exitCode: z.union([z.literal(0), z.literal(1)]),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
     runs: Count,
@@ -68,8 +70,10 @@ export const ReportSchema = z.strictObject({
     failed: Count,
     skipped: Count,
     interrupted: Count,
+    /** Properties pouchproof could not run. */
+    error: Count,
     requests: Count,
-    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, skipped: Count }),
+    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, skipped: Count, error: Count }),
   }),
   properties: z.array(PropertyReportSchema),
   /** Figures of the short load run of `npm start`, when it ran. */
@@ -128,8 +132,9 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       failed: status('failed'),
       skipped: status('skipped'),
       interrupted: status('interrupted'),
+      error: status('error'),
       requests: run.requests,
-      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), skipped: count('skipped') },
+      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), skipped: count('skipped'), error: count('error') },
     },
     properties: run.results.map((r) => {
       const p = byId.get(r.id);

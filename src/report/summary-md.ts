@@ -3,32 +3,34 @@
  * errors come first; assumption mismatches have their own section, because they are readings of
  * what the spec does not show and never fail the run.
  */
+import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 
-const ICON: Record<string, string> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', interrupted: '⏸️ interrupted' };
+const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', interrupted: '⏸️ interrupted', error: '⚠️ error' };
 
-/** Keeps a value inside one table cell. */
-function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+const UNREACHABLE = 'target unreachable';
 
-function fence(s: string): string {
-  const ticks = s.includes('```') ? '````' : '```';
-  return `${ticks}\n${s}\n${ticks}`;
+/** The run in a few words: why its exit code is what it is. */
+export function verdictOf(report: Report): string {
+  const t = report.totals;
+  const violations = t.findings.violation + t.findings['server-error'];
+  if (report.exitCode === 0) return 'no violations';
+  if (violations) return `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`;
+  if (report.unreachable) return UNREACHABLE;
+  return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
 }
 
 export function toSummaryMarkdown(report: Report): string {
   const t = report.totals;
   const out: string[] = [];
-  const verdict = report.exitCode === 0 ? (report.interrupted ? 'interrupted, no violations so far' : 'no violations')
-    : report.unreachable && !t.findings.violation && !t.findings['server-error'] ? `target unreachable (${report.unreachable})` : 'violations found';
-  out.push(`## pouchproof: ${verdict}`);
+  const verdict = report.exitCode === 0 && report.interrupted ? 'interrupted, no violations so far' : verdictOf(report);
+  out.push(`## pouchproof: ${verdict}${verdict === UNREACHABLE ? ` (${report.unreachable})` : ''}`);
   out.push('');
   out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
   out.push('');
-  out.push(`| properties | passed | failed | skipped | violations | server errors | assumption mismatches | transport |`);
-  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|`);
-  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.assumption} | ${t.findings.transport} |`);
+  out.push(`| properties | passed | failed | skipped | not run (error) | violations | server errors | assumption mismatches | transport |`);
+  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.assumption} | ${t.findings.transport} |`);
   out.push('');
   const load = loadHeadline(report.load);
   if (load) out.push(`Load: ${load}`, '');
@@ -38,7 +40,7 @@ export function toSummaryMarkdown(report: Report): string {
     const kinds = new Map<string, number>();
     for (const f of p.findings) if (f.kind !== 'skipped') kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
     const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : '—');
-    out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status] ?? p.status} | ${p.runs} | ${p.requests} | ${findings} |`);
+    out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status]} | ${p.runs} | ${p.requests} | ${findings} |`);
   }
   const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'));
   if (failing.length) {
@@ -49,6 +51,12 @@ export function toSummaryMarkdown(report: Report): string {
       if (f.replay) out.push(`Replay: \`pouchproof replay ${f.replay}\``, '');
       if (f.curl?.length) out.push('<details><summary>curl</summary>', '', fence(f.curl.join('\n')), '', '</details>', '');
     }
+  }
+  const errors = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'error'));
+  if (errors.length) {
+    out.push('', '### Properties pouchproof could not run', '');
+    out.push('A fault of the suite or of its configuration, not of the target: the run exits 2 unless a violation was found.', '');
+    for (const f of errors) out.push(`- \`${f.property}\` (§${f.section}): ${cell(f.message)}`);
   }
   const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));
   if (mismatches.length) {

@@ -7,6 +7,7 @@
  * emphasis removed, white space folded).
  */
 import type { AssumptionName } from './assumptions.ts';
+import { CHARSETS, LIMITS } from './limits.ts';
 
 /** A clause of the spec: its section and its words, quoted. */
 export interface SpecClause {
@@ -29,17 +30,23 @@ export const CLAUSES = Object.freeze({
   membersHoldPouches: clause('1', 'Access to pouches is held by members.'),
   optimisticConcurrency: clause('1', 'Concurrency is optimistic and based on revision ids.'),
   envelopeFields: clause('2.1', 'Common response envelope (all operations)'),
+  uuidForm: clause(
+    '2.2',
+    'Fields typed uuid are strings in the 8-4-4-4-12 hexadecimal form. The version digit is 1 to 8 and the variant digit is one of 8, 9, a, b (either case). The all-zero UUID and the all-f UUID are also accepted.',
+  ),
+  /** What `day-calendar-valid` reads: a day matching the pattern must also be "a UTC day". */
+  usageDayIsUtcDay: clause('2.7', 'a UTC day'),
   successOkTrue: clause('7', 'Success responses carry `ok` true (2.1).'),
   approveCreatesDevice: clause('4.1', 'Authorizes a command-line device: adds it to the roster, stores the sealed welcome and the key envelopes, and creates the device.'),
   approveDeviceId: clause('4.1', 'Response: envelope (2.1) with `data.device_id` (string uuid, required).'),
-  commitOperations: clause('4.2', 'Commits 1 to 50 signed, encrypted operations with optimistic concurrency on revision ids.'),
+  commitOperations: clause('4.2', `Commits ${LIMITS.opsPerCommit.min} to ${LIMITS.opsPerCommit.max} signed, encrypted operations with optimistic concurrency on revision ids.`),
   commitResults: clause('4.2', 'Response: envelope with `data.results`, an array of Operation result (2.6).'),
   resultStatusApplied: clause('2.6', 'status | string | yes | allowed value: applied'),
-  envelopeMayBeEmpty: clause('2.5', 'at most 699051 characters, alphabet A-Z a-z 0-9 _ - (may be empty)'),
+  envelopeMayBeEmpty: clause('2.5', `at most ${LIMITS.envelopeLength.max} characters, ${CHARSETS.base64url.text} (may be empty)`),
   usageReports: clause('4.3', 'Reports the tokens that the assistants on this computer used, per UTC day.'),
   usageNeverAdded: clause('4.3', 'Rows are never added up. Each keeps the larger of its stored and reported total.'),
   usageIdempotent: clause('4.3', 'Sending the same logs again changes nothing (idempotent).'),
-  usageStored: clause('4.3', 'Response: envelope with `data.stored` (integer, required, -9007199254740991 to 9007199254740991).'),
+  usageStored: clause('4.3', `Response: envelope with \`data.stored\` (integer, required, ${LIMITS.storedInteger.min} to ${LIMITS.storedInteger.max}).`),
   passkeyRegisters: clause('4.4', 'Registers a passkey unlocker together with its signed add(passkey member) statement.'),
   passkeyResponseFree: clause('4.4', 'free-form object with arbitrary properties'),
   revokeBrowser: clause('4.5', 'Revokes a browser member and ends its sessions.'),

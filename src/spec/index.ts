@@ -9,3 +9,4 @@ export * from './inventory.ts';
 export * from './assumptions.ts';
 export * from './usage-merge.ts';
 export * from './grounds.ts';
+export * from './wording.ts';

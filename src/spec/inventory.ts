@@ -1,12 +1,16 @@
 /**
  * The constraint inventory: every rule of sections 2, 4 and 8, enumerated from the model. It is
  * what coverage is measured against: each entry needs a violation generator and a boundary-valid
- * generator, and the reports count findings per entry.
+ * generator, and the reports count findings per entry. Each entry names its ground: the spec's
+ * words for that rule on that field (rendered by `wording.ts`), or the reading it exists under.
  */
+import type { AssumptionName } from './assumptions.ts';
 import type { ConstraintKind } from './constraints.ts';
 import { ENDPOINTS, type Endpoint, type EndpointId } from './endpoints.ts';
+import { CLAUSES, clauseGround, readingGround, type Ground, type SpecClause } from './grounds.ts';
 import { CHARSETS, LIMITS, PATTERNS, type CharsetName, type LimitName, type PatternName } from './limits.ts';
-import { childPath, itemPath, type Field, type Node } from './model.ts';
+import { childPath, itemPath, type Field, type Node, type ObjectNode } from './model.ts';
+import { bodySentence, dataSentences, paramSentence, tableRows, type FieldWording } from './wording.ts';
 import { envelopeNode } from './zod.ts';
 
 /** Where in an exchange a constraint applies: request path parameters, request body, or response envelope. */
@@ -27,7 +31,14 @@ export interface Constraint {
   /** For `enum`: the allowed values. */
   readonly values?: readonly string[];
   /** Set when the rule exists only under a registry assumption. */
-  readonly assumption?: string;
+  readonly assumption?: AssumptionName;
+  /**
+   * The spec's words this rule rests on: the field's row or sentence (`blob_ids | array of string |
+   * yes | at most 2000 items`), 2.2's rule for a uuid. Under a reading (`assumption`), the words it reads.
+   */
+  readonly clause: SpecClause;
+  /** What a finding about this rule rests on: the clause, or the reading when the rule exists only under one. */
+  readonly ground: Ground;
   /** One line for reports. */
   readonly text: string;
   /** The node the rule sits on, for generators. */
@@ -37,12 +48,39 @@ export interface Constraint {
   readonly required: boolean;
 }
 
-type Draft = Omit<Constraint, 'id' | 'endpoint' | 'scope' | 'node' | 'nullable' | 'required'>;
+type Draft = Omit<Constraint, 'id' | 'endpoint' | 'scope' | 'node' | 'nullable' | 'required' | 'ground'>;
+
+/** Which of a field's words state a rule of this kind: its presence and type, or its constraints column too. */
+function clauseFor(kind: ConstraintKind, words: FieldWording): SpecClause {
+  switch (kind) {
+    case 'required':
+    case 'not-null':
+    case 'type':
+    case 'integer':
+      return words.head;
+    case 'uuid':
+      return CLAUSES.uuidForm;
+    case 'calendar':
+      return CLAUSES.usageDayIsUtcDay;
+    case 'min':
+    case 'max':
+    case 'minLength':
+    case 'maxLength':
+    case 'charset':
+    case 'pattern':
+    case 'enum':
+    case 'minItems':
+    case 'maxItems':
+      return words.full;
+    default:
+      return kind satisfies never;
+  }
+}
 
 /** The rules that sit on one node, not counting presence and nullability. */
-function nodeRules(node: Node, path: string, section: string): Draft[] {
+function nodeRules(node: Node, path: string, section: string, words: FieldWording): Draft[] {
   const out: Draft[] = [];
-  const add = (kind: ConstraintKind, text: string, extra: Partial<Draft> = {}) => out.push({ kind, path, section, text, ...extra });
+  const add = (kind: ConstraintKind, text: string, extra: Partial<Draft> = {}) => out.push({ kind, path, section, text, clause: clauseFor(kind, words), ...extra });
   switch (node.kind) {
     case 'string': {
       add('type', `${path} is a string`);
@@ -53,8 +91,9 @@ function nodeRules(node: Node, path: string, section: string): Draft[] {
       }
       if (node.charset) add('charset', `${path}: ${CHARSETS[node.charset].text}`, { charset: node.charset });
       if (node.pattern) {
-        add('pattern', `${path}: ${PATTERNS[node.pattern].text}`, { pattern: node.pattern });
-        if (node.pattern === 'day') add('calendar', `${path}: a UTC day`, { pattern: 'day', assumption: 'day-calendar-valid' });
+        const p = PATTERNS[node.pattern];
+        add('pattern', `${path}: ${p.text}`, { pattern: node.pattern });
+        if (p.calendarAssumption) add('calendar', `${path}: a UTC day`, { pattern: node.pattern, assumption: p.calendarAssumption });
       }
       break;
     }
@@ -91,6 +130,8 @@ function nodeRules(node: Node, path: string, section: string): Draft[] {
     case 'object':
       add('type', `${path || '(body)'} is an object`);
       break;
+    default:
+      return node satisfies never;
   }
   return out;
 }
@@ -101,33 +142,69 @@ interface Walked extends Draft {
   required: boolean;
 }
 
-function walk(node: Node, path: string, section: string, field: { nullable: boolean; required: boolean }, out: Walked[]): void {
-  for (const d of nodeRules(node, path, section)) out.push({ ...d, node, ...field });
-  if (node.kind === 'array') walk(node.items, itemPath(path), section, { nullable: false, required: true }, out);
+/** How the fields of an object are worded in SPEC.md: rows of its table, or sentences. */
+type Form = { readonly kind: 'table'; readonly prefix: string } | { readonly kind: 'data' };
+
+function wordsOf(o: ObjectNode, form: Form): ReadonlyMap<string, FieldWording> {
+  const rows = form.kind === 'data' ? dataSentences(o) : tableRows(o, form.prefix);
+  const out = new Map(rows);
+  for (const key of Object.keys(o.fields)) {
+    const sentence = bodySentence(o, key);
+    if (sentence) out.set(key, sentence);
+  }
+  return out;
+}
+
+/**
+ * Walks a node and everything under it. `words` are the spec's words for the node itself; the
+ * fields of an object get theirs from its table (or sentences): a nested object stated in the same
+ * table is named by a dotted path (2.1's `meta.request_id`), the endpoint's `data` in sentences.
+ */
+function walk(
+  node: Node,
+  path: string,
+  section: string,
+  field: { nullable: boolean; required: boolean },
+  words: FieldWording,
+  ctx: { readonly data?: ObjectNode; readonly form: Form },
+  out: Walked[],
+): void {
+  for (const d of nodeRules(node, path, section, words)) out.push({ ...d, node, ...field });
+  if (node.kind === 'array') walk(node.items, itemPath(path), section, { nullable: false, required: true }, words, ctx, out);
   if (node.kind === 'object' && !node.freeForm) {
+    const fieldWords = wordsOf(node, ctx.form);
     for (const [key, f] of Object.entries(node.fields) as [string, Field][]) {
       const p = childPath(path, key);
-      if (f.required) out.push({ kind: 'required', path: p, section: f.section, text: `${p} is required`, node: f.node, nullable: f.nullable, required: true });
-      if (!f.nullable) out.push({ kind: 'not-null', path: p, section: f.section, text: `${p} is not nullable`, node: f.node, nullable: false, required: f.required });
-      walk(f.node, p, f.section, f, out);
+      const w = fieldWords.get(key)!;
+      if (f.required) out.push({ kind: 'required', path: p, section: f.section, text: `${p} is required`, clause: clauseFor('required', w), node: f.node, nullable: f.nullable, required: true });
+      if (!f.nullable) out.push({ kind: 'not-null', path: p, section: f.section, text: `${p} is not nullable`, clause: clauseFor('not-null', w), node: f.node, nullable: false, required: f.required });
+      const childForm: Form =
+        f.node === ctx.data ? { kind: 'data' } : f.node.kind === 'object' && f.node.section === node.section && ctx.form.kind === 'table' ? { kind: 'table', prefix: `${ctx.form.prefix}${key}.` } : { kind: 'table', prefix: '' };
+      walk(f.node, p, f.section, f, w, { ...ctx, form: childForm }, out);
     }
   }
 }
 
+const same = (c: SpecClause): FieldWording => ({ head: c, full: c });
+
 function constraintsOf(e: Endpoint): Constraint[] {
   const out: Constraint[] = [];
   const push = (scope: Scope, items: Walked[]) => {
-    for (const w of items) out.push({ ...w, id: `${e.id}/${scope}/${w.path || '$'}#${w.kind}`, endpoint: e.id, scope, section: w.section || e.section });
+    for (const w of items) {
+      const ground = w.assumption ? readingGround(w.assumption) : clauseGround(w.clause);
+      out.push({ ...w, id: `${e.id}/${scope}/${w.path || '$'}#${w.kind}`, endpoint: e.id, scope, section: w.section || e.section, ground });
+    }
   };
+  const table: Form = { kind: 'table', prefix: '' };
   const params: Walked[] = [];
-  for (const [name, node] of Object.entries(e.params)) walk(node, name, e.section, { nullable: false, required: true }, params);
+  for (const [name, node] of Object.entries(e.params)) walk(node, name, e.section, { nullable: false, required: true }, paramSentence(name, node, e.section), { form: table }, params);
   // A path parameter is a path segment: it cannot be absent, null or of another JSON type.
   push('params', params.filter((w) => w.kind !== 'type'));
   const body: Walked[] = [];
-  walk(e.body, '', e.section, { nullable: false, required: true }, body);
+  walk(e.body, '', e.section, { nullable: false, required: true }, same(Object.freeze({ section: e.section, quote: 'Request body:' })), { form: table }, body);
   push('body', body);
   const response: Walked[] = [];
-  walk(envelopeNode(e.data), '', '2.1', { nullable: false, required: true }, response);
+  walk(envelopeNode(e.data), '', '2.1', { nullable: false, required: true }, same(CLAUSES.envelopeFields), { data: e.data, form: table }, response);
   push('response', response);
   return out;
 }

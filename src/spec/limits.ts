@@ -5,6 +5,8 @@
  * reports all read them from here.
  */
 
+import type { AssumptionName } from './assumptions.ts';
+
 /** 2^53 - 1: the spec's "9007199254740991". */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -79,6 +81,12 @@ export interface Pattern {
   readonly regex: RegExp;
   readonly sections: readonly string[];
   readonly text: string;
+  /**
+   * Set when a value matching the pattern must also name a real calendar day under a reading of
+   * the registry (2.7 "a UTC day"): schemas check it, the inventory lists a `calendar` constraint
+   * grounded on that reading, and generators draw real days.
+   */
+  readonly calendarAssumption?: AssumptionName;
 }
 
 const HEX = '[0-9a-fA-F]';
@@ -102,7 +110,7 @@ export const PATTERNS = Object.freeze({
     text: '8-4-4-4-12 hex, version 1-8, variant 8/9/a/b, or nil, or all-f',
   } as Pattern,
   /** 2.7: "20YY-MM-DD": four digits beginning 20, then two digits, two digits. */
-  day: { regex: /^20\d{2}-\d{2}-\d{2}$/, sections: ['2.7'], text: '20YY-MM-DD' } as Pattern,
+  day: { regex: /^20\d{2}-\d{2}-\d{2}$/, sections: ['2.7'], text: '20YY-MM-DD', calendarAssumption: 'day-calendar-valid' } as Pattern,
 });
 
 export type PatternName = keyof typeof PATTERNS;

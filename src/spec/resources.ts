@@ -3,7 +3,7 @@
  * forms because their length and alphabet constraints hold only inside the revoke roster (2.8);
  * everywhere else their fields are plain strings and `key_gen` a plain integer.
  */
-import { arr, int, nullable, obj, oneOf, optional, optionalNullable, str, uuid } from './model.ts';
+import { arr, int, nullable, obj, oneOf, optional, optionalNullable, str, uuid, type Infer } from './model.ts';
 
 /** 2.5: the six operation types. */
 export const OP_TYPES = ['create', 'update', 'rename', 'delete', 'restore', 'resolve'] as const;
@@ -30,6 +30,8 @@ export const RosterStatement = obj('Statement (roster)', '2.3', {
   signature: str({ length: 'rosterSignatureLength', charset: 'base64url' }),
 });
 
+export type StatementValue = Infer<typeof Statement>;
+
 /** 2.4 Key envelope, outside the roster. */
 export const KeyEnvelope = obj('KeyEnvelope', '2.4', {
   pouch_id: uuid(),
@@ -40,6 +42,8 @@ export const KeyEnvelope = obj('KeyEnvelope', '2.4', {
   created_by_member: uuid(),
   signature: str(),
 });
+
+export type KeyEnvelopeValue = Infer<typeof KeyEnvelope>;
 
 /** 2.4 Key envelope inside the revoke roster. */
 export const RosterKeyEnvelope = obj('KeyEnvelope (roster)', '2.4', {
@@ -55,10 +59,10 @@ export const RosterKeyEnvelope = obj('KeyEnvelope (roster)', '2.4', {
 /** 2.5 Pouch operation. `base_revision_id` is required but nullable. */
 export const PouchOperation = obj('PouchOperation', '2.5', {
   type: oneOf(OP_TYPES),
-  artifact_id: uuid(),
-  revision_id: uuid(),
-  base_revision_id: nullable(uuid()),
-  merge_parent_id: optionalNullable(uuid()),
+  artifact_id: uuid({ fresh: 'mint' }),
+  revision_id: uuid({ fresh: 'mint' }),
+  base_revision_id: nullable(uuid({ fresh: 'follow' })),
+  merge_parent_id: optionalNullable(uuid({ fresh: 'follow' })),
   name_index: optionalNullable(str({ length: 'nameIndexLength', charset: 'base64url' })),
   conflict_id: optionalNullable(uuid()),
   key_gen: int('keyGen'),
@@ -68,6 +72,9 @@ export const PouchOperation = obj('PouchOperation', '2.5', {
   blob_ids: arr(str(), 'blobIdsPerOp'),
 });
 
+/** One item of a commit's `ops` (2.5). */
+export type PouchOperationValue = Infer<typeof PouchOperation>;
+
 /** 2.6 Operation result. */
 export const OperationResult = obj('OperationResult', '2.6', {
   status: oneOf(RESULT_STATUSES),
@@ -76,6 +83,9 @@ export const OperationResult = obj('OperationResult', '2.6', {
   seq: int('resultInteger'),
   high_water: int('resultInteger'),
 });
+
+/** One item of a commit's `data.results` (2.6). */
+export type OperationResultValue = Infer<typeof OperationResult>;
 
 /** 2.7 Usage row. Counters are bounded only above. */
 export const UsageRow = obj('UsageRow', '2.7', {
@@ -88,6 +98,9 @@ export const UsageRow = obj('UsageRow', '2.7', {
   model: str({ length: 'modelLength' }),
 });
 
+/** A usage row as sent and held (2.7). */
+export type UsageRowValue = Infer<typeof UsageRow>;
+
 /** The four counters of a usage row: what "total" is made of (assumption `usage-row-key`). */
 export const USAGE_COUNTERS = ['input', 'output', 'cache_read', 'cache_write'] as const;
 
@@ -97,3 +110,6 @@ export const Roster = obj('Roster', '2.8', {
   key_envelopes: optional(arr(RosterKeyEnvelope, 'rosterKeyEnvelopes')),
 });
 
+
+/** The revoke request's roster (2.8); its statements and envelopes have the roster's limits. */
+export type RosterValue = Infer<typeof Roster>;

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import type { ConstraintKind } from './constraints.ts';
 import { templatePath } from './constraints.ts';
 import { CHARSETS, LIMITS, PATTERNS, codePointLength, type LimitName } from './limits.ts';
-import type { Endpoint } from './endpoints.ts';
-import type { Node, ObjectNode } from './model.ts';
+import type { Endpoint, EndpointId, EndpointOf } from './endpoints.ts';
+import type { Infer, Node, ObjectNode } from './model.ts';
 import { obj, bool } from './model.ts';
 import { ResponseMeta } from './resources.ts';
 
@@ -44,9 +44,20 @@ function bounds(name: LimitName | undefined): { min?: number; max?: number } {
   return name ? LIMITS[name] : {};
 }
 
-/** The zod schema of one model node. */
-export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
-  const opts = { ...DEFAULT_SCHEMA_OPTIONS, ...options };
+/**
+ * The zod schema of a node: parses exactly the values `Infer<N>` describes (unknown fields are kept
+ * at run time, assumption `unknown-fields-ignored`, but are not part of the type).
+ */
+export type ZodOf<N extends Node> = z.ZodType<Infer<N>>;
+
+/** The zod schema of one model node; `z.infer` of it is `Infer<N>`. */
+export function toZod<N extends Node>(node: N, options: SchemaOptions = {}): ZodOf<N> {
+  // The node's kind is only known at run time, so the typed result is asserted once, here; the
+  // type tests (test/spec/types.test.ts) and the schema corpus check the two agree.
+  return build(node, { ...DEFAULT_SCHEMA_OPTIONS, ...options }) as ZodOf<N>;
+}
+
+function build(node: Node, opts: Required<SchemaOptions>): z.ZodType {
   switch (node.kind) {
     case 'string': {
       let s: z.ZodType<string> = z.string({ error: typeError });
@@ -58,9 +69,9 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
         s = s.refine((v) => re.test(v), { message: 'charset' });
       }
       if (node.pattern) {
-        const re = PATTERNS[node.pattern].regex;
+        const { regex: re, calendarAssumption } = PATTERNS[node.pattern];
         s = s.refine((v) => re.test(v), { message: 'pattern' });
-        if (node.pattern === 'day' && opts.calendarDays) {
+        if (calendarAssumption && opts.calendarDays) {
           s = s.refine((v) => !re.test(v) || isCalendarDay(v), { message: 'calendar' });
         }
       }
@@ -80,7 +91,7 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
     case 'enum':
       return z.enum(node.values as [string, ...string[]], { error: enumError });
     case 'array': {
-      let a: z.ZodType<unknown[]> = z.array(toZod(node.items, opts), { error: typeError });
+      let a: z.ZodType<unknown[]> = z.array(build(node.items, opts), { error: typeError });
       const { min, max } = bounds(node.count);
       if (min !== undefined && min > 0) a = a.refine((v) => v.length >= min, { message: 'minItems' });
       if (max !== undefined) a = a.refine((v) => v.length <= max, { message: 'maxItems' });
@@ -92,7 +103,7 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
       if (node.freeForm) return z.record(z.string(), z.unknown(), { error: typeError }).meta(meta);
       const shape: Record<string, z.ZodType> = {};
       for (const [key, field] of Object.entries(node.fields)) {
-        let f = toZod(field.node, opts);
+        let f = build(field.node, opts);
         if (field.nullable) f = f.nullable();
         if (!field.required) f = f.optional();
         shape[key] = f;
@@ -100,13 +111,18 @@ export function toZod(node: Node, options: SchemaOptions = {}): z.ZodType {
       // Unknown fields are accepted and kept (assumption `unknown-fields-ignored`).
       return z.looseObject(shape, { error: typeError }).meta(meta);
     }
+    default:
+      return node satisfies never;
   }
 }
 
 /** 2.1: the common response envelope around an endpoint's `data`. */
-export function envelopeNode(data: ObjectNode): ObjectNode {
+export function envelopeNode<D extends ObjectNode>(data: D) {
   return obj('envelope', '2.1', { ok: bool(), data, meta: ResponseMeta });
 }
+export type EnvelopeNode<D extends ObjectNode> = ReturnType<typeof envelopeNode<D>>;
+/** A success response of an endpoint: the 2.1 envelope around its `data`. */
+export type EndpointResponse<Id extends EndpointId> = Infer<EnvelopeNode<EndpointOf<Id>['data']>>;
 
 export interface SchemaIssue {
   readonly kind: ConstraintKind;
@@ -123,27 +139,27 @@ export function issuesOf(schema: z.ZodType, value: unknown): SchemaIssue[] {
   return r.error.issues.map((i) => ({ kind: i.message as ConstraintKind, path: templatePath(i.path), at: i.path }));
 }
 
-/** Compiled schemas of one endpoint, built once. */
-export interface EndpointSchemas {
+/** Compiled schemas of one endpoint, built once; typed by the endpoint's nodes. */
+export interface EndpointSchemas<E extends Endpoint = Endpoint> {
   readonly params: Readonly<Record<string, z.ZodType>>;
-  readonly body: z.ZodType;
-  readonly data: z.ZodType;
-  readonly envelope: z.ZodType;
+  readonly body: ZodOf<E['body']>;
+  readonly data: ZodOf<E['data']>;
+  readonly envelope: ZodOf<EnvelopeNode<E['data']>>;
 }
 
-const cache = new Map<string, EndpointSchemas>();
+/** Keyed by endpoint id and options; each entry was built from that endpoint, so it has its types. */
+const cache = new Map<string, unknown>();
 
-export function schemasOf(e: Endpoint, options: SchemaOptions = {}): EndpointSchemas {
+export function schemasOf<E extends Endpoint>(e: E, options: SchemaOptions = {}): EndpointSchemas<E> {
   const key = `${e.id}|${JSON.stringify({ ...DEFAULT_SCHEMA_OPTIONS, ...options })}`;
-  let s = cache.get(key);
-  if (!s) {
-    s = Object.freeze({
-      params: Object.freeze(Object.fromEntries(Object.entries(e.params).map(([k, n]) => [k, toZod(n, options)]))),
-      body: toZod(e.body, options),
-      data: toZod(e.data, options),
-      envelope: toZod(envelopeNode(e.data), options),
-    });
-    cache.set(key, s);
-  }
+  const cached = cache.get(key) as EndpointSchemas<E> | undefined;
+  if (cached) return cached;
+  const s: EndpointSchemas<E> = Object.freeze({
+    params: Object.freeze(Object.fromEntries(Object.entries(e.params).map(([k, n]) => [k, toZod(n, options)]))),
+    body: toZod<E['body']>(e.body, options),
+    data: toZod<E['data']>(e.data, options),
+    envelope: toZod<EnvelopeNode<E['data']>>(envelopeNode<E['data']>(e.data), options),
+  });
+  cache.set(key, s);
   return s;
 }

@@ -9,10 +9,10 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
-import { ENDPOINT_BY_ID, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
-import { SIGNATURE_HEADER, signatureFor, type SignatureOption } from './signing.ts';
+import { signatureFor, type SignatureOption } from './signing.ts';
 
 export type { Verdict } from './classify.ts';
 

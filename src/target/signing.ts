@@ -6,8 +6,6 @@ import { signServiceSignature, type CanonicalForm, type JwsForm } from '../crypt
 import type { AssumptionSet, Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
-export const SIGNATURE_HEADER = 'service-signature';
-
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
 
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectAccepted } from '../../src/check/judge.ts';
-import { isLoadOnly, killMatrixMarkdown, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
+import { isLoadOnly, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
+import { killMatrixMarkdown } from '../../src/report/mutants-md.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile } from './stand-in.ts';
 

@@ -6,15 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runMutants } from '../../src/check/mutants.ts';
-import { FAULTS, startReference } from '../../src/reference/index.ts';
-import { parseProfile } from '../../src/target/profile.ts';
+import { FAULTS } from '../../src/reference/index.ts';
+import { resolveTarget } from '../../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { LOAD_CHECKS } from '../../src/cli/commands/mutants.ts';
+import { LOAD_CHECKS } from '../../scenarios/checks.ts';
 
-async function embedded(faults: readonly string[]) {
-  const ref = await startReference({ host: '127.0.0.1', port: 0, faults });
-  return { profile: parseProfile(ref.profile), close: () => ref.close() };
-}
+const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults });
 
 describe('mutants', () => {
   it('kills every fault and finds nothing in the correct reference over 5 seeds', async () => {

@@ -163,6 +163,20 @@ describe('runProperties', () => {
     expect(run.results[0]!.findings[0]!.message).toContain('bug in property');
   });
 
+  it('reports a property whose arbitrary cannot be built as an error of pouchproof, exit 2, never a pass', async () => {
+    const broken = defineProperty<number>({ ...threshold, id: 'synthetic.unbuildable', arbitrary: () => { throw new Error('no such generator'); } });
+    const run = await runProperties(standInProfile(srv.url), [broken as Property], { seed: 1, runs: 4 });
+    expect(run.results[0]).toMatchObject({ status: 'error', runs: 0, requests: 0 });
+    expect(run.results[0]!.findings).toEqual([expect.objectContaining({ kind: 'error', property: 'synthetic.unbuildable' })]);
+    expect(run.results[0]!.findings[0]!.message).toMatch(/pouchproof could not build the property's cases: no such generator/);
+    expect(run.exitCode).toBe(2);
+    // A violation elsewhere in the run is still what the exit code says: the target broke the spec.
+    const five = defineProperty<number>({ ...threshold, id: 'synthetic.five-hundred', arbitrary: () => fc.constant(900) });
+    const both = await runProperties(standInProfile(srv.url), [broken as Property, five as Property], { seed: 1, runs: 2 });
+    expect(both.results.map((r) => r.status)).toEqual(['error', 'failed']);
+    expect(both.exitCode).toBe(1);
+  });
+
   it('honours --only globs and a property\'s lower run count', async () => {
     const few = defineProperty<number>({ ...threshold, id: 'other.few', runs: 3, arbitrary: () => fc.integer({ min: 0, max: 10 }) });
     const run = await runProperties(standInProfile(srv.url), [threshold as Property, few as Property], { seed: 1, runs: 10, only: ['other.*'] });

@@ -1,11 +1,59 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PATTERNS, UUID_MAX, UUID_NIL } from '../../src/spec/index.ts';
-import { breaksOnlyItsLabel, caseForm, freshen, freshUuid, isObject, requestIssues, validRequest, violationsFor, type JsonObject } from '../../src/gen/index.ts';
+import { ENDPOINTS, PATTERNS, UUID_MAX, UUID_NIL, itemPath, childPath, type Node } from '../../src/spec/index.ts';
+import {
+  breaksOnlyItsLabel,
+  caseForm,
+  concretePath,
+  freshen,
+  freshUuid,
+  getAt,
+  isObject,
+  requestIssues,
+  validRequest,
+  violationsFor,
+  type JsonObject,
+} from '../../src/gen/index.ts';
+
+/** Template paths of the nodes the model marks `fresh: 'mint'`. */
+function minted(node: Node, at: string): string[] {
+  if ((node.kind === 'uuid' || node.kind === 'string') && node.fresh === 'mint') return [at];
+  if (node.kind === 'array') return minted(node.items, itemPath(at));
+  if (node.kind === 'object') return Object.entries(node.fields).flatMap(([k, f]) => minted(f.node, childPath(at, k)));
+  return [];
+}
 
 const ops = (b: unknown): JsonObject[] => (isObject(b) && Array.isArray(b.ops) ? b.ops.filter(isObject) : []);
 
 describe('freshen', () => {
+  it('renews every field the model marks as minted, on every endpoint, and keeps the request valid', () => {
+    const renewed: string[] = [];
+    for (const e of ENDPOINTS) {
+      const params = Object.entries(e.params).flatMap(([name, n]) => minted(n, name));
+      const body = minted(e.body, '');
+      for (const r of fc.sample(validRequest(e.id, { boundaries: false }), { numRuns: 15, seed: 7 })) {
+        const f = freshen(e.id, r);
+        expect(requestIssues(e.id, f)).toEqual([]);
+        for (const p of params) expect(f.params[p], `${e.id} ${p}`).not.toBe(r.params[p]);
+        for (const p of body) {
+          const at = concretePath(r.body, p, []);
+          if (!at) continue;
+          const before = getAt(r.body, at);
+          if (typeof before === 'string') expect(getAt(f.body, at), `${e.id} ${p}`).not.toBe(before);
+        }
+      }
+      renewed.push(...params.map((p) => `${e.id}/params/${p}`), ...body.map((p) => `${e.id}/body/${p}`));
+    }
+    expect(renewed).toEqual([
+      'approveDevice/params/id',
+      'commitOperations/body/operation_id',
+      'commitOperations/body/ops[].artifact_id',
+      'commitOperations/body/ops[].revision_id',
+      'reportUsage/params/sourceId',
+      'revokeBrowser/params/id',
+    ]);
+  });
+
   it('gives every commit a new operation_id, artifact and revision ids, keeping forms and the in-batch chain', () => {
     fc.assert(
       fc.property(validRequest('commitOperations', { boundaries: false }), (r) => {

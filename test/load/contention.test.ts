@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runLoad } from '../../src/report/load-run.ts';
+import { loadEmbedded } from './embedded.ts';
 
 const run = (faults: string[]) =>
-  runLoad({ scenario: 'commit-contention', params: { artifacts: 3, skew: 1 }, faults, connections: 8, workers: 0, durationMs: 1500, seed: 5, reportsDir: false });
+  loadEmbedded({ scenario: 'commit-contention', params: { artifacts: 3, skew: 1 }, faults, connections: 8, workers: 0, durationMs: 1500, seed: 5 });
 
 describe('commit-contention', () => {
   it('passes the lost-update check on the correct reference, with conflicts counted', async () => {

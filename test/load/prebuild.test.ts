@@ -3,10 +3,10 @@ import scenario, { PREBUILD_MAX, commitSource } from '../../scenarios/commit-thr
 import type { BuiltCommit } from '../../src/load/bodies.ts';
 import { makePool, pathPrefix, sendOn } from '../../src/load/engine.ts';
 import { resolveParams, type LoadRequest, type LoadResponse, type RequestSource } from '../../src/load/scenario.ts';
-import { startReference, type RunningReference } from '../../src/reference/index.ts';
-import { runLoad } from '../../src/report/load-run.ts';
+import { loadEmbedded } from './embedded.ts';
 import { RESULT_STATUSES } from '../../src/spec/index.ts';
-import { parseProfile, type Profile } from '../../src/target/profile.ts';
+import type { Profile } from '../../src/target/profile.ts';
+import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
 
 const built = (r: LoadRequest): BuiltCommit => r.token as BuiltCommit;
 const applied = (ops: number): LoadResponse => ({ status: 200, body: JSON.stringify({ ok: true, data: { results: Array.from({ length: ops }, () => ({ status: RESULT_STATUSES[0] })) } }) });
@@ -15,7 +15,7 @@ const refused: LoadResponse = { status: 409, body: '{"ok":false}' };
 describe('commit-throughput with prebuild', () => {
   it('applies every commit against the reference, in worker threads, and reports the building separately', async () => {
     const prebuild = 1500;
-    const { result } = await runLoad({ scenario: 'commit-throughput', params: { ops: 3, prebuild }, connections: 4, workers: 2, durationMs: 1200, warmupMs: 200, seed: 21, reportsDir: false });
+    const { result } = await loadEmbedded({ scenario: 'commit-throughput', params: { ops: 3, prebuild }, connections: 4, workers: 2, durationMs: 1200, warmupMs: 200, seed: 21 });
     expect(result.totals.ok).toBeGreaterThan(20);
     expect(result.totals.notOk).toBe(0);
     expect(result.totals.units).toBe(result.totals.ok * 3);
@@ -35,13 +35,13 @@ describe('commit-throughput with prebuild', () => {
 });
 
 describe('prebuilt queues', () => {
-  let ref: RunningReference;
+  let target: ResolvedTarget;
   let profile: Profile;
   beforeAll(async () => {
-    ref = await startReference();
-    profile = parseProfile(ref.profile);
+    target = await resolveTarget({ kind: 'embedded' });
+    profile = target.profile;
   });
-  afterAll(() => ref.close());
+  afterAll(() => target.close());
 
   const source = (params: Record<string, number>, connections = 1): RequestSource =>
     commitSource({ workerIndex: 0, workers: 1, seed: 5, params: resolveParams(scenario, params), profile, connections });
@@ -51,8 +51,8 @@ describe('prebuilt queues', () => {
     const src = source({ artifacts: 2, prebuild: 10 });
     await src.prepare!();
     expect(src.stats!()).toMatchObject({ prebuilt: 10, prebuiltUnused: 10, prebuiltPeak: 10 });
-    const pool = makePool(ref.url, 1, 5000);
-    const prefix = pathPrefix(ref.url);
+    const pool = makePool(profile.baseUrl, 1, 5000);
+    const prefix = pathPrefix(profile.baseUrl);
     const log: Array<{ artifact: string; base: string | null; final: string; ok: boolean; reason?: string }> = [];
     try {
       for (let i = 0; i < 16; i++) {

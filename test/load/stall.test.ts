@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STALL_MS, STALL_PERIOD_MS } from '../../src/reference/index.ts';
-import { runLoad } from '../../src/report/load-run.ts';
+import { loadEmbedded } from './embedded.ts';
 
 const expectedUs = (tail: number): number => (STALL_MS - tail * STALL_PERIOD_MS) * 1000;
 // Cheap requests (unsigned browser commits, no envelope, no blobs) keep the machine's own noise
@@ -25,7 +25,7 @@ describe('open model corrects coordinated omission', () => {
     // that does not correct for coordinated omission fails every attempt by far.
     let best;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { result } = await runLoad({ scenario: 'commit-throughput', params, faults: ['stall-periodic'], rate: 250, durationMs: 8000, connections: 64, workers: 1, seed: 11 + attempt, reportsDir: false });
+      const { result } = await loadEmbedded({ scenario: 'commit-throughput', params, faults: ['stall-periodic'], rate: 250, durationMs: 8000, connections: 64, workers: 1, seed: 11 + attempt });
       if (!best || error(result) < error(best)) best = result;
       if (error(best) <= 0.1) break;
     }
@@ -35,7 +35,7 @@ describe('open model corrects coordinated omission', () => {
     expect(Math.abs(r.latency.p99 - p99) / p99, `open p99 ${r.latency.p99} µs, expected ${p99}`).toBeLessThanOrEqual(0.1);
     expect(Math.abs(r.latency.p999 - p999) / p999, `open p99.9 ${r.latency.p999} µs, expected ${p999}`).toBeLessThanOrEqual(0.1);
 
-    const closed = await runLoad({ scenario: 'commit-throughput', params, faults: ['stall-periodic'], connections: 1, workers: 0, durationMs: 3000, seed: 12, reportsDir: false });
+    const closed = await loadEmbedded({ scenario: 'commit-throughput', params, faults: ['stall-periodic'], connections: 1, workers: 0, durationMs: 3000, seed: 12 });
     expect(closed.result.totals.ok).toBeGreaterThan(100);
     // One stalled request per window among hundreds: the stall vanishes from the closed p99.
     expect(closed.result.latency.p99, `closed p99 ${closed.result.latency.p99} µs`).toBeLessThan(p99 * 0.9);

@@ -38,11 +38,14 @@ describe('the usage merge model', () => {
     expect(predict([{ source: 0, rows: [row(1), row(2)] }], 'day-assistant-model', 'rows-changed')).toEqual([undefined]);
   });
 
-  it('calibrates each source so that rows-held no longer explains a summing server', () => {
+  it('calibrates each source so that neither rows-held nor rows-accepted explains a summing server', () => {
     const plan = calibrated([{ source: 0, rows: [row(1)] }, { source: 0, rows: [row(1)] }]);
-    // A summing server with rows-changed answers 1, 1, 1; rows-held answers 1, 2, 2.
-    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 2, 2]);
-    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 1, 0]);
+    // A summing server with rows-changed answers 1, 0, 1, 1 (the zero row adds nothing).
+    const summing = [1, 0, 1, 1];
+    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 1, 2, 2]);
+    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0, 1, 0]);
+    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([1, 1, 1, 1]);
+    for (const stored of ['rows-held', 'rows-changed', 'rows-accepted'] as const) expect(predict(plan, 'day-assistant-model', stored)).not.toEqual(summing);
   });
 });
 

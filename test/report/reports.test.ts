@@ -155,6 +155,38 @@ describe('reports', () => {
     expect(toSummaryMarkdown(report)).toContain('interrupted (partial report)');
   });
 
+  it('carries a property pouchproof could not run through every report as an error, exit code 2', async () => {
+    const unbuildable = defineProperty<number>({ ...mismatch, id: 'synthetic.unbuildable', arbitrary: () => { throw new Error('generator <missing>'); } });
+    const profile = standInProfile(srv.url);
+    const run = await runProperties(profile, [unbuildable, mismatch] as Property[], { seed: 1, runs: 3 });
+    const report = reportFor(run, profile.secrets);
+    expect(ReportSchema.safeParse(report).success).toBe(true);
+    expect(report.exitCode).toBe(2);
+    expect(report.totals).toMatchObject({ properties: 2, error: 1, passed: 1, failed: 0 });
+    expect(report.totals.findings.error).toBe(1);
+    expect(report.properties[0]).toMatchObject({ id: 'synthetic.unbuildable', status: 'error' });
+
+    const xml = toJunit(report);
+    const { tags } = assertWellFormedXml(xml);
+    expect(tags.filter((t) => t === 'error')).toHaveLength(1);
+    expect(tags).not.toContain('failure');
+    expect(xml).toContain('errors="1"');
+    expect(xml).toContain('generator &lt;missing&gt;');
+
+    const md = toSummaryMarkdown(report);
+    expect(md).toContain('## pouchproof: 1 property pouchproof could not run');
+    expect(md).toContain('### Properties pouchproof could not run');
+    expect(md).toContain('`synthetic.unbuildable` | 4.3 | ⚠️ error');
+
+    let out = '';
+    const view = new ConsoleView({ out: { write: (s: string) => (out += s), isTTY: false }, env: {} });
+    view.line(view.resultLine(run.results[0]!));
+    view.summary(report);
+    expect(out).toMatch(/ERR\s+synthetic\.unbuildable .*generator <missing>/);
+    expect(out).toContain('Properties pouchproof could not run');
+    expect(out).toContain('1 property pouchproof could not run — 2 properties: 1 passed, 0 failed, 0 skipped, 1 not run (error)');
+  });
+
   it('summarises the load figures of npm start defensively', () => {
     expect(loadHeadline({ scenario: 'commit-throughput', rates: { okPerSecond: 2667.4 }, totals: { sent: 33351 }, latency: { p50: 4771, p99: 19775 }, errorRate: 0 }))
       .toBe('commit-throughput, 2667 ok/s, 33351 requests, p50 4.8 ms, p99 19.8 ms, error rate 0.00%');

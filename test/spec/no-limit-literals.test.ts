@@ -16,7 +16,13 @@ const SCANNED = ['src', 'properties', 'scenarios'];
 const HOME = 'src/spec/limits.ts';
 
 /** Known restatements in prose strings, each with why it is tolerated. */
-const ALLOWED: { file: string; value: number; why: string }[] = [];
+const ALLOWED: { file: string; value: number; why: string }[] = [
+  // The `empty-lists` rationale explains why lists without a stated minimum may be empty by citing
+  // the two lists that have one ("ops 1 to 50, roster statements 1 to 16"): prose about the spec,
+  // read by people, never a bound anything checks or generates.
+  { file: 'src/spec/assumptions.ts', value: 50, why: 'empty-lists rationale cites the stated minimum of ops' },
+  { file: 'src/spec/assumptions.ts', value: 16, why: 'empty-lists rationale cites the stated minimum of roster statements' },
+];
 
 /** Field names per limit, read off the model (the field whose node references the limit). */
 function fieldsByLimit(): Map<LimitName, Set<string>> {

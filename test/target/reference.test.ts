@@ -1,24 +1,24 @@
 /** The client against the reference server: its generated profile, signing interop, redaction. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { TargetClient } from '../../src/target/client.ts';
 import { toCurl } from '../../src/target/curl.ts';
-import { ProfileFileSchema, parseProfile, profileFileIssues, type Profile } from '../../src/target/profile.ts';
+import { ProfileFileSchema, profileFileIssues, type Profile } from '../../src/target/profile.ts';
+import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
 
-let ref: RunningReference;
+let target: ResolvedTarget;
 let profile: Profile;
 let client: TargetClient;
 
 beforeAll(async () => {
-  ref = await startReference({ host: '127.0.0.1', port: 0 });
-  profile = parseProfile(ref.profile, { env: {} });
+  target = await resolveTarget({ kind: 'embedded' });
+  profile = target.profile;
   client = new TargetClient(profile);
 });
 
 afterAll(async () => {
   await client?.close();
-  await ref?.close();
+  await target?.close();
 });
 
 function commitBody(): Record<string, unknown> {
@@ -43,8 +43,9 @@ function commitBody(): Record<string, unknown> {
 
 describe('reference server', () => {
   it('its generated profile satisfies the profile file schema', () => {
-    expect(profileFileIssues(ref.profile)).toEqual([]);
-    expect(ProfileFileSchema.safeParse(ref.profile).success).toBe(true);
+    expect(target.embedded).toBe(true);
+    expect(profileFileIssues(target.reference!.profile)).toEqual([]);
+    expect(ProfileFileSchema.safeParse(target.reference!.profile).success).toBe(true);
     expect(profile.accounts.primary.device?.privateKey).toBeDefined();
     expect(profile.secrets.length).toBeGreaterThan(0);
   });

@@ -1,5 +1,6 @@
 import type { CommandModule } from '../command.ts';
 import { selectProperties } from '../../check/select.ts';
+import { groundLines, groundRows } from '../../report/grounds.ts';
 import { loadAllProperties, parseOnly } from './run.ts';
 
 /** `pouchproof list`: every property with its section, invariant, assumptions and needs. */
@@ -8,9 +9,15 @@ const list: CommandModule = {
   builder: (y) =>
     y
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+      .option('grounds', { type: 'boolean', default: false, describe: 'print every judgement with what it rests on: a quoted clause of SPEC.md, or a named reading' })
       .option('only', { type: 'string', array: true, describe: 'property id globs' }),
   async handler(argv) {
     const props = selectProperties(await loadAllProperties(), parseOnly(argv.only));
+    if (argv.grounds) {
+      const rows = groundRows(props);
+      process.stdout.write(argv.json ? `${JSON.stringify(rows, null, 2)}\n` : `${groundLines(rows).join('\n')}\n`);
+      return 0;
+    }
     const rows = props.map((p) => ({ id: p.id, section: p.section, invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs], ...(p.runs !== undefined ? { runs: p.runs } : {}) }));
     if (argv.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

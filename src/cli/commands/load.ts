@@ -1,12 +1,12 @@
 import type { Argv } from 'yargs';
 import { UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
-import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
+import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
+import { LoadUsageError, runLoad, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
-import { LoadUsageError, runLoad, type RunLoadOptions } from '../../report/load-run.ts';
+import { writeLoadReport } from '../../report/load-report.ts';
 import { ms } from '../../report/load-md.ts';
-
-export { runLoad, loadReportFiles, loadRunId, type RunLoadOptions, type RunLoadOutput } from '../../report/load-run.ts';
+import { chooseTarget, TargetError } from '../../target/resolve.ts';
 
 function parseParams(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -50,7 +50,7 @@ const load: CommandModule = {
     try {
       return await handle(argv);
     } catch (e) {
-      if (!(e instanceof UsageError || e instanceof LoadUsageError)) throw e;
+      if (!(e instanceof UsageError || e instanceof LoadUsageError || e instanceof TargetError)) throw e;
       process.stderr.write(`pouchproof: ${e.message.replace(/[\r\n]+/g, ' ')}\n`);
       return 2;
     }
@@ -58,12 +58,16 @@ const load: CommandModule = {
 };
 
 async function handle(argv: Record<string, unknown>): Promise<number> {
-  const opts: RunLoadOptions = {
-    scenario: argv['scenario'] as string,
-    params: parseParams(argv['param'] as string[]),
+  const scenario = await loadScenarioByName(argv['scenario'] as string).catch((e: Error) => Promise.reject(new UsageError(e.message)));
+  const target = chooseTarget({
     ...(argv['profile'] !== undefined ? { profilePath: argv['profile'] as string } : {}),
-    ...(argv['target'] !== undefined ? { target: argv['target'] as string } : {}),
+    ...(argv['target'] !== undefined ? { url: argv['target'] as string } : {}),
     faults: (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
+  });
+  const opts: RunLoadOptions = {
+    scenario,
+    target,
+    params: parseParams(argv['param'] as string[]),
     durationMs: wrap(() => parseDuration(argv['duration'] as string)),
     ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] as number } : {}),
     ...(argv['rate'] !== undefined ? { rate: wrap(() => parseRate(argv['rate'] as string)) } : {}),
@@ -72,10 +76,9 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     thresholds: argv['threshold'] as string[],
     allowRemote: argv['allow-remote'] as boolean,
     ...(argv['seed'] !== undefined ? { seed: argv['seed'] as number } : {}),
-    reportsDir: argv['reports'] as string,
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
-  process.stdout.write(`pouchproof load: ${opts.scenario} for ${argv['duration'] as string}${opts.target || opts.profilePath ? '' : ' against the embedded reference'}\n`);
+  process.stdout.write(`pouchproof load: ${scenario.scenario.name} for ${argv['duration'] as string}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();
   let out;
   try {
@@ -83,6 +86,7 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   } finally {
     intr.dispose();
   }
+  const written = await writeLoadReport(argv['reports'] as string, out.result, out.secrets);
   const r = out.result;
   const lines = [
     `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
@@ -91,7 +95,7 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
     ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${t.threshold} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
-    ...(out.dir ? [`report: ${out.dir}/load.html`] : []),
+    `report: ${written.dir}/load.html`,
     ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');

@@ -1,31 +1,11 @@
+import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
+import { mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
+import { ConsoleView } from '../../report/console.ts';
+import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
+import { writeReportDir } from '../../report/write.ts';
 import type { CommandModule } from '../command.ts';
 import { UsageError } from '../command.ts';
-import { killMatrixMarkdown, mutantsSummary, runMutants, type FaultDescriptor, type LoadCheck } from '../../check/mutants.ts';
-import { runLoad } from '../../report/load-run.ts';
-import { STALL_MS } from '../../reference/faults.ts';
-import { ConsoleView } from '../../report/console.ts';
-import { writeReportDir } from '../../report/write.ts';
-import { interruptible, loadAllProperties, parseSeed, parsePositive, reportOf, saveReport, startEmbedded, toolVersion, DEFAULT_REPORT_DIR, DEFAULT_RUNS } from './run.ts';
-
-/**
- * The load checks that kill faults no conformance property can see: a latency cost that grows
- * worse than linearly, and latency spikes that only an open model (coordinated omission corrected)
- * charges honestly. Each is short and runs against the embedded reference with the given faults.
- */
-export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
-  'load.cost-curve': async (faults) => {
-    const { result } = await runLoad({ scenario: 'cost-curve', params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3, reportsDir: false, faults });
-    const bad = (result.curves ?? []).filter((c) => c.verdict.superlinear);
-    return { detected: bad.length > 0, message: bad.map((c) => c.verdict.message).join('; ') || 'no axis grows worse than linearly', requests: result.totals.completed };
-  },
-  'load.open-model-p99': async (faults) => {
-    // Half the stall: a correct server is far below it, a stalling one (p99 ≈ STALL_MS − 1% of the period) far above.
-    const threshold = `p99<${STALL_MS / 2}ms`;
-    const { result } = await runLoad({ scenario: 'commit-throughput', rate: 200, durationMs: 3000, workers: 0, seed: 5, reportsDir: false, thresholds: [threshold], faults });
-    const broken = result.thresholds.filter((t) => !t.passed);
-    return { detected: broken.length > 0, message: broken.map((t) => `${t.threshold} broken: ${t.actualText}`).join('; ') || `${threshold} holds`, requests: result.totals.completed };
-  },
-};
+import { embeddedTarget, interruptible, loadAllProperties, parseSeed, parsePositive, reportOf, saveReport, toolVersion, DEFAULT_REPORT_DIR, DEFAULT_RUNS } from './run.ts';
 
 /**
  * `pouchproof mutants`: the suite against the reference once per named fault (stopping at the
@@ -58,9 +38,9 @@ const mutants: CommandModule = {
     view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}`);
     const intr = interruptible();
     try {
-      const result = await runMutants(props, faults, (f) => startEmbedded(f), {
+      const result = await runMutants(props, faults, embeddedTarget, {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
-        onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${k.kind === 'assumption' ? ` (assumption ${k.assumption ?? '?'})` : k.kind === 'violation' ? '' : ` (${k.kind})`}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}`),
+        onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}`),
         onClean: (c) => view.line(`clean   ${c.loadCheck ?? `seed ${c.seed}`}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),
       });
       const md = killMatrixMarkdown(result);
@@ -70,7 +50,7 @@ const mutants: CommandModule = {
       const first = result.clean.find((c) => c.run && c.profile);
       const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
       if (first?.run && first.profile) {
-        const target = { profile: first.profile, embedded: true, faults: [], close: async () => undefined };
+        const target = { profile: first.profile, embedded: true, close: async () => undefined };
         const report = reportOf({ target, props, seed: first.seed, runs }, first.run, { mutants: summary });
         const written = await saveReport(reportDir, report, first.profile.secrets, files);
         view.line(`reports: ${written.dir}`);

@@ -3,7 +3,7 @@ import { UsageError } from '../command.ts';
 import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
 import { isFailing, replayProperty } from '../../check/runner.ts';
 import { ConsoleView } from '../../report/console.ts';
-import { loadAllProperties, parsePositive, resolveTarget } from './run.ts';
+import { loadAllProperties, parsePositive, targetFromArgs } from './run.ts';
 
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay: CommandModule = {
@@ -33,14 +33,14 @@ const replay: CommandModule = {
     const prop = (await loadAllProperties()).find((p) => p.id === token.property);
     if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
-    const target = await resolveTarget(argv);
+    const target = await targetFromArgs(argv);
     try {
       const view = new ConsoleView({ out: process.stdout });
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
       const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));
-      if (r.status === 'skipped') {
-        process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? 'skipped'}\n`);
+      if (r.status === 'skipped' || r.status === 'error') {
+        process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);
         return 2;
       }
       for (const f of r.findings) {

@@ -1,7 +1,7 @@
 /**
  * `pouchproof run`: the conformance suite against a profile, a bare URL, or (with neither) the
  * embedded reference on an ephemeral port. Also exports the pieces `replay`, `mutants` and `start`
- * share: target resolution, option parsing, the Ctrl-C handling and report writing.
+ * share: the target from the flags, option parsing, the Ctrl-C handling and report writing.
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { ConsoleView } from '../../report/console.ts';
 import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
 import { resolveAssumptions } from '../../spec/index.ts';
-import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
+import type { Profile } from '../../target/profile.ts';
+import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 
@@ -37,13 +38,6 @@ export function toolVersion(): string {
 export async function loadAllProperties(): Promise<readonly Property[]> {
   const mod = (await import('../../../properties/index.ts')) as { ALL_PROPERTIES: readonly Property[] };
   return mod.ALL_PROPERTIES;
-}
-
-export interface ResolvedTarget {
-  readonly profile: Profile;
-  readonly embedded: boolean;
-  readonly faults: readonly string[];
-  close(): Promise<void>;
 }
 
 /** `--assume NAME=VALUE` (repeatable, or comma-separated) into an override record. */
@@ -68,20 +62,6 @@ export function withAssumptions(profile: Profile, overrides: Record<string, stri
   }
 }
 
-/** The embedded reference on 127.0.0.1 with an ephemeral port, optionally with faults. */
-export async function startEmbedded(faults: readonly string[] = []): Promise<ResolvedTarget> {
-  const { startReference } = (await import('../../reference/index.ts')) as typeof import('../../reference/index.ts');
-  const ref = await startReference({ host: '127.0.0.1', port: 0, faults });
-  let profile: Profile;
-  try {
-    profile = parseProfile(ref.profile);
-  } catch (e) {
-    await ref.close();
-    throw e;
-  }
-  return { profile, embedded: true, faults: ref.faults, close: () => ref.close() };
-}
-
 /** Fails with a one-line usage error when nothing listens at the target's host and port. */
 export async function preflight(profile: Profile): Promise<void> {
   const u = new URL(profile.baseUrl);
@@ -99,29 +79,35 @@ export async function preflight(profile: Profile): Promise<void> {
   if (err) throw new UsageError(`cannot reach the target ${u.origin}: ${err}`);
 }
 
-export async function resolveTarget(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ResolvedTarget> {
+/** `--profile`, `--target` or the embedded reference, with `--assume` applied and, for an outside target, reachable. */
+export async function targetFromArgs(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ResolvedTarget> {
   const overrides = parseAssume(argv.assume as string[] | undefined);
-  if (argv.profile !== undefined && argv.target !== undefined) throw new UsageError('give either --profile or --target, not both');
-  let t: ResolvedTarget;
-  try {
-    if (typeof argv.profile === 'string') {
-      const profile = await loadProfile(argv.profile);
-      t = { profile, embedded: false, faults: [], close: async () => undefined };
-    } else if (typeof argv.target === 'string') {
-      t = { profile: profileForUrl(argv.target), embedded: false, faults: [], close: async () => undefined };
-    } else {
-      t = await startEmbedded();
-    }
-  } catch (e) {
-    if (e instanceof ProfileError) throw new UsageError(e.message);
-    throw e;
-  }
+  const t = await asUsageError(async () =>
+    resolveTarget(chooseTarget({
+      ...(argv.profile !== undefined ? { profilePath: String(argv.profile) } : {}),
+      ...(argv.target !== undefined ? { url: String(argv.target) } : {}),
+    })),
+  );
   try {
     const profile = withAssumptions(t.profile, overrides);
     if (!t.embedded) await preflight(profile);
     return { ...t, profile };
   } catch (e) {
     await t.close();
+    throw e;
+  }
+}
+
+/** A target the embedded reference serves, for `start` and `mutants`. */
+export function embeddedTarget(faults?: readonly string[]): Promise<ResolvedTarget> {
+  return asUsageError(() => resolveTarget({ kind: 'embedded', ...(faults ? { faults } : {}) }));
+}
+
+async function asUsageError<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof TargetError) throw new UsageError(e.message);
     throw e;
   }
 }
@@ -180,7 +166,7 @@ export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; m
     version: toolVersion(),
     targetName: p.name,
     embedded: a.target.embedded,
-    ...(a.target.faults.length ? { faults: a.target.faults } : {}),
+    ...(a.target.reference?.faults.length ? { faults: a.target.reference.faults } : {}),
     runs: a.runs,
     only: a.only,
     perRequestMs: a.perRequestMs,
@@ -283,7 +269,7 @@ const run: CommandModule = {
     ),
   async handler(argv) {
     const parsed = parseSuiteArgs(argv);
-    const target = await resolveTarget(argv);
+    const target = await targetFromArgs(argv);
     try {
       return await runAndReport(target, parsed);
     } finally {

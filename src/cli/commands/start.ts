@@ -1,6 +1,8 @@
+import { loadScenarioByName } from '../../../scenarios/index.ts';
+import { runLoad } from '../../load/launch.ts';
+import { loadReportFiles } from '../../report/load-report.ts';
 import type { CommandModule } from '../command.ts';
-import { loadReportFiles, runLoad } from '../../report/load-run.ts';
-import { parseSuiteArgs, runAndReport, startEmbedded, suiteOptions } from './run.ts';
+import { embeddedTarget, parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
 
 /** Upper bound of the load part of `npm start`, all told (warm-up, start-up and checks included). */
 export const START_LOAD_MS = 15_000;
@@ -17,20 +19,19 @@ const start: CommandModule = {
   async handler(argv) {
     const parsed = parseSuiteArgs(argv);
     const skipLoad = argv['no-load'] === true || argv.load === false;
-    const target = await startEmbedded();
+    const target = await embeddedTarget();
     try {
       return await runAndReport(target, parsed, async (_run, _signal, view) => {
         if (skipLoad) return undefined;
         view.line(`load: commit throughput for up to ${START_LOAD_MS / 1000} s`);
         try {
           const { result } = await runLoad({
-            scenario: 'commit-throughput',
-            profile: target.profile,
+            scenario: await loadScenarioByName('commit-throughput'),
+            target,
             durationMs: START_LOAD_MS - LOAD_OVERHEAD_MS,
             workers: 1,
             warmupMs: 1000,
             seed: parsed.seed,
-            reportsDir: false,
           });
           const { histogram: _histogram, ...figures } = result;
           return { load: figures, files: loadReportFiles(result) };

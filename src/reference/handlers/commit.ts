@@ -111,7 +111,7 @@ class Staged {
 function conflictOf(ctx: RequestContext, pouch: PouchView | undefined, staged: Staged, op: Op): string | undefined {
   const { faults, readings } = ctx;
   const storedHead = pouch?.head(op.artifact_id);
-  const head = faults.has('no-batch-chaining') || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
+  const head = ctx.readings.of('batch-chaining') === 'pre-batch-heads' || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
   const exists = head !== undefined;
   if (op.type === 'create') {
     if (op.base_revision_id !== null) return 'a create needs base_revision_id null';

@@ -1,0 +1,113 @@
+/**
+ * `runLoad`: a load run as a command sees it. Checks the input (parameters, thresholds, rate,
+ * duration) before any target is started, resolves the target (closing what it started), refuses
+ * a non-loopback target without `allowRemote`, picks connections and workers, and runs it. The
+ * scenario comes loaded (its catalogue sits above this layer); writing reports is the caller's.
+ */
+import { availableParallelism } from 'node:os';
+import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
+import { isLoopbackUrl } from './remote.ts';
+import { executeLoad, type LoadRunResult } from './run.ts';
+import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
+import { parseThreshold } from './thresholds.ts';
+
+/** Bad input to a load run: the CLI prints the message as one line and exits 2. */
+export class LoadUsageError extends Error {}
+
+/** A scenario and the module URL a worker thread imports to rebuild it. */
+export interface LoadedScenario {
+  readonly scenario: Scenario;
+  readonly url: string;
+}
+
+export interface RunLoadOptions {
+  readonly scenario: LoadedScenario;
+  readonly params?: Readonly<Record<string, ParamValue>>;
+  /** A target to resolve (and close at the end), or one already resolved (left open). */
+  readonly target: TargetChoice | ResolvedTarget;
+  readonly durationMs?: number;
+  readonly maxRequests?: number;
+  /** Open model at this many requests per second; absent: closed model. */
+  readonly rate?: number;
+  readonly connections?: number;
+  /** Worker threads; 0 runs in this thread. */
+  readonly workers?: number;
+  readonly thresholds?: readonly string[];
+  readonly allowRemote?: boolean;
+  readonly seed?: number;
+  readonly timeoutMs?: number;
+  readonly warmupMs?: number;
+  readonly runId?: string;
+  readonly onProgress?: (line: string) => void;
+  /** Aborting ends the run early (Ctrl-C); the partial figures are still reported. */
+  readonly signal?: AbortSignal;
+}
+
+export interface RunLoadOutput {
+  readonly result: LoadRunResult;
+  /** The target's secrets, for redacting whatever is written from the result. */
+  readonly secrets: readonly string[];
+}
+
+export const DEFAULT_DURATION_MS = 30_000;
+/** Every run is bounded by a request count as well as by its duration. */
+export const DEFAULT_MAX_REQUESTS = 10_000_000;
+/** Open model: connections enough for a long stall at a high rate. */
+export const DEFAULT_OPEN_CONNECTIONS = 64;
+
+/** `YYYYMMDD-HHMMSS-load-<scenario>` in UTC. */
+export function loadRunId(scenario: string, at = new Date()): string {
+  const iso = at.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-load-${scenario}`;
+}
+
+function usage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new LoadUsageError((e as Error).message);
+  }
+}
+
+export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
+  const { scenario, url: scenarioUrl } = o.scenario;
+  const params = usage(() => resolveParams(scenario, o.params ?? {}));
+  const thresholds = usage(() => (o.thresholds ?? []).map(parseThreshold));
+  if (o.rate !== undefined && o.rate <= 0) throw new LoadUsageError('--rate must be positive');
+  const durationMs = o.durationMs ?? DEFAULT_DURATION_MS;
+  const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  if (!(durationMs > 0) || !(maxRequests >= 1)) throw new LoadUsageError('a load run needs a positive duration and request count');
+
+  return withTarget(o.target, async (target) => {
+    const { profile, embedded } = target;
+    if (!embedded && !o.allowRemote && !(await isLoopbackUrl(profile.baseUrl))) {
+      throw new LoadUsageError(`${new URL(profile.baseUrl).host} is not on the loopback interface; pass --allow-remote to load it`);
+    }
+    const connections = o.connections ?? scenario.defaultConnections ?? (o.rate ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
+    // Embedded: the server keeps the main thread, the load one worker. Remote: use the cores.
+    const workers = Math.min(connections, o.workers ?? (embedded ? 1 : Math.max(1, Math.min(4, availableParallelism()))));
+    if (!Number.isInteger(connections) || connections < 1) throw new LoadUsageError('--connections must be a positive integer');
+    if (!Number.isInteger(workers) || workers < 0) throw new LoadUsageError('--workers must be a non-negative integer');
+    const faults = target.reference?.faults;
+    const result = await executeLoad({
+      scenario,
+      scenarioUrl,
+      params,
+      profile,
+      model: o.rate ? { kind: 'open', rate: o.rate } : { kind: 'closed' },
+      connections,
+      workers,
+      durationMs,
+      maxRequests,
+      timeoutMs: o.timeoutMs ?? profile.timeouts.requestMs,
+      seed: o.seed ?? (Date.now() & 0x7fffffff),
+      warmupMs: o.warmupMs,
+      thresholds,
+      runId: o.runId ?? loadRunId(scenario.name),
+      target: { url: profile.baseUrl, embedded, ...(faults ? { faults } : {}) },
+      ...(o.signal ? { signal: o.signal } : {}),
+      onProgress: o.onProgress,
+    }).catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
+    return { result, secrets: profile.secrets };
+  });
+}

@@ -1,0 +1,15 @@
+/** The three files of a load run (load.json, load.md, load.html), alone or beside another report (`npm start`). */
+import type { LoadRunResult } from '../load/run.ts';
+import { toLoadHtml } from './load-html.ts';
+import { toLoadJson } from './load-json.ts';
+import { toLoadMarkdown } from './load-md.ts';
+import { writeReportDir, type WrittenReports } from './write.ts';
+
+export function loadReportFiles(r: LoadRunResult): Record<string, string> {
+  return { 'load.json': toLoadJson(r), 'load.md': toLoadMarkdown(r), 'load.html': toLoadHtml(r) };
+}
+
+/** Writes `<root>/<run id>/` with the three files, secrets masked. */
+export function writeLoadReport(root: string, r: LoadRunResult, secrets: readonly string[]): Promise<WrittenReports> {
+  return writeReportDir(root, r.runId, loadReportFiles(r), secrets);
+}
