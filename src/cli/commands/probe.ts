@@ -1,0 +1,101 @@
+/**
+ * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
+ * shown" it takes, observed with a few requests per assumption (src/check/discover). Against a
+ * profile, a bare URL, or (with neither) the embedded reference, optionally switched to readings
+ * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0 whatever the target did:
+ * a target that is down or answers garbage gets `unknown` rows with the reason.
+ */
+import type { Argv } from 'yargs';
+import { discoverReadings } from '../../check/discover/index.ts';
+import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
+import { parseReadings, type Readings } from '../../spec/index.ts';
+import { TargetClient } from '../../target/client.ts';
+import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
+import { UsageError, type CommandModule } from '../command.ts';
+
+/** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */
+export function parseNameValues(flag: string, args: readonly string[] | undefined): Readings {
+  const out: Record<string, string> = {};
+  for (const item of (args ?? []).flatMap((a) => a.split(',')).map((a) => a.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    if (eq <= 0 || eq === item.length - 1) throw new UsageError(`${flag} expects NAME=VALUE, got "${item}"`);
+    out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  try {
+    return parseReadings(out);
+  } catch (e) {
+    throw new UsageError(`${flag}: ${(e as Error).message}`);
+  }
+}
+
+interface Target {
+  readonly profile: Profile;
+  readonly embedded: boolean;
+  readonly label: string;
+  close(): Promise<void>;
+}
+
+async function resolve(argv: Record<string, unknown>, readings: Readings): Promise<Target> {
+  const profileArg = argv['profile'];
+  const targetArg = argv['target'];
+  if (profileArg !== undefined && targetArg !== undefined) throw new UsageError('give either --profile or --target, not both');
+  if (Object.keys(readings).length > 0 && (profileArg !== undefined || targetArg !== undefined)) {
+    throw new UsageError('--reading switches the embedded reference; it cannot be combined with --profile or --target');
+  }
+  try {
+    if (typeof profileArg === 'string') {
+      const profile = await loadProfile(profileArg);
+      return { profile, embedded: false, label: `${profile.name} (${profile.baseUrl})`, close: async () => undefined };
+    }
+    if (typeof targetArg === 'string') {
+      const profile = profileForUrl(targetArg);
+      return { profile, embedded: false, label: profile.baseUrl, close: async () => undefined };
+    }
+  } catch (e) {
+    if (e instanceof ProfileError) throw new UsageError(e.message);
+    throw e;
+  }
+  const { startReference } = await import('../../reference/index.ts');
+  let ref;
+  try {
+    ref = await startReference({ host: '127.0.0.1', port: 0, readings });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const served = Object.entries(ref.readings).map(([n, v]) => `${n}=${String(v)}`);
+  return {
+    profile: parseProfile(ref.profile),
+    embedded: true,
+    label: `the embedded reference at ${ref.url}${served.length ? ` (readings: ${served.join(', ')})` : ''}`,
+    close: () => ref.close(),
+  };
+}
+
+const probe: CommandModule = {
+  describe: 'observe which reading of each "not shown" of the spec a target takes',
+  builder: (y: Argv) =>
+    y
+      .option('profile', { type: 'string', describe: 'target profile JSON file' })
+      .option('target', { type: 'string', describe: 'base URL of a target without credentials (most probes then say "not observable")' })
+      .option('reading', { type: 'string', array: true, describe: 'without a target: start the embedded reference in this reading, NAME=VALUE (repeatable)' })
+      .option('assume', { type: 'string', array: true, describe: 'readings you fix: NAME=VALUE (repeatable); a target seen to take another is reported as a mismatch' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the table as JSON' })
+      .option('verbose', { type: 'boolean', default: false, describe: 'print every request and answer behind each row' }),
+  async handler(argv) {
+    const readings = parseNameValues('--reading', argv['reading'] as string[] | undefined);
+    const fixed = parseNameValues('--assume', argv['assume'] as string[] | undefined);
+    const target = await resolve(argv, readings);
+    const client = new TargetClient(target.profile);
+    try {
+      const d = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
+      if (argv['json']) process.stdout.write(`${JSON.stringify({ target: target.profile.baseUrl, ...readingsJson(d) }, null, 2)}\n`);
+      else process.stdout.write(`probed ${target.label}\n${readingsConsoleLines(d, { verbose: argv['verbose'] === true }).join('\n')}\n`);
+      return 0;
+    } finally {
+      await client.close();
+      await target.close();
+    }
+  },
+};
+
+export default probe;

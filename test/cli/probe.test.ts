@@ -1,0 +1,83 @@
+/** `pouchproof probe` through the CLI entry: the table, --json, --reading, a dead target, bad input. */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DISCOVERABLE } from '../../src/check/discover/index.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/pouchproof.js');
+const ROOT = join(import.meta.dirname, '../..');
+
+function pouchproof(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pouchproof ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('pouchproof probe', () => {
+  it('without a target probes the embedded reference and prints the table', async () => {
+    const r = await pouchproof(['probe']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^probed the embedded reference at http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(r.stdout).toMatch(/readings of the target \(\d+ requests, \d+ ms\):/);
+    for (const name of DISCOVERABLE) expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S+ \\(default\\)`, 'm'));
+  });
+
+  it('--reading starts the reference in that reading; --json prints it for machines', async () => {
+    const r = await pouchproof(['probe', '--reading', 'usage-stored-meaning=rows-held,seq-semantics=global', '--reading', 'batch-atomicity=per-op', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { readings: Record<string, string>; table: { assumption: string; status: string }[]; requests: number };
+    expect(out.readings['usage-stored-meaning']).toBe('rows-held');
+    expect(out.readings['seq-semantics']).toBe('global');
+    expect(out.readings['batch-atomicity']).toBe('per-op');
+    expect(out.readings['conflict-behaviour']).toBe('reject-request');
+    expect(out.table.map((t) => t.assumption)).toEqual([...DISCOVERABLE]);
+    expect(out.requests).toBeGreaterThan(0);
+  });
+
+  it('a target that is down: exit 0, every reading unknown with the reason', async () => {
+    const port = await closedPort();
+    const r = await pouchproof(['probe', '--target', `http://127.0.0.1:${port}`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`all ${DISCOVERABLE.length} unknown: the target did not answer a plain request usably`);
+    expect(r.stdout).toContain('connection refused');
+  });
+
+  it('bad input: one line, exit 2, no stack trace', async () => {
+    const cases: [string[], RegExp][] = [
+      [['probe', '--reading', 'no-such=1'], /--reading: unknown assumption "no-such"/],
+      [['probe', '--reading', 'seq-semantics=sideways'], /has no reading "sideways"/],
+      [['probe', '--reading', 'novalue'], /--reading expects NAME=VALUE/],
+      [['probe', '--target', 'http://127.0.0.1:9', '--reading', 'seq-semantics=global'], /cannot be combined/],
+      [['probe', '--target', 'ftp://x'], /--target/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => pouchproof(args)));
+    results.forEach((r, i) => {
+      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    });
+  });
+});
