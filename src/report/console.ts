@@ -109,6 +109,7 @@ export class ConsoleView {
         if (f.kind !== 'violation' && f.kind !== 'server-error') continue;
         w.push(`${this.paint('red', f.kind.toUpperCase())} ${this.paint('bold', f.property)} (§${f.section})`);
         w.push(`  ${f.message}`);
+        if (f.ground) w.push(`  ground: ${f.ground}`);
         if (f.counterexample) w.push(`  counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
         if (f.replay) w.push(`  replay: pouchproof replay ${f.replay}`);
         const lastCurl = f.curl?.filter((c) => !c.startsWith('#')).at(-1);

@@ -80,6 +80,8 @@ export const ReportSchema = z.strictObject({
   load: z.unknown().optional(),
   /** The kill matrix of `pouchproof mutants`, when it ran. */
   mutants: z.unknown().optional(),
+  /** The target's readings as discovered before the run (`--assume auto`), with their evidence. */
+  readings: z.unknown().optional(),
 });
 
 export type Report = z.infer<typeof ReportSchema>;
@@ -100,6 +102,7 @@ export interface ReportMeta {
   readonly secrets: readonly string[];
   readonly load?: unknown;
   readonly mutants?: unknown;
+  readonly readings?: unknown;
 }
 
 export function buildReport(run: RunResult, meta: ReportMeta): Report {
@@ -152,6 +155,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     }),
     ...(meta.load !== undefined ? { load: meta.load } : {}),
     ...(meta.mutants !== undefined ? { mutants: meta.mutants } : {}),
+    ...(meta.readings !== undefined ? { readings: meta.readings } : {}),
   };
   return redactDeep(report, meta.secrets);
 }

@@ -3,6 +3,7 @@
  * errors come first; assumption mismatches have their own section, because they are readings of
  * what the spec does not show and never fail the run.
  */
+import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 
@@ -34,6 +35,8 @@ export function toSummaryMarkdown(report: Report): string {
   out.push('');
   const load = loadHeadline(report.load);
   if (load) out.push(`Load: ${load}`, '');
+  const readings = readingsHeadline(report.readings);
+  if (readings) out.push(`Readings: ${readings} (table and evidence: readings.md)`, '');
   out.push('| property | section | status | cases | requests | findings |');
   out.push('|---|---|---|---:|---:|---|');
   for (const p of report.properties) {
@@ -47,6 +50,7 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('', '### Violations and server errors', '');
     for (const f of failing) {
       out.push(`#### \`${f.property}\` (§${f.section}): ${f.kind}`, '', cell(f.message), '');
+      if (f.ground) out.push(`Ground: ${cell(f.ground)}`, '');
       if (f.counterexample) out.push('Counterexample' + (f.shrinks !== undefined ? ` (after ${f.shrinks} shrinks)` : '') + ':', '', fence(f.counterexample), '');
       if (f.replay) out.push(`Replay: \`pouchproof replay ${f.replay}\``, '');
       if (f.curl?.length) out.push('<details><summary>curl</summary>', '', fence(f.curl.join('\n')), '', '</details>', '');
@@ -76,6 +80,15 @@ export function toSummaryMarkdown(report: Report): string {
     for (const p of skipped) out.push(`- \`${p.id}\`: ${cell(p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped')}`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/discover). */
+export function readingsHeadline(readings: unknown): string | undefined {
+  if (typeof readings !== 'object' || readings === null) return undefined;
+  const r = readings as { readings?: Record<string, string>; table?: { status?: string }[] };
+  const found = (r.table ?? []).filter((x) => x.status === 'found').length;
+  const differ = Object.entries(r.readings ?? {}).filter(([k, v]) => (DEFAULT_ASSUMPTIONS as Record<string, string>)[k] !== v);
+  return `${found} of ${(r.table ?? []).length} observed; ${differ.length ? `the run was judged under ${differ.map(([k, v]) => `\`${k}=${v}\``).join(', ')}` : 'all as the registry reads them'}`;
 }
 
 /** One line about the short load run of `npm start`, read defensively (its shape belongs to src/load). */

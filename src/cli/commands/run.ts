@@ -15,7 +15,10 @@ import { selectProperties } from '../../check/select.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
-import { resolveAssumptions } from '../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../../spec/index.ts';
+import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
+import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
+import { TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { UsageError, type CommandModule } from '../command.ts';
@@ -40,12 +43,22 @@ export async function loadAllProperties(): Promise<readonly Property[]> {
   return mod.ALL_PROPERTIES;
 }
 
-/** `--assume NAME=VALUE` (repeatable, or comma-separated) into an override record. */
+/** How the run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
+export type ReadingsMode = 'auto' | 'defaults';
+
+/** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
+export function parseAssumeMode(values: readonly string[] | undefined, fallback: ReadingsMode): ReadingsMode {
+  const words = (values ?? []).flatMap((v) => String(v).split(',')).map((w) => w.trim());
+  if (words.includes('auto') && words.includes('defaults')) throw new UsageError('--assume: give auto or defaults, not both');
+  return words.includes('auto') ? 'auto' : words.includes('defaults') ? 'defaults' : fallback;
+}
+
+/** `--assume NAME=VALUE` (repeatable, or comma-separated) into an override record (`auto` and `defaults` are modes, not readings). */
 export function parseAssume(values: readonly string[] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const raw of (values ?? []).flatMap((v) => String(v).split(','))) {
     const item = raw.trim();
-    if (item === '') continue;
+    if (item === '' || item === 'auto' || item === 'defaults') continue;
     const eq = item.indexOf('=');
     if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--assume expects NAME=VALUE, got "${item}"`);
     out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
@@ -80,7 +93,7 @@ export async function preflight(profile: Profile): Promise<void> {
 }
 
 /** `--profile`, `--target` or the embedded reference, with `--assume` applied and, for an outside target, reachable. */
-export async function targetFromArgs(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ResolvedTarget> {
+export async function targetFromArgs(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ResolvedTarget & { readonly fixed: Readings }> {
   const overrides = parseAssume(argv.assume as string[] | undefined);
   const t = await asUsageError(async () =>
     resolveTarget(chooseTarget({
@@ -91,7 +104,9 @@ export async function targetFromArgs(argv: { profile?: unknown; target?: unknown
   try {
     const profile = withAssumptions(t.profile, overrides);
     if (!t.embedded) await preflight(profile);
-    return { ...t, profile };
+    // What the user fixed (the profile's readings that differ from the registry, and --assume): discovery keeps them.
+    const fixed = Object.fromEntries(Object.entries(profile.assumptions).filter(([k, v]) => v !== DEFAULT_ASSUMPTIONS[k as keyof typeof DEFAULT_ASSUMPTIONS] || k in overrides)) as Readings;
+    return { ...t, profile, fixed };
   } catch (e) {
     await t.close();
     throw e;
@@ -160,7 +175,7 @@ export async function runSuite(a: SuiteArgs): Promise<RunResult> {
   });
 }
 
-export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; mutants?: unknown } = {}): Report {
+export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; mutants?: unknown; readings?: unknown } = {}): Report {
   const p = a.target.profile;
   return buildReport(run, {
     version: toolVersion(),
@@ -193,12 +208,14 @@ export function suiteOptions(y: Argv): Argv {
     .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
     .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
-    .option('assume', { type: 'string', array: true, describe: 'choose a reading of something the spec does not show: NAME=VALUE (repeatable)' })
+    .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
     .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' });
 }
 
 export interface ParsedSuiteArgs {
+  /** `auto`: the target's readings are probed before the properties run, and the run is judged under them. */
+  readings: ReadingsMode;
   seed: number;
   runs: number;
   only?: string[];
@@ -212,6 +229,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
   const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
   const only = parseOnly(argv.only);
   return {
+    readings: parseAssumeMode(argv.assume as string[] | undefined, 'auto'),
     seed: parseSeed(argv.seed),
     runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!,
     ...(only ? { only } : {}),
@@ -221,15 +239,33 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
   };
 }
 
+/**
+ * Under `--assume auto`, the target's readings, probed before the suite: the run is then judged under
+ * what the target was seen to do where the spec is silent (what the user fixed stays fixed).
+ */
+async function discovered(target: ResolvedTarget & { readonly fixed?: Readings }, view: ConsoleView): Promise<{ target: ResolvedTarget; discovery: Discovery }> {
+  const client = new TargetClient(target.profile);
+  try {
+    const fixed = target.fixed ?? {};
+    const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
+    for (const line of readingsConsoleLines(discovery)) view.line(line);
+    const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
+    return { target: { ...target, profile: { ...target.profile, assumptions } }, discovery };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
 /** Runs the suite with a console view and writes the reports; resolves to the exit code. */
 export async function runAndReport(
-  target: ResolvedTarget,
+  given: ResolvedTarget & { readonly fixed?: Readings },
   a: ParsedSuiteArgs,
   after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>,
 ): Promise<number> {
   const props = await loadAllProperties();
   if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
   const view = new ConsoleView({ out: process.stdout });
+  const { target, discovery } = a.readings === 'auto' ? await discovered(given, view) : { target: given, discovery: undefined };
   const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
   view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const intr = interruptible();
@@ -238,10 +274,10 @@ export async function runAndReport(
     const run = await runSuite(args);
     const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
     const { files, ...extra } = more ?? {};
-    const report = reportOf(args, run, extra);
+    const report = reportOf(args, run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
     let written;
     try {
-      written = await saveReport(a.reportDir, report, target.profile.secrets, files);
+      written = await saveReport(a.reportDir, report, target.profile.secrets, { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files });
     } catch (e) {
       view.summary(report);
       throw e;
