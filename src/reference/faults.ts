@@ -174,6 +174,15 @@ export interface FaultReadingConflict {
  * Every other combination still shows the fault's defect.
  */
 export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.freeze([
+  // stored is the only window on the usage rows (no read endpoint): when it counts rows rather than
+  // changes, how a row merges (summed, replaced, kept) never shows in any answer.
+  ...(['usage-summed', 'usage-last-write-wins', 'usage-per-field-max'] as const).flatMap((fault) =>
+    (['rows-held', 'rows-accepted'] as const).map((value) => ({
+      fault,
+      reading: { name: 'usage-stored-meaning', value } as const,
+      why: `under usage-stored-meaning=${value} stored counts rows, not their totals: no answer shows how a row merges, so no request can see the fault`,
+    })),
+  ),
   {
     fault: 'partial-batch',
     reading: { name: 'batch-atomicity', value: 'per-op' },

@@ -4,6 +4,8 @@ import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
 import type { CommandModule } from '../command.ts';
+import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
+import type { Readings } from '../../spec/index.ts';
 import { UsageError } from '../command.ts';
 import { embeddedTarget, interruptible, loadAllProperties, parseSeed, parsePositive, reportOf, saveReport, toolVersion, DEFAULT_REPORT_DIR, DEFAULT_RUNS } from './run.ts';
 
@@ -22,7 +24,8 @@ const mutants: CommandModule = {
       .option('fault', { type: 'string', array: true, describe: 'only these faults (repeatable)' })
       .option('full', { type: 'boolean', default: false, describe: 'run every property against every fault (slower; shows every killer)' })
       .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR })
-      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' }),
+      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' })
+      .option('reading', { type: 'string', array: true, describe: 'serve (and assume) this reading of a "not shown" in every run: NAME=VALUE (repeatable); a fault must still be killed' }),
   async handler(argv) {
     const seed = parseSeed(argv.seed);
     const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
@@ -32,13 +35,27 @@ const mutants: CommandModule = {
     const { FAULTS } = (await import('../../reference/faults.ts')) as { FAULTS: readonly FaultDescriptor[] };
     const wanted = (argv.fault as string[] | undefined)?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
     for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
-    const faults = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
+    const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
+    let readings: Readings | undefined;
+    try {
+      readings = argv['reading'] ? parseReadingArgs(argv['reading'] as string[]) : undefined;
+    } catch (e) {
+      throw new UsageError(`--reading: ${(e as Error).message}`);
+    }
+    const skipped: string[] = [];
+    for (const f of faults) {
+      const why = readings && faultReadingConflict(f.name as FaultName, readings);
+      if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
+      if (why) skipped.push(`${f.name} (${why})`);
+    }
+    const faults = all.filter((f) => !skipped.some((s) => s.startsWith(`${f.name} (`)));
     const props = await loadAllProperties();
     const view = new ConsoleView({ out: process.stdout });
-    view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}`);
+    for (const s of skipped) view.line(`skipped ${s}`);
+    view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}${readings ? `, readings ${Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`);
     const intr = interruptible();
     try {
-      const result = await runMutants(props, faults, embeddedTarget, {
+      const result = await runMutants(props, faults, (fs) => embeddedTarget(fs, readings), {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
         onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}`),
         onClean: (c) => view.line(`clean   ${c.loadCheck ?? `seed ${c.seed}`}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),

@@ -114,8 +114,12 @@ export async function targetFromArgs(argv: { profile?: unknown; target?: unknown
 }
 
 /** A target the embedded reference serves, for `start` and `mutants`. */
-export function embeddedTarget(faults?: readonly string[]): Promise<ResolvedTarget> {
-  return asUsageError(() => resolveTarget({ kind: 'embedded', ...(faults ? { faults } : {}) }));
+export function embeddedTarget(faults?: readonly string[], readings?: Readings): Promise<ResolvedTarget> {
+  return asUsageError(async () => {
+    const t = await resolveTarget({ kind: 'embedded', ...(faults ? { faults } : {}), ...(readings ? { readings } : {}) });
+    // The reference's readings are the run's: the suite is judged as `--assume auto` would find them.
+    return readings ? { ...t, profile: { ...t.profile, assumptions: resolveAssumptions({ ...(t.profile.assumptions as Record<string, string>), ...(readings as Record<string, string>) }) } } : t;
+  });
 }
 
 async function asUsageError<T>(f: () => Promise<T>): Promise<T> {
