@@ -43,7 +43,7 @@ const mutants: CommandModule = {
       throw new UsageError(`--reading: ${(e as Error).message}`);
     }
     const skipped: string[] = [];
-    for (const f of faults) {
+    for (const f of all) {
       const why = readings && faultReadingConflict(f.name as FaultName, readings);
       if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
       if (why) skipped.push(`${f.name} (${why})`);
