@@ -38,6 +38,8 @@ export interface StringNode {
   readonly pattern?: PatternName;
   /** Minted fresh on a live target; needs a `charset` to mint from (a `sourceId`). */
   readonly fresh?: Freshness;
+  /** The spec says in so many words that the empty string is valid (2.5's envelope: "(may be empty)"). */
+  readonly mayBeEmpty?: true;
 }
 export interface UuidNode {
   readonly kind: 'uuid';

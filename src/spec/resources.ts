@@ -66,7 +66,7 @@ export const PouchOperation = obj('PouchOperation', '2.5', {
   name_index: optionalNullable(str({ length: 'nameIndexLength', charset: 'base64url' })),
   conflict_id: optionalNullable(uuid()),
   key_gen: int('keyGen'),
-  envelope: str({ length: 'envelopeLength', charset: 'base64url' }),
+  envelope: str({ length: 'envelopeLength', charset: 'base64url', mayBeEmpty: true }),
   signature: str({ length: 'opSignatureLength', charset: 'base64url' }),
   signer_member_id: uuid(),
   blob_ids: arr(str(), 'blobIdsPerOp'),

@@ -98,7 +98,8 @@ function columnWords(node: Node, named: Set<CharsetName>): string {
       if (!bound.startsWith('at most')) return `${length} of ${letters(node.charset)}`;
       const first = !named.has(node.charset);
       named.add(node.charset);
-      return first ? `${length}, alphabet ${letters(node.charset)}` : `${length}, same alphabet`;
+      const empty = node.mayBeEmpty ? ' (may be empty)' : '';
+      return `${first ? `${length}, alphabet ${letters(node.charset)}` : `${length}, same alphabet`}${empty}`;
     }
     case 'integer':
       return node.range ? boundWords(node.range) : '';
