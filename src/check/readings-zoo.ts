@@ -8,6 +8,7 @@
 import type { Property } from './property.ts';
 import { runProperties, type Finding } from './runner.ts';
 import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../reference/index.ts';
+import { seededRandom } from '../gen/index.ts';
 import type { Readings } from '../spec/index.ts';
 import { resolveTarget } from '../target/resolve.ts';
 
@@ -30,22 +31,10 @@ export interface ZooRun {
   readonly assumptionFindings: number;
 }
 
-/** A small deterministic generator (mulberry32), so a combination is the same on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every alternative reading alone, then `combos` combinations of 3 to 8 alternatives of different assumptions. */
 export function zooCases(o: { readonly combos: number; readonly seed: number }): ZooCase[] {
   const out: ZooCase[] = ALTERNATIVES.map((r) => ({ label: keyOf(r), readings: { [r.name]: r.value } as Readings }));
-  const next = rng(o.seed);
+  const next = seededRandom(o.seed);
   for (let i = 0; i < o.combos; i++) {
     const k = 3 + Math.floor(next() * 6);
     const names = [...SWITCHABLE].sort(() => next() - 0.5).slice(0, k);

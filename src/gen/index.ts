@@ -12,3 +12,4 @@ export { alphabetString, plainString, bmpChar, astralChar, type PlainRepertoire 
 export { edgeUuid, versionedUuid, applyCase, caseForm, type CaseForm } from './uuid.ts';
 export { edgeDay, randomDay, FIRST_DAY, LAST_DAY, DAY_YEARS } from './days.ts';
 export * from './responses.ts';
+export { seededRandom } from './seeded.ts';

@@ -3,6 +3,7 @@
  * reading it serves (one row each, from its own catalogue), in seeded random combinations, and
  * against targets that are down, answer garbage or stall.
  */
+import { seededRandom } from '../../src/gen/index.ts';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -95,17 +96,7 @@ describe('discovery against the embedded reference', () => {
     });
   });
 
-  /** mulberry32: a small seeded generator, so a failing combination can be rerun. */
-  function rng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const rng = seededRandom;
 
   /** About half the switchable assumptions, each at a random alternative. */
   function combination(seed: number): Readings {

@@ -4,44 +4,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BIN, closedPort, pouchproof, ROOT } from './spawn-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../src/report/report-json.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/pouchproof.js');
-const ROOT = join(import.meta.dirname, '../..');
 
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function pouchproof(args: string[], timeoutMs = 90_000): Promise<Done> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pouchproof ${args.join(' ')} did not finish in ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
-/** A port nothing listens on: bound, noted, released. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const havePropertiesIndex = existsSync(join(ROOT, 'properties/index.ts'));
 
@@ -113,8 +82,12 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('seed 7');
     const latest = join(reports, 'latest');
-    expect((await readdir(latest)).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+    expect((await readdir(latest)).sort()).toEqual(['junit.xml', 'readings.md', 'report.json', 'summary.md']);
     const report = JSON.parse(await readFile(join(latest, 'report.json'), 'utf8')) as unknown;
+    // --assume auto by default: the readings probed first are in the report, all the registry's defaults here.
+    expect(r.stdout).toContain('readings of the target');
+    expect((report as { readings?: { readings?: Record<string, string> } }).readings?.readings?.['conflict-behaviour']).toBe('reject-request');
+    expect(await readFile(join(latest, 'readings.md'), 'utf8')).toContain('| usage-stored-meaning | rows-changed');
     const parsed = ReportSchema.parse(report);
     expect(parsed.target.embedded).toBe(true);
     expect(parsed.properties.length).toBeGreaterThan(0);

@@ -1,38 +1,10 @@
 /** `pouchproof probe` through the CLI entry: the table, --json, --reading, a dead target, bad input. */
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { closedPort, pouchproof } from './spawn-cli.ts';
 import { describe, expect, it } from 'vitest';
 import { DISCOVERABLE } from '../../src/check/discover/index.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/pouchproof.js');
-const ROOT = join(import.meta.dirname, '../..');
 
-function pouchproof(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pouchproof ${args.join(' ')} did not finish in ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('pouchproof probe', () => {
   it('without a target probes the embedded reference and prints the table', async () => {

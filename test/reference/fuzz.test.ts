@@ -4,6 +4,7 @@
  * failure reproduces): wrong types, dropped fields, lengths past LIMITS, truncated or random bytes,
  * duplicate keys, deep nesting, wrong content types, bad path ids, bad credentials and signatures.
  */
+import { seededRandom } from '../../src/gen/index.ts';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
@@ -14,17 +15,7 @@ const REQUESTS = 10_000;
 const PARALLEL = 16;
 const RAW_REQUESTS = 300;
 
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 
 let ref: RunningReference;
 beforeAll(async () => {
