@@ -27,6 +27,8 @@ import {
   sourceId,
   statement,
   usageRow,
+  status,
+  max,
   type Res,
 } from './helpers.ts';
 
@@ -38,9 +40,7 @@ interface Demo {
   faulty: unknown | ((observed: unknown) => boolean);
 }
 
-const status = (r: Promise<Res>): Promise<number> => r.then((x) => x.status);
 const A = (n: number): string => 'A'.repeat(n);
-const max = (l: keyof typeof LIMITS): number => LIMITS[l].max!;
 const many = <T>(n: number, f: () => T): T[] => Array.from({ length: n }, f);
 const revoke = (ref: RunningReference, body: unknown): Promise<number> => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
 const unlock = (ref: RunningReference): Promise<Res> => call(ref, 'PUT', '/v1/account/unlock', { statements: [statement] }, BROWSER);

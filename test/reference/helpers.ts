@@ -1,4 +1,5 @@
 /** Shared by the reference tests: a raw HTTP client, credentials of the fixture, valid bodies. */
+import { LIMITS } from '../../src/spec/index.ts';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { privateKeyFromJwk } from '../../src/crypto/keys.ts';
@@ -185,3 +186,8 @@ export async function raceOnOneBase(ref: RunningReference): Promise<{ statuses: 
   return { statuses: rs.map((r) => r.status), seqs: rs.filter((r) => r.status === 200).map((r) => r.json.data.results[0].seq as number) };
 }
 
+
+/** The status of a call, for demos that compare codes. */
+export const status = (r: Promise<Res>): Promise<number> => r.then((x) => x.status);
+/** A limit's maximum from the spec model. */
+export const max = (l: keyof typeof LIMITS): number => LIMITS[l].max!;

@@ -25,7 +25,7 @@ import {
   type ReadingKey,
   type RunningReference,
 } from '../../src/reference/index.ts';
-import { ASSUMPTIONS, LIMITS, type Readings } from '../../src/spec/index.ts';
+import { ASSUMPTIONS, type Readings } from '../../src/spec/index.ts';
 import {
   BROWSER,
   DEVICE,
@@ -45,6 +45,8 @@ import {
   sourceId,
   statement,
   usageRow,
+  status,
+  max,
   type Res,
 } from './helpers.ts';
 
@@ -56,8 +58,6 @@ interface Demo {
   switched: unknown;
 }
 
-const status = (r: Promise<Res>): Promise<number> => r.then((x) => x.status);
-const max = (l: keyof typeof LIMITS): number => LIMITS[l].max!;
 const commitOps = (ref: RunningReference, ops: Record<string, unknown>[], pouch: string = randomUUID()): Promise<Res> => commit(ref, pouch, commitBody(ops));
 const unlock = (ref: RunningReference, statements: unknown[]): Promise<Res> => call(ref, 'PUT', '/v1/account/unlock', { statements }, BROWSER);
 const approve = (ref: RunningReference, id: string, who = BROWSER): Promise<Res> =>
