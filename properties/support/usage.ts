@@ -92,18 +92,28 @@ function describeRequest(req: UsageRequest): string {
 }
 
 /**
- * Rows under a key no plan uses, sent first to every source: the row, then the same key with every
- * counter 0. The first makes `stored` differ between rows-held (which keeps counting it) and a
- * merge that adds rows up, which would otherwise both answer 1 to every single-row request. The
- * second tells rows-accepted (it answers 1) from any rows-changed server, summing or not (a zero
- * report changes nothing: 0), so a summing server cannot pass for one whose stored counts rows.
+ * Rows under a key no plan uses, sent first to every source: the row; then the same key with every
+ * counter 0; then that zero row twice in one request. The first makes `stored` differ between
+ * rows-held (which keeps counting it) and a merge that adds rows up, which would otherwise both
+ * answer 1 to every single-row request. The others tell rows-accepted (1, then 2: it counts the rows
+ * sent) from a server that counts what it changed, summing or not (a zero report changes nothing, and
+ * one key is one row): so a summing server cannot pass for one whose stored counts rows. A server
+ * that sums and counts every row it was sent as changed answers exactly as rows-accepted does; no
+ * answer of `stored` can tell them apart.
  */
 const CALIBRATION: UsageRow = { day: DAYS[0]!, assistant: ASSISTANTS[0]!, model: 'pouchproof calibration', input: 1, output: 0, cache_read: 0, cache_write: 0 };
 const CALIBRATION_ZERO: UsageRow = { ...CALIBRATION, input: 0 };
 
 export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
   const sources = [...new Set(plan.map((r) => r.source))];
-  return [...sources.flatMap((source): UsageRequest[] => [{ source, rows: [CALIBRATION] }, { source, rows: [CALIBRATION_ZERO] }]), ...plan];
+  return [
+    ...sources.flatMap((source): UsageRequest[] => [
+      { source, rows: [CALIBRATION] },
+      { source, rows: [CALIBRATION_ZERO] },
+      { source, rows: [CALIBRATION_ZERO, CALIBRATION_ZERO] },
+    ]),
+    ...plan,
+  ];
 }
 
 /** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */

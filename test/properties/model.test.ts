@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { badBody, BAD } from '../../properties/robustness.ts';
-import { predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
+import { firstMismatch, predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/commit-outcome.ts';
 import { effectOf, readingsAt, readingsOf } from '../../src/check/judge.ts';
@@ -40,12 +40,12 @@ describe('the usage merge model', () => {
 
   it('calibrates each source so that neither rows-held nor rows-accepted explains a summing server', () => {
     const plan = calibrated([{ source: 0, rows: [row(1)] }, { source: 0, rows: [row(1)] }]);
-    // A summing server with rows-changed answers 1, 0, 1, 1 (the zero row adds nothing).
-    const summing = [1, 0, 1, 1];
-    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 1, 2, 2]);
-    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0, 1, 0]);
-    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([1, 1, 1, 1]);
-    for (const stored of ['rows-held', 'rows-changed', 'rows-accepted'] as const) expect(predict(plan, 'day-assistant-model', stored)).not.toEqual(summing);
+    // A summing server that counts the keys it changed (every add, zero or not) answers 1, 1, 1, 1, 1.
+    const summing = [1, 1, 1, 1, 1];
+    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 1, 1, 2, 2]);
+    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0, undefined, 1, 0]);
+    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([1, 1, 2, 1, 1]);
+    for (const stored of ['rows-held', 'rows-changed', 'rows-accepted'] as const) expect(firstMismatch(summing, predict(plan, 'day-assistant-model', stored))).toBeGreaterThanOrEqual(0);
   });
 });
 
