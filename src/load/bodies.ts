@@ -15,6 +15,8 @@ import {
   reportUsage,
   type AssumptionSet,
   type OpType,
+  type UsageKeyFields,
+  type UsageRowValue,
 } from '../spec/index.ts';
 import { Rng, zipfCdf } from './rng.ts';
 
@@ -200,18 +202,9 @@ export function makeChains(rng: Rng, pouches: readonly string[], artifacts: numb
 
 // ---- usage rows (4.3) ----
 
-export interface UsageKey {
-  readonly day: string;
-  readonly assistant: string;
-  readonly model: string;
-}
-
-export interface UsageRowValue extends UsageKey {
-  readonly input: number;
-  readonly output: number;
-  readonly cache_read: number;
-  readonly cache_write: number;
-}
+/** The fields that name a usage row, and a row: the spec model's types. */
+export type UsageKey = UsageKeyFields;
+export type { UsageRowValue };
 
 const ASSISTANT_CHARS = CHARSETS.assistant.chars;
 

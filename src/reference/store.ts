@@ -5,7 +5,7 @@
  * Node's single thread. A durable implementation keeps this shape (e.g. an in-memory image plus a
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
-import type { UsageRowLike } from '../spec/index.ts';
+import type { UsageRowValue } from '../spec/index.ts';
 
 /**
  * Which rows hold a pouch: the pouch record (owner, seq) and its artifact table are keyed
@@ -66,8 +66,8 @@ export interface Store {
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined;
   rememberCommit(scope: string, operationId: string, c: RememberedCommit): void;
 
-  usageRow(scope: string, key: string): UsageRowLike | undefined;
-  putUsageRow(scope: string, key: string, row: UsageRowLike): void;
+  usageRow(scope: string, key: string): UsageRowValue | undefined;
+  putUsageRow(scope: string, key: string, row: UsageRowValue): void;
   /** Rows held for a scope (`usage-stored-meaning=rows-held`). */
   usageRowCount(scope: string): number;
 
@@ -122,7 +122,7 @@ export class MemoryStore implements Store {
   private readonly tables = new Map<string, ArtifactTable>();
   private highestSeq = 0;
   private readonly commits = new Map<string, RememberedCommit>();
-  private readonly usage = new Map<string, Map<string, UsageRowLike>>();
+  private readonly usage = new Map<string, Map<string, UsageRowValue>>();
   private readonly approvals = new Map<string, { accountId: string; deviceId: string }>();
   private readonly passkeys = new Map<string, { accountId: string; label: string | undefined }>();
   private readonly revoked = new Map<string, Set<string>>();
@@ -173,10 +173,10 @@ export class MemoryStore implements Store {
     this.commits.set(`${scope}\n${operationId}`, c);
   }
 
-  usageRow(scope: string, key: string): UsageRowLike | undefined {
+  usageRow(scope: string, key: string): UsageRowValue | undefined {
     return this.usage.get(scope)?.get(key);
   }
-  putUsageRow(scope: string, key: string, row: UsageRowLike): void {
+  putUsageRow(scope: string, key: string, row: UsageRowValue): void {
     let rows = this.usage.get(scope);
     if (!rows) {
       rows = new Map();

@@ -5,20 +5,13 @@
  * per row). The reference, the usage properties and the usage-flood scenario all merge through it.
  */
 import type { ReadingOf } from './assumptions.ts';
-import { USAGE_COUNTERS } from './resources.ts';
+import { USAGE_COUNTERS, type UsageRowValue } from './resources.ts';
 
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 export type UsageKeyReading = ReadingOf<'usage-row-key'>;
 
-/** The fields that can name a row. */
-export interface UsageKeyFields {
-  readonly day: string;
-  readonly assistant: string;
-  readonly model: string;
-}
-
-/** What the merge reads of a row: the four counters and the fields that can name it. */
-export type UsageRowLike = Readonly<Record<UsageCounter, number>> & UsageKeyFields;
+/** The fields that can name a row (2.7). */
+export type UsageKeyFields = Pick<UsageRowValue, 'day' | 'assistant' | 'model'>;
 
 /** The fields that identify a row under each reading of `usage-row-key`. */
 export const USAGE_KEY_FIELDS_BY_READING: { readonly [R in UsageKeyReading]: readonly ('day' | 'assistant' | 'model')[] } = {

@@ -5,7 +5,7 @@
  * lengths of astral text). A plain usage report is known to be accepted before any of them runs,
  * so a refusal is the varied value's.
  */
-import { LIMITS, mergeUsageRow, usageKey, type ReadingOf, type UsageRowLike } from '../../spec/index.ts';
+import { LIMITS, mergeUsageRow, usageKey, type ReadingOf, type UsageRowValue } from '../../spec/index.ts';
 import { plainDay } from '../plain.ts';
 import { usageRow, type UsageRowSpec } from './build.ts';
 import { answerOf, integerIn, type Answer, type Scope } from './env.ts';
@@ -28,17 +28,17 @@ type Key = ReadingOf<'usage-row-key'>;
 type Meaning = ReadingOf<'usage-stored-meaning'>;
 
 /** The plan: row a, then a again with b (same day and assistant, another model, lower total), then c on another day. */
-function plan(): UsageRowLike[][] {
+function plan(): UsageRowValue[][] {
   const d1 = plainDay();
   const d2 = plainDay(Date.now() - DAY_MS);
-  const row = (day: string, model: string, total: number): UsageRowLike => usageRow({ day, model, total }) as unknown as UsageRowLike;
+  const row = (day: string, model: string, total: number): UsageRowValue => usageRow({ day, model, total }) as unknown as UsageRowValue;
   const a = row(d1, 'probe-model-a', 5);
   return [[a], [a, row(d1, 'probe-model-b', 3)], [row(d2, 'probe-model-a', 1)]];
 }
 
 /** What `stored` answers to each request of `p` under a key and a meaning (the spec model's merge). */
-function predict(p: readonly (readonly UsageRowLike[])[], key: Key, meaning: Meaning): number[] {
-  const held = new Map<string, UsageRowLike>();
+function predict(p: readonly (readonly UsageRowValue[])[], key: Key, meaning: Meaning): number[] {
+  const held = new Map<string, UsageRowValue>();
   return p.map((rows) => {
     const changed = new Set<string>();
     for (const r of rows) {

@@ -21,19 +21,10 @@ import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
 import type { AppliedOp, PouchKey, PouchView } from '../store.ts';
+import type { CommitBody, PouchOperationValue } from '../../spec/index.ts';
 
-interface Op {
-  readonly type: string;
-  readonly artifact_id: string;
-  readonly revision_id: string;
-  readonly base_revision_id: string | null;
-  readonly blob_ids: readonly string[];
-}
-interface CommitBody {
-  readonly operation_id: string;
-  readonly epoch: string;
-  readonly ops: readonly Op[];
-}
+/** The model's types: the body reached the handler valid against its schema. */
+type Op = PouchOperationValue;
 
 /** What became of one op: applied, refused by the conflict check, or not applied because another op was. */
 type Verdict =

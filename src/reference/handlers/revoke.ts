@@ -12,11 +12,8 @@
  */
 import { HttpError } from '../errors.ts';
 import type { Handler, RequestContext } from '../context.ts';
+import type { RevokeBody } from '../../spec/index.ts';
 
-interface RevokeBody {
-  readonly roster?: { readonly key_envelopes?: readonly unknown[] };
-  readonly reason?: string;
-}
 
 /** The member an id names: a fixture member, a listed browser (primary account) or, under `any-id`, nobody known. */
 function memberOf(ctx: RequestContext, id: string): { accountId: string; kind: 'browser' | 'device' } | undefined {

@@ -3,10 +3,11 @@
  * accepted on its own. `head_seq` is an account-level counter (`head-seq-semantics`): raised by one
  * per change, or by the number of statements committed (an empty list leaves it where it was).
  */
+import type { UnlockBody } from '../../spec/index.ts';
 import { integerOut, type Handler } from '../context.ts';
 
 export const changeUnlock: Handler = (ctx) => {
-  const statements = (ctx.body as { statements: readonly unknown[] }).statements;
+  const statements = (ctx.body as UnlockBody).statements;
   const by = ctx.readings.is('head-seq-semantics', 'per-statement') ? statements.length : 1;
   const head = ctx.store.bumpUnlockHead(ctx.caller.accountId, by);
   // unlock-head-seq-stuck: the counter lives in a local that is never written back.

@@ -6,11 +6,11 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowLike } from '../../spec/index.ts';
+import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageBody, type UsageRowValue } from '../../spec/index.ts';
 import { integerOut, type Handler } from '../context.ts';
 import type { ReadingSet } from '../readings.ts';
 
-type Row = UsageRowLike;
+type Row = UsageRowValue;
 
 const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
 
@@ -30,7 +30,7 @@ function storedOf(readings: ReadingSet, changed: number, held: number, reported:
 
 export const reportUsage: Handler = (ctx) => {
   const { faults, readings, store } = ctx;
-  const rows = (ctx.body as { rows: readonly Row[] }).rows;
+  const rows = (ctx.body as UsageBody).rows;
   const scope = `${ctx.caller.accountId}\n${ctx.params['sourceId']!}`;
   const keyReading = readings.of('usage-row-key');
   const changed = new Set<string>();
