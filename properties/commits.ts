@@ -10,7 +10,8 @@
  * means and what a replayed operation_id does are registry readings.
  */
 import fc from 'fast-check';
-import { assumptionMismatch, Notes, unexpected, violation } from '../src/check/judge.ts';
+import { resultsFor } from '../src/check/commit-outcome.ts';
+import { assumptionMismatch, Notes, resultsOf, unexpected, violation } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
@@ -235,19 +236,11 @@ const seqIncreasing = defineProperty({
   },
 });
 
-/** seq and high_water per op, in op order, matched by the ids each result names; undefined when they do not match one to one. */
+/** seq and high_water per op, in op order, from the results the commit judge matches to them; undefined when one is missing. */
 function seqsOf(ex: Exchange, ops: readonly Op[]): { seq: number; high: number }[] | undefined {
-  const data = (ex.response?.json as { data?: { results?: unknown } } | undefined)?.data?.results;
-  if (!Array.isArray(data) || data.length !== ops.length) return undefined;
-  const out: { seq: number; high: number }[] = [];
-  for (const o of ops) {
-    const r = data.find((x: { artifact_id?: unknown; revision_id?: unknown }) => String(x?.artifact_id).toLowerCase() === o.artifact_id.toLowerCase() && String(x?.revision_id).toLowerCase() === o.revision_id.toLowerCase()) as
-      | { seq?: unknown; high_water?: unknown }
-      | undefined;
-    if (!r) return undefined;
-    out.push({ seq: Number(r.seq), high: Number(r.high_water) });
-  }
-  return out;
+  const results = resultsFor(ex, ops);
+  if (!results || results.length !== ops.length || results.some((r) => r === undefined)) return undefined;
+  return results.map((r) => ({ seq: Number(r!['seq']), high: Number(r!['high_water']) }));
 }
 
 type Conflict = 'stale-base' | 'create-existing' | 'reused-revision';
@@ -369,9 +362,9 @@ const operationIdReplay = defineProperty({
     if (c.replay === 'identical') {
       if (f.ops.some((x) => x === 'refused') && reading === 'replay-first-result') notes.add(assumptionMismatch('operation-id-idempotency', `${what}: refused (${f.answer}) instead of answering the first result`));
       if (f.batch === 'applied' && reading === 'replay-rejected') notes.add(assumptionMismatch('operation-id-idempotency', `${what}: answered (${f.answer}) instead of being refused`));
-      if (f.batch === 'applied' && JSON.stringify(resultsIn(firstEx)) !== JSON.stringify(resultsIn(replay))) {
+      if (f.batch === 'applied' && JSON.stringify(resultsOf(firstEx)) !== JSON.stringify(resultsOf(replay))) {
         // Answered as applied, with results of its own: the ops (now stale) applied a second time.
-        return violation(STALE_NOT_APPLIED, `${what}: answered results ${JSON.stringify(resultsIn(replay))} instead of the first attempt's ${JSON.stringify(resultsIn(firstEx))}: the ops applied again on bases that were no longer the heads`);
+        return violation(STALE_NOT_APPLIED, `${what}: answered results ${JSON.stringify(resultsOf(replay))} instead of the first attempt's ${JSON.stringify(resultsOf(firstEx))}: the ops applied again on bases that were no longer the heads`);
       }
     }
     // Whatever the answer, the heads are the first attempt's, and the other ops created nothing (unless operation ids mean nothing).
@@ -387,9 +380,6 @@ const operationIdReplay = defineProperty({
   },
 });
 
-function resultsIn(ex: Exchange): unknown {
-  return (ex.response?.json as { data?: { results?: unknown } } | undefined)?.data?.results;
-}
 
 const COMMITS: readonly Property[] = [staleBaseRejected, createExistingRejected, revisionReuseRejected, batchChains, seqIncreasing, atomicBatch, operationIdReplay];
 export default COMMITS;

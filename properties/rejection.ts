@@ -8,7 +8,7 @@ import { assumptionMismatch, dataOf, expectRejected, Notes, unexpected, type Bla
 import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
-import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint, type SpecClause } from '../src/spec/index.ts';
+import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
 import { commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
@@ -22,14 +22,11 @@ const ATOMIC = readingJudgement('rejection.conflict-no-effect', 'A batch refused
 
 const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
 
-function clauseOf(c: Constraint): SpecClause {
-  return (c as Constraint & { clause?: SpecClause }).clause ?? { section: c.section, quote: c.text };
-}
 
 /** Whom accepting a violation case blames: the reading its label rests on, or its constraint's own clause. */
 function blameOf(c: ViolationCase): Blame {
   if (c.label.assumption) return { assumption: c.label.assumption as AssumptionName };
-  return { judgement: ENFORCED, clause: clauseOf(CONSTRAINT_BY_ID.get(c.label.constraintId)!) };
+  return { judgement: ENFORCED, clause: CONSTRAINT_BY_ID.get(c.label.constraintId)!.clause };
 }
 
 interface Target {

@@ -8,7 +8,7 @@ import { expectRejected } from '../src/check/judge.ts';
 import { constraintJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type Property } from '../src/check/property.ts';
 import { arbitraryOf, type Json, type JsonObject } from '../src/gen/index.ts';
-import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, type Constraint, type EndpointId, type LimitName, type SpecClause } from '../src/spec/index.ts';
+import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, type Constraint, type EndpointId, type LimitName } from '../src/spec/index.ts';
 import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 
@@ -25,9 +25,6 @@ function rosterConstraint(field: Field, breach: Breach): Constraint | undefined 
   return REQUEST_CONSTRAINTS.find((c) => c.endpoint === 'revokeBrowser' && c.scope === 'body' && c.path === path && c.kind === kind);
 }
 
-function clauseOf(c: Constraint): SpecClause {
-  return (c as Constraint & { clause?: SpecClause }).clause ?? { section: c.section, quote: c.text };
-}
 
 type Field = 'statement' | 'signature' | 'hpke_enc' | 'ciphertext' | 'envelope-signature' | 'key_gen';
 type Breach = 'too-long' | 'outside-alphabet';
@@ -114,7 +111,7 @@ const limitsOnlyInRoster = defineProperty({
     const inside = prepare(ctx, 'revokeBrowser', { params: { id: ctx.uuid() }, body: { roster } });
     const ex2 = await ctx.call({ endpoint: 'revokeBrowser', params: inside.params, body: inside.body });
     const rc = rosterConstraint(c.field, c.breach)!;
-    return expectRejected(ex2, { what: `a revoke roster whose ${what}`, blame: { judgement: ROSTER_LIMITS, clause: clauseOf(rc) }, assumptions: ctx.assumptions });
+    return expectRejected(ex2, { what: `a revoke roster whose ${what}`, blame: { judgement: ROSTER_LIMITS, clause: rc.clause }, assumptions: ctx.assumptions });
   },
   describe: (c) => `${c.endpoint}: ${c.field} ${c.breach}`,
 });

@@ -71,14 +71,21 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: statuses.every((s) => s === undefined), conflictForm };
 }
 
-/** The status each op's result gives, matched by the ids it names (in order when it names none); undefined without results. */
-function statusesIn(ex: Exchange, ops: readonly OpIds[]): unknown[] | undefined {
+/**
+ * Each op's result, matched by the artifact and revision ids it names (in order when it names none of
+ * the ops and counts them all); undefined where the answer has no results array.
+ */
+export function resultsFor(ex: Exchange, ops: readonly OpIds[]): (Record<string, unknown> | undefined)[] | undefined {
   const results = dataOf(ex)?.['results'];
   if (!Array.isArray(results)) return undefined;
-  const byIds = new Map<string, unknown>();
-  for (const r of results) if (isRecord(r)) byIds.set(key(r['artifact_id'], r['revision_id']), r['status']);
+  const byIds = new Map<string, Record<string, unknown>>();
+  for (const r of results) if (isRecord(r)) byIds.set(key(r['artifact_id'], r['revision_id']), r);
   const matched = ops.map((o) => byIds.get(key(o.artifact_id, o.revision_id)));
-  return matched.every((m) => m === undefined) && results.length === ops.length ? results.map((r) => (isRecord(r) ? r['status'] : undefined)) : matched;
+  return matched.every((m) => m === undefined) && results.length === ops.length ? results.map((r) => (isRecord(r) ? r : undefined)) : matched;
+}
+
+function statusesIn(ex: Exchange, ops: readonly OpIds[]): unknown[] | undefined {
+  return resultsFor(ex, ops)?.map((r) => r?.['status']);
 }
 
 function refusalForm(status: number, readings: AssumptionSet, ex: Exchange): Outcome {

@@ -14,7 +14,7 @@
  * - no single field explains it: an assumption when the body rests on some reading, else a
  *   violation of what the endpoint is for.
  */
-import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node, type SpecClause } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../gen/index.ts';
 import type { Exchange } from '../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, readingsAt, refusalExpected, unexpected, violation, type ReadingAt } from './judge.ts';
@@ -68,7 +68,7 @@ export async function judgeServed(ctx: CaseContext, endpoint: EndpointId, sent: 
     if (reading) return assumptionMismatch(reading.assumption, `${message}: its value rests on reading ${reading.assumption}`);
     if (o.field) return violation(o.field, `${message}, and ${culprit.path} = ${clip(culprit.value)} is allowed there`);
     const c = constraintAt(endpoint, culprit.path);
-    if (c) return constraintViolation(FIELD_WITHIN_CONSTRAINTS, clauseOf(c), `${message}, and ${culprit.path} = ${clip(culprit.value)} is within what §${clauseOf(c).section} states for it`);
+    if (c) return constraintViolation(FIELD_WITHIN_CONSTRAINTS, c.clause, `${message}, and ${culprit.path} = ${clip(culprit.value)} is within what §${c.clause.section} states for it`);
     return violation(SERVES[endpoint], message);
   }
   const first = readings[0];
@@ -181,9 +181,6 @@ function constraintAt(endpoint: EndpointId, path: string): Constraint | undefine
   return [...cs].sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind))[0];
 }
 
-function clauseOf(c: Constraint): SpecClause {
-  return (c as Constraint & { clause?: SpecClause }).clause ?? { section: c.section, quote: c.text };
-}
 
 function clip(v: Json | undefined): string {
   const s = JSON.stringify(v) ?? 'absent';
