@@ -6,6 +6,7 @@
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
 import type { UsageRowLike } from '../spec/index.ts';
+import type { Reply } from './reply.ts';
 
 /**
  * Which rows hold a pouch: the pouch record (owner, seq) and its artifact table are keyed
@@ -42,16 +43,9 @@ export interface AppliedOp {
 export interface RememberedCommit {
   readonly fingerprint: string;
   readonly status: number;
-  readonly data: unknown;
+  readonly data: Reply<'commitOperations'>['data'];
   /** Set when the commit was answered with an error although some of its ops applied (per-op atomicity). */
   readonly error?: { readonly code: string; readonly message: string };
-}
-
-export interface UsageCounters {
-  readonly input: number;
-  readonly output: number;
-  readonly cache_read: number;
-  readonly cache_write: number;
 }
 
 export interface Store {
