@@ -11,7 +11,7 @@ import { judgeServed } from '../../src/check/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
 import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
-import type { OpType } from '../../src/spec/index.ts';
+import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
 import { pouchPlan } from '../../src/target/pouches.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
 
@@ -47,9 +47,11 @@ export interface OpSpec {
   readonly base: string | null;
 }
 
-export type Op = Record<string, unknown> & { readonly artifact_id: string; readonly revision_id: string };
+/** One operation of a commit (2.5), as the spec model types it. */
+export type Op = PouchOperationValue;
 
-export function op(ctx: CaseContext, s: OpSpec, extra: Record<string, unknown> = {}): Op {
+/** A valid op with placeholder crypto fields; `extra` sets the optional members (or overrides any). */
+export function op(ctx: CaseContext, s: OpSpec, extra: Partial<Op> = {}): Op {
   return {
     type: s.type,
     artifact_id: s.artifact,
@@ -64,8 +66,8 @@ export function op(ctx: CaseContext, s: OpSpec, extra: Record<string, unknown> =
   };
 }
 
-export function commitBody(pouch: Pouch, ops: readonly Op[], operationId: string): Record<string, unknown> {
-  return { operation_id: operationId, epoch: pouch.epoch, ops };
+export function commitBody(pouch: Pouch, ops: readonly Op[], operationId: string): CommitBody {
+  return { operation_id: operationId, epoch: pouch.epoch, ops: [...ops] };
 }
 
 export type CommitOptions = Partial<Pick<CallOptions, 'as' | 'signature' | 'gate' | 'onHeld' | 'timeoutMs' | 'headers' | 'rawBody'>> & {
@@ -153,7 +155,7 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (u) return u;
   const f = fates(ctx, ex, [next]);
   if (f.batch === 'applied') {
-    a.head = String(next.revision_id);
+    a.head = next.revision_id;
     return PASS;
   }
   if (f.batch === 'unknown' && f.unreadable) return PASS; // judged by the envelope checks

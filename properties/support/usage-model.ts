@@ -4,10 +4,11 @@
  * one (assumption), or none (violation). The spec gives no read endpoint; `stored` is all we see.
  * The merge itself is the spec model's (`mergeUsageRow`); this file only replays plans through it.
  */
-import { assumptionOf, mergeUsageRow, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading } from '../../src/spec/index.ts';
+import { assumptionOf, mergeUsageRow, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../src/spec/index.ts';
 
 export type Counter = UsageCounter;
-export type UsageRow = Record<Counter, number> & { day: string; assistant: string; model: string };
+/** A usage row (2.7), as the spec model types it. */
+export type UsageRow = UsageRowValue;
 
 export type KeyReading = UsageKeyReading;
 export type StoredReading = ReadingOf<'usage-stored-meaning'>;
