@@ -27,7 +27,7 @@ const credentialsRequired = defineProperty({
   invariant: 'Every endpoint refuses a request without credentials, with a wrong token, or with a malformed Authorization header.',
   assumptions: ['credentials-required', 'caller-auth'],
   judgements: [CREDENTIALS],
-  needs: ['browser', 'device'],
+  needs: ['browser', 'device', 'pouch'],
   arbitrary: () =>
     fc.record({
       endpoint: fc.constantFrom<EndpointId>(...ENDPOINTS.map((e) => e.id)),
@@ -60,7 +60,7 @@ const crossAccount = defineProperty({
   invariant: 'A device of a second account never changes the first account\'s pouch: its update on the owner\'s head does not apply there, its create does not appear there, and the owner\'s next update applies.',
   assumptions: ['cross-account-isolation', 'conflict-behaviour', 'op-semantics', 'pouch-existence'],
   judgements: [MEMBERS_ONLY, FOREIGN_ID],
-  needs: ['device', 'second-account'],
+  needs: ['device', 'second-account', 'pouch'],
   arbitrary: () => fc.constantFrom('update', 'create', 'delete'),
   async check(ctx, kind): Promise<Outcome> {
     const pouch = pouchFor(ctx);

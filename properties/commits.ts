@@ -61,7 +61,7 @@ const staleBaseRejected = defineProperty({
   invariant: 'An op whose base_revision_id is not the head of its artifact does not apply, and the head stays where it was.',
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, CONFLICT_FORM],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () =>
     fc.record({
       type: arbLaterType,
@@ -93,7 +93,7 @@ const createExistingRejected = defineProperty({
   invariant: 'A create of an artifact that already exists does not apply, and the existing artifact keeps its head.',
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, CONFLICT_FORM],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ before: fc.constantFrom<'none' | OpType>('none', 'update', 'delete', 'rename') }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);
@@ -120,7 +120,7 @@ const revisionReuseRejected = defineProperty({
   invariant: 'An op whose revision_id is already used does not apply: within its artifact, and across the pouch under revision-id-unique=per-pouch.',
   assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REVISION_UNIQUE, CONFLICT_FORM, STALE_NOT_APPLIED],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch') }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);
@@ -167,7 +167,7 @@ const batchChains = defineProperty({
   invariant: 'Within one batch, an op may build on the revision an earlier op of the same batch created; each result names its op.',
   assumptions: ['batch-chaining', 'commit-results', 'op-semantics', 'pouch-existence'],
   judgements: [CHAINS, RESULTS_PER_OP, STALE_NOT_APPLIED],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ chain: fc.array(arbLaterType, { minLength: 1, maxLength: 6 }), artifacts: fc.integer({ min: 1, max: 2 }) }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);
@@ -210,7 +210,7 @@ const seqIncreasing = defineProperty({
   invariant: 'seq strictly increases over the applied ops of a pouch, and each result\'s high_water is at least every seq of its batch.',
   assumptions: ['seq-semantics', 'commit-results', 'pouch-existence'],
   judgements: [SEQ, RESULTS_PER_OP],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 3 }),
   async check(ctx, sizes) {
     const pouch = pouchFor(ctx);
@@ -259,7 +259,7 @@ const atomicBatch = defineProperty({
   invariant: 'A batch in which one op conflicts applies none of its ops; the conflicting op never applies.',
   assumptions: ['batch-atomicity', 'conflict-behaviour', 'conflict-status', 'revision-id-unique', 'op-semantics', 'pouch-existence'],
   judgements: [ATOMIC, STALE_NOT_APPLIED, CONFLICT_FORM],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () =>
     fc
       .integer({ min: 2, max: 6 })
@@ -328,7 +328,7 @@ const operationIdReplay = defineProperty({
   invariant: 'Re-sending an operation_id applies nothing a second time: the replay answers the first result (or is refused) and changes no head.',
   assumptions: ['operation-id-idempotency', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REPLAY, STALE_NOT_APPLIED],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ replay: fc.constantFrom('identical', 'other-ops'), size: fc.integer({ min: 1, max: 3 }), kind: fc.constantFrom('create', 'update') }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);

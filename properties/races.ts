@@ -47,7 +47,7 @@ const oneWinner = defineProperty({
   invariant: 'Of N concurrent commits on the same base revision, at most one applies, and exactly one when every outcome is known.',
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, SOME_WINNER],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   runs: 4,
   arbitrary: () =>
     fc.record({ n: fc.integer({ min: 8, max: 12 }), bursts: fc.integer({ min: 2, max: 4 }), type: fc.constantFrom('update' as const, 'rename' as const, 'delete' as const) }),

@@ -189,7 +189,7 @@ const noSideEffect = defineProperty({
   invariant: 'A refused commit applies none of its ops, and a refused usage report stores none of its rows.',
   assumptions: ['usage-stored-meaning', 'usage-row-key', 'op-semantics', 'pouch-existence', 'batch-atomicity', 'conflict-behaviour', 'error-response', 'day-calendar-valid', 'caller-kinds', 'characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window'],
   judgements: [ENFORCED, ATOMIC],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => arbSideCase,
   stillValid: (c) => c.kind === 'conflict' || breaksOnlyItsLabel(c.violation),
   async check(ctx, c) {

@@ -168,7 +168,7 @@ const headerRequired = defineProperty({
   invariant: 'A command-line device\'s commit without Service-Signature is refused and applies nothing.',
   assumptions: ['pouch-existence'],
   judgements: [HEADER_REQUIRED],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ header: fc.constantFrom('absent', 'renamed') }),
   async check(ctx, c) {
     const { pouch, body } = signedCase(ctx);
@@ -195,7 +195,7 @@ const forgeriesRejected = defineProperty({
   invariant: 'A device commit whose Service-Signature is forged, malformed, by the wrong key or over another body is refused and applies nothing.',
   assumptions: ['canonical-json', 'jws-form', 'kid-binding', 'high-s-accepted', 'duplicate-keys', 'pouch-existence'],
   judgements: [SIGNATURE_FORM],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => sweep(REJECTS, 4),
   check: runAll,
 });
@@ -207,7 +207,7 @@ const variantsAccepted = defineProperty({
   invariant: 'Every valid variant of a correct signature (header member order and whitespace, typ, hedged nonce, high-S, canonical re-spellings) is accepted.',
   assumptions: ['canonical-json', 'high-s-accepted', 'jws-form', 'kid-binding', 'duplicate-keys', 'pouch-existence'],
   judgements: [SIGNATURE_FORM],
-  needs: ['device'],
+  needs: ['device', 'pouch'],
   arbitrary: () => sweep(ACCEPTS, 3),
   check: runAll,
 });

@@ -9,6 +9,7 @@
 import { commitOutcome, type CommitOutcome } from '../../src/check/commit-outcome.ts';
 import { judgeServed } from '../../src/check/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
+import { pickListed } from '../../src/check/prepare.ts';
 import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
@@ -32,7 +33,7 @@ export function pouchFor(ctx: CaseContext): Pouch {
     case 'fresh':
       return { id: ctx.uuid(), epoch };
     case 'listed':
-      return { id: plan.ids[parseInt(ctx.uuid().slice(0, 8), 16) % plan.ids.length]!, epoch };
+      return { id: pickListed(ctx, plan.ids)!, epoch };
     case 'unavailable':
       throw new Error(plan.reason);
     default:

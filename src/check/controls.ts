@@ -18,7 +18,6 @@ import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, 
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../gen/index.ts';
 import type { Exchange } from '../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, readingsAt, refusalExpected, unexpected, violation, type ReadingAt } from './judge.ts';
-import { ENVIRONMENT } from './environment.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from './plain.ts';
 import { prepare } from './prepare.ts';
@@ -51,7 +50,7 @@ export async function judgeServed(ctx: CaseContext, endpoint: EndpointId, sent: 
   if (plain.verdict !== 'accepted') {
     return (
       unexpected(plain) ??
-      assumptionMismatch(ENVIRONMENT[endpoint].environment, `${o.what}: refused (${describeResponse(ex)}), and a plain ${endpoint} request is refused too (${describeResponse(plain)})`)
+      assumptionMismatch(ENDPOINT_BY_ID[endpoint].environment, `${o.what}: refused (${describeResponse(ex)}), and a plain ${endpoint} request is refused too (${describeResponse(plain)})`)
     );
   }
   // The refusal must be reproducible before anything is pinned on it: a target that refuses at
