@@ -51,7 +51,7 @@ function conflictStatus(readings: ReadingSet): number {
   }
 }
 
-const refusal = (readings: ReadingSet, code: string, message: string, data?: Record<string, unknown>): HttpError =>
+const refusal = (readings: ReadingSet, code: string, message: string, data?: Reply<'commitOperations'>['data']): HttpError =>
   new HttpError(conflictStatus(readings), code, message, {}, data);
 
 /**
