@@ -79,12 +79,19 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
   return undefined;
 }
 
-/** A commit applied only if it is a 2xx envelope whose results are all `applied`, one per op. */
-export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutcome {
+/** A 2xx answer, or the outcome of any other: a failure (failureOf) or a refusal. */
+function success(res: LoadResponse | Error): LoadResponse | RequestOutcome {
   const failed = failureOf(res);
   if (failed) return failed;
   const r = res as LoadResponse;
   if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
+  return r;
+}
+
+/** A commit applied only if it is a 2xx envelope whose results are all `applied`, one per op. */
+export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutcome {
+  const r = success(res);
+  if ('ok' in r) return r;
   const env = envelope(r);
   const results = env?.data?.results;
   if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
@@ -96,10 +103,8 @@ export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutc
 
 /** A usage report accepted: a 2xx envelope with integer data.stored. */
 export function judgeUsage(res: LoadResponse | Error, rows: number): RequestOutcome & { stored?: number } {
-  const failed = failureOf(res);
-  if (failed) return failed;
-  const r = res as LoadResponse;
-  if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
+  const r = success(res);
+  if ('ok' in r) return r;
   const env = envelope(r);
   const stored = env?.data?.stored;
   if (env?.ok !== true || typeof stored !== 'number') return { ok: false, units: 0, reason: 'malformed success response', error: true };
