@@ -27,7 +27,7 @@ const credentialsRequired = defineProperty({
   invariant: 'Every endpoint refuses a request without credentials, with a wrong token, or with a malformed Authorization header.',
   assumptions: ['credentials-required', 'caller-auth'],
   judgements: [CREDENTIALS],
-  needs: ['browser', 'device'],
+  needs: ['browser', 'device', 'pouch'],
   arbitrary: () =>
     fc.record({
       endpoint: fc.constantFrom<EndpointId>(...ENDPOINTS.map((e) => e.id)),

@@ -9,6 +9,7 @@
 import { commitOutcome, type CommitOutcome } from '../../src/check/commit-outcome.ts';
 import { judgeServed } from '../../src/check/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
+import { pickListed } from '../../src/check/prepare.ts';
 import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
@@ -32,7 +33,7 @@ export function pouchFor(ctx: CaseContext): Pouch {
     case 'fresh':
       return { id: ctx.uuid(), epoch };
     case 'listed':
-      return { id: plan.ids[parseInt(ctx.uuid().slice(0, 8), 16) % plan.ids.length]!, epoch };
+      return { id: pickListed(ctx, plan.ids)!, epoch };
     case 'unavailable':
       throw new Error(plan.reason);
     default:
@@ -47,9 +48,10 @@ export interface OpSpec {
   readonly base: string | null;
 }
 
-/** An op of 2.5: the model's type. */
+/** One operation of a commit (2.5), as the spec model types it. */
 export type Op = PouchOperationValue;
 
+/** A valid op with placeholder crypto fields; `extra` sets the optional members (or overrides any). */
 export function op(ctx: CaseContext, s: OpSpec, extra: Partial<Op> = {}): Op {
   return {
     type: s.type,
@@ -154,7 +156,7 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (u) return u;
   const f = fates(ctx, ex, [next]);
   if (f.batch === 'applied') {
-    a.head = String(next.revision_id);
+    a.head = next.revision_id;
     return PASS;
   }
   if (f.batch === 'unknown' && f.unreadable) return PASS; // judged by the envelope checks

@@ -7,7 +7,7 @@
 import { assumptionOf, mergeUsageRow, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../src/spec/index.ts';
 
 export type Counter = UsageCounter;
-/** A usage row (2.7), the model's type. */
+/** A usage row (2.7), as the spec model types it. */
 export type UsageRow = UsageRowValue;
 
 export type KeyReading = UsageKeyReading;

@@ -136,6 +136,8 @@ function changed(node: Node, value: unknown, label: string): unknown {
       for (const [k, f] of Object.entries(node.fields)) if (f.node.kind === 'uuid' && k in out) out[k] = changed(f.node, out[k], `${label}/${k}`);
       return out;
     }
+    default:
+      return node satisfies never;
   }
 }
 

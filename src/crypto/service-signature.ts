@@ -36,13 +36,16 @@ const HALF_N = P256_N >> 1n;
 
 /** The 32-byte BLAKE3 digest that the JWS covers, per the `canonical` reading. */
 export function signingDigest(parsedBody: unknown, rawBody: Uint8Array, form: SignatureForm = {}): Uint8Array {
-  switch (form.canonical ?? 'rfc8785') {
+  const canonical = form.canonical ?? 'rfc8785';
+  switch (canonical) {
     case 'rfc8785':
       return blake3(canonicalize(parsedBody));
     case 'raw-bytes':
       return blake3(rawBody);
     case 'sorted-compact':
       return blake3(sortedCompact(parsedBody));
+    default:
+      return canonical satisfies never;
   }
 }
 

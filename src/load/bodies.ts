@@ -14,14 +14,16 @@ import {
   commitOperations,
   reportUsage,
   type AssumptionSet,
+  type CommitBody,
   type OpType,
+  type PouchOperationValue,
   type UsageKeyFields,
   type UsageRowValue,
 } from '../spec/index.ts';
 import { Rng, zipfCdf } from './rng.ts';
 
-/** Serializes an object whose keys are given in canonical order; values are JSON-safe scalars or arrays of them. */
-function canonicalWriter(keys: readonly string[]): (o: Record<string, unknown>) => string {
+/** Serializes an object of the fields `keys` in canonical order; values are JSON-safe scalars or arrays of them. */
+function canonicalWriter<T extends object>(keys: readonly (keyof T & string)[]): (o: T) => string {
   const sorted = [...keys].sort();
   const prefixes = sorted.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`);
   return (o) => {
@@ -38,11 +40,12 @@ function canonicalWriter(keys: readonly string[]): (o: Record<string, unknown>) 
   };
 }
 
-const OP_FIELDS = Object.keys(PouchOperation.fields);
+/** The fields of a node, as keys of its inferred type (the model's field names are its type's keys). */
+const fieldsOf = <T extends object>(fields: object): (keyof T & string)[] => Object.keys(fields) as (keyof T & string)[];
+
 const COMMIT_FIELDS = Object.keys(commitOperations.body.fields);
-const ROW_FIELDS = Object.keys(UsageRow.fields);
-const writeOp = canonicalWriter(OP_FIELDS);
-const writeRow = canonicalWriter(ROW_FIELDS);
+const writeOp = canonicalWriter<PouchOperationValue>(fieldsOf(PouchOperation.fields));
+const writeRow = canonicalWriter<UsageRowValue>(fieldsOf(UsageRow.fields));
 // The commit body's top level: `ops` is spliced in as already-serialized text.
 const COMMIT_ORDER = [...COMMIT_FIELDS].sort();
 
@@ -150,14 +153,14 @@ export class CommitBuilder {
     const { rng } = this.o;
     let base = from;
     const ops: string[] = [];
-    const parsedOps: Record<string, unknown>[] = [];
+    const parsedOps: PouchOperationValue[] = [];
     for (let k = 0; k < shape.opsPerBatch; k++) {
       const revision = rng.uuid();
       const blobPrefix = rng.b64u(8);
       const blobIds = new Array<string>(shape.blobIdsPerOp);
       for (let j = 0; j < shape.blobIdsPerOp; j++) blobIds[j] = blobPrefix + j;
       const start = shape.envelopeSize === 0 ? 0 : rng.int(this.pool.length - shape.envelopeSize);
-      const op: Record<string, unknown> = {
+      const op: PouchOperationValue = {
         type: base === null ? CREATE : UPDATE,
         artifact_id: chain.artifactId,
         revision_id: revision,
@@ -180,7 +183,7 @@ export class CommitBuilder {
     let body = '';
     for (const k of COMMIT_ORDER) if (top[k] !== undefined) body += `${body === '' ? '{' : ','}${JSON.stringify(k)}:${top[k]}`;
     body += '}';
-    const parsed = this.o.signer ? { operation_id: JSON.parse(top.operation_id!), epoch: this.epoch, ops: parsedOps } : undefined;
+    const parsed: CommitBody | undefined = this.o.signer ? { operation_id: JSON.parse(top.operation_id!) as string, epoch: this.epoch, ops: parsedOps } : undefined;
     return {
       pouchId: chain.pouchId,
       chain,
@@ -202,9 +205,8 @@ export function makeChains(rng: Rng, pouches: readonly string[], artifacts: numb
 
 // ---- usage rows (4.3) ----
 
-/** The fields that name a usage row, and a row: the spec model's types. */
+/** What names a usage row (the fields `usage-row-key` may use). */
 export type UsageKey = UsageKeyFields;
-export type { UsageRowValue };
 
 const ASSISTANT_CHARS = CHARSETS.assistant.chars;
 
@@ -233,7 +235,7 @@ export function usageRow(rng: Rng, key: UsageKey, maxCounter: number): UsageRowV
 const USAGE_ROWS_FIELD = Object.keys(reportUsage.body.fields)[0]!;
 
 export function usageBody(rows: readonly UsageRowValue[]): string {
-  return `{${JSON.stringify(USAGE_ROWS_FIELD)}:[${rows.map((r) => writeRow(r as unknown as Record<string, unknown>)).join(',')}]}`;
+  return `{${JSON.stringify(USAGE_ROWS_FIELD)}:[${rows.map(writeRow).join(',')}]}`;
 }
 
 export { zipfCdf };

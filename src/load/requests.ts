@@ -2,7 +2,7 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type MemberKind } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
@@ -59,10 +59,14 @@ export function usageRequest(caller: Caller, sourceId: string, body: string, kin
   return { method: reportUsage.method, path: buildPath(reportUsage, { sourceId }), headers: caller.headers, body, kind, token };
 }
 
-function envelope(res: LoadResponse): { ok?: unknown; data?: Record<string, unknown> } | undefined {
+/** A parsed value not checked yet (the hot path does not validate): the model's field names, any values. */
+type Unchecked<T> = { readonly [K in keyof T]?: unknown };
+type UncheckedEnvelope<Id extends EndpointId> = { readonly ok?: unknown; readonly data?: Unchecked<EndpointData<Id>> };
+
+function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<Id> | undefined {
   try {
     const j = JSON.parse(res.body) as unknown;
-    return j && typeof j === 'object' ? (j as { ok?: unknown; data?: Record<string, unknown> }) : undefined;
+    return j && typeof j === 'object' ? (j as UncheckedEnvelope<Id>) : undefined;
   } catch {
     return undefined;
   }
@@ -79,28 +83,33 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
   return undefined;
 }
 
-/** A commit applied only if it is a 2xx envelope whose results are all `applied`, one per op. */
-export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutcome {
+/** A 2xx answer, or the outcome of any other: a failure (failureOf) or a refusal. */
+function success(res: LoadResponse | Error): LoadResponse | RequestOutcome {
   const failed = failureOf(res);
   if (failed) return failed;
   const r = res as LoadResponse;
   if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
-  const env = envelope(r);
+  return r;
+}
+
+/** A commit applied only if it is a 2xx envelope whose results are all `applied`, one per op. */
+export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutcome {
+  const r = success(res);
+  if ('ok' in r) return r;
+  const env = envelope<'commitOperations'>(r);
   const results = env?.data?.results;
   if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
-  const notApplied = results.find((x) => !x || (x as { status?: unknown }).status !== APPLIED);
-  if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String((notApplied as { status?: unknown }).status)}` };
+  const notApplied = (results as (Unchecked<OperationResultValue> | null)[]).find((x) => !x || x.status !== APPLIED);
+  if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String(notApplied.status)}` };
   if (results.length !== ops) return { ok: false, units: 0, reason: `results for ${results.length} of ${ops} ops`, error: true };
   return { ok: true, units: ops };
 }
 
 /** A usage report accepted: a 2xx envelope with integer data.stored. */
 export function judgeUsage(res: LoadResponse | Error, rows: number): RequestOutcome & { stored?: number } {
-  const failed = failureOf(res);
-  if (failed) return failed;
-  const r = res as LoadResponse;
-  if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
-  const env = envelope(r);
+  const r = success(res);
+  if ('ok' in r) return r;
+  const env = envelope<'reportUsage'>(r);
   const stored = env?.data?.stored;
   if (env?.ok !== true || typeof stored !== 'number') return { ok: false, units: 0, reason: 'malformed success response', error: true };
   return { ok: true, units: rows, stored };

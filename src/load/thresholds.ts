@@ -71,6 +71,7 @@ function actualOf(t: Threshold, m: Measured): number {
     case 'errors': return m.errorRate;
     case 'goodput': return m.goodput;
     case 'rps': return m.rps;
+    default: return t.metric satisfies never;
   }
 }
 
@@ -80,6 +81,7 @@ function compare(a: number, op: Comparator, b: number): boolean {
     case '<=': return a <= b;
     case '>': return a > b;
     case '>=': return a >= b;
+    default: return op satisfies never;
   }
 }
 

@@ -1,17 +1,21 @@
 /** What every endpoint handler receives, and what it answers. */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Endpoint } from '../spec/index.ts';
+import type { Endpoint, EndpointBody, EndpointId, EndpointParams } from '../spec/index.ts';
 import type { FaultSet } from './faults.ts';
 import type { Caller, Directory, Fixture } from './fixture.ts';
 import type { ReadingSet } from './readings.ts';
+import type { Reply } from './reply.ts';
 import type { Store } from './store.ts';
 
-export interface RequestContext {
+export { dataOut, offSpec, type OffSpec, type Reply } from './reply.ts';
+
+export interface RequestContext<Id extends EndpointId = EndpointId> {
   readonly endpoint: Endpoint;
-  readonly params: Readonly<Record<string, string>>;
+  /** The path parameters by name, already valid against the endpoint's parameter nodes. */
+  readonly params: EndpointParams<Id>;
   readonly caller: Caller;
-  /** The parsed body, already valid against the endpoint's schema. */
-  readonly body: unknown;
+  /** The parsed body, already valid against the endpoint's schema (as bent by the server's readings and faults). */
+  readonly body: EndpointBody<Id>;
   readonly rawBody: Uint8Array;
   readonly headers: IncomingHttpHeaders;
   readonly faults: FaultSet;
@@ -23,15 +27,8 @@ export interface RequestContext {
   readonly fixture: Fixture;
 }
 
-/** A success: the envelope's `data` and the status (200 unless said otherwise). */
-export interface Reply {
-  readonly status: number;
-  readonly data: unknown;
-}
+/** The handler of one endpoint: its body and parameters typed by the spec model, its `data` too. */
+export type Handler<Id extends EndpointId> = (ctx: RequestContext<Id>) => Reply<Id> | Promise<Reply<Id>>;
 
-export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
-
-/** `envelope-wrong-types`: integers read from a bigint column come out as strings. */
-export function integerOut(n: number, faults: FaultSet): number | string {
-  return faults.has('envelope-wrong-types') ? String(n) : n;
-}
+/** One handler per endpoint; a new endpoint in the model does not compile until it has one. */
+export type Handlers = { readonly [Id in EndpointId]: Handler<Id> };

@@ -9,13 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { matchPath, type Endpoint, type MemberKind, type Readings } from '../spec/index.ts';
+import { matchPath, type Endpoint, type EndpointBody, type EndpointId, type EndpointParams, type MemberKind, type Readings } from '../spec/index.ts';
 import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
 import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
 import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
-import { HANDLERS } from './handlers/index.ts';
+import { dispatch } from './handlers/index.ts';
 import { pouchKey } from './handlers/commit.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';
 import { MemoryStore, type Store } from './store.ts';
@@ -122,7 +122,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     const body = parseJsonBody(rawBody, faults, readings);
     const badBody = validator.check(endpoint, body);
     if (badBody) throw badBody;
-    return HANDLERS[endpoint.id]({ endpoint, params, caller, body, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
+    // Both were checked against this endpoint's nodes above: they have its types.
+    const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
+    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
   }
 
   /** An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`. */

@@ -5,7 +5,8 @@
  * Node's single thread. A durable implementation keeps this shape (e.g. an in-memory image plus a
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
-import type { UsageRowValue } from '../spec/index.ts';
+import type { UsageRowLike } from '../spec/index.ts';
+import type { Reply } from './reply.ts';
 
 /**
  * Which rows hold a pouch: the pouch record (owner, seq) and its artifact table are keyed
@@ -42,16 +43,9 @@ export interface AppliedOp {
 export interface RememberedCommit {
   readonly fingerprint: string;
   readonly status: number;
-  readonly data: unknown;
+  readonly data: Reply<'commitOperations'>['data'];
   /** Set when the commit was answered with an error although some of its ops applied (per-op atomicity). */
   readonly error?: { readonly code: string; readonly message: string };
-}
-
-export interface UsageCounters {
-  readonly input: number;
-  readonly output: number;
-  readonly cache_read: number;
-  readonly cache_write: number;
 }
 
 export interface Store {
@@ -66,8 +60,8 @@ export interface Store {
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined;
   rememberCommit(scope: string, operationId: string, c: RememberedCommit): void;
 
-  usageRow(scope: string, key: string): UsageRowValue | undefined;
-  putUsageRow(scope: string, key: string, row: UsageRowValue): void;
+  usageRow(scope: string, key: string): UsageRowLike | undefined;
+  putUsageRow(scope: string, key: string, row: UsageRowLike): void;
   /** Rows held for a scope (`usage-stored-meaning=rows-held`). */
   usageRowCount(scope: string): number;
 
@@ -122,7 +116,7 @@ export class MemoryStore implements Store {
   private readonly tables = new Map<string, ArtifactTable>();
   private highestSeq = 0;
   private readonly commits = new Map<string, RememberedCommit>();
-  private readonly usage = new Map<string, Map<string, UsageRowValue>>();
+  private readonly usage = new Map<string, Map<string, UsageRowLike>>();
   private readonly approvals = new Map<string, { accountId: string; deviceId: string }>();
   private readonly passkeys = new Map<string, { accountId: string; label: string | undefined }>();
   private readonly revoked = new Map<string, Set<string>>();
@@ -173,10 +167,10 @@ export class MemoryStore implements Store {
     this.commits.set(`${scope}\n${operationId}`, c);
   }
 
-  usageRow(scope: string, key: string): UsageRowValue | undefined {
+  usageRow(scope: string, key: string): UsageRowLike | undefined {
     return this.usage.get(scope)?.get(key);
   }
-  putUsageRow(scope: string, key: string, row: UsageRowValue): void {
+  putUsageRow(scope: string, key: string, row: UsageRowLike): void {
     let rows = this.usage.get(scope);
     if (!rows) {
       rows = new Map();

@@ -246,8 +246,11 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         for (const [key, field] of Object.entries(node.fields)) visit(field.node, (v as Record<string, unknown>)[key], [...at, key], field.required);
         return;
       }
+      case 'enum':
+      case 'boolean':
+        return; // no reading or fault makes these stricter
       default:
-        return;
+        return node satisfies never;
     }
   };
   visit(e.body, body, [], true);

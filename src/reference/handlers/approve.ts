@@ -10,11 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '../errors.ts';
-import type { Handler } from '../context.ts';
+import { offSpec, type Handler, type Reply } from '../context.ts';
 
-export const approveDevice: Handler = (ctx) => {
-  const requestId = ctx.params['id']!;
-  const answer = (deviceId: string) => ({ status: 200, data: ctx.faults.has('approve-camel-case') ? { deviceId } : { device_id: deviceId } });
+export const approveDevice: Handler<'approveDevice'> = (ctx) => {
+  const requestId = ctx.params.id;
+  const answer = (deviceId: string): Reply<'approveDevice'> => ({ status: 200, data: ctx.faults.has('approve-camel-case') ? offSpec({ deviceId }) : { device_id: deviceId } });
   if (ctx.readings.is('cli-request-exists', 'profile-ids')) {
     const listed = (ctx.fixture.cliRequestIds ?? []).some((id) => id.toLowerCase() === requestId.toLowerCase());
     if (!listed) throw new HttpError(404, 'request_not_found', 'no such cli-auth request: only the requests listed in the profile exist');

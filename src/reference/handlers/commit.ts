@@ -16,15 +16,15 @@
  * block, so no other request can run between the conflict check and the apply.
  */
 import { HttpError, badRequest } from '../errors.ts';
-import { integerOut, type Handler, type Reply, type RequestContext } from '../context.ts';
+import type { CommitBody, CommitData, OperationResultValue, PouchOperationValue } from '../../spec/index.ts';
+import { dataOut, offSpec, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
 import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
 import type { AppliedOp, PouchKey, PouchView } from '../store.ts';
-import type { CommitBody, PouchOperationValue } from '../../spec/index.ts';
 
-/** The model's types: the body reached the handler valid against its schema. */
-type Op = PouchOperationValue;
+type Op = Readonly<PouchOperationValue>;
+type Context = RequestContext<'commitOperations'>;
 
 /** What became of one op: applied, refused by the conflict check, or not applied because another op was. */
 type Verdict =
@@ -51,7 +51,7 @@ function conflictStatus(readings: ReadingSet): number {
   }
 }
 
-const refusal = (readings: ReadingSet, code: string, message: string, data?: Record<string, unknown>): HttpError =>
+const refusal = (readings: ReadingSet, code: string, message: string, data?: Reply<'commitOperations'>['data']): HttpError =>
   new HttpError(conflictStatus(readings), code, message, {}, data);
 
 /**
@@ -99,7 +99,7 @@ class Staged {
 }
 
 /** Why `op` conflicts with the pouch and the ops staged before it, or undefined. */
-function conflictOf(ctx: RequestContext, pouch: PouchView | undefined, staged: Staged, op: Op): string | undefined {
+function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, op: Op): string | undefined {
   const { faults, readings } = ctx;
   const storedHead = pouch?.head(op.artifact_id);
   const head = ctx.readings.of('batch-chaining') === 'pre-batch-heads' || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
@@ -127,7 +127,7 @@ function conflictOf(ctx: RequestContext, pouch: PouchView | undefined, staged: S
  * ends the batch: rejected (thrown) under `reject-request`, or that op refused and every other
  * aborted under `per-op-status`. Under per-op atomicity every op is judged and the valid ones apply.
  */
-function plan(ctx: RequestContext, key: PouchKey, pouch: PouchView | undefined, body: CommitBody): Verdict[] {
+function plan(ctx: Context, key: PouchKey, pouch: PouchView | undefined, body: CommitBody): Verdict[] {
   const { faults, readings, store } = ctx;
   const perOp = readings.is('batch-atomicity', 'per-op');
   const partial = faults.has('partial-batch');
@@ -159,10 +159,30 @@ function plan(ctx: RequestContext, key: PouchKey, pouch: PouchView | undefined, 
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export const commitOperations: Handler = async (ctx) => {
-  const { faults, readings, store, caller } = ctx;
-  const body = ctx.body as CommitBody;
-  const pouchId = ctx.params['pouchId']!;
+/** A result 2.6 lists: the op applied. */
+const appliedResult = (op: AppliedOp, highWater: number): OperationResultValue => ({
+  status: 'applied',
+  artifact_id: op.artifactId,
+  revision_id: op.revisionId,
+  seq: op.seq,
+  high_water: highWater,
+});
+
+/**
+ * Every op's result, under `conflict-behaviour=per-op-status` those that did not apply too, with a
+ * status 2.6 does not list. A non-applied op has no seq of its own: 0, which no applied op ever gets.
+ */
+const resultsOf = (verdicts: readonly Verdict[], highWater: number): CommitData | OffSpec => {
+  if (verdicts.every((v) => v.kind === 'applied')) return { results: verdicts.map((v) => appliedResult(v.op, highWater)) };
+  const results = verdicts.map((v) =>
+    v.kind === 'applied' ? appliedResult(v.op, highWater) : { status: NOT_APPLIED[v.kind], artifact_id: v.op.artifact_id, revision_id: v.op.revision_id, seq: 0, high_water: highWater },
+  );
+  return offSpec({ results });
+};
+
+export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
+  const { faults, readings, store, caller, body } = ctx;
+  const pouchId = ctx.params.pouchId;
   // Section 5 names command-line devices; `signature-required-callers=everyone` asks it of browsers too.
   if (caller.kind === 'device' || readings.is('signature-required-callers', 'everyone')) {
     checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults, readings });
@@ -186,7 +206,7 @@ export const commitOperations: Handler = async (ctx) => {
     if (first) {
       if (idempotency === 'replay-rejected') throw refusal(readings, 'operation_id_replayed', 'this operation_id was already committed; nothing was applied again');
       if (first.fingerprint !== fingerprint) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
-      if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data as Record<string, unknown>);
+      if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data);
       return { status: first.status, data: first.data };
     }
   }
@@ -197,12 +217,7 @@ export const commitOperations: Handler = async (ctx) => {
     await tick(); // a store round-trip between check and act
   }
   if (!faults.has('partial-batch') && applied.length > 0) store.applyOps(key, caller.accountId, applied);
-  const highWater = integerOut(faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before), faults);
-  const resultOf = (v: Verdict): Record<string, unknown> =>
-    v.kind === 'applied'
-      ? { status: 'applied', artifact_id: v.op.artifactId, revision_id: v.op.revisionId, seq: integerOut(v.op.seq, faults), high_water: highWater }
-      : // A non-applied op has no seq of its own: 0, which no applied op ever gets.
-        { status: NOT_APPLIED[v.kind], artifact_id: v.op.artifact_id, revision_id: v.op.revision_id, seq: integerOut(0, faults), high_water: highWater };
+  const highWater = faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before);
   const refused = verdicts.filter((v) => v.kind === 'refused');
   const remember = (r: Omit<Parameters<typeof store.rememberCommit>[2], 'fingerprint'>): void => {
     // Only commits that applied something are remembered: a refused attempt can be retried with the same id.
@@ -211,13 +226,13 @@ export const commitOperations: Handler = async (ctx) => {
   if (refused.length > 0 && readings.is('conflict-behaviour', 'reject-request')) {
     // Per-op atomicity with whole-request rejection: the valid ops applied, and the 4xx says the
     // request did not apply as sent; its data lists the results of the ops that did.
-    const data = { results: verdicts.filter((v) => v.kind === 'applied').map(resultOf) };
+    const data = dataOut<CommitData>({ results: applied.map((op) => appliedResult(op, highWater)) }, faults);
     const why = refused.map((v) => (v.kind === 'refused' ? v.why : '')).join('; ');
     const message = `${why}; ${applied.length === 0 ? 'nothing was applied' : `the other ${applied.length} op(s) were applied (data.results)`}`;
     remember({ status: conflictStatus(readings), data, error: { code: 'conflict', message } });
     throw refusal(readings, 'conflict', message, data);
   }
-  const reply: Reply = { status: 200, data: { results: verdicts.map(resultOf) } };
+  const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(resultsOf(verdicts, highWater), faults) };
   remember({ status: reply.status, data: reply.data });
   return reply;
 };

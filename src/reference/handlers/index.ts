@@ -1,6 +1,6 @@
 /** One handler per endpoint of section 4. */
 import type { EndpointId } from '../../spec/index.ts';
-import type { Handler } from '../context.ts';
+import type { Handlers, Reply, RequestContext } from '../context.ts';
 import { approveDevice } from './approve.ts';
 import { commitOperations } from './commit.ts';
 import { registerPasskey } from './passkeys.ts';
@@ -8,7 +8,7 @@ import { revokeBrowser } from './revoke.ts';
 import { changeUnlock } from './unlock.ts';
 import { reportUsage } from './usage.ts';
 
-export const HANDLERS: Readonly<Record<EndpointId, Handler>> = Object.freeze({
+export const HANDLERS: Handlers = Object.freeze({
   approveDevice,
   commitOperations,
   reportUsage,
@@ -16,3 +16,8 @@ export const HANDLERS: Readonly<Record<EndpointId, Handler>> = Object.freeze({
   revokeBrowser,
   changeUnlock,
 });
+
+/** Runs the handler of endpoint `id` on a request to it. */
+export function dispatch<Id extends EndpointId>(id: Id, ctx: RequestContext<Id>): Reply<Id> | Promise<Reply<Id>> {
+  return HANDLERS[id](ctx);
+}

@@ -12,11 +12,9 @@
  */
 import { HttpError } from '../errors.ts';
 import type { Handler, RequestContext } from '../context.ts';
-import type { RevokeBody } from '../../spec/index.ts';
-
 
 /** The member an id names: a fixture member, a listed browser (primary account) or, under `any-id`, nobody known. */
-function memberOf(ctx: RequestContext, id: string): { accountId: string; kind: 'browser' | 'device' } | undefined {
+function memberOf(ctx: RequestContext<'revokeBrowser'>, id: string): { accountId: string; kind: 'browser' | 'device' } | undefined {
   const known = ctx.directory.member(id);
   if (known) return known;
   if (!ctx.readings.is('browser-exists', 'profile-ids')) return undefined;
@@ -24,14 +22,13 @@ function memberOf(ctx: RequestContext, id: string): { accountId: string; kind: '
   throw new HttpError(404, 'browser_not_found', 'no such browser: only the browsers listed in the profile can be revoked');
 }
 
-export const revokeBrowser: Handler = (ctx) => {
-  const id = ctx.params['id']!.toLowerCase();
+export const revokeBrowser: Handler<'revokeBrowser'> = (ctx) => {
+  const id = ctx.params.id.toLowerCase();
   const known = memberOf(ctx, id);
   if (known && known.accountId !== ctx.caller.accountId) throw new HttpError(403, 'forbidden', 'this member belongs to another account');
   if (known && id === ctx.caller.memberId) throw new HttpError(409, 'cannot_revoke_self', 'a browser cannot revoke itself');
   if (known && known.kind !== 'browser') throw new HttpError(409, 'not_a_browser', 'this member is not a browser');
   ctx.store.revokeBrowser(ctx.caller.accountId, id);
-  const body = ctx.body as RevokeBody;
-  const rotated = (body.roster?.key_envelopes?.length ?? 0) > 0;
+  const rotated = (ctx.body.roster?.key_envelopes?.length ?? 0) > 0;
   return { status: 200, data: { revoked: true, rotation_pending: !rotated } };
 };

@@ -6,11 +6,11 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageBody, type UsageRowValue } from '../../spec/index.ts';
-import { integerOut, type Handler } from '../context.ts';
+import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowValue } from '../../spec/index.ts';
+import { dataOut, type Handler } from '../context.ts';
 import type { ReadingSet } from '../readings.ts';
 
-type Row = UsageRowValue;
+type Row = Readonly<UsageRowValue>;
 
 const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
 
@@ -28,10 +28,10 @@ function storedOf(readings: ReadingSet, changed: number, held: number, reported:
   }
 }
 
-export const reportUsage: Handler = (ctx) => {
+export const reportUsage: Handler<'reportUsage'> = (ctx) => {
   const { faults, readings, store } = ctx;
-  const rows = (ctx.body as UsageBody).rows;
-  const scope = `${ctx.caller.accountId}\n${ctx.params['sourceId']!}`;
+  const rows = ctx.body.rows;
+  const scope = `${ctx.caller.accountId}\n${ctx.params.sourceId}`;
   const keyReading = readings.of('usage-row-key');
   const changed = new Set<string>();
   for (const row of rows) {
@@ -59,5 +59,5 @@ export const reportUsage: Handler = (ctx) => {
       changed.add(key);
     }
   }
-  return { status: 200, data: { stored: integerOut(storedOf(readings, changed.size, store.usageRowCount(scope), rows.length), faults) } };
+  return { status: 200, data: dataOut({ stored: storedOf(readings, changed.size, store.usageRowCount(scope), rows.length) }, faults) };
 };
