@@ -23,12 +23,6 @@ export function sendPlain(ctx: CaseContext, endpoint: EndpointId): Promise<Excha
   return send(ctx, endpoint, plainRequest(endpoint));
 }
 
-/** Sends a prepared request the spec allows and judges the answer with controls. */
-export async function sendAndJudge(ctx: CaseContext, endpoint: EndpointId, prepared: Sample, o: ServedOptions): Promise<{ ex: Exchange; outcome: Outcome }> {
-  const ex = await ctx.call({ endpoint, params: prepared.params, body: prepared.body });
-  return { ex, outcome: await judgeServed(ctx, endpoint, prepared, ex, o) };
-}
-
 /** Judges the answer to a prepared request the spec allows. */
 export function mustAccept(ctx: CaseContext, endpoint: EndpointId, ex: Exchange, prepared: Sample, o: ServedOptions): Promise<Outcome> {
   return judgeServed(ctx, endpoint, prepared, ex, o);

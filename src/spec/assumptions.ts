@@ -235,10 +235,6 @@ export type Readings = Partial<AssumptionSet>;
 
 export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
 
-export function isAssumptionName(s: string): s is AssumptionName {
-  return ASSUMPTION_BY_NAME.has(s);
-}
-
 /** Whether `value` is one of the readings of `name`. */
 export function isReading<N extends AssumptionName>(name: N, value: string): value is ReadingOf<N> {
   return ASSUMPTION_BY_NAME.get(name)?.choices.some((c) => c.value === value) ?? false;

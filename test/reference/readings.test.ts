@@ -67,6 +67,15 @@ const stored = async (ref: RunningReference, id: string, rows: Record<string, un
 const statuses = (r: Res): unknown => r.json?.data?.results?.map((x: { status: string }) => x.status);
 const usageStatus = (ref: RunningReference, row: Record<string, unknown>): Promise<number> => status(reportUsage(ref, sourceId(), [usageRow(row)]));
 
+/** The same commit sent twice with one operation_id: the first status, then the replay's status and error code. */
+async function replayTwice(ref: RunningReference): Promise<unknown> {
+  const pouch = randomUUID();
+  const body = commitBody([op(ref)]);
+  const first = await status(commit(ref, pouch, body));
+  const again = await commit(ref, pouch, body);
+  return [first, again.status, again.json?.error?.code];
+}
+
 /** Create an artifact, then return it with its pouch. */
 async function seeded(ref: RunningReference): Promise<{ pouch: string; a: Record<string, unknown> }> {
   const pouch = randomUUID();
@@ -230,25 +239,13 @@ const DEMOS: Partial<Record<ReadingKey, Demo>> = {
     switched: 409,
   },
   'operation-id-idempotency=replay-rejected': {
-    observe: async (ref) => {
-      const pouch = randomUUID();
-      const body = commitBody([op(ref)]);
-      const first = await status(commit(ref, pouch, body));
-      const again = await commit(ref, pouch, body);
-      return [first, again.status, again.json?.error?.code];
-    },
+    observe: replayTwice,
     byDefault: [200, 200, undefined],
     switched: [200, 409, 'operation_id_replayed'],
   },
   'operation-id-idempotency=not-deduplicated': {
     // Evaluated again, the replayed create meets the artifact its first attempt created.
-    observe: async (ref) => {
-      const pouch = randomUUID();
-      const body = commitBody([op(ref)]);
-      const first = await status(commit(ref, pouch, body));
-      const again = await commit(ref, pouch, body);
-      return [first, again.status, again.json?.error?.code];
-    },
+    observe: replayTwice,
     byDefault: [200, 200, undefined],
     switched: [200, 409, 'conflict'],
   },
