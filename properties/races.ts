@@ -4,13 +4,16 @@
  * byte held back, then released together, so they reach the server's conflict check at once.
  * A timeout or a 5xx may or may not have applied (Jepsen's "indeterminate"), never a loss.
  */
+import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { Notes, violation } from '../src/check/judge.ts';
-import { readingJudgement } from '../src/check/judgements.ts';
+import { CAS_MODEL, checkLinearizable, renderTimeline } from '../src/check/linearizability/index.ts';
+import { Notes, unexpected, violation } from '../src/check/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { STALE_NOT_APPLIED } from './commits.ts';
 import { commit, createArtifacts, extend, fates, op, pouchFor, type Artifact, type Op, type Pouch } from './support/commits.ts';
+import { Aliases, HistoryLog, round, type CommitOp } from './support/histories.ts';
 
 /** That a lone writer on the head wins is what the harness builds on (op-semantics); that two win is a stale op applied. */
 const SOME_WINNER = readingJudgement('races.some-winner', 'Of N racing commits on the head, one applies when every outcome is known.', 'op-semantics');
@@ -85,5 +88,167 @@ const oneWinner = defineProperty({
   describe: (c) => `${c.bursts} bursts of ${c.n} concurrent ${c.type}s`,
 });
 
-const RACES: readonly Property[] = [oneWinner];
+// ---- races.linearizable ------------------------------------------------------------------------
+
+/**
+ * Optimistic concurrency on revision ids makes each artifact a compare-and-set register on its head
+ * revision: whatever the interleaving, the applied ops of concurrent commits must line up one after
+ * another, each on the head the previous one set, within the time between its send and its answer.
+ */
+const LINEARIZABLE = specJudgement(
+  'races.linearizable',
+  'Each artifact\'s history of concurrent commits is linearizable as a compare-and-set register on its head revision: every applied op found its base at the head, at a moment between its send and its answer; refused ops took no effect; ops of unknown outcome took effect there or not at all.',
+  'commitOperations',
+);
+
+type Later = 'update' | 'rename' | 'delete';
+
+/** One client's commit in one round: which artifacts, on which base. */
+interface Step {
+  readonly artifact: number;
+  /** A second artifact in the same batch (a batch touching two artifacts). */
+  readonly pair: number | null;
+  readonly type: Later;
+  /** Build on a revision this client saw superseded (a stale read). */
+  readonly stale: boolean;
+  /** Catch up with the latest head anyone saw applied before building (a client that re-reads). */
+  readonly look: boolean;
+}
+
+interface Plan {
+  readonly clients: number;
+  readonly artifacts: number;
+  readonly rounds: number;
+  readonly steps: readonly Step[];
+}
+
+const arbStep: fc.Arbitrary<Step> = fc.record({
+  artifact: fc.nat({ max: 7 }),
+  pair: fc.option(fc.nat({ max: 7 }), { freq: 3 }),
+  type: fc.constantFrom<Later>('update', 'update', 'rename', 'delete'),
+  stale: fc.nat({ max: 5 }).map((n) => n === 0),
+  look: fc.boolean(),
+});
+
+/** Search steps per artifact before the check answers "unknown" (never a violation). */
+const CHECK_STEPS = 200_000;
+
+/** What each client believes of each artifact: the revisions it saw at the head, oldest first. */
+class Views {
+  private readonly seen = new Map<string, string[]>();
+  constructor(
+    private readonly board: Map<string, string>,
+    artifacts: readonly Artifact[],
+    clients: number,
+  ) {
+    for (let c = 0; c < clients; c++) for (const a of artifacts) this.seen.set(`${c} ${a.id}`, [a.head]);
+  }
+  private list(client: number, artifact: string): string[] {
+    return this.seen.get(`${client} ${artifact}`)!;
+  }
+  saw(client: number, artifact: string, revision: string): void {
+    const l = this.list(client, artifact);
+    if (l[l.length - 1] !== revision) l.push(revision);
+  }
+  /** Catches up with the board. */
+  look(client: number, artifact: string): void {
+    const head = this.board.get(artifact);
+    if (head !== undefined) this.saw(client, artifact, head);
+  }
+  base(client: number, artifact: string, stale: boolean): string {
+    const l = this.list(client, artifact);
+    return stale && l.length >= 2 ? l[l.length - 2]! : l[l.length - 1]!;
+  }
+}
+
+/** The witness as a timeline, with short names for revisions and artifacts (the artifact's own name too). */
+function timelineOf(log: HistoryLog, partition: string, witness: readonly CommitOp[]): { artifact: string; text: string } {
+  const names = new Aliases();
+  // Name revisions in the order the history met them, so r0 is the artifact's first revision.
+  for (const o of log.ops) {
+    names.of(o.input.key, 'artifact');
+    names.of(o.input.base, 'r');
+    names.of(o.input.next, 'r');
+  }
+  const text = renderTimeline(witness, {
+    label: (o) => {
+      const batch = log.batchOf.get(o.id);
+      const with_ = batch ? ` (batch with ${batch.map((a) => names.of(a, 'artifact')).join(', ')})` : '';
+      return `${o.input.what} ${names.of(o.input.base, 'r')}→${names.of(o.input.next, 'r')}${with_}: ${o.output ?? 'unknown (may or may not have applied)'}`;
+    },
+  });
+  return { artifact: names.of(partition, 'artifact'), text };
+}
+
+// 4.2: concurrent commits from several clients on shared artifacts line up, per artifact, as compare-and-set on the head.
+const linearizable = defineProperty({
+  id: 'races.linearizable',
+  section: '4.2',
+  invariant: 'Commits from several concurrent clients (updates, renames, deletes, two-artifact batches, some on stale bases) leave every artifact with a history that is linearizable as compare-and-set on its head revision.',
+  assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'batch-atomicity', 'pouch-existence'],
+  judgements: [LINEARIZABLE],
+  needs: ['device', 'pouch'],
+  runs: 3,
+  arbitrary: () =>
+    fc.record({
+      clients: fc.integer({ min: 3, max: 4 }),
+      artifacts: fc.integer({ min: 2, max: 3 }),
+      rounds: fc.integer({ min: 4, max: 6 }),
+      steps: fc.array(arbStep, { minLength: 8, maxLength: 24 }),
+    }),
+  async check(ctx, plan: Plan): Promise<Outcome> {
+    const clients = Math.max(2, Math.min(plan.clients, ctx.profile.connections));
+    const pouch = pouchFor(ctx);
+    const log = new HistoryLog();
+    const t0 = performance.now();
+    const { artifacts, outcome } = await createArtifacts(ctx, pouch, plan.artifacts);
+    if (outcome) return outcome;
+    const created = artifacts.map((a) => op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null }));
+    log.record({ client: 'setup', ops: created, fates: created.map(() => 'applied' as const), call: t0, ret: performance.now() });
+    const board = new Map(artifacts.map((a) => [a.id, a.head]));
+    const views = new Views(board, artifacts, clients);
+    const notes = new Notes();
+    let trouble: Outcome | undefined;
+    for (let r = 0; r < plan.rounds; r++) {
+      const commits = Array.from({ length: clients }, (_, c) => {
+        const s = plan.steps[(r * clients + c) % plan.steps.length]!;
+        const targets = [s.artifact, ...(s.pair === null ? [] : [s.pair])].map((i) => artifacts[i % artifacts.length]!);
+        const ops = [...new Set(targets)].map((a, k) => {
+          if (s.look) views.look(c, a.id);
+          return op(ctx, { type: k === 0 ? s.type : 'update', artifact: a.id, revision: ctx.uuid(), base: views.base(c, a.id, s.stale && k === 0) });
+        });
+        return { client: `client-${c + 1}`, ops, index: c };
+      });
+      const sent = await round(ctx, pouch, commits);
+      sent.forEach((x, c) => {
+        log.record({ ...x, fates: x.fate.ops });
+        trouble ??= unexpected(x.exchange, `${x.client}'s commit in round ${r + 1}`);
+        x.ops.forEach((o, i) => {
+          const fate = x.fate.ops[i];
+          if (fate === 'applied') {
+            views.saw(c, String(o.artifact_id), String(o.revision_id));
+            board.set(String(o.artifact_id), String(o.revision_id));
+          } else if (fate === 'refused') views.look(c, String(o.artifact_id)); // a client that lost re-reads the head
+        });
+        if (x.fate.ops.includes('refused')) notes.add(x.fate.conflictForm);
+      });
+    }
+    const checked = checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS });
+    if (checked.kind === 'violation') {
+      const { artifact, text } = timelineOf(log, checked.partition, checked.witness);
+      return violation(
+        LINEARIZABLE,
+        `${clients} clients, ${plan.rounds} rounds of concurrent commits on ${artifacts.length} artifacts: the history of artifact ${artifact} (${checked.partition}) ` +
+          `is not linearizable as compare-and-set on its head revision. These ${checked.witness.length} op(s) cannot be ordered, ` +
+          `whatever the ${checked.others.length} other op(s) on it did (each taken as applied at any moment after it was sent, or not at all):\n` +
+          text,
+      );
+    }
+    // "unknown" (the search budget ran out) concludes nothing.
+    return notes.result(trouble ?? PASS);
+  },
+  describe: (p) => `${p.clients} clients × ${p.rounds} rounds on ${p.artifacts} artifacts (${p.steps.filter((s) => s.pair !== null).length} batch steps, ${p.steps.filter((s) => s.stale).length} stale)`,
+});
+
+const RACES: readonly Property[] = [oneWinner, linearizable];
 export default RACES;

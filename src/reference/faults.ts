@@ -121,6 +121,9 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // histories: defects only concurrent commits show, found by the per-artifact linearizability check.
+  f('check-then-act-rename-delete', 'commits', 'awaits a store round-trip (a name-index or tombstone lookup) between the conflict check and the apply of a batch holding a rename or a delete: two renames or deletes racing on one base both apply', ['races.linearizable', 'races.one-winner']),
+  f('batch-split-under-load', 'commits', 'applies a batch\'s first op at once and its other ops after a store round-trip, on the checks already made: a commit that moves one of those artifacts in between is overwritten (its update lost, the batch applied partly over it)', ['races.linearizable']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

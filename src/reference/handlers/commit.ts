@@ -213,10 +213,17 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const before = pouch?.seq ?? 0;
   const verdicts = plan(ctx, key, pouch, body);
   const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
-  if (faults.has('check-then-act-race')) {
+  const renamesOrDeletes = body.ops.some((o) => o.type === 'rename' || o.type === 'delete');
+  if (faults.has('check-then-act-race') || (faults.has('check-then-act-rename-delete') && renamesOrDeletes)) {
     await tick(); // a store round-trip between check and act
   }
-  if (!faults.has('partial-batch') && applied.length > 0) store.applyOps(key, caller.accountId, applied);
+  if (!faults.has('partial-batch') && applied.length > 0) {
+    if (faults.has('batch-split-under-load') && applied.length > 1) {
+      store.applyOps(key, caller.accountId, applied.slice(0, 1));
+      await tick(); // the rest in a second write, on the verdicts taken before the first
+      store.applyOps(key, caller.accountId, applied.slice(1));
+    } else store.applyOps(key, caller.accountId, applied);
+  }
   const highWater = faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before);
   const refused = verdicts.filter((v) => v.kind === 'refused');
   const remember = (r: Omit<Parameters<typeof store.rememberCommit>[2], 'fingerprint'>): void => {

@@ -1,0 +1,43 @@
+/**
+ * races.linearizable: silent against the correct reference over several seeds, and killing the
+ * concurrency faults (a check-then-act race on renames and deletes, a batch applied in two writes,
+ * the general check-then-act race, stale bases accepted), with the witness drawn as a timeline.
+ * Which of them races.one-winner (single-op bursts on one base) also kills is shown alongside.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import RACES from '../../properties/races.ts';
+import { References, runAgainst, summary } from './harness.ts';
+
+const linearizable = RACES.find((p) => p.id === 'races.linearizable')!;
+const oneWinner = RACES.find((p) => p.id === 'races.one-winner')!;
+
+describe('races.linearizable (4.2)', () => {
+  const refs = new References();
+  afterAll(() => refs.closeAll());
+
+  it('is silent against the correct reference over several seeds', async () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const c = await runAgainst(await refs.get(), linearizable, { runs: 3, seed });
+      expect(c.result.findings, `seed ${seed}: ${summary(c)}`).toEqual([]);
+      expect(c.result.status).toBe('passed');
+    }
+  });
+
+  for (const fault of ['check-then-act-rename-delete', 'batch-split-under-load', 'check-then-act-race', 'stale-base-accepted']) {
+    it(`kills ${fault}, naming the ops that cannot be ordered on a timeline`, async () => {
+      const c = await runAgainst(await refs.get(fault), linearizable, { runs: 6 });
+      expect(c.failing.length, summary(c)).toBeGreaterThan(0);
+      const f = c.failing[0]!;
+      expect(f.kind).toBe('violation');
+      expect(f.message).toMatch(/is not linearizable as compare-and-set on its head revision/);
+      expect(f.message).toMatch(/\n\S+ +\|[ [=\]>]+\| #\d+ /);
+    });
+  }
+
+  it('races.one-winner kills the rename/delete race too, but not the split batch (its bursts are single-op commits)', async () => {
+    const race = await runAgainst(await refs.get('check-then-act-rename-delete'), oneWinner, { runs: 6 });
+    expect(race.failing.length, summary(race)).toBeGreaterThan(0);
+    const split = await runAgainst(await refs.get('batch-split-under-load'), oneWinner, { runs: 4 });
+    expect(split.result.findings, summary(split)).toEqual([]);
+  });
+});
