@@ -319,6 +319,34 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: false,
     faulty: true,
   },
+  // histories: races only concurrent commits show.
+  'check-then-act-rename-delete': {
+    // Renames racing on one base: one wins on the correct reference; with the fault, several (a few rounds, since a race may miss).
+    observe: async (ref) => {
+      let winners = 0;
+      for (let round = 0; round < 3 && winners <= 1; round++) winners = (await raceOnOneBase(ref, 'rename')).statuses.filter((s) => s === 200).length;
+      return winners;
+    },
+    correct: 1,
+    faulty: (w: unknown) => (w as number) > 1,
+  },
+  'batch-split-under-load': {
+    // A batch updating A and B sent together with single updates of B on the same base: only one of them may apply B's update.
+    observe: async (ref) => {
+      let winners = 0;
+      for (let round = 0; round < 5 && winners <= 1; round++) {
+        const pouch = randomUUID();
+        const [a, b] = [op(ref), op(ref)];
+        if ((await commit(ref, pouch, commitBody([a, b]))).status !== 200) throw new Error('setup commit failed');
+        const upd = (x: Record<string, unknown>) => op(ref, { type: 'update', artifact_id: x['artifact_id'] as string, base_revision_id: x['revision_id'] as string });
+        const bodies = [commitBody([upd(a), upd(b)]), ...many(7, () => commitBody([upd(b)]))];
+        winners = (await Promise.all(bodies.map((body) => status(commit(ref, pouch, body))))).filter((s) => s === 200).length;
+      }
+      return winners;
+    },
+    correct: 1,
+    faulty: (w: unknown) => (w as number) > 1,
+  },
 };
 
 let correct: RunningReference;

@@ -174,13 +174,13 @@ export function isErrorEnvelope(r: Res): boolean {
 export const CONCURRENT = 64;
 
 /** Creates an artifact, then sends CONCURRENT signed updates on its head at once. Returns the statuses and the winners' results. */
-export async function raceOnOneBase(ref: RunningReference): Promise<{ statuses: number[]; seqs: number[] }> {
+export async function raceOnOneBase(ref: RunningReference, type: 'update' | 'rename' | 'delete' = 'update'): Promise<{ statuses: number[]; seqs: number[] }> {
   const pouch = randomUUID();
   const a = op(ref);
   const created = await commit(ref, pouch, commitBody([a]));
   if (created.status !== 200) throw new Error(`setup commit failed: ${created.text}`);
   const bodies = Array.from({ length: CONCURRENT }, () =>
-    commitBody([op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string })]),
+    commitBody([op(ref, { type, artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string })]),
   );
   const rs = await Promise.all(bodies.map((b) => commit(ref, pouch, b)));
   return { statuses: rs.map((r) => r.status), seqs: rs.filter((r) => r.status === 200).map((r) => r.json.data.results[0].seq as number) };
