@@ -44,6 +44,7 @@ const ORDER = [
   'usage.associative',
   'robustness.oversized-body',
   'races.one-winner',
+  'races.linearizable',
   'shapes.valid-accepted',
   'signatures.forgeries-rejected',
   'robustness.malformed-rejected',
