@@ -1,7 +1,10 @@
 /**
- * 4.2 under contention: optimistic concurrency means that of N commits built on the same base
- * revision, at most one applies. The requests are sent over separate connections with their last
- * byte held back, then released together, so they reach the server's conflict check at once.
+ * 4.2 under contention. Optimistic concurrency on revision ids makes each artifact a compare-and-set
+ * register on its head revision. `races.one-winner`: of N commits built on the same base, at most
+ * one applies (the requests are sent over separate connections with their last byte held back,
+ * then released together, so they reach the server's conflict check at once). `races.linearizable`:
+ * several clients commit at once to a few shared artifacts (two-artifact batches and stale bases
+ * among them), and each artifact's recorded history must be linearizable as compare-and-set.
  * A timeout or a 5xx may or may not have applied (Jepsen's "indeterminate"), never a loss.
  */
 import { performance } from 'node:perf_hooks';
@@ -188,7 +191,7 @@ const linearizable = defineProperty({
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'batch-atomicity', 'pouch-existence'],
   judgements: [LINEARIZABLE],
   needs: ['device', 'pouch'],
-  runs: 3,
+  runs: 5,
   arbitrary: () =>
     fc.record({
       clients: fc.integer({ min: 3, max: 4 }),
