@@ -220,7 +220,7 @@ const linearizable = defineProperty({
           if (s.look) views.look(c, a.id);
           return op(ctx, { type: k === 0 ? s.type : 'update', artifact: a.id, revision: ctx.uuid(), base: views.base(c, a.id, s.stale && k === 0) });
         });
-        return { client: `client-${c + 1}`, ops, index: c };
+        return { client: `client-${c + 1}`, ops };
       });
       const sent = await round(ctx, pouch, commits);
       sent.forEach((x, c) => {

@@ -49,7 +49,9 @@ export function toSummaryMarkdown(report: Report): string {
   if (failing.length) {
     out.push('', '### Violations and server errors', '');
     for (const f of failing) {
-      out.push(`#### \`${f.property}\` (§${f.section}): ${f.kind}`, '', cell(f.message), '');
+      // A message may end in a drawing (a history's timeline): its first line as text, the rest verbatim.
+      const [first = '', ...rest] = f.message.split('\n');
+      out.push(`#### \`${f.property}\` (§${f.section}): ${f.kind}`, '', cell(first), '', ...(rest.length ? [fence(rest.join('\n')), ''] : []));
       if (f.ground) out.push(`Ground: ${cell(f.ground)}`, '');
       if (f.counterexample) out.push('Counterexample' + (f.shrinks !== undefined ? ` (after ${f.shrinks} shrinks)` : '') + ':', '', fence(f.counterexample), '');
       if (f.replay) out.push(`Replay: \`pouchproof replay ${f.replay}\``, '');

@@ -187,6 +187,17 @@ describe('reports', () => {
     expect(out).toContain('1 property pouchproof could not run — 2 properties: 1 passed, 0 failed, 0 skipped, 1 not run (error)');
   });
 
+  it('summary.md keeps a violation\'s drawing (a message\'s lines after the first, e.g. a history\'s timeline) verbatim in a fence', async () => {
+    const profile = standInProfile(srv.url);
+    const run = await runProperties(profile, [mismatch] as Property[], { seed: 1, runs: 1 });
+    const report = reportFor(run, profile.secrets);
+    const drawing = 'client-1 |[====]    | #1 update r0→r1: applied\nclient-2 |  [=====] | #2 update r0→r2: applied';
+    const finding = { kind: 'violation' as const, property: 'synthetic.mismatch', section: '4.3', message: `two ops on one base | both applied:\n${drawing}` };
+    const md = toSummaryMarkdown({ ...report, properties: [{ ...report.properties[0]!, status: 'failed', findings: [finding] }] });
+    expect(md).toContain('two ops on one base \\| both applied:\n');
+    expect(md).toContain(`\`\`\`\n${drawing}\n\`\`\``);
+  });
+
   it('summarises the load figures of npm start defensively', () => {
     expect(loadHeadline({ scenario: 'commit-throughput', rates: { okPerSecond: 2667.4 }, totals: { sent: 33351 }, latency: { p50: 4771, p99: 19775 }, errorRate: 0 }))
       .toBe('commit-throughput, 2667 ok/s, 33351 requests, p50 4.8 ms, p99 19.8 ms, error rate 0.00%');
