@@ -6,10 +6,34 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import RACES from '../../properties/races.ts';
+import { Aliases, HistoryLog } from '../../properties/support/histories.ts';
+import type { Op } from '../../properties/support/commits.ts';
 import { References, runAgainst, summary } from './harness.ts';
 
 const linearizable = RACES.find((p) => p.id === 'races.linearizable')!;
 const oneWinner = RACES.find((p) => p.id === 'races.one-winner')!;
+
+const opOn = (artifact: string, base: string | null, revision: string): Op =>
+  ({ type: 'update', artifact_id: artifact, revision_id: revision, base_revision_id: base, key_gen: 1, envelope: '', signature: '', signer_member_id: 'm', blob_ids: [] }) as Op;
+
+describe('recording a history', () => {
+  it('records each op of a commit with the commit\'s interval; an unknown fate has no completion and no output', () => {
+    const log = new HistoryLog();
+    log.record({ client: 'c1', ops: [opOn('A', 'a0', 'a1'), opOn('B', 'b0', 'b1')], fates: ['applied', 'unknown'], call: 5, ret: 9 });
+    log.record({ client: 'c2', ops: [opOn('A', 'a0', 'a2')], fates: ['refused'], call: 6, ret: 8 });
+    expect(log.ops.map((o) => [o.id, o.client, o.input.key, o.input.base, o.input.next, o.output, o.call, o.ret])).toEqual([
+      [0, 'c1', 'A', 'a0', 'a1', 'applied', 5, 9],
+      [1, 'c1', 'B', 'b0', 'b1', undefined, 5, undefined],
+      [2, 'c2', 'A', 'a0', 'a2', 'refused', 6, 8],
+    ]);
+    expect(log.batchOf.get(0)).toEqual(['B']);
+    expect(log.batchOf.has(2)).toBe(false);
+  });
+  it('names revisions r0, r1, … and artifacts A, B, … in order of first appearance', () => {
+    const n = new Aliases();
+    expect([n.of('x', 'r'), n.of('y', 'r'), n.of('x', 'r'), n.of(null, 'r'), n.of('p', 'artifact'), n.of('q', 'artifact')]).toEqual(['r0', 'r1', 'r0', 'null', 'A', 'B']);
+  });
+});
 
 describe('races.linearizable (4.2)', () => {
   const refs = new References();
