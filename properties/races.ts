@@ -100,7 +100,7 @@ const oneWinner = defineProperty({
  */
 const LINEARIZABLE = specJudgement(
   'races.linearizable',
-  'Each artifact\'s history of concurrent commits is linearizable as a compare-and-set register on its head revision: every applied op found its base at the head, at a moment between its send and its answer; refused ops took no effect; ops of unknown outcome took effect there or not at all.',
+  'Each artifact\'s history of concurrent commits is linearizable as a compare-and-set register on its head revision: every applied op found its base at the head at a moment between its send and its answer, and set the head to its revision (refused ops taken as having had no effect, ops of unknown outcome as having applied there or not at all).',
   'commitOperations',
 );
 

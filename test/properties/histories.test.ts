@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import RACES from '../../properties/races.ts';
 import { Aliases, HistoryLog } from '../../properties/support/histories.ts';
 import type { Op } from '../../properties/support/commits.ts';
+import type { Readings } from '../../src/spec/index.ts';
 import { References, runAgainst, summary } from './harness.ts';
 
 const linearizable = RACES.find((p) => p.id === 'races.linearizable')!;
@@ -55,6 +56,20 @@ describe('races.linearizable (4.2)', () => {
       expect(f.kind).toBe('violation');
       expect(f.message).toMatch(/is not linearizable as compare-and-set on its head revision/);
       expect(f.message).toMatch(/\n\S+ +\|[ [=\]>]+\| #\d+ /);
+    });
+  }
+
+  const alternatives: Readings[] = [{ 'conflict-behaviour': 'per-op-status' }, { 'batch-atomicity': 'per-op' }, { 'batch-atomicity': 'per-op', 'conflict-behaviour': 'per-op-status' }];
+  for (const readings of alternatives) {
+    const assume = readings as Record<string, string>;
+    const label = Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ');
+    it(`kills the split batch and the rename/delete race on a server reading ${label} too (told so), silent on the correct one`, async () => {
+      const clean = await runAgainst(await refs.get(undefined, readings), linearizable, { runs: 5, assume });
+      expect(clean.result.findings, summary(clean)).toEqual([]);
+      for (const fault of ['batch-split-under-load', 'check-then-act-rename-delete']) {
+        const c = await runAgainst(await refs.get(fault, readings), linearizable, { runs: 8, assume });
+        expect(c.failing.map((f) => f.kind), `${fault}: ${summary(c)}`).toContain('violation');
+      }
     });
   }
 
