@@ -189,7 +189,7 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   }
   if (faults.has('quadratic-blob-ids')) checkBlobIdsQuadratic(body.ops);
 
-  // ---- from here to the apply: no await (unless the check-then-act-race fault is on) ----
+  // ---- from here to the apply: no await (unless check-then-act-race, check-then-act-rename-delete or batch-split-under-load is on) ----
   const key = pouchKey(caller.accountId, pouchId, readings, faults);
   const pouch = store.pouch(key);
   if (readings.is('pouch-existence', 'must-exist') && pouch?.owner === undefined) {
