@@ -121,6 +121,9 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // selftests: faults that make the properties so far killed only by assumption findings fail a run, where the spec's words allow it.
+  f('seq-snowflake', 'commits', 'seq and high_water are 64-bit snowflake ids (milliseconds since 2020 shifted left by 22 bits, plus the counter) sent as JSON numbers, beyond the largest value 2.6 allows (9007199254740991)', ['commits.seq-increasing', 'shapes.response-envelope']),
+  f('auth-scheme-500', 'auth', 'reads the token as the second word of an Authorization header assumed to be Bearer: a header of another scheme (Basic …) fails unhandled and is answered 500', ['auth.credentials-required']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -13,5 +13,7 @@ propertySuite('signatures and auth (5)', [...SIGNATURES, ...AUTH], [
   { id: 'signatures.variants-accepted', fault: 'signature-raw-bytes', expect: 'assumption:canonical-json' },
   // How callers authenticate is not shown: both checks rest on registry readings.
   { id: 'auth.credentials-required', fault: 'auth-ignored', expect: 'assumption:credentials-required' },
+  // Whatever the reading, a 5xx fails the run: a malformed Authorization header that crashes the server.
+  { id: 'auth.credentials-required', fault: 'auth-scheme-500', expect: 'failing' },
   { id: 'auth.cross-account', fault: 'cross-account-access', expect: 'failing' },
 ]);

@@ -322,6 +322,17 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: false,
     faulty: true,
   },
+  // selftests
+  'seq-snowflake': {
+    observe: async (ref) => (await commit(ref, randomUUID(), commitBody([op(ref)]))).json.data.results.map((r: { seq: number; high_water: number }) => [r.seq, r.high_water].every((n) => Number.isSafeInteger(n))),
+    correct: [true],
+    faulty: [false],
+  },
+  'auth-scheme-500': {
+    observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous', { authorization: 'Basic dXNlcjpwYXNz' })),
+    correct: 401,
+    faulty: 500,
+  },
 };
 
 let correct: RunningReference;
