@@ -123,6 +123,7 @@ const LIST = [
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
   // selftests: faults that make the properties so far killed only by assumption findings fail a run, where the spec's words allow it.
   f('seq-snowflake', 'commits', 'seq and high_water are 64-bit snowflake ids (milliseconds since 2020 shifted left by 22 bits, plus the counter) sent as JSON numbers, beyond the largest value 2.6 allows (9007199254740991)', ['commits.seq-increasing', 'shapes.response-envelope']),
+  f('signature-header-literal', 'signatures', 'compares the JWS protected header as text with the one its own client writes ({"alg":"ES256","kid":…}) instead of parsing it: a valid signature whose header orders its members otherwise, has whitespace or a typ is rejected', ['signatures.variants-accepted']),
   f('auth-scheme-500', 'auth', 'reads the token as the second word of an Authorization header assumed to be Bearer: a header of another scheme (Basic …) fails unhandled and is answered 500', ['auth.credentials-required']),
 ] as const;
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
-import { P256_N, protectedHeaderSegment } from '../../src/crypto/service-signature.ts';
+import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, signingInput } from '../../src/crypto/service-signature.ts';
 import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS } from '../../src/spec/index.ts';
 import {
@@ -18,6 +18,7 @@ import {
   commit,
   commitBody,
   commitPath,
+  deviceKey,
   keyEnvelope,
   op,
   raceOnOneBase,
@@ -327,6 +328,17 @@ const DEMOS: Record<FaultName, Demo> = {
     observe: async (ref) => (await commit(ref, randomUUID(), commitBody([op(ref)]))).json.data.results.map((r: { seq: number; high_water: number }) => [r.seq, r.high_water].every((n) => Number.isSafeInteger(n))),
     correct: [true],
     faulty: [false],
+  },
+  'signature-header-literal': {
+    // A valid ES256 JWS of the body whose protected header lists kid before alg.
+    observe: (ref) => {
+      const body = commitBody([op(ref)]);
+      const header = b64u(`{"kid":${JSON.stringify(ref.fixture.primary.device.deviceId)},"alg":"ES256"}`);
+      const sig = es256Sign(signingInput(header, payloadOf(signingDigest(body, new Uint8Array(0)))), deviceKey(ref));
+      return status(commit(ref, randomUUID(), body, { signature: `${header}..${b64u(sig)}` }));
+    },
+    correct: 200,
+    faulty: 401,
   },
   'auth-scheme-500': {
     observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous', { authorization: 'Basic dXNlcjpwYXNz' })),
