@@ -54,7 +54,7 @@ export function zooCases(o: { readonly combos: number; readonly seed: number }):
 }
 
 /** The findings a mode allows besides expected skips: assumption findings when the harness was not told the readings. */
-export function allowedIn(mode: ZooMode): (f: Finding) => boolean {
+function allowedIn(mode: ZooMode): (f: Finding) => boolean {
   return (f) => mode === 'default' && f.kind === 'assumption';
 }
 
