@@ -1,13 +1,15 @@
 /**
  * Mutation testing of the suite itself: the suite runs against the reference once per named
  * fault (each fault should be killed) and against the correct reference over several seeds
- * (which must yield no finding at all). A fault is killed by a violation or a server error, or —
+ * (which must be clean: no finding but an expected skip, every property run to its planned cases
+ * and passed, src/check/clean-run.ts). A fault is killed by a violation or a server error, or —
  * only for a fault that departs from a registry reading where the spec is silent (`deviatesFrom`)
  * — by an assumption finding naming exactly that reading. Faults only load can see (`load.*`
  * killers) are judged by injected load checks. The reference is injected (`startTarget`) so this
  * module stays below the CLI and testable.
  */
 import type { Profile } from '../target/profile.ts';
+import { cleanRunProblems, type CleanProblem } from './clean-run.ts';
 import type { Property } from './property.ts';
 import { runProperties, type Finding, type RunResult } from './runner.ts';
 
@@ -75,8 +77,12 @@ export interface CleanRun {
   seed: number;
   requests: number;
   durationMs: number;
-  /** Violations, server errors and assumption mismatches of the correct reference (and failed load checks): each one is a false finding. */
-  falseFindings: Pick<Finding, 'property' | 'kind' | 'message' | 'replay' | 'counterexample' | 'assumption'>[];
+  /**
+   * Whatever keeps the correct reference's run from being clean (and failed load checks): any
+   * finding but an expected skip (a transport finding included), and any property that did not run
+   * its planned cases to a pass (`incomplete`: cut by its time bound, errored). Each one is a false finding.
+   */
+  falseFindings: CleanProblem[];
   /** Of which assumption mismatches (the correct reference follows every default reading). */
   assumptionMismatches: number;
   /** The conformance run (absent for a load check). */
@@ -96,17 +102,12 @@ export interface MutantsResult {
   /** Faults the conformance suite is expected to kill (not load-only). */
   expected: number;
   survivors: string[];
+  /** Faults killed, but by none of their expected killers (compareKillers). */
+  unexpectedlyKilled: string[];
   falseFindings: number;
   medianRequestsToDetection?: number;
   interrupted: boolean;
   exitCode: 0 | 1;
-}
-
-/** The kinds of finding that count as a false finding on the correct reference. */
-export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption'];
-
-export function detects(f: Pick<Finding, 'kind'>): boolean {
-  return DETECTING.includes(f.kind);
 }
 
 /**
@@ -117,6 +118,21 @@ export function detects(f: Pick<Finding, 'kind'>): boolean {
 export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
   if (f.kind === 'violation' || f.kind === 'server-error') return true;
   return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
+}
+
+/** A fault's actual killers against its expected ones. */
+export interface KillerComparison {
+  /** Expected killers that did kill it. */
+  readonly expectedKillers: readonly string[];
+  /** Killers it was not expected to meet: a property catching more than planned, or a sign the fault's description is wrong. */
+  readonly unexpectedKillers: readonly string[];
+  /** Killed, and by at least one of its expected killers. */
+  readonly asExpected: boolean;
+}
+
+export function compareKillers(f: Pick<FaultResult, 'killedBy' | 'expectedKillers'>): KillerComparison {
+  const expectedKillers = f.killedBy.filter((k) => f.expectedKillers.includes(k));
+  return { expectedKillers, unexpectedKillers: f.killedBy.filter((k) => !f.expectedKillers.includes(k)), asExpected: expectedKillers.length > 0 };
 }
 
 export function isLoadOnly(f: FaultDescriptor): boolean {
@@ -219,9 +235,10 @@ export async function runMutants(
   for (let i = 0; i < o.seeds && !o.signal?.aborted; i++) {
     const seed = (o.seed + 1 + i) | 0;
     const t = await startTarget([]);
+    const runs = o.cleanRuns ?? o.runs;
     let run: RunResult;
     try {
-      run = await runProperties(t.profile, props, { seed, runs: o.cleanRuns ?? o.runs, embedded: true, perPropertyMs: o.perPropertyMs, perRequestMs: o.perRequestMs, signal: o.signal });
+      run = await runProperties(t.profile, props, { seed, runs, embedded: true, perPropertyMs: o.perPropertyMs, perRequestMs: o.perRequestMs, signal: o.signal });
     } finally {
       await t.close();
     }
@@ -230,9 +247,8 @@ export async function runMutants(
       seed,
       requests: run.requests,
       durationMs: run.durationMs,
-      falseFindings: all.filter(detects).map((x) => ({ property: x.property, kind: x.kind, message: x.message,
-        ...(x.assumption ? { assumption: x.assumption } : {}),
-        ...(x.replay ? { replay: x.replay } : {}), ...(x.counterexample ? { counterexample: x.counterexample } : {}) })),
+      // An interrupted run is reported as interrupted, not as an incomplete property for each one it did not reach.
+      falseFindings: cleanRunProblems(run.results, props, { profile: t.profile, embedded: true, runs }).filter((p) => !run.interrupted || p.kind !== 'incomplete'),
       assumptionMismatches: all.filter((x) => x.kind === 'assumption').length,
       run,
       profile: t.profile,
@@ -273,6 +289,7 @@ export async function runMutants(
     killed: expected.filter((r) => r.killed).length,
     expected: expected.length,
     survivors,
+    unexpectedlyKilled: results.filter((r) => r.killed && !compareKillers(r).asExpected).map((r) => r.fault),
     falseFindings,
     ...(med !== undefined ? { medianRequestsToDetection: med } : {}),
     interrupted,

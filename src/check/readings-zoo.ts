@@ -5,6 +5,7 @@
  * and nothing else; told of it (`--assume`), it reports nothing at all. The test suite and the
  * benchmark both run it.
  */
+import { cleanRunProblems, type CleanProblem } from './clean-run.ts';
 import type { Property } from './property.ts';
 import { runProperties, type Finding } from './runner.ts';
 import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../reference/index.ts';
@@ -26,8 +27,11 @@ export interface ZooRun {
   readonly seed: number;
   readonly requests: number;
   readonly durationMs: number;
-  /** Findings the mode does not allow: anything but assumption findings (default), anything at all (assume). */
-  readonly falseAlarms: readonly Finding[];
+  /**
+   * What the mode does not allow: any finding but an expected skip, or assumption findings when not
+   * told (default); and any property that did not run its planned cases to a pass.
+   */
+  readonly falseAlarms: readonly CleanProblem[];
   readonly assumptionFindings: number;
 }
 
@@ -49,9 +53,9 @@ export function zooCases(o: { readonly combos: number; readonly seed: number }):
   return out;
 }
 
-/** The findings a mode does not allow (skipped properties are a profile's doing, never an alarm). */
-export function falseAlarmsOf(findings: readonly Finding[], mode: ZooMode): Finding[] {
-  return findings.filter((f) => f.kind !== 'skipped' && (mode === 'assume' || f.kind !== 'assumption'));
+/** The findings a mode allows besides expected skips: assumption findings when the harness was not told the readings. */
+function allowedIn(mode: ZooMode): (f: Finding) => boolean {
+  return (f) => mode === 'default' && f.kind === 'assumption';
 }
 
 export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number }): Promise<ZooRun> {
@@ -67,7 +71,7 @@ export async function runZooCase(props: readonly Property[], c: ZooCase, mode: Z
       seed: o.seed,
       requests: run.requests,
       durationMs: Date.now() - started,
-      falseAlarms: falseAlarmsOf(findings, mode),
+      falseAlarms: cleanRunProblems(run.results, props, { profile, embedded: true, runs: o.runs, allow: allowedIn(mode) }),
       assumptionFindings: findings.filter((f) => f.kind === 'assumption').length,
     };
   } finally {

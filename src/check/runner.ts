@@ -127,6 +127,11 @@ export function propertySeed(runSeed: number, id: string): number {
   return h | 0;
 }
 
+/** The cases a property is planned to run in a run of `runs` (properties may ask for fewer). */
+export function plannedRuns(prop: Pick<Property, 'runs'>, runs: number): number {
+  return prop.runs !== undefined ? Math.min(prop.runs, runs) : runs;
+}
+
 export function isFailing(kind: RunFindingKind): boolean {
   return kind === 'violation' || kind === 'server-error';
 }
@@ -153,7 +158,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
       const r = await runOne(profile, prop, client, counter, {
         seed: propertySeed(o.seed, prop.id),
-        runs: prop.runs !== undefined ? Math.min(prop.runs, o.runs) : o.runs,
+        runs: plannedRuns(prop, o.runs),
         perRequestMs: o.perRequestMs,
         perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS,
         signal: o.signal,

@@ -39,6 +39,8 @@ export interface RunLoadOptions {
   readonly warmupMs?: number;
   readonly runId?: string;
   readonly onProgress?: (line: string) => void;
+  /** How often `onProgress` is called (default: every 5 s). */
+  readonly progressEveryMs?: number;
   /** Aborting ends the run early (Ctrl-C); the partial figures are still reported. */
   readonly signal?: AbortSignal;
 }
@@ -107,6 +109,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       target: { url: profile.baseUrl, embedded, ...(faults ? { faults } : {}) },
       ...(o.signal ? { signal: o.signal } : {}),
       onProgress: o.onProgress,
+      ...(o.progressEveryMs !== undefined ? { progressEveryMs: o.progressEveryMs } : {}),
     }).catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
     return { result, secrets: profile.secrets };
   });

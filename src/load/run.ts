@@ -33,6 +33,8 @@ export interface ExecuteOptions {
   readonly runId: string;
   readonly target: { readonly url: string; readonly embedded: boolean; readonly faults?: readonly string[] };
   readonly onProgress?: (line: string) => void;
+  /** How often `onProgress` is called (default PROGRESS_EVERY_MS). */
+  readonly progressEveryMs?: number;
   /** Aborting ends the run early (Ctrl-C); what was measured is kept and reported as interrupted. */
   readonly signal?: AbortSignal;
 }
@@ -130,12 +132,13 @@ export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResul
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const t0 = Date.now();
   let last = 0;
+  const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
   const progress = options.onProgress
     ? setInterval(() => {
         const done = Atomics.load(control, CONTROL_COMPLETED);
-        options.onProgress!(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / PROGRESS_EVERY_MS)}/s)`);
+        options.onProgress!(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / every)}/s)`);
         last = done;
-      }, PROGRESS_EVERY_MS)
+      }, every)
     : undefined;
   progress?.unref();
   try {

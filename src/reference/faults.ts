@@ -124,6 +124,10 @@ const LIST = [
   // histories: defects only concurrent commits show, found by the per-artifact linearizability check.
   f('check-then-act-rename-delete', 'commits', 'awaits a store round-trip (a name-index or tombstone lookup) between the conflict check and the apply of a batch holding a rename or a delete: two renames or deletes racing on one base both apply', ['races.linearizable', 'races.one-winner']),
   f('batch-split-under-load', 'commits', 'applies a batch\'s first op at once and its other ops after a store round-trip, on the checks already made: a commit that moves one of those artifacts in between is overwritten (its update lost, the batch applied partly over it)', ['races.linearizable']),
+  // selftests: faults that make the properties so far killed only by assumption findings fail a run, where the spec's words allow it.
+  f('seq-snowflake', 'commits', 'seq and high_water are 64-bit snowflake ids (milliseconds since 2020 shifted left by 22 bits, plus the counter) sent as JSON numbers, beyond the largest value 2.6 allows (9007199254740991)', ['commits.seq-increasing', 'shapes.response-envelope']),
+  f('signature-header-literal', 'signatures', 'compares the JWS protected header as text with the one its own client writes ({"alg":"ES256","kid":…}) instead of parsing it: a valid signature whose header orders its members otherwise, has whitespace or a typ is rejected', ['signatures.variants-accepted']),
+  f('auth-scheme-500', 'auth', 'reads the token as the second word of an Authorization header assumed to be Bearer: a header of another scheme (Basic …) fails unhandled and is answered 500', ['auth.credentials-required']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -93,6 +93,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
 
   function authenticate(req: IncomingMessage, e: Endpoint): Caller {
     const m = BEARER.exec(req.headers.authorization ?? '');
+    // `auth-scheme-500`: the token is read as the header's second word after a scheme assumed to be Bearer, so any other scheme fails unhandled.
+    if (faults.has('auth-scheme-500') && req.headers.authorization !== undefined && !m) throw new Error(`cannot read the bearer token of "${req.headers.authorization.split(' ')[0]}"`);
     const caller = m ? directory.callerFor(m[1]!) : undefined;
     if (caller) return caller;
     // `credentials-required=open` (the `auth-ignored` fault is that reading): served as the primary account.

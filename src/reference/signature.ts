@@ -7,7 +7,7 @@
  * hand-written verifier would take each shortcut.
  */
 import { fromB64u } from '../crypto/base64url.ts';
-import { verifyServiceSignature } from '../crypto/service-signature.ts';
+import { protectedHeaderSegment, verifyServiceSignature } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
 import type { FaultSet } from './faults.ts';
@@ -84,6 +84,10 @@ export function checkServiceSignature(a: {
     throw unauthorized(`Service-Signature header is required on a ${a.caller.kind === 'device' ? 'command-line device' : 'browser'} commit`);
   }
   if (faults.has('signature-not-verified')) return;
+  // `signature-header-literal`: the protected header is compared as text with the one the service's own client writes, instead of parsed.
+  if (faults.has('signature-header-literal') && segments(header)?.[0] !== protectedHeaderSegment(a.caller.deviceId ?? a.caller.memberId)) {
+    throw unauthorized('Service-Signature rejected: unexpected protected header');
+  }
   if (faults.has('signature-alg-none') && claimsAlgNone(header)) return;
   if (faults.has('signature-zero-accepted') && isZeroSignature(header)) return;
   const parsedBody = faults.has('signature-partial-body') ? requestDto(a.body) : a.body;

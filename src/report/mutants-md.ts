@@ -1,5 +1,5 @@
 /** `mutants.md`: the kill matrix of `pouchproof mutants` as Markdown. */
-import type { FaultResult, MutantsResult } from '../check/mutants.ts';
+import { compareKillers, type FaultResult, type MutantsResult } from '../check/mutants.ts';
 import { cell } from './markdown.ts';
 
 /** How a property saw a fault, after its id: nothing for a violation, else the kind (and the reading). */
@@ -17,12 +17,16 @@ export function killMatrixMarkdown(r: MutantsResult): string {
   out.push(`Seed \`${r.seed}\`, ${r.runs} runs per property${r.medianRequestsToDetection !== undefined ? `, median requests to detection ${r.medianRequestsToDetection}` : ''}${r.interrupted ? ' — **interrupted**' : ''}.`);
   out.push('');
   out.push('A fault is killed when a property reports a violation or a server error, or — for a fault that departs from a registry reading where the spec is silent — an assumption mismatch naming exactly that reading (reported, not failed, in ordinary runs). Load-only faults are killed by load checks. On the correct reference every finding is a false one.', '');
-  out.push('| fault | area | killed | killing properties | expected killers | requests to detection |');
-  out.push('|---|---|---|---|---|---:|');
+  out.push('Expected killers are the fault catalogue\'s (`expectedKillers`); ✓ marks those that killed it. A killer not expected is marked *unexpected*; a fault killed by none of its expected killers is listed below the table. Without `--full` a fault\'s run tries its expected killers first and stops at the first kill.', '');
+  out.push('| fault | area | killed | expected killers | actual killers | as expected | requests to detection |');
+  out.push('|---|---|---|---|---|---|---:|');
   for (const f of r.faults) {
     const status = f.killed ? '✅' : f.ran ? '❌ survived' : f.loadOnly ? '— no load check' : '— not run';
-    const killers = f.kills.map((k) => `\`${k.property}\`${killHow(k)}`);
-    out.push(`| \`${f.fault}\` | ${f.area} | ${status} | ${[...new Set(killers)].join(', ') || '—'} | ${f.expectedKillers.map((k) => `\`${k}\``).join(', ')} | ${f.requestsToDetection ?? '—'} |`);
+    const cmp = compareKillers(f);
+    const expected = f.expectedKillers.map((k) => `\`${k}\`${cmp.expectedKillers.includes(k) ? ' ✓' : ''}`);
+    const actual = [...new Set(f.kills.map((k) => `\`${k.property}\`${killHow(k)}${cmp.unexpectedKillers.includes(k.property) ? ' *unexpected*' : ''}`))];
+    const match = !f.killed ? '—' : cmp.asExpected ? (cmp.unexpectedKillers.length ? 'yes, and others' : 'yes') : '⚠ no';
+    out.push(`| \`${f.fault}\` | ${f.area} | ${status} | ${expected.join(', ')} | ${actual.join(', ') || '—'} | ${match} | ${f.requestsToDetection ?? '—'} |`);
   }
   if (r.clean.length) {
     out.push('', '### Correct reference', '', '| run | requests | false findings | assumption mismatches |', '|---|---:|---|---:|');
@@ -31,5 +35,6 @@ export function killMatrixMarkdown(r: MutantsResult): string {
     }
   }
   if (r.survivors.length) out.push('', `Surviving faults: ${r.survivors.map((s) => `\`${s}\``).join(', ')}`);
+  if (r.unexpectedlyKilled.length) out.push('', `Killed by none of their expected killers: ${r.unexpectedlyKilled.map((s) => `\`${s}\``).join(', ')}`);
   return `${out.join('\n')}\n`;
 }

@@ -187,7 +187,8 @@ describe('discovery against a target that misbehaves', () => {
     const profile = await profileAt(baseUrl);
     const client = new TargetClient(profile);
     try {
-      return await discoverReadings(profile, client, { requestTimeoutMs: 300, timeLimitMs: 5_000 });
+      // A time limit far above what these runs need: a stall must end by the 300 ms request bound, long before it.
+      return await discoverReadings(profile, client, { requestTimeoutMs: 300, timeLimitMs: 20_000 });
     } finally {
       await client.close();
     }
@@ -223,7 +224,8 @@ describe('discovery against a target that misbehaves', () => {
     const url = await listen(() => undefined);
     const d = await discoverAt(url);
     expectAllUnknown(d, /no response/);
-    expect(d.durationMs).toBeLessThan(5_000);
+    // Ended by the request bound (~300 ms), not by the 20 s time limit; the margin holds on a loaded machine.
+    expect(d.durationMs).toBeLessThan(10_000);
   });
 
   it('answers the preflight, then fails: probes end unknown, none throws or hangs', async () => {
@@ -257,6 +259,7 @@ describe('discovery against a target that misbehaves', () => {
     await client.close();
     expect(d.table).toHaveLength(DISCOVERABLE.length);
     expect(d.table.some((r) => r.status === 'unknown' && /ran out of time/.test(r.why)), JSON.stringify(d.table.map((r) => r.status === 'found' ? r.reading : r.why))).toBe(true);
-    expect(d.durationMs).toBeLessThan(3_000);
+    // Ended by the 400 ms limit (with margin for a loaded machine), not after every probe's 150 ms answer.
+    expect(d.durationMs).toBeLessThan(6_000);
   });
 });

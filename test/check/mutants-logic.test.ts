@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectAccepted } from '../../src/check/judge.ts';
-import { isLoadOnly, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
+import { compareKillers, isLoadOnly, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
 import { killMatrixMarkdown } from '../../src/report/mutants-md.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile } from './stand-in.ts';
@@ -29,6 +29,8 @@ const FAULTS = [
   { name: 'open-door', area: 't', description: 'departs from a default reading', expectedKillers: ['synthetic.reading'], deviatesFrom: 'credentials-required' },
   // Caught only as a mismatch of a reading it does not depart from: noise, not a kill.
   { name: 'other-door', area: 't', description: 'departs from another reading', expectedKillers: ['synthetic.reading'], deviatesFrom: 'kid-binding' },
+  // Filed under the wrong killer: killed, but not by the property the catalogue expects.
+  { name: 'misfiled', area: 't', description: 'rejects values of 37 and more', expectedKillers: ['synthetic.reading'] },
 ];
 
 describe('runMutants', () => {
@@ -36,11 +38,11 @@ describe('runMutants', () => {
     const started: string[][] = [];
     const r = await runMutants([idle, threshold, reading] as Property[], FAULTS, async (faults) => {
       started.push([...faults]);
-      const srv = await startStandIn((v) => ((faults.includes('reject-big') && v >= 37) || ((faults.includes('open-door') || faults.includes('other-door')) && v === 7) ? 'reject' : 'ok'));
+      const srv = await startStandIn((v) => (((faults.includes('reject-big') || faults.includes('misfiled')) && v >= 37) || ((faults.includes('open-door') || faults.includes('other-door')) && v === 7) ? 'reject' : 'ok'));
       return { profile: standInProfile(srv.url), close: () => srv.close() };
     }, { seed: 9, runs: 30, seeds: 2 });
-    expect(started).toEqual([['reject-big'], ['harmless'], ['open-door'], ['other-door'], [], []]);
-    const [big, harmless, slow, door, other] = r.faults;
+    expect(started).toEqual([['reject-big'], ['harmless'], ['open-door'], ['other-door'], ['misfiled'], [], []]);
+    const [big, harmless, slow, door, other, misfiled] = r.faults;
     expect(big).toMatchObject({ killed: true, killedBy: ['synthetic.threshold'], ran: true });
     // Detected as an assumption mismatch: killed, and said so.
     expect(door).toMatchObject({ killed: true, killedBy: ['synthetic.reading'], kills: [{ property: 'synthetic.reading', kind: 'assumption', assumption: 'credentials-required' }] });
@@ -50,14 +52,22 @@ describe('runMutants', () => {
     // No load check was given for its killer: not run, and not counted.
     expect(slow).toMatchObject({ loadOnly: true, ran: false });
     expect(r.survivors).toEqual(['harmless', 'other-door']);
-    expect(r.expected).toBe(4);
+    // Killed, but by a property its catalogue entry does not expect: shown as such.
+    expect(misfiled).toMatchObject({ killed: true, killedBy: ['synthetic.threshold'] });
+    expect(compareKillers(misfiled!)).toEqual({ expectedKillers: [], unexpectedKillers: ['synthetic.threshold'], asExpected: false });
+    expect(compareKillers(big!)).toEqual({ expectedKillers: ['synthetic.threshold'], unexpectedKillers: [], asExpected: true });
+    expect(r.unexpectedlyKilled).toEqual(['misfiled']);
+    expect(r.expected).toBe(5);
     expect(r.falseFindings).toBe(0);
     expect(r.clean).toHaveLength(2);
     expect(r.exitCode).toBe(1);
     const md = killMatrixMarkdown(r);
-    expect(md).toContain('2/4 faults killed (50%)');
+    expect(md).toContain('3/5 faults killed (60%)');
     expect(md).toContain('`harmless` | t | ❌ survived');
+    expect(md).toContain('| `reject-big` | t | ✅ | `synthetic.threshold` ✓ | `synthetic.threshold` | yes |');
+    expect(md).toContain('| `misfiled` | t | ✅ | `synthetic.reading` | `synthetic.threshold` *unexpected* | ⚠ no |');
     expect(md).toContain('`synthetic.reading` (assumption credentials-required)');
+    expect(md).toContain('Killed by none of their expected killers: `misfiled`');
   });
 
   it('judges load-only faults by their load checks, and runs those checks on the correct reference', async () => {
@@ -70,6 +80,25 @@ describe('runMutants', () => {
     expect(r.faults[0]).toMatchObject({ fault: 'slow', ran: true, killed: true, killedBy: ['load.latency'], requests: 10 });
     expect(r.clean).toEqual([expect.objectContaining({ loadCheck: 'load.latency', falseFindings: [] })]);
     expect(r.exitCode).toBe(0);
+  });
+
+  it('counts every finding on the correct reference, a transport finding and a property cut short by its time bound included', async () => {
+    const throwing = defineProperty<number>({ ...threshold, id: 'synthetic.throwing', async check(_ctx, n) {
+      if (n % 3 === 0) throw new Error('cannot handle a multiple of 3');
+      return PASS;
+    } });
+    const slow = defineProperty<number>({ ...threshold, id: 'synthetic.slow', async check() {
+      await new Promise((res) => setTimeout(res, 30));
+      return PASS;
+    } });
+    const r = await runMutants([idle, throwing, slow] as Property[], [], async () => {
+      const srv = await startStandIn(() => 'ok');
+      return { profile: standInProfile(srv.url), close: () => srv.close() };
+    }, { seed: 3, runs: 1000, seeds: 1, perPropertyMs: 300 });
+    expect(r.clean[0]!.falseFindings.map((f) => [f.property, f.kind])).toEqual([['synthetic.throwing', 'transport'], ['synthetic.slow', 'incomplete']]);
+    expect(r.falseFindings).toBe(2);
+    expect(r.exitCode).toBe(1);
+    expect(killMatrixMarkdown(r)).toContain('`synthetic.slow` incomplete: cut short by its time bound');
   });
 
   it('orders the expected killers first', () => {

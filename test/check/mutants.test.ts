@@ -1,11 +1,12 @@
 /**
  * The suite against the reference's named faults: every fault is killed — by the conformance
- * suite, or by a load check for the faults only load can see — and the correct reference yields
- * no finding over five seeds at the default number of cases. Runtime is bounded: each fault's run
- * stops at its own detection.
+ * suite, or by a load check for the faults only load can see — by at least one of the killers its
+ * catalogue entry expects, and the correct reference's runs are clean over five seeds at the default
+ * number of cases: no finding of any kind but an expected skip, every property run to its planned
+ * cases (src/check/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
  */
 import { describe, expect, it } from 'vitest';
-import { runMutants } from '../../src/check/mutants.ts';
+import { compareKillers, runMutants } from '../../src/check/mutants.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
@@ -18,9 +19,13 @@ describe('mutants', () => {
     const r = await runMutants(ALL_PROPERTIES, FAULTS, embedded, { seed: 1234, runs: 25, seeds: 5, perPropertyMs: 20_000, loadChecks: LOAD_CHECKS });
     expect(r.faults.filter((f) => !f.ran).map((f) => f.fault)).toEqual([]);
     const survivors = r.faults.filter((f) => !f.killed).map((f) => f.fault);
-    const falseFindings = r.clean.flatMap((c) => c.falseFindings.map((x) => `seed ${c.seed} ${x.property}: ${x.message}`));
+    const falseFindings = r.clean.flatMap((c) => c.falseFindings.map((x) => `${c.loadCheck ?? `seed ${c.seed}`} ${x.property} ${x.kind}: ${x.message}`));
     expect(survivors).toEqual([]);
     expect(falseFindings).toEqual([]);
+    // Each fault falls to one of the killers its catalogue entry names (a kill elsewhere says the entry is wrong).
+    const offTarget = r.faults.filter((f) => f.killed && !compareKillers(f).asExpected).map((f) => `${f.fault}: expected ${f.expectedKillers.join(', ')}, killed by ${f.killedBy.join(', ')}`);
+    expect(offTarget).toEqual([]);
+    expect(r.unexpectedlyKilled).toEqual([]);
     expect(r.expected).toBe(FAULTS.length);
     expect(r.killed).toBe(FAULTS.length);
     // A fault departing from a registry reading is caught as that reading's mismatch, never as a violation.

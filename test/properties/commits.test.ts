@@ -9,6 +9,8 @@ propertySuite('commits (4.2)', [...COMMITS, ...RACES], [
   { id: 'commits.batch-chains', fault: 'no-batch-chaining', expect: 'assumption:batch-chaining' },
   { id: 'commits.seq-increasing', fault: 'seq-per-batch', expect: 'assumption:seq-semantics' },
   { id: 'commits.seq-increasing', fault: 'high-water-stale', expect: 'assumption:seq-semantics' },
+  // What seq means is not shown, but its range is (2.6): a seq beyond it is a violation.
+  { id: 'commits.seq-increasing', fault: 'seq-snowflake', expect: 'failing' },
   { id: 'commits.atomic-batch', fault: 'partial-batch', expect: 'assumption:batch-atomicity' },
   // Not deduplicating operation_id is a reading of the registry (not-deduplicated), not a violation.
   { id: 'commits.operation-id-replay', fault: 'operation-id-ignored', expect: 'assumption:operation-id-idempotency' },

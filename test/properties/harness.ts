@@ -2,6 +2,7 @@
  * Runs properties against the embedded reference (with or without a named fault) through the real
  * runner, with a fixed seed and few runs, and tells which findings came back.
  */
+import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
 import { runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
 import type { Property } from '../../src/check/property.ts';
 import { readingsList, keyOf, startReference, type RunningReference } from '../../src/reference/index.ts';
@@ -16,6 +17,8 @@ export interface Checked {
   readonly failing: Finding[];
   /** Assumption findings. */
   readonly assumptions: Finding[];
+  /** What keeps this from being a clean run (src/check/clean-run.ts): meaningful against the correct reference only. */
+  readonly problems: CleanProblem[];
 }
 
 export async function runAgainst(
@@ -25,9 +28,10 @@ export async function runAgainst(
 ): Promise<Checked> {
   const json = ref.profile as { assumptions?: Record<string, string> };
   const profile = parseProfile({ ...json, assumptions: { ...(json.assumptions ?? {}), ...(o.assume ?? {}) } });
+  const runs = o.runs ?? 5;
   const run = await runProperties(profile, [prop], {
     seed: o.seed ?? SEED,
-    runs: o.runs ?? 5,
+    runs,
     embedded: true,
     endOnFailure: true,
     perPropertyMs: 20_000,
@@ -37,6 +41,7 @@ export async function runAgainst(
     result,
     failing: result.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'),
     assumptions: result.findings.filter((f) => f.kind === 'assumption'),
+    problems: cleanRunProblems(run.results, [prop], { profile, embedded: true, runs }),
   };
 }
 
@@ -62,7 +67,9 @@ export class References {
 }
 
 export function summary(c: Checked): string {
-  return JSON.stringify(c.result.findings.map((f) => ({ kind: f.kind, assumption: f.assumption, message: f.message })));
+  const r = c.result;
+  return JSON.stringify({ status: r.status, runs: r.runs, ...(r.timeBound ? { timeBound: r.timeBound } : {}),
+    findings: r.findings.map((f) => ({ kind: f.kind, assumption: f.assumption, message: f.message })) });
 }
 
 export interface FaultCase {

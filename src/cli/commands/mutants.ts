@@ -1,5 +1,5 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
@@ -57,7 +57,7 @@ const mutants: CommandModule = {
     try {
       const result = await runMutants(props, faults, (fs) => embeddedTarget(fs, readings), {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
-        onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}`),
+        onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}${r.killed && !compareKillers(r).asExpected ? view.paint('yellow', `  not by an expected killer (${r.expectedKillers.join(', ')})`) : ''}`),
         onClean: (c) => view.line(`clean   ${c.loadCheck ?? `seed ${c.seed}`}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),
       });
       const md = killMatrixMarkdown(result);

@@ -180,6 +180,20 @@ const resultsOf = (verdicts: readonly Verdict[], highWater: number): CommitData 
   return offSpec({ results });
 };
 
+/** Milliseconds since 2020-01-01 UTC: the epoch of the `seq-snowflake` ids. */
+const SNOWFLAKE_EPOCH_MS = Date.UTC(2020, 0, 1);
+
+/**
+ * `seq-snowflake`: seq and high_water come from a 64-bit id generator (milliseconds since the epoch
+ * shifted left by 22 bits, plus the counter), written as JSON numbers: far beyond the largest value
+ * 2.6 allows, and rounded by any client that reads them as doubles.
+ */
+function asSnowflakes(data: CommitData | OffSpec): unknown {
+  const shift = (Date.now() - SNOWFLAKE_EPOCH_MS) * 2 ** 22;
+  const { results } = data as CommitData;
+  return { results: results.map((r) => ({ ...r, seq: shift + r.seq, high_water: shift + r.high_water })) };
+}
+
 export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const { faults, readings, store, caller, body } = ctx;
   const pouchId = ctx.params.pouchId;
@@ -239,7 +253,8 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
     remember({ status: conflictStatus(readings), data, error: { code: 'conflict', message } });
     throw refusal(readings, 'conflict', message, data);
   }
-  const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(resultsOf(verdicts, highWater), faults) };
+  const results = resultsOf(verdicts, highWater);
+  const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(faults.has('seq-snowflake') ? offSpec(asSnowflakes(results)) : results, faults) };
   remember({ status: reply.status, data: reply.data });
   return reply;
 };

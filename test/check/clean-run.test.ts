@@ -1,0 +1,75 @@
+/**
+ * The standard every run against the correct reference is held to (src/check/clean-run.ts): any
+ * finding but an expected skip, and any property that did not run its planned cases to a pass, is a
+ * problem — judged on real runs of synthetic properties against a stand-in target.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanRunProblems } from '../../src/check/clean-run.ts';
+import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
+import { runProperties, type PropertyResult } from '../../src/check/runner.ts';
+import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
+
+const base = { section: '4.3', invariant: 'synthetic', assumptions: [], needs: [] } as const;
+const quiet = defineProperty<number>({ ...base, id: 'synthetic.quiet', arbitrary: () => fc.integer({ min: 0, max: 9 }), check: async () => PASS });
+const fewer = defineProperty<number>({ ...quiet, id: 'synthetic.fewer', runs: 3 });
+/** Throws on some cases: the runner records a transport finding and the property still "passes". */
+const throwing = defineProperty<number>({ ...quiet, id: 'synthetic.throwing', async check(_ctx, n) {
+  if (n % 2 === 0) throw new Error(`cannot handle ${n}`);
+  return PASS;
+} });
+/** Waits on every case: its time bound cuts it short. */
+const slow = defineProperty<number>({ ...quiet, id: 'synthetic.slow', async check() {
+  await new Promise((r) => setTimeout(r, 30));
+  return PASS;
+} });
+const needsBrowser = defineProperty<number>({ ...quiet, id: 'synthetic.browser', needs: ['browser'] });
+
+let srv: StandIn;
+beforeAll(async () => {
+  srv = await startStandIn(() => 'ok');
+});
+afterAll(() => srv.close());
+
+async function judge(props: Property[], runs: number, o: { perPropertyMs?: number; withBrowser?: boolean } = {}) {
+  const profile = standInProfile(srv.url, o.withBrowser);
+  const run = await runProperties(profile, props, { seed: 5, runs, embedded: true, ...(o.perPropertyMs ? { perPropertyMs: o.perPropertyMs } : {}) });
+  return { run, problems: cleanRunProblems(run.results, props, { profile, embedded: true, runs }) };
+}
+
+describe('a clean run', () => {
+  it('is every property passed at its planned cases (a property asking for fewer runs fewer), skipped only for what the profile lacks', async () => {
+    const { run, problems } = await judge([quiet, fewer, needsBrowser] as Property[], 10);
+    expect(run.results.map((r) => [r.id, r.status, r.runs])).toEqual([['synthetic.quiet', 'passed', 10], ['synthetic.fewer', 'passed', 3], ['synthetic.browser', 'skipped', 0]]);
+    expect(problems).toEqual([]);
+  });
+
+  it('counts a transport finding (a property that throws on some cases) although the property passed', async () => {
+    const { run, problems } = await judge([throwing] as Property[], 10);
+    expect(run.results[0]!.status).toBe('passed');
+    expect(problems.map((p) => [p.property, p.kind])).toContainEqual(['synthetic.throwing', 'transport']);
+    expect(problems[0]!.message).toMatch(/cannot handle/);
+  });
+
+  it('counts a property cut short by its time bound', async () => {
+    const { run, problems } = await judge([slow] as Property[], 1000, { perPropertyMs: 200 });
+    expect(run.results[0]).toMatchObject({ status: 'passed', timeBound: { planned: 1000 } });
+    expect(problems).toEqual([expect.objectContaining({ property: 'synthetic.slow', kind: 'incomplete', message: expect.stringMatching(/time bound after \d+ of 1000/) })]);
+  });
+
+  it('counts a skip the profile does not explain, fewer cases than planned, a status other than passed, and a finding kind it has never heard of', () => {
+    const profile = standInProfile(srv.url, true);
+    const r = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'synthetic.quiet', section: '4.3', status: 'passed', runs: 10, requests: 10, durationMs: 1, findings: [], ...over });
+    const judged = (res: PropertyResult, p: Property = quiet as Property) => cleanRunProblems([res], [p], { profile, embedded: true, runs: 10 }).map((x) => x.kind);
+    expect(judged(r({}))).toEqual([]);
+    expect(judged(r({ runs: 9 }))).toEqual(['incomplete']);
+    expect(judged(r({ id: 'synthetic.browser', status: 'skipped', runs: 0, findings: [{ kind: 'skipped', property: 'synthetic.browser', section: '4.3', message: 'skipped: no browser' }] }), needsBrowser as Property)).toEqual(['skipped']);
+    expect(judged(r({ status: 'error' as PropertyResult['status'], runs: 0 }))).toEqual(['incomplete']);
+    // A kind another part of pouchproof may add later is a problem without being listed here.
+    const novel = { kind: 'performance', property: 'synthetic.quiet', section: '4.3', message: 'slow' } as unknown as PropertyResult['findings'][number];
+    expect(judged(r({ findings: [novel] }))).toEqual(['performance']);
+    const odd = r({ status: 'inconclusive' as unknown as PropertyResult['status'] });
+    expect(judged(odd)).toEqual(['incomplete']);
+    expect(cleanRunProblems([], [quiet as Property], { profile, embedded: true, runs: 10 }).map((x) => x.message)).toEqual(['no result: the property was not run']);
+  });
+});
