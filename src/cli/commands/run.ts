@@ -5,7 +5,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import type { Argv } from 'yargs';
 import type { Property } from '../../check/property.ts';
 import { DEFAULT_RUNS, runProperties, type RunOptions, type RunResult } from '../../check/runner.ts';
@@ -19,6 +18,7 @@ import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../../sp
 import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
 import { TargetClient } from '../../target/client.ts';
+import { probeConnection } from '../../target/connect-probe.ts';
 import type { Profile } from '../../target/profile.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { UsageError, type CommandModule } from '../command.ts';
@@ -77,19 +77,8 @@ export function withAssumptions(profile: Profile, overrides: Record<string, stri
 
 /** Fails with a one-line usage error when nothing listens at the target's host and port. */
 export async function preflight(profile: Profile): Promise<void> {
-  const u = new URL(profile.baseUrl);
-  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  const err = await new Promise<string | undefined>((resolve) => {
-    const s = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
-    const done = (why: string | undefined) => {
-      s.destroy();
-      resolve(why);
-    };
-    s.setTimeout(profile.timeouts.connectMs, () => done(`no answer within ${profile.timeouts.connectMs} ms`));
-    s.once('connect', () => done(undefined));
-    s.once('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message));
-  });
-  if (err) throw new UsageError(`cannot reach the target ${u.origin}: ${err}`);
+  const p = await probeConnection(profile.baseUrl, profile.timeouts.connectMs);
+  if (!p.ok) throw new UsageError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${p.reason}`);
 }
 
 /** `--profile`, `--target` or the embedded reference, with `--assume` applied and, for an outside target, reachable. */
