@@ -75,7 +75,7 @@ export interface CleanRun {
   seed: number;
   requests: number;
   durationMs: number;
-  /** Violations, server errors and assumption mismatches of the correct reference (and failed load checks): each one is a false finding. */
+  /** Violations, server errors, crashes and assumption mismatches of the correct reference (and failed load checks, and inconclusive properties): each one is a false finding. */
   falseFindings: Pick<Finding, 'property' | 'kind' | 'message' | 'replay' | 'counterexample' | 'assumption'>[];
   /** Of which assumption mismatches (the correct reference follows every default reading). */
   assumptionMismatches: number;
@@ -103,19 +103,24 @@ export interface MutantsResult {
 }
 
 /** The kinds of finding that count as a false finding on the correct reference. */
-export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption'];
+export const DETECTING: readonly Finding['kind'][] = [
+  'violation',
+  'server-error',
+  'assumption',
+  'crash',
+];
 
 export function detects(f: Pick<Finding, 'kind'>): boolean {
   return DETECTING.includes(f.kind);
 }
 
 /**
- * Whether a finding detects this fault: a violation or server error always does; an assumption
+ * Whether a finding detects this fault: a violation, server error or crash always does; an assumption
  * finding only when it names the very reading the fault departs from (any other mismatch is noise
  * and must not pass for a kill).
  */
 export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
-  if (f.kind === 'violation' || f.kind === 'server-error') return true;
+  if (f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash') return true;
   return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
 }
 
@@ -226,13 +231,16 @@ export async function runMutants(
       await t.close();
     }
     const all = run.results.flatMap((r) => r.findings);
+    // An inconclusive property is no pass: on the correct reference it counts against the suite like a false finding.
+    const inconclusive = run.results.filter((r) => r.status === 'inconclusive')
+      .map((r) => ({ property: r.id, kind: 'transport' as const, message: `inconclusive: ${r.inconclusive ?? 'no case completed'}` }));
     const c: CleanRun = {
       seed,
       requests: run.requests,
       durationMs: run.durationMs,
-      falseFindings: all.filter(detects).map((x) => ({ property: x.property, kind: x.kind, message: x.message,
+      falseFindings: [...all.filter(detects).map((x) => ({ property: x.property, kind: x.kind, message: x.message,
         ...(x.assumption ? { assumption: x.assumption } : {}),
-        ...(x.replay ? { replay: x.replay } : {}), ...(x.counterexample ? { counterexample: x.counterexample } : {}) })),
+        ...(x.replay ? { replay: x.replay } : {}), ...(x.counterexample ? { counterexample: x.counterexample } : {}) })), ...inconclusive],
       assumptionMismatches: all.filter((x) => x.kind === 'assumption').length,
       run,
       profile: t.profile,

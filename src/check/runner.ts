@@ -47,6 +47,8 @@ export interface RunOptions {
    * has no time left for is not run, and says so (inconclusive).
    */
   maxDurationMs?: number;
+  /** When the budget started counting (Date.now() of, e.g., the readings probe before the run; default: the run's start). */
+  budgetFrom?: number;
 }
 
 export type ProgressEvent =
@@ -171,7 +173,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const client = o.client ?? new TargetClient(profile);
   const counter = newCounter(profile);
   const embedded = o.embedded ?? false;
-  const deadline = o.maxDurationMs !== undefined ? started + o.maxDurationMs : undefined;
+  const deadline = o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined;
   const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded }) === undefined);
   const results: PropertyResult[] = [];
   const budgetCut: string[] = [];

@@ -121,6 +121,8 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // runner: a target that goes down under a request (the runner's `crash` finding).
+  f('dies-on-input', 'robustness', 'a JSON syntax error in a body is never caught: the process dies on the request (under pouchproof serve it exits; embedded, it stops listening and drops every connection)', ['robustness.malformed-rejected', 'robustness.still-serving']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
