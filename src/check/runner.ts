@@ -466,7 +466,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
 function whyInconclusive(cases: number, byBound: boolean, o: OneOptions, notes: readonly Finding[]): string {
   const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)})` : `its time bound (${seconds(o.perPropertyMs)})`;
   const trouble = notes.find((f) => f.kind === 'transport')?.message;
-  if (cases === 0) return byBound ? `${bound} ended before its first case completed` : trouble ?? 'no case ran';
+  if (byBound && !trouble) return `${bound} ended it before any case completed`;
+  if (cases === 0) return trouble ?? 'no case ran';
   const what = `none of its ${cases} case${cases === 1 ? '' : 's'} completed`;
   return `${what}${trouble ? `: ${trouble}` : ''}${byBound ? ` (then ${bound} ended it)` : ''}`;
 }
