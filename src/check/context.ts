@@ -12,6 +12,9 @@ import type { CaseContext } from './property.ts';
 /** Requests in a row that got no complete response before the run judges the target unreachable. */
 export const UNREACHABLE_AFTER = 8;
 
+/** How long after a dropped connection the fresh one that confirms a crash is tried. */
+export const CONFIRM_GRACE_MS = 100;
+
 /** A target that went down: the request sent last before it did, and the evidence. */
 export interface Crash {
   /** The request that took it down: the one whose connection dropped, or the last one answered before the refusals. */
@@ -38,7 +41,8 @@ export class RequestCounter {
   crash?: Crash;
   private lastAnswered?: Exchange;
   private streakFirst?: Exchange;
-  private streakChecked = false;
+  /** The kinds of failure already confirmed (or not) in this streak: each is new evidence once. */
+  private streakChecked = new Set<'refused' | 'closed'>();
 
   /** `canConnect`: whether a fresh connection to the target succeeds (undefined: no confirmation, never a crash). */
   constructor(private readonly canConnect?: () => Promise<{ readonly ok: boolean; readonly reason: string }>) {}
@@ -51,7 +55,7 @@ export class RequestCounter {
   async record(ex: Exchange): Promise<void> {
     if (ex.verdict !== 'transport-error') {
       this.silent = 0;
-      this.streakChecked = false;
+      this.streakChecked.clear();
       this.lastAnswered = ex;
       return;
     }
@@ -59,8 +63,10 @@ export class RequestCounter {
     this.silent++;
     this.lastSilence = ex.reason;
     if (this.silent === 1) this.streakFirst = ex;
-    if (this.crash || this.streakChecked || !this.canConnect || (ex.failure !== 'refused' && ex.failure !== 'closed')) return;
-    this.streakChecked = true;
+    if (this.crash || !this.canConnect || (ex.failure !== 'refused' && ex.failure !== 'closed') || this.streakChecked.has(ex.failure)) return;
+    this.streakChecked.add(ex.failure);
+    // A process that dropped a connection as it died may still hold its listening socket for a moment.
+    if (ex.failure === 'closed') await new Promise((r) => setTimeout(r, CONFIRM_GRACE_MS));
     const probe = await this.canConnect();
     if (probe.ok) return;
     // Dropped or left unanswered: the streak's first request took it down. Refused from the start: it went down after answering the last one.
