@@ -120,7 +120,8 @@ export class ConsoleView {
         if (f.ground) w.push(`  ground: ${f.ground}`);
         if (f.counterexample) w.push(`  counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
         if (f.replay) w.push(`  replay: pouchproof replay ${f.replay}`);
-        const lastCurl = f.curl?.filter((c) => !c.startsWith('#')).at(-1);
+        // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
+        const lastCurl = f.curl?.map((c) => c.split('\n').filter((l) => !l.startsWith('#')).join('\n')).filter((c) => c.startsWith('curl')).at(-1);
         if (lastCurl) w.push(`  ${lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl}`);
         w.push('');
       }
