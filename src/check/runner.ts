@@ -8,6 +8,7 @@
  * passes, so a reading the target does not follow never stops the search for real violations.
  * A case whose `stillValid` is false is discarded (`fc.pre`), never judged.
  */
+import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import type { AssumptionSet } from '../spec/index.ts';
 import { TargetClient, type Exchange } from '../target/client.ts';
@@ -142,6 +143,8 @@ export interface RunResult {
 export const DEFAULT_RUNS = 25;
 /** Per-property time bound when none is given. */
 export const DEFAULT_PROPERTY_MS = 30_000;
+/** Listeners a property's time bound may hold at once: one per call in flight. */
+const MAX_CALLS_IN_FLIGHT = 10_000;
 /** Curl lines kept per finding: the last requests of the failing case. */
 const MAX_CURLS = 6;
 const MAX_CURL_CHARS = 8_000;
@@ -330,6 +333,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
 
   const requestsAtStart = counter.total;
   const bound = new AbortController();
+  // Every call in flight listens for the bound (races send many at once): not a leak, each is removed when its call ends.
+  setMaxListeners(MAX_CALLS_IN_FLIGHT, bound.signal);
   const timer = setTimeout(() => bound.abort(new Error('property time bound reached')), o.perPropertyMs);
   const onOuterAbort = () => bound.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
