@@ -67,7 +67,9 @@ export async function runZooCase(props: readonly Property[], c: ZooCase, mode: Z
       seed: o.seed,
       requests: run.requests,
       durationMs: Date.now() - started,
-      falseAlarms: falseAlarmsOf(findings, mode),
+      // An inconclusive property vouched for nothing on a correct reference: an alarm like any other.
+      falseAlarms: [...falseAlarmsOf(findings, mode), ...run.results.filter((r) => r.status === 'inconclusive')
+        .map((r): Finding => ({ kind: 'transport', property: r.id, section: r.section, message: `inconclusive: ${r.inconclusive ?? 'no case completed'}` }))],
       assumptionFindings: findings.filter((f) => f.kind === 'assumption').length,
     };
   } finally {
