@@ -221,7 +221,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
         onProgress: o.onProgress,
       });
       if (r.status === 'interrupted' && o.signal?.aborted) interrupted = true;
-      if (r.timeBound?.budgetShareMs !== undefined || (budgetShareMs !== undefined && r.status === 'inconclusive')) budgetCut.push(r.id);
+      if (r.timeBound?.budgetShareMs !== undefined) budgetCut.push(r.id);
       results.push(r);
       if (counter.crash) {
         stopped = true;

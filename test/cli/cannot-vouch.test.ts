@@ -55,6 +55,8 @@ describe('a run that cannot vouch for the target never passes', () => {
     // The property that met it completed no case: inconclusive, never passed; the rest were not run.
     expect(report.properties[0]!.status).toBe('inconclusive');
     expect(report.properties.slice(1).every((p) => p.status === 'skipped')).toBe(true);
+    // The silence ended it, not the time budget.
+    expect(report.budget).toEqual({ maxDurationMs: 60_000, cut: [], notRun: [] });
     expect(stdout).toContain('the target stopped answering');
     expect(stdout).not.toMatch(/no violations/);
   });
