@@ -87,6 +87,7 @@ describe('the run\'s time budget', () => {
       const call = (ctx: Parameters<Property['check']>[0]) => ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] } });
       const quick = defineProperty<number>({
         id: 'synthetic.quick', section: '4.3', invariant: 'a usage report is accepted', assumptions: [], needs: [],
+        runs: 1,
         arbitrary: () => fc.constant(1),
         async check(ctx) {
           return expectAccepted(await call(ctx));
@@ -95,18 +96,18 @@ describe('the run\'s time budget', () => {
       // Work that no time bound interrupts (a long computation, say) overruns its share: the budget is then spent.
       const overrun = defineProperty<number>({ ...quick, id: 'synthetic.overrun',
         async check(ctx) {
-          await new Promise((r) => setTimeout(r, 1500));
+          await new Promise((r) => setTimeout(r, 3500));
           return expectAccepted(await call(ctx));
         } });
       const after = defineProperty<number>({ ...quick, id: 'synthetic.after' });
-      const run = await runProperties(t.profile, [quick as Property, overrun as Property, after as Property], { seed: 1, runs: 3, maxDurationMs: 1200, embedded: true });
+      const run = await runProperties(t.profile, [quick as Property, overrun as Property, after as Property], { seed: 1, runs: 3, maxDurationMs: 3000, embedded: true });
       expect(run.results.map((r) => r.status)).toEqual(['passed', 'inconclusive', 'inconclusive']);
       expect(run.results[0]!.timeBound).toBeUndefined();
       // Its call was ended by its share (pouchproof's own bound): no transport finding blames the target.
       expect(run.results[1]!.findings).toEqual([]);
       expect(run.results[1]!.inconclusive).toMatch(/^its share of the run's time budget \([0-9.]+ s\) ended it before any case completed$/);
-      expect(run.results[2]).toMatchObject({ runs: 0, requests: 0, inconclusive: "not run: the run's time budget (1.2 s) was spent" });
-      expect(run.budget).toEqual({ maxDurationMs: 1200, cut: ['synthetic.overrun'], notRun: ['synthetic.after'] });
+      expect(run.results[2]).toMatchObject({ runs: 0, requests: 0, inconclusive: "not run: the run's time budget (3 s) was spent" });
+      expect(run.budget).toEqual({ maxDurationMs: 3000, cut: ['synthetic.overrun'], notRun: ['synthetic.after'] });
       expect(run.exitCode).toBe(2);
       expect(run.inconclusive).toMatch(/^2 properties completed no case \(synthetic\.overrun, synthetic\.after\): its share/);
     } finally {
