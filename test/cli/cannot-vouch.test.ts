@@ -87,6 +87,6 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(stdout).toMatch(/^time budget 12 s \(--max-duration\): not covered:/m);
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
     // Bounded: the budget, plus start-up and the in-flight request of the last property.
-    expect(report.durationMs).toBeLessThan(40_000);
+    expect(report.durationMs).toBeLessThan(60_000);
   });
 });
