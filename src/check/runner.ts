@@ -387,8 +387,9 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       if (!bound.signal.aborted) bound.abort(new Error('the target went down'));
       return false; // fast-check keeps the case's path: the finding gets a replay token
     }
-    // Ended by a time bound: an unfinished case vouches for nothing and its transport trouble is pouchproof's own.
-    if (bound.signal.aborted && (outcome.ok || outcome.kind === 'transport')) {
+    // Ended by a time bound: an unfinished case vouches for nothing, and whatever it made of a call the bound ended
+    // (a property may read a failed call as a target that stopped serving) is pouchproof's own doing, never a finding.
+    if (bound.signal.aborted && (outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'))) {
       cut = true;
       return true;
     }

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { expectAccepted } from '../../src/check/judge.ts';
+import { expectAccepted, serverError } from '../../src/check/judge.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
 import { runProperties } from '../../src/check/runner.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
@@ -114,4 +114,44 @@ describe('the run\'s time budget', () => {
       await t.close();
     }
   });
+});
+
+describe('a time bound that ends calls never makes a finding of them', () => {
+  it('a property that reads a failed call as a target that stopped serving: cut, not a server error', async () => {
+    const t = await resolveTarget({ kind: 'embedded' });
+    try {
+      const call = (ctx: Parameters<Property['check']>[0]) => ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] } });
+      const strict = defineProperty<number>({
+        id: 'synthetic.still-serving', section: '2', invariant: 'the target keeps serving', assumptions: [], needs: [],
+        arbitrary: () => fc.constant(1),
+        async check(ctx) {
+          const first = expectAccepted(await call(ctx));
+          if (!first.ok) return first;
+          await new Promise((r) => setTimeout(r, 300));
+          const next = await call(ctx); // ended at once by the bound: pouchproof's own doing
+          return next.verdict === 'accepted' ? first : serverError(`the target stopped serving: ${next.reason}`);
+        },
+      });
+      const run = await runProperties(t.profile, [strict as Property], { seed: 1, runs: 50, perPropertyMs: 450, embedded: true });
+      expect(run.results[0]!.findings.filter((f) => f.kind !== 'transport')).toEqual([]);
+      expect(['passed', 'inconclusive']).toContain(run.results[0]!.status);
+      expect(run.results[0]!.timeBound).toEqual({ planned: 50 });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the whole suite on a tiny budget against the correct reference: no violation, server error or crash, ever', async () => {
+    for (const seed of [1, 2, 3]) {
+      const t = await resolveTarget({ kind: 'embedded' });
+      try {
+        const run = await runProperties(t.profile, ALL_PROPERTIES, { seed, runs: 25, maxDurationMs: 2500, embedded: true });
+        const alarms = run.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'skipped');
+        expect(alarms.map((f) => `${f.property}: ${f.kind}: ${f.message}`), `seed ${seed}`).toEqual([]);
+        expect(run.exitCode === 0 || (run.exitCode === 2 && run.inconclusive !== undefined)).toBe(true);
+      } finally {
+        await t.close();
+      }
+    }
+  }, 60_000);
 });
