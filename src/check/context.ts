@@ -9,19 +9,71 @@ import type { Profile } from '../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
 import type { CaseContext } from './property.ts';
 
-/** Requests in a row that got no response at all before the run judges the target unreachable. */
+/** Requests in a row that got no complete response before the run judges the target unreachable. */
 export const UNREACHABLE_AFTER = 8;
 
-/** Counts requests across a run; shared by every case. */
+/** How long after a dropped connection the fresh one that confirms a crash is tried. */
+export const CONFIRM_GRACE_MS = 100;
+
+/** A target that went down: the request sent last before it did, and the evidence. */
+export interface Crash {
+  /** The request that took it down: the one whose connection dropped, or the last one answered before the refusals. */
+  readonly culprit: Exchange;
+  /** How the culprit fared (its reason). */
+  readonly how: string;
+  /** What the fresh connection that confirmed it got. */
+  readonly confirmation: string;
+}
+
+/**
+ * Counts requests across a run, shared by every case, and watches for a target that stops
+ * answering: a streak of exchanges without a complete response (refused, dropped, cut off or timed
+ * out; never one pouchproof gave up itself) ends the run, and one that starts with a refused or
+ * dropped connection is confirmed with a fresh connection: refused too, the target went down.
+ */
 export class RequestCounter {
   total = 0;
-  /** Consecutive exchanges that got no response at all (timeouts, refusals, resets). */
+  /** Consecutive exchanges that got no complete response (refusals, resets, cut-off bodies, timeouts). */
   silent = 0;
   /** Why the last of them failed. */
   lastSilence = '';
+  /** Set once the target is confirmed down. */
+  crash?: Crash;
+  private lastAnswered?: Exchange;
+  private streakFirst?: Exchange;
+  /** The kinds of failure already confirmed (or not) in this streak: each is new evidence once. */
+  private streakChecked = new Set<'refused' | 'closed'>();
+
+  /** `canConnect`: whether a fresh connection to the target succeeds (undefined: no confirmation, never a crash). */
+  constructor(private readonly canConnect?: () => Promise<{ readonly ok: boolean; readonly reason: string }>) {}
 
   get unreachable(): boolean {
     return this.silent >= UNREACHABLE_AFTER;
+  }
+
+  /** Records one exchange; confirms a refused or dropped connection once per streak. */
+  async record(ex: Exchange): Promise<void> {
+    if (ex.verdict !== 'transport-error') {
+      this.silent = 0;
+      this.streakChecked.clear();
+      this.lastAnswered = ex;
+      return;
+    }
+    if (ex.failure === 'aborted') return; // pouchproof's own doing: says nothing of the target
+    this.silent++;
+    this.lastSilence = ex.reason;
+    if (this.silent === 1) this.streakFirst = ex;
+    if (this.crash || !this.canConnect || (ex.failure !== 'refused' && ex.failure !== 'closed') || this.streakChecked.has(ex.failure)) return;
+    this.streakChecked.add(ex.failure);
+    // A process that dropped a connection as it died may still hold its listening socket for a moment.
+    if (ex.failure === 'closed') await new Promise((r) => setTimeout(r, CONFIRM_GRACE_MS));
+    const probe = await this.canConnect();
+    if (probe.ok) return;
+    // Dropped or left unanswered: the streak's first request took it down. Refused from the start: it went down after answering the last one.
+    const first = this.streakFirst ?? ex;
+    const culprit = first.failure === 'refused' && this.lastAnswered ? this.lastAnswered : first;
+    const how = culprit === first ? first.reason : `answered (${culprit.reason}), then the next request: ${first.reason}`;
+    this.crash = { culprit, how, confirmation: probe.reason };
   }
 }
 
@@ -56,13 +108,10 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
     async call(o: CallOptions): Promise<Exchange> {
       requests++;
       d.counter.total++;
-      const ex = await d.client.call(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { ...o, timeoutMs: d.timeoutMs } : o);
+      // The case's signal ends its calls too: a time bound is never waited out on a stalled response.
+      const ex = await d.client.call({ ...o, ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}), signal: o.signal ?? d.signal });
       exchanges.push(ex);
-      if (ex.response) d.counter.silent = 0;
-      else {
-        d.counter.silent++;
-        d.counter.lastSilence = ex.reason;
-      }
+      await d.counter.record(ex);
       return ex;
     },
     allows: (cap) => missingCapability(d.profile, cap, { embedded: d.embedded ?? false }) === undefined,

@@ -111,12 +111,12 @@ export interface MutantsResult {
 }
 
 /**
- * Whether a finding detects this fault: a violation or server error always does; an assumption
+ * Whether a finding detects this fault: a violation, server error or crash always does; an assumption
  * finding only when it names the very reading the fault departs from (any other mismatch is noise
  * and must not pass for a kill).
  */
 export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
-  if (f.kind === 'violation' || f.kind === 'server-error') return true;
+  if (f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash') return true;
   return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
 }
 

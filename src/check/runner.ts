@@ -8,14 +8,16 @@
  * passes, so a reading the target does not follow never stops the search for real violations.
  * A case whose `stillValid` is false is discarded (`fc.pre`), never judged.
  */
+import { setMaxListeners } from 'node:events';
 import fc from 'fast-check';
 import type { AssumptionSet } from '../spec/index.ts';
 import { TargetClient, type Exchange } from '../target/client.ts';
 import { toCurl } from '../target/curl.ts';
 import type { Profile } from '../target/profile.ts';
+import { probeConnection } from '../target/connect-probe.ts';
 import { redact } from '../target/redact.ts';
 import { missingCapabilities } from './capabilities.ts';
-import { createCaseContext, RequestCounter } from './context.ts';
+import { createCaseContext, RequestCounter, type Crash } from './context.ts';
 import type { FindingKind, Outcome, Property } from './property.ts';
 import { clip, renderValue } from './render.ts';
 import { encodeReplayToken } from './replay-token.ts';
@@ -40,6 +42,14 @@ export interface RunOptions {
   runId?: string;
   /** A client to use instead of a fresh one (the caller then closes it). */
   client?: TargetClient;
+  /**
+   * The run's overall time budget: shared out over the properties still to run (each gets at most
+   * `perPropertyMs`, and at most what is left over the runnable ones left); a property the budget
+   * has no time left for is not run, and says so (inconclusive).
+   */
+  maxDurationMs?: number;
+  /** When the budget started counting (Date.now() of, e.g., the readings probe before the run; default: the run's start). */
+  budgetFrom?: number;
 }
 
 export type ProgressEvent =
@@ -52,7 +62,12 @@ export type ProgressEvent =
  * the property itself: `skipped` (the profile lacks a capability) and `error` (pouchproof could not
  * run it, e.g. its cases could not be built: the suite's fault, not the target's).
  */
-export type RunFindingKind = FindingKind | 'skipped' | 'error';
+export type RunFindingKind =
+  | FindingKind
+  | 'skipped'
+  | 'error'
+  // the target went down right after a request (confirmed with a fresh connection): fails the run
+  | 'crash';
 
 export interface Finding {
   kind: RunFindingKind;
@@ -76,14 +91,32 @@ export interface Finding {
 export interface PropertyResult {
   id: string;
   section: string;
-  status: 'passed' | 'failed' | 'skipped' | 'interrupted' | 'error';
+  status: PropertyStatus;
   runs: number;
   requests: number;
   durationMs: number;
   findings: Finding[];
-  /** The property's time bound ended it before its planned number of cases (a passed result is then weaker). */
-  timeBound?: { readonly planned: number };
+  /**
+   * The property's time bound ended it before its planned number of cases (a passed result is then
+   * weaker); `budgetShareMs` when that bound was its share of the run's time budget (`maxDurationMs`).
+   */
+  timeBound?: { readonly planned: number; readonly budgetShareMs?: number };
+  /** For an `inconclusive` property: why, in one line (none of its cases completed, or the budget left it no time). */
+  inconclusive?: string;
 }
+
+/**
+ * `inconclusive`: none of the property's cases completed (every one ended in a transport failure,
+ * or its time ran out first, or the run's budget left it none): nothing was vouched for, so it is
+ * never `passed`.
+ */
+export type PropertyStatus =
+  | 'passed'
+  | 'failed'
+  | 'skipped'
+  | 'interrupted'
+  | 'error'
+  | 'inconclusive';
 
 export interface RunResult {
   /** Set when the run stopped because the target answered nothing (the run then exits 1: nothing could be vouched for). */
@@ -96,7 +129,11 @@ export interface RunResult {
   results: PropertyResult[];
   requests: number;
   interrupted: boolean;
-  /** 1: a violation or server error (or an unreachable target); else 2: some property could not be run; else 0. */
+  /** One line, when some property is inconclusive: which, and why (the run then does not exit 0). */
+  inconclusive?: string;
+  /** Set when the run had a time budget (`maxDurationMs`): the properties it cut short or left unrun. */
+  budget?: { readonly maxDurationMs: number; readonly cut: readonly string[]; readonly notRun: readonly string[] };
+  /** 1: a violation, server error or crash (or an unreachable target); else 2: some property could not be run or is inconclusive; else 0. */
   exitCode: 0 | 1 | 2;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
@@ -106,6 +143,8 @@ export interface RunResult {
 export const DEFAULT_RUNS = 25;
 /** Per-property time bound when none is given. */
 export const DEFAULT_PROPERTY_MS = 30_000;
+/** Listeners a property's time bound may hold at once: one per call in flight. */
+const MAX_CALLS_IN_FLIGHT = 10_000;
 /** Curl lines kept per finding: the last requests of the failing case. */
 const MAX_CURLS = 6;
 const MAX_CURL_CHARS = 8_000;
@@ -133,15 +172,20 @@ export function plannedRuns(prop: Pick<Property, 'runs'>, runs: number): number 
 }
 
 export function isFailing(kind: RunFindingKind): boolean {
-  return kind === 'violation' || kind === 'server-error';
+  return kind === 'violation' || kind === 'server-error' || kind === 'crash';
 }
 
 export async function runProperties(profile: Profile, props: readonly Property[], o: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const selected = selectProperties(props, o.only);
   const client = o.client ?? new TargetClient(profile);
-  const counter = new RequestCounter();
+  const counter = newCounter(profile);
+  const embedded = o.embedded ?? false;
+  const deadline = o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined;
+  const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded }) === undefined);
   const results: PropertyResult[] = [];
+  const budgetCut: string[] = [];
+  const budgetNotRun: string[] = [];
   let interrupted = false;
   let stopped = false;
   let stopReason = 'not run: the run stopped at the first finding';
@@ -155,34 +199,54 @@ export async function runProperties(profile: Profile, props: readonly Property[]
           findings: stopped ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: stopReason }] : [] });
         continue;
       }
+      let perPropertyMs = o.perPropertyMs ?? DEFAULT_PROPERTY_MS;
+      let budgetShareMs: number | undefined;
+      if (deadline !== undefined && runnable[i]) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          budgetNotRun.push(prop.id);
+          results.push({ id: prop.id, section: prop.section, status: 'inconclusive', runs: 0, requests: 0, durationMs: 0, findings: [],
+            inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` });
+          continue;
+        }
+        // What is left, shared equally over the runnable properties left: a quick property leaves its unused share to the next.
+        const share = Math.max(1, Math.floor(left / runnable.slice(i).filter(Boolean).length));
+        if (share < perPropertyMs) perPropertyMs = budgetShareMs = share;
+      }
       o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
       const r = await runOne(profile, prop, client, counter, {
         seed: propertySeed(o.seed, prop.id),
         runs: plannedRuns(prop, o.runs),
         perRequestMs: o.perRequestMs,
-        perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS,
+        perPropertyMs,
+        ...(budgetShareMs !== undefined ? { budgetShareMs } : {}),
         signal: o.signal,
-        embedded: o.embedded ?? false,
+        embedded,
         endOnFailure: o.endOnFailure ?? false,
         onProgress: o.onProgress,
       });
       if (r.status === 'interrupted' && o.signal?.aborted) interrupted = true;
+      if (r.timeBound?.budgetShareMs !== undefined) budgetCut.push(r.id);
       results.push(r);
-      o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
-      if (o.stopWhen && r.findings.some(o.stopWhen)) stopped = true;
-      if (counter.unreachable) {
-        // A target that answers nothing cannot be judged: say so once, loudly, instead of timing out every case.
-        unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no response (last: ${counter.lastSilence})`, profile.secrets);
+      if (counter.crash) {
+        stopped = true;
+        stopReason = `not run: the target went down (see the crash finding of ${prop.id})`;
+      } else if (counter.unreachable) {
+        // A target that completes no response cannot be judged: say so once, loudly, instead of timing out every case.
+        unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no complete response (last: ${counter.lastSilence})`, profile.secrets);
         r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${unreachable}; the run stops here` });
         stopped = true;
         stopReason = 'not run: the target stopped answering';
       }
+      o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
+      if (o.stopWhen && r.findings.some(o.stopWhen)) stopped = true;
     }
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
   const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind)));
   const errors = results.some((r) => r.status === 'error');
+  const inconclusive = inconclusiveLine(results);
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
   const out: RunResult = {
     runId: o.runId ?? makeRunId(o.seed, new Date(started)),
@@ -194,10 +258,33 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     requests: counter.total,
     interrupted,
     ...(unreachable ? { unreachable } : {}),
-    exitCode: failing || unreachable ? 1 : errors ? 2 : 0,
+    ...(inconclusive ? { inconclusive } : {}),
+    ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: budgetCut, notRun: budgetNotRun } } : {}),
+    exitCode: failing || unreachable ? 1 : errors || inconclusive ? 2 : 0,
   };
   if (detections.length) out.firstDetectionAfterRequests = Math.min(...detections.map((f) => f.detectedAfterRequests!));
   return out;
+}
+
+/** A counter that confirms a refused or dropped connection with a fresh one (see `RequestCounter`). */
+function newCounter(profile: Profile): RequestCounter {
+  return new RequestCounter(async () => {
+    const p = await probeConnection(profile.baseUrl, profile.timeouts.connectMs);
+    // Only a refusal is evidence that nothing listens; a slow connection is not.
+    return { ok: !p.refused, reason: p.reason };
+  });
+}
+
+/** The run's inconclusive properties in one line, or undefined when there are none. */
+function inconclusiveLine(results: readonly PropertyResult[]): string | undefined {
+  const inc = results.filter((r) => r.status === 'inconclusive');
+  if (inc.length === 0) return undefined;
+  const names = inc.slice(0, 4).map((r) => r.id).join(', ') + (inc.length > 4 ? ` and ${inc.length - 4} more` : '');
+  return `${inc.length} propert${inc.length === 1 ? 'y' : 'ies'} completed no case (${names}): ${inc[0]!.inconclusive ?? 'no case completed'}`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${+(ms / 1000).toFixed(1)} s`;
 }
 
 /** Re-runs one property's counterexample from its token parts (fast-check replay). */
@@ -209,7 +296,7 @@ export async function replayProperty(
 ): Promise<PropertyResult> {
   const client = o.client ?? new TargetClient(profile);
   try {
-    return await runOne(profile, prop, client, new RequestCounter(), {
+    return await runOne(profile, prop, client, newCounter(profile), {
       seed: r.seed, runs: r.runs, path: r.path, perRequestMs: o.perRequestMs, perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS,
       signal: o.signal, embedded: o.embedded ?? false, endOnFailure: false,
     });
@@ -224,6 +311,8 @@ interface OneOptions {
   path?: string;
   perRequestMs?: number;
   perPropertyMs: number;
+  /** Set when `perPropertyMs` is the property's share of the run's time budget. */
+  budgetShareMs?: number;
   signal?: AbortSignal;
   embedded: boolean;
   endOnFailure: boolean;
@@ -249,6 +338,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
 
   const requestsAtStart = counter.total;
   const bound = new AbortController();
+  // Every call in flight listens for the bound (races send many at once): not a leak, each is removed when its call ends.
+  setMaxListeners(MAX_CALLS_IN_FLIGHT, bound.signal);
   const timer = setTimeout(() => bound.abort(new Error('property time bound reached')), o.perPropertyMs);
   const onOuterAbort = () => bound.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -257,8 +348,11 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
   const assumptions: AssumptionSet = profile.assumptions;
   const notes = new Map<string, Finding>();
   let cases = 0;
+  /** Cases that ended in a judgement (passed, or a finding other than transport): what the property vouches for. */
+  let completed = 0;
   let cut = false;
   let last: CaseRecord | undefined;
+  let crashed: { input: unknown; exchanges: Exchange[] } | undefined;
   let firstDetection: number | undefined;
 
   const note = (key: string, f: Finding, ctxExchanges: readonly Exchange[], input: unknown) => {
@@ -283,17 +377,31 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     try {
       outcome = vetOutcome(prop, await prop.check(ctx, input));
     } catch (err) {
-      if (bound.signal.aborted) {
+      if (bound.signal.aborted && !counter.crash) {
         cut = true;
         return true;
       }
       outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` };
     }
     o.onProgress?.({ type: 'case', id: prop.id, cases, runs: o.runs, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started });
+    const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
+    if (counter.crash) {
+      // The target went down under this case: that is the finding, whatever the property made of the silence after it.
+      crashed ??= { input, exchanges };
+      firstDetection ??= counter.total;
+      if (!bound.signal.aborted) bound.abort(new Error('the target went down'));
+      return false; // fast-check keeps the case's path: the finding gets a replay token
+    }
+    // Ended by a time bound: an unfinished case vouches for nothing, and whatever it made of a call the bound ended
+    // (a property may read a failed call as a target that stopped serving) is pouchproof's own doing, never a finding.
+    if (bound.signal.aborted && (outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'))) {
+      cut = true;
+      return true;
+    }
     // The remaining cases would only wait out their timeouts; runProperties reports the silence once.
     if (counter.unreachable && !bound.signal.aborted) bound.abort(new Error('the target stopped answering'));
+    if (outcome.ok || outcome.kind !== 'transport') completed++;
     if (outcome.ok) return true;
-    const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
     if (isFailing(outcome.kind)) {
       last = { input, outcome, exchanges };
       firstDetection ??= counter.total;
@@ -321,6 +429,12 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       endOnFailure: o.endOnFailure,
       maxSkipsPerRun: 100,
     });
+    if (crashed) {
+      findings.push(crashFinding(prop, counter.crash!, crashed, secrets, {
+        ...(details.failed && details.counterexamplePath !== null ? { replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }) } : {}),
+        detectedAfterRequests: firstDetection,
+      }));
+    }
     if (details.failed && details.counterexample !== null && last) {
       findings.push({
         kind: last.outcome.kind,
@@ -329,7 +443,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         message: clean(last.outcome.message),
         ...groundFields(last.outcome),
         counterexample: clean(describeInput(prop, last.input)),
-        replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }),
+        // After a crash the counterexample path is the crashing case's, not this one's.
+        ...(crashed ? {} : { replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }) }),
         curl: curls(last.exchanges, secrets),
         shrinks: details.numShrinks,
         detectedAfterRequests: firstDetection,
@@ -344,14 +459,50 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
   }
   findings.push(...notes.values());
   const failed = findings.some((f) => isFailing(f.kind));
+  const status: PropertyStatus = failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : completed === 0 ? 'inconclusive' : 'passed';
+  const byBound = cut && !o.signal?.aborted && !failed && !counter.unreachable;
   return {
     ...base,
-    status: failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : 'passed',
-    ...(cut && !o.signal?.aborted && !failed && !counter.unreachable ? { timeBound: { planned: o.runs } } : {}),
+    status,
+    ...(byBound ? { timeBound: { planned: o.runs, ...(o.budgetShareMs !== undefined ? { budgetShareMs: o.budgetShareMs } : {}) } } : {}),
+    ...(status === 'inconclusive' ? { inconclusive: clean(whyInconclusive(cases, byBound, o, [...notes.values()])) } : {}),
     runs: cases,
     requests: counter.total - requestsAtStart,
     durationMs: Date.now() - started,
     findings,
+  };
+}
+
+/** Why a property completed no case, in one line. */
+function whyInconclusive(cases: number, byBound: boolean, o: OneOptions, notes: readonly Finding[]): string {
+  const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)})` : `its time bound (${seconds(o.perPropertyMs)})`;
+  const trouble = notes.find((f) => f.kind === 'transport')?.message;
+  if (byBound && !trouble) return `${bound} ended it before any case completed`;
+  if (cases === 0) return trouble ?? 'no case ran';
+  const what = `none of its ${cases} case${cases === 1 ? '' : 's'} completed`;
+  return `${what}${trouble ? `: ${trouble}` : ''}${byBound ? ` (then ${bound} ended it)` : ''}`;
+}
+
+/** The finding for a target that went down under a case: the request sent last, its curl line, and the evidence. */
+function crashFinding(
+  prop: Property,
+  crash: Crash,
+  at: { input: unknown; exchanges: Exchange[] },
+  secrets: readonly string[],
+  more: Pick<Finding, 'replay' | 'detectedAfterRequests'>,
+): Finding {
+  const ex = crash.culprit;
+  const upTo = at.exchanges.filter((e) => e.id <= ex.id);
+  const inCase = upTo.some((e) => e.id === ex.id);
+  const path = ex.request.url.replace(/^[a-z]+:\/\/[^/]+/i, '');
+  return {
+    kind: 'crash',
+    property: prop.id,
+    section: prop.section,
+    message: redact(`the target went down after ${ex.request.method} ${clip(path, 200)} (${crash.how}); a fresh connection was refused too (${crash.confirmation}), so the run stops here`, secrets),
+    counterexample: redact(describeInput(prop, at.input), secrets),
+    curl: curls(inCase ? upTo : [ex], secrets),
+    ...more,
   };
 }
 

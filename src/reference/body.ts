@@ -98,8 +98,8 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     }
   }
   let value: unknown;
-  if (faults.has('malformed-json-500')) {
-    value = JSON.parse(text); // the SyntaxError escapes to the generic handler
+  if (faults.has('malformed-json-500') || faults.has('dies-on-input')) {
+    value = JSON.parse(text); // the SyntaxError escapes to the generic handler (under dies-on-input it is never caught)
   } else {
     try {
       value = JSON.parse(text);

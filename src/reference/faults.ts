@@ -128,6 +128,8 @@ const LIST = [
   f('seq-snowflake', 'commits', 'seq and high_water are 64-bit snowflake ids (milliseconds since 2020 shifted left by 22 bits, plus the counter) sent as JSON numbers, beyond the largest value 2.6 allows (9007199254740991)', ['commits.seq-increasing', 'shapes.response-envelope']),
   f('signature-header-literal', 'signatures', 'compares the JWS protected header as text with the one its own client writes ({"alg":"ES256","kid":…}) instead of parsing it: a valid signature whose header orders its members otherwise, has whitespace or a typ is rejected', ['signatures.variants-accepted']),
   f('auth-scheme-500', 'auth', 'reads the token as the second word of an Authorization header assumed to be Bearer: a header of another scheme (Basic …) fails unhandled and is answered 500', ['auth.credentials-required']),
+  // runner: a target that goes down under a request (the runner's `crash` finding).
+  f('dies-on-input', 'robustness', 'a JSON syntax error in a body is never caught: the process dies on the request (under pouchproof serve it exits; embedded, it stops listening and drops every connection)', ['robustness.malformed-rejected', 'robustness.still-serving']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

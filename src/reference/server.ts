@@ -30,6 +30,13 @@ export interface ReferenceOptions {
   fixture?: Fixture;
   /** Another store implementation (default: in memory). */
   store?: Store;
+  /**
+   * What a crash fault (`deep-nesting-crash`, `dies-on-input`) does once the connection under it is
+   * dropped: by default, in process, what a dead process looks like from a client (the listener
+   * closes and every connection is destroyed, so new connections are refused); `pouchproof serve`
+   * exits its process instead. Never kills an embedding process.
+   */
+  onCrash?: () => void;
 }
 
 export interface RunningReference {
@@ -155,10 +162,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     timers.add(t);
   }
 
-  /** `deep-nesting-crash`: what an uncaught exception does to a real process, without taking the embedding process down. */
+  /** `deep-nesting-crash`, `dies-on-input`: what an uncaught exception does to a real process (see `onCrash`). */
   function crash(res: ServerResponse): void {
     res.destroy();
-    void shutdown();
+    if (o.onCrash) o.onCrash();
+    else void shutdown();
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -177,7 +185,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
         send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore);
         return;
       }
-      if (faults.has('deep-nesting-crash')) return crash(res);
+      if (faults.has('deep-nesting-crash') || faults.has('dies-on-input')) return crash(res);
       send(res, errorOutcome(500, requestId, 'internal_error', 'internal error'), notBefore);
     }
   }

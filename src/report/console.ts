@@ -69,12 +69,20 @@ export class ConsoleView {
   };
 
   resultLine(r: PropertyResult): string {
-    const mark = { passed: this.paint('green', 'ok  '), failed: this.paint('red', 'FAIL'), skipped: this.paint('dim', 'skip'), interrupted: this.paint('yellow', 'stop'), error: this.paint('red', 'ERR ') }[r.status];
+    const mark = {
+      passed: this.paint('green', 'ok  '),
+      failed: this.paint('red', 'FAIL'),
+      skipped: this.paint('dim', 'skip'),
+      interrupted: this.paint('yellow', 'stop'),
+      error: this.paint('red', 'ERR '),
+      inconclusive: this.paint('yellow', 'INC '),
+    }[r.status];
     const kinds = r.findings.filter((f) => f.kind !== 'skipped' && f.kind !== 'error').map((f) => f.kind);
     const notes = kinds.length ? `  ${this.paint('yellow', [...new Set(kinds)].map((k) => `${kinds.filter((x) => x === k).length} ${k}`).join(', '))}` : '';
     const why = r.status === 'skipped' ? `  ${this.paint('dim', r.findings[0]?.message ?? '')}`
       : r.status === 'error' ? `  ${this.paint('red', r.findings.find((f) => f.kind === 'error')?.message ?? '')}`
-      : r.timeBound ? `  ${this.paint('yellow', `time bound reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
+      : r.status === 'inconclusive' ? `  ${this.paint('yellow', `inconclusive: ${r.inconclusive ?? 'no case completed'}`)}`
+      : r.timeBound ? `  ${this.paint('yellow', `${r.timeBound.budgetShareMs !== undefined ? 'its share of the time budget' : 'time bound'} reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
     return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${notes}${why}`;
   }
 
@@ -106,13 +114,14 @@ export class ConsoleView {
     const w: string[] = [''];
     for (const p of report.properties) {
       for (const f of p.findings) {
-        if (f.kind !== 'violation' && f.kind !== 'server-error') continue;
+        if (f.kind !== 'violation' && f.kind !== 'server-error' && f.kind !== 'crash') continue;
         w.push(`${this.paint('red', f.kind.toUpperCase())} ${this.paint('bold', f.property)} (§${f.section})`);
         w.push(`  ${f.message}`);
         if (f.ground) w.push(`  ground: ${f.ground}`);
         if (f.counterexample) w.push(`  counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
         if (f.replay) w.push(`  replay: pouchproof replay ${f.replay}`);
-        const lastCurl = f.curl?.filter((c) => !c.startsWith('#')).at(-1);
+        // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
+        const lastCurl = f.curl?.map((c) => c.split('\n').filter((l) => !l.startsWith('#')).join('\n')).filter((c) => c.startsWith('curl')).at(-1);
         if (lastCurl) w.push(`  ${lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl}`);
         w.push('');
       }
@@ -131,8 +140,13 @@ export class ConsoleView {
     }
     const t = report.totals;
     if (report.unreachable) w.push(this.paint('red', `${report.unreachable}: the run stopped, nothing after that point was checked`));
+    if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
+      const b = report.budget;
+      w.push(this.paint('yellow', `time budget ${(b.maxDurationMs / 1000).toFixed(0)} s (--max-duration): not covered:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`));
+    }
+    if (report.inconclusive) w.push(this.paint('yellow', `inconclusive: ${report.inconclusive}`));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
-    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const load = loadHeadline(report.load);
     if (load) w.push(`load: ${load}`);
     if (reportDir) w.push(`reports: ${reportDir}`);

@@ -1,7 +1,7 @@
 /**
- * `junit.xml`: one <testcase> per property so CI dashboards list the suite. Violations and server
- * errors are <failure>s carrying the counterexample and curl lines; a property pouchproof could not
- * run is an <error>; skipped properties are <skipped>; assumption mismatches and transport trouble
+ * `junit.xml`: one <testcase> per property so CI dashboards list the suite. Violations, server
+ * errors and crashes are <failure>s carrying the counterexample and curl lines; a property pouchproof
+ * could not run, or that is inconclusive, is an <error>; skipped properties are <skipped>; assumption mismatches and transport trouble
  * go to <system-out>, never failures.
  */
 import type { Report } from './report-json.ts';
@@ -20,14 +20,15 @@ export function xmlEscape(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
+const failing = (f: Report['properties'][number]['findings'][number]): boolean => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash';
 const attr = (name: string, value: string | number) => ` ${name}="${xmlEscape(String(value))}"`;
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export function toJunit(report: Report): string {
   const props = report.properties;
-  const failures = props.filter((p) => p.findings.some((f) => f.kind === 'violation' || f.kind === 'server-error')).length;
+  const failures = props.filter((p) => p.findings.some(failing)).length;
   const skipped = props.filter((p) => p.status === 'skipped').length;
-  const errors = props.filter((p) => p.status === 'error').length;
+  const errors = props.filter((p) => p.status === 'error' || p.status === 'inconclusive').length;
   const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites${attr('name', 'pouchproof')}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}>`);
   lines.push(`  <testsuite${attr('name', `pouchproof ${report.target.name}`)}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}${attr('timestamp', report.startedAt)}>`);
@@ -40,7 +41,7 @@ export function toJunit(report: Report): string {
     const area = p.id.includes('.') ? p.id.slice(0, p.id.indexOf('.')) : p.id;
     const open = `    <testcase${attr('classname', `pouchproof.${area}`)}${attr('name', `${p.id} (§${p.section})`)}${attr('time', seconds(p.durationMs))}`;
     const body: string[] = [];
-    for (const f of p.findings.filter((x) => x.kind === 'violation' || x.kind === 'server-error')) {
+    for (const f of p.findings.filter(failing)) {
       const detail = [
         f.message,
         f.counterexample ? `counterexample: ${f.counterexample}` : '',
@@ -52,6 +53,11 @@ export function toJunit(report: Report): string {
     }
     // JUnit's <error>: the test itself could not run, as opposed to a <failure> of what it checks.
     for (const f of p.findings.filter((x) => x.kind === 'error')) body.push(`      <error${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(f.message)}</error>`);
+    // Inconclusive is no pass: none of its cases completed, so it checked nothing (an <error>, not a <failure> of the target).
+    if (p.status === 'inconclusive') {
+      const why = `inconclusive: ${p.inconclusive ?? 'no case completed'}`;
+      body.push(`      <error${attr('type', 'inconclusive')}${attr('message', why)}>${xmlEscape(why)}</error>`);
+    }
     if (p.status === 'skipped') {
       const reason = p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped';
       body.push(`      <skipped${attr('message', reason)}/>`);

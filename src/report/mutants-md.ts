@@ -16,7 +16,7 @@ export function killMatrixMarkdown(r: MutantsResult): string {
   out.push('');
   out.push(`Seed \`${r.seed}\`, ${r.runs} runs per property${r.medianRequestsToDetection !== undefined ? `, median requests to detection ${r.medianRequestsToDetection}` : ''}${r.interrupted ? ' — **interrupted**' : ''}.`);
   out.push('');
-  out.push('A fault is killed when a property reports a violation or a server error, or — for a fault that departs from a registry reading where the spec is silent — an assumption mismatch naming exactly that reading (reported, not failed, in ordinary runs). Load-only faults are killed by load checks. On the correct reference every finding is a false one.', '');
+  out.push('A fault is killed when a property reports a violation, a server error or a crash (the target went down), or — for a fault that departs from a registry reading where the spec is silent — an assumption mismatch naming exactly that reading (reported, not failed, in ordinary runs). Load-only faults are killed by load checks. On the correct reference every finding is a false one.', '');
   out.push('Expected killers are the fault catalogue\'s (`expectedKillers`); ✓ marks those that killed it. A killer not expected is marked *unexpected*; a fault killed by none of its expected killers is listed below the table. Without `--full` a fault\'s run tries its expected killers first and stops at the first kill.', '');
   out.push('| fault | area | killed | expected killers | actual killers | as expected | requests to detection |');
   out.push('|---|---|---|---|---|---|---:|');

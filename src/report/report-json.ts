@@ -9,7 +9,15 @@ import { redactDeep } from './redact-deep.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
 
-const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'skipped', 'error']);
+const FindingKindSchema = z.enum([
+  'violation',
+  'assumption',
+  'server-error',
+  'transport',
+  'skipped',
+  'error',
+  'crash',
+]);
 
 export const FindingSchema = z.strictObject({
   kind: FindingKindSchema,
@@ -33,13 +41,22 @@ export const PropertyReportSchema = z.strictObject({
   invariant: z.string().optional(),
   assumptions: z.array(z.string()).optional(),
   needs: z.array(z.string()).optional(),
-  status: z.enum(['passed', 'failed', 'skipped', 'interrupted', 'error']),
+  status: z.enum([
+    'passed',
+    'failed',
+    'skipped',
+    'interrupted',
+    'error',
+    'inconclusive',
+  ]),
   runs: z.number().int().nonnegative(),
   requests: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
   findings: z.array(FindingSchema),
   /** Present when the property's time bound ended it before its planned number of cases. */
-  timeBound: z.object({ planned: z.number().int().positive() }).optional(),
+  timeBound: z.object({ planned: z.number().int().positive(), budgetShareMs: z.number().positive().optional() }).optional(),
+  /** For an inconclusive property: why, in one line. */
+  inconclusive: z.string().optional(),
 });
 
 const Count = z.number().int().nonnegative();
@@ -55,6 +72,10 @@ export const ReportSchema = z.strictObject({
   interrupted: z.boolean(),
   /** Present when the run stopped because the target answered nothing. */
   unreachable: z.string().optional(),
+  /** Present when some property is inconclusive: which and why, in one line (the run then does not exit 0). */
+  inconclusive: z.string().optional(),
+  /** Present when the run had a time budget (`--max-duration`): the properties it cut short or left unrun. */
+  budget: z.strictObject({ maxDurationMs: z.number().positive(), cut: z.array(z.string()), notRun: z.array(z.string()) }).optional(),
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
@@ -62,6 +83,7 @@ export const ReportSchema = z.strictObject({
     only: z.array(z.string()).optional(),
     perRequestMs: z.number().positive().optional(),
     perPropertyMs: z.number().positive().optional(),
+    maxDurationMs: z.number().positive().optional(),
   }),
   assumptions: z.record(z.string(), z.string()),
   totals: z.strictObject({
@@ -72,8 +94,18 @@ export const ReportSchema = z.strictObject({
     interrupted: Count,
     /** Properties pouchproof could not run. */
     error: Count,
+    /** Properties none of whose cases completed (or that the time budget left unrun). */
+    inconclusive: Count,
     requests: Count,
-    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, skipped: Count, error: Count }),
+    findings: z.strictObject({
+      violation: Count,
+      'server-error': Count,
+      assumption: Count,
+      transport: Count,
+      skipped: Count,
+      error: Count,
+      crash: Count,
+    }),
   }),
   properties: z.array(PropertyReportSchema),
   /** Figures of the short load run of `npm start`, when it ran. */
@@ -96,6 +128,7 @@ export interface ReportMeta {
   readonly only?: readonly string[];
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
+  readonly maxDurationMs?: number;
   readonly assumptions: Readonly<Record<string, string>>;
   /** The properties of the run, for their invariants and assumptions. */
   readonly properties?: readonly Pick<Property, 'id' | 'invariant' | 'assumptions' | 'needs'>[];
@@ -120,6 +153,8 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     durationMs: run.durationMs,
     interrupted: run.interrupted,
     ...(run.unreachable ? { unreachable: run.unreachable } : {}),
+    ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
+    ...(run.budget ? { budget: { maxDurationMs: run.budget.maxDurationMs, cut: [...run.budget.cut], notRun: [...run.budget.notRun] } } : {}),
     exitCode: run.exitCode,
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: {
@@ -127,6 +162,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       ...(meta.only && meta.only.length ? { only: [...meta.only] } : {}),
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
+      ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
     },
     assumptions: { ...meta.assumptions },
     totals: {
@@ -136,8 +172,17 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       skipped: status('skipped'),
       interrupted: status('interrupted'),
       error: status('error'),
+      inconclusive: status('inconclusive'),
       requests: run.requests,
-      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), skipped: count('skipped'), error: count('error') },
+      findings: {
+        violation: count('violation'),
+        'server-error': count('server-error'),
+        assumption: count('assumption'),
+        transport: count('transport'),
+        skipped: count('skipped'),
+        error: count('error'),
+        crash: count('crash'),
+      },
     },
     properties: run.results.map((r) => {
       const p = byId.get(r.id);
@@ -151,6 +196,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         durationMs: r.durationMs,
         findings: r.findings.map((f) => ({ ...f })),
         ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
+        ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
       };
     }),
     ...(meta.load !== undefined ? { load: meta.load } : {}),

@@ -7,18 +7,26 @@ import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 
-const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = { passed: '✅ passed', failed: '❌ failed', skipped: '⏭️ skipped', interrupted: '⏸️ interrupted', error: '⚠️ error' };
+const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
+  passed: '✅ passed',
+  failed: '❌ failed',
+  skipped: '⏭️ skipped',
+  interrupted: '⏸️ interrupted',
+  error: '⚠️ error',
+  inconclusive: '❔ inconclusive',
+};
 
 const UNREACHABLE = 'target unreachable';
 
 /** The run in a few words: why its exit code is what it is. */
 export function verdictOf(report: Report): string {
   const t = report.totals;
-  const violations = t.findings.violation + t.findings['server-error'];
+  const violations = t.findings.violation + t.findings['server-error'] + t.findings.crash;
   if (report.exitCode === 0) return 'no violations';
-  if (violations) return `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)`;
+  if (violations) return `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)${t.findings.crash ? ', the target went down (crash)' : ''}`;
   if (report.unreachable) return UNREACHABLE;
-  return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
+  if (t.error) return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
+  return `inconclusive: ${t.inconclusive} propert${t.inconclusive === 1 ? 'y' : 'ies'} completed no case`;
 }
 
 export function toSummaryMarkdown(report: Report): string {
@@ -29,10 +37,15 @@ export function toSummaryMarkdown(report: Report): string {
   out.push('');
   out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
   out.push('');
-  out.push(`| properties | passed | failed | skipped | not run (error) | violations | server errors | assumption mismatches | transport |`);
-  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
-  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.assumption} | ${t.findings.transport} |`);
+  out.push(`| properties | passed | failed | skipped | not run (error) | inconclusive | violations | server errors | crashes | assumption mismatches | transport |`);
+  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.inconclusive} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.crash} | ${t.findings.assumption} | ${t.findings.transport} |`);
   out.push('');
+  if (report.inconclusive) out.push(`**Inconclusive** (the run does not pass): ${cell(report.inconclusive)}`, '');
+  if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
+    const b = report.budget;
+    out.push(`**Not covered** within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.map((x) => `\`${x}\``).join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.map((x) => `\`${x}\``).join(', ')}` : ''}`, '');
+  }
   const load = loadHeadline(report.load);
   if (load) out.push(`Load: ${load}`, '');
   const readings = readingsHeadline(report.readings);
@@ -42,12 +55,12 @@ export function toSummaryMarkdown(report: Report): string {
   for (const p of report.properties) {
     const kinds = new Map<string, number>();
     for (const f of p.findings) if (f.kind !== 'skipped') kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
-    const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : '—');
+    const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : p.status === 'inconclusive' ? cell(p.inconclusive ?? '') : '—');
     out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status]} | ${p.runs} | ${p.requests} | ${findings} |`);
   }
-  const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'));
+  const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash'));
   if (failing.length) {
-    out.push('', '### Violations and server errors', '');
+    out.push('', '### Violations, server errors and crashes', '');
     for (const f of failing) {
       // A message may end in a drawing (a history's timeline): its first line as text, the rest verbatim.
       const [first = '', ...rest] = f.message.split('\n');

@@ -18,7 +18,16 @@ export interface ResponseFacts {
 export interface Judgement {
   readonly verdict: Verdict;
   readonly reason: string;
+  /** For a transport error: how the exchange failed (the runner tells a dead target from a stalled one by it). */
+  readonly failure?: TransportFailure;
 }
+
+/**
+ * How an exchange failed below HTTP: `refused` (nothing listens), `closed` (the target dropped the
+ * connection, before or during the response), `timeout` (no complete response in time), `aborted`
+ * (pouchproof itself gave up: its time bound ended the call, not the target's doing), `other`.
+ */
+export type TransportFailure = 'refused' | 'closed' | 'timeout' | 'aborted' | 'other';
 
 /** Parses a complete body as JSON; undefined when it is not JSON (or is empty). */
 export function parseJsonBody(body: string, truncated: boolean): { json: unknown } | undefined {
@@ -111,24 +120,24 @@ function codesOf(err: unknown): string[] {
 export function classifyFailure(err: unknown, ctx: { timedOut: boolean; timeoutMs: number; connectMs: number; host: string; stage: 'connect' | 'headers' | 'body' }): Judgement {
   if (ctx.timedOut) {
     const what = ctx.stage === 'body' ? 'the response body did not finish' : 'no response';
-    return { verdict: 'transport-error', reason: `${what} within ${ctx.timeoutMs} ms` };
+    return { verdict: 'transport-error', reason: `${what} within ${ctx.timeoutMs} ms`, failure: 'timeout' };
   }
   const codes = codesOf(err);
   const has = (c: string): boolean => codes.includes(c);
   if (codes.some((c) => c.startsWith('HPE_'))) {
     return { verdict: 'protocol-error', reason: `invalid HTTP response (${codes.find((c) => c.startsWith('HPE_'))})` };
   }
-  if (has('ECONNREFUSED')) return { verdict: 'transport-error', reason: `connection refused by ${ctx.host}` };
+  if (has('ECONNREFUSED')) return { verdict: 'transport-error', reason: `connection refused by ${ctx.host}`, failure: 'refused' };
   if (has('ENOTFOUND') || has('EAI_AGAIN') || has('EAI_NONAME')) return { verdict: 'transport-error', reason: `DNS lookup failed for ${ctx.host}` };
-  if (has('UND_ERR_CONNECT_TIMEOUT')) return { verdict: 'transport-error', reason: `no connection to ${ctx.host} within ${ctx.connectMs} ms` };
-  if (has('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) return { verdict: 'transport-error', reason: 'response body shorter or longer than its content-length' };
+  if (has('UND_ERR_CONNECT_TIMEOUT')) return { verdict: 'transport-error', reason: `no connection to ${ctx.host} within ${ctx.connectMs} ms`, failure: 'timeout' };
+  if (has('UND_ERR_RES_CONTENT_LENGTH_MISMATCH')) return { verdict: 'transport-error', reason: 'response body shorter or longer than its content-length', failure: 'closed' };
   if (has('UND_ERR_HEADERS_OVERFLOW')) return { verdict: 'transport-error', reason: 'response headers too large' };
   if (has('ECONNRESET') || has('UND_ERR_SOCKET') || has('EPIPE')) {
     const when = ctx.stage === 'body' ? 'during the response body' : 'before a response';
-    return { verdict: 'transport-error', reason: `connection closed by the target ${when}` };
+    return { verdict: 'transport-error', reason: `connection closed by the target ${when}`, failure: 'closed' };
   }
-  if (has('EHOSTUNREACH') || has('ENETUNREACH')) return { verdict: 'transport-error', reason: `${ctx.host} is unreachable` };
-  if (has('ETIMEDOUT')) return { verdict: 'transport-error', reason: `connection to ${ctx.host} timed out` };
+  if (has('EHOSTUNREACH') || has('ENETUNREACH')) return { verdict: 'transport-error', reason: `${ctx.host} is unreachable`, failure: 'refused' };
+  if (has('ETIMEDOUT')) return { verdict: 'transport-error', reason: `connection to ${ctx.host} timed out`, failure: 'timeout' };
   const msg = err instanceof Error ? err.message : String(err);
-  return { verdict: 'transport-error', reason: `${codes[0] ?? 'transport failure'}: ${msg.replace(/[\r\n]+/g, ' ').slice(0, 120)}` };
+  return { verdict: 'transport-error', reason: `${codes[0] ?? 'transport failure'}: ${msg.replace(/[\r\n]+/g, ' ').slice(0, 120)}`, failure: 'other' };
 }

@@ -10,11 +10,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
 import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
-import { classifyFailure, classifyResponse, parseJsonBody, type Verdict } from './classify.ts';
+import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
 
-export type { Verdict } from './classify.ts';
+export type { TransportFailure, Verdict } from './classify.ts';
 
 export interface CallOptions {
   endpoint: EndpointId;
@@ -35,6 +35,8 @@ export interface CallOptions {
   gate?: Promise<void>;
   /** Called once everything but the last body byte has been handed to the connection. */
   onHeld?: () => void;
+  /** Gives up the call when aborted (a time bound of pouchproof's own): the exchange then says `aborted`, never blames the target. */
+  signal?: AbortSignal;
 }
 
 export interface Exchange {
@@ -45,6 +47,8 @@ export interface Exchange {
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean; json?: unknown };
   verdict: Verdict;
   reason: string;
+  /** For a transport error: how it failed (see `TransportFailure`). */
+  failure?: TransportFailure;
   timings: { startedAt: number; headersMs?: number; totalMs: number };
 }
 
@@ -149,6 +153,13 @@ export class TargetClient {
       }, timeoutMs);
     };
     arm();
+    let aborted = false;
+    const onAbort = (): void => {
+      aborted = true;
+      controller.abort();
+    };
+    if (o.signal?.aborted) onAbort();
+    else o.signal?.addEventListener('abort', onAbort, { once: true });
     // The gate is awaited only once the body is under way; mark a rejection handled now.
     o.gate?.catch(() => undefined);
 
@@ -207,19 +218,23 @@ export class TargetClient {
       }
       const j =
         err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected
-          ? { verdict: 'transport-error' as const, reason: 'not sent: the gate promise was rejected' }
-          : timedOut && gateWaiting
-            ? { verdict: 'transport-error' as const, reason: `not completed: the gate did not open within ${timeoutMs} ms` }
-            : classifyFailure(err, { timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage });
+          ? { verdict: 'transport-error' as const, reason: 'not sent: the gate promise was rejected', failure: 'aborted' as const }
+          : aborted && !timedOut
+            ? { verdict: 'transport-error' as const, reason: 'not completed: pouchproof\'s own time bound ended the call', failure: 'aborted' as const }
+            : timedOut && gateWaiting
+              ? { verdict: 'transport-error' as const, reason: `not completed: the gate did not open within ${timeoutMs} ms`, failure: 'aborted' as const }
+              : classifyFailure(err, { timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage });
       return {
         ...base,
         ...(partial ? { response: partial } : {}),
         verdict: j.verdict,
         reason: j.reason,
+        ...(j.failure ? { failure: j.failure } : {}),
         timings: { startedAt, ...(headersMs !== undefined ? { headersMs } : {}), totalMs: performance.now() - t0 },
       };
     } finally {
       if (timer) clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
     }
   }
 

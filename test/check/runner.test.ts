@@ -154,10 +154,13 @@ describe('runProperties', () => {
     expect(run.results[1]!.runs).toBe(0);
   });
 
-  it('reports a property that throws as a transport finding, not a violation', async () => {
+  it('reports a property that throws as a transport finding, not a violation (and, since no case completed, inconclusive)', async () => {
     const p = defineProperty<number>({ ...threshold, id: 'synthetic.throws', check: async () => { throw new Error('bug in property'); } });
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 4 });
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(2);
+    expect(run.results[0]!.status).toBe('inconclusive');
+    expect(run.results[0]!.inconclusive).toMatch(/^none of its 4 cases completed: the property could not complete: bug in property/);
+    expect(run.inconclusive).toMatch(/^1 property completed no case \(synthetic\.throws\): none of its 4 cases completed/);
     expect(run.results[0]!.findings).toHaveLength(1);
     expect(run.results[0]!.findings[0]).toMatchObject({ kind: 'transport', occurrences: 4 });
     expect(run.results[0]!.findings[0]!.message).toContain('bug in property');
@@ -226,7 +229,7 @@ describe('runProperties', () => {
       const other = defineProperty<number>({ ...threshold, id: 'synthetic.other' });
       const run = await runProperties(standInProfile(url), [threshold as Property, other as Property], { seed: 3, runs: 50, perRequestMs: 100 });
       expect(run.requests).toBe(UNREACHABLE_AFTER);
-      expect(run.unreachable).toMatch(/stopped answering: 8 requests in a row got no response/);
+      expect(run.unreachable).toMatch(/stopped answering: 8 requests in a row got no complete response/);
       expect(run.exitCode).toBe(1);
       expect(run.results[0]!.findings.some((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toBe(true);
       expect(run.results[0]!.findings.some((f) => f.kind === 'violation')).toBe(false);

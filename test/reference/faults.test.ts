@@ -373,6 +373,15 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 401,
     faulty: 500,
   },
+  // runner: a body that is no JSON takes the (embedded) server down: the request is dropped and the next one finds nothing listening.
+  'dies-on-input': {
+    observe: async (ref) => {
+      const outcome = (p: Promise<Res>) => p.then((r) => r.status, (e: NodeJS.ErrnoException) => (e.code === 'ECONNREFUSED' || (e.cause as NodeJS.ErrnoException | undefined)?.code === 'ECONNREFUSED' ? 'refused' : 'no answer'));
+      return [await outcome(call(ref, 'PUT', '/v1/account/unlock', '{"statements": [', BROWSER)), await outcome(unlock(ref))];
+    },
+    correct: [400, 200],
+    faulty: ['no answer', 'refused'],
+  },
 };
 
 let correct: RunningReference;

@@ -127,7 +127,7 @@ describe('reports', () => {
     expect(xml).toContain('&lt;&amp;');
 
     const md = await readFile(join(written.dir, 'summary.md'), 'utf8');
-    expect(md).toContain('### Violations and server errors');
+    expect(md).toContain('### Violations, server errors and crashes');
     expect(md).toContain('### Assumption mismatches (reported, not failed)');
     expect(md.indexOf('Violations')).toBeLessThan(md.indexOf('Assumption mismatches ('));
     expect(md).toContain('`synthetic.skipped`');

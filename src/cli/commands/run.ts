@@ -5,10 +5,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import type { Argv } from 'yargs';
 import type { Property } from '../../check/property.ts';
 import { DEFAULT_RUNS, runProperties, type RunOptions, type RunResult } from '../../check/runner.ts';
+import { parseDuration } from '../../load/units.ts';
 
 export { DEFAULT_RUNS };
 import { selectProperties } from '../../check/select.ts';
@@ -19,6 +19,7 @@ import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../../sp
 import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
 import { TargetClient } from '../../target/client.ts';
+import { probeConnection } from '../../target/connect-probe.ts';
 import type { Profile } from '../../target/profile.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { UsageError, type CommandModule } from '../command.ts';
@@ -27,6 +28,11 @@ import { interruptible } from '../interrupt.ts';
 export { interruptible };
 
 export const DEFAULT_REPORT_DIR = 'reports';
+
+/** `--max-duration` when none is given: a run that fits a CI job's step (probe, properties, reports). */
+export const DEFAULT_MAX_DURATION = '10m';
+/** The readings probe's own bound (discover.ts's default). */
+const PROBE_LIMIT_MS = 30_000;
 
 export function toolVersion(): string {
   try {
@@ -77,19 +83,8 @@ export function withAssumptions(profile: Profile, overrides: Record<string, stri
 
 /** Fails with a one-line usage error when nothing listens at the target's host and port. */
 export async function preflight(profile: Profile): Promise<void> {
-  const u = new URL(profile.baseUrl);
-  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  const err = await new Promise<string | undefined>((resolve) => {
-    const s = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
-    const done = (why: string | undefined) => {
-      s.destroy();
-      resolve(why);
-    };
-    s.setTimeout(profile.timeouts.connectMs, () => done(`no answer within ${profile.timeouts.connectMs} ms`));
-    s.once('connect', () => done(undefined));
-    s.once('error', (e: NodeJS.ErrnoException) => done(e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : e.code ?? e.message));
-  });
-  if (err) throw new UsageError(`cannot reach the target ${u.origin}: ${err}`);
+  const p = await probeConnection(profile.baseUrl, profile.timeouts.connectMs);
+  if (!p.ok) throw new UsageError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${p.reason}`);
 }
 
 /** `--profile`, `--target` or the embedded reference, with `--assume` applied and, for an outside target, reachable. */
@@ -160,6 +155,8 @@ export interface SuiteArgs {
   readonly only?: string[];
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
+  /** The run's time budget (see `RunOptions.maxDurationMs`). */
+  readonly maxDurationMs?: number;
   readonly signal?: AbortSignal;
   readonly view?: ConsoleView;
   readonly extra?: Partial<RunOptions>;
@@ -172,6 +169,7 @@ export async function runSuite(a: SuiteArgs): Promise<RunResult> {
     only: a.only,
     perRequestMs: a.perRequestMs,
     perPropertyMs: a.perPropertyMs,
+    ...(a.maxDurationMs !== undefined ? { maxDurationMs: a.maxDurationMs } : {}),
     signal: a.signal,
     embedded: a.target.embedded,
     onProgress: a.view?.onProgress,
@@ -190,6 +188,7 @@ export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; m
     only: a.only,
     perRequestMs: a.perRequestMs,
     perPropertyMs: a.perPropertyMs,
+    ...(a.maxDurationMs !== undefined ? { maxDurationMs: a.maxDurationMs } : {}),
     assumptions: p.assumptions,
     properties: a.props,
     secrets: p.secrets,
@@ -214,7 +213,8 @@ export function suiteOptions(y: Argv): Argv {
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
-    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' });
+    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+    .option('max-duration', { type: 'string', requiresArg: true, describe: `overall time budget of the run, e.g. 90s or 10m (default ${DEFAULT_MAX_DURATION}): shared out over the properties left; what it leaves uncovered is listed` });
 }
 
 export interface ParsedSuiteArgs {
@@ -226,6 +226,21 @@ export interface ParsedSuiteArgs {
   reportDir: string;
   perRequestMs?: number;
   perPropertyMs?: number;
+  /** The whole run's time budget (probe and properties). */
+  maxDurationMs: number;
+}
+
+/** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */
+export function parseMaxDuration(v: unknown): number {
+  const text = v === undefined ? DEFAULT_MAX_DURATION : String(v);
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (e) {
+    throw new UsageError(`--max-duration: ${(e as Error).message}`);
+  }
+  if (ms < 1000 || ms > 24 * 3_600_000) throw new UsageError(`--max-duration must be from 1s to 1440m, got ${text}`);
+  return ms;
 }
 
 export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
@@ -240,6 +255,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
     reportDir: typeof argv['report-dir'] === 'string' && argv['report-dir'] !== '' ? argv['report-dir'] : DEFAULT_REPORT_DIR,
     ...(perRequestMs ? { perRequestMs } : {}),
     ...(perPropertyMs ? { perPropertyMs } : {}),
+    maxDurationMs: parseMaxDuration(argv['max-duration']),
   };
 }
 
@@ -247,11 +263,15 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
  * Under `--assume auto`, the target's readings, probed before the suite: the run is then judged under
  * what the target was seen to do where the spec is silent (what the user fixed stays fixed).
  */
-async function discovered(target: ResolvedTarget & { readonly fixed?: Readings }, view: ConsoleView): Promise<{ target: ResolvedTarget; discovery: Discovery }> {
+async function discovered(
+  target: ResolvedTarget & { readonly fixed?: Readings },
+  view: ConsoleView,
+  bounds: { readonly timeLimitMs: number; readonly requestTimeoutMs?: number },
+): Promise<{ target: ResolvedTarget; discovery: Discovery }> {
   const client = new TargetClient(target.profile);
   try {
     const fixed = target.fixed ?? {};
-    const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
+    const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed, ...bounds });
     for (const line of readingsConsoleLines(discovery)) view.line(line);
     const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
     return { target: { ...target, profile: { ...target.profile, assumptions } }, discovery };
@@ -269,13 +289,17 @@ export async function runAndReport(
   const props = await loadAllProperties();
   if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
   const view = new ConsoleView({ out: process.stdout });
-  const { target, discovery } = a.readings === 'auto' ? await discovered(given, view) : { target: given, discovery: undefined };
+  const started = Date.now();
+  // The probe takes at most a quarter of the budget (and its own 30 s bound), so the properties keep the rest.
+  const probeBounds = { timeLimitMs: Math.min(PROBE_LIMIT_MS, Math.floor(a.maxDurationMs / 4)), ...(a.perRequestMs ? { requestTimeoutMs: a.perRequestMs } : {}) };
+  const { target, discovery } = a.readings === 'auto' ? await discovered(given, view, probeBounds) : { target: given, discovery: undefined };
   const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
   view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const intr = interruptible();
   try {
-    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, signal: intr.signal, view };
-    const run = await runSuite(args);
+    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, signal: intr.signal, view };
+    // The probe's time comes out of the budget: it counts from before the probe.
+    const run = await runSuite({ ...args, extra: { budgetFrom: started } });
     const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
     const { files, ...extra } = more ?? {};
     const report = reportOf(args, run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });

@@ -71,7 +71,12 @@ async function run(argv: Record<string, unknown>): Promise<number> {
   }
   let ref;
   try {
-    ref = await startReference({ host: argv['host'] as string, port, faults, readings, ...(fixture ? { fixture } : {}) });
+    // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
+    const onCrash = (): void => {
+      process.stderr.write('pouchproof reference: crashed on a request (a crash fault is switched on): exiting\n');
+      process.exit(70);
+    };
+    ref = await startReference({ host: argv['host'] as string, port, faults, readings, onCrash, ...(fixture ? { fixture } : {}) });
   } catch (e) {
     throw new BadInput((e as Error).message);
   }

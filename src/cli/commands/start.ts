@@ -15,10 +15,11 @@ const LOAD_OVERHEAD_MS = 3_000;
  */
 const start: CommandModule = {
   describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run',
-  builder: (y) => suiteOptions(y).option('no-load', { type: 'boolean', default: false, describe: 'skip the short load run' }),
+  // Declared as `load` so that yargs' negation (`--no-load`) names a known option under strict parsing.
+  builder: (y) => suiteOptions(y).option('load', { type: 'boolean', default: true, describe: 'the short load run after the suite (--no-load skips it)' }),
   async handler(argv) {
     const parsed = parseSuiteArgs(argv);
-    const skipLoad = argv['no-load'] === true || argv.load === false;
+    const skipLoad = argv.load === false;
     const target = await embeddedTarget();
     try {
       return await runAndReport(target, parsed, async (_run, _signal, view) => {
