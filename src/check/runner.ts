@@ -108,6 +108,8 @@ export const DEFAULT_RUNS = 25;
 export const DEFAULT_PROPERTY_MS = 30_000;
 /** Curl lines kept per finding: the last requests of the failing case. */
 const MAX_CURLS = 6;
+/** Curl lines kept per finding of a property that shows all its requests (`showAllRequests`). */
+const MAX_STEP_CURLS = 50;
 const MAX_CURL_CHARS = 8_000;
 
 export function makeRunId(seed: number, at: Date = new Date()): string {
@@ -262,7 +264,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       seen.occurrences = (seen.occurrences ?? 1) + 1;
       return;
     }
-    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), curl: curls(ctxExchanges, secrets), occurrences: 1,
+    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), curl: curls(ctxExchanges, secrets, curlsKept(prop)), occurrences: 1,
       detectedAfterRequests: counter.total });
   };
 
@@ -325,7 +327,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         ...groundFields(last.outcome),
         counterexample: clean(describeInput(prop, last.input)),
         replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }),
-        curl: curls(last.exchanges, secrets),
+        curl: curls(last.exchanges, secrets, curlsKept(prop)),
         shrinks: details.numShrinks,
         detectedAfterRequests: firstDetection,
       });
@@ -361,8 +363,10 @@ function describeInput(prop: Property, input: unknown): string {
   return renderValue(input);
 }
 
-function curls(exchanges: readonly Exchange[], secrets: readonly string[]): string[] {
-  const kept = exchanges.slice(-MAX_CURLS);
+const curlsKept = (prop: Property): number => (prop.showAllRequests ? MAX_STEP_CURLS : MAX_CURLS);
+
+function curls(exchanges: readonly Exchange[], secrets: readonly string[], max: number): string[] {
+  const kept = exchanges.slice(-max);
   const out: string[] = [];
   if (exchanges.length > kept.length) out.push(`# ${exchanges.length - kept.length} earlier request(s) of this case omitted`);
   for (const ex of kept) {

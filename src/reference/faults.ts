@@ -121,6 +121,8 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // stateful: faults only a sequence of commits reveals.
+  f('restore-any-revision', 'commits', 'a restore of a deleted artifact accepts any earlier revision of it as base (read as "bring back this revision"), not only the head, the delete', ['commits.model-sequences']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
