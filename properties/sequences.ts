@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { resultsFor } from '../src/check/commit-outcome.ts';
-import { judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ModelVerdict } from '../src/check/commit-model.ts';
+import { judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ArtifactModel, type ModelVerdict } from '../src/check/commit-model.ts';
 import { assumptionMismatch, unexpected, violation } from '../src/check/judge.ts';
 import { readingJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/check/property.ts';
@@ -24,12 +24,13 @@ import { commit, fates, op, pouchFor, type Op, type Pouch } from './support/comm
 
 type LaterType = Exclude<OpType, 'create'>;
 const LATER_TYPES = OP_TYPES.filter((t): t is LaterType => t !== 'create');
-const arbLater = fc.constantFrom(...LATER_TYPES);
+// Deletes weigh double: what follows a delete (restore, resolve, an update on it) is where histories go wrong.
+const arbLater = fc.oneof({ arbitrary: fc.constantFrom(...LATER_TYPES), weight: 4 }, { arbitrary: fc.constant<LaterType>('delete'), weight: 1 });
 
 const POUCHES = 2;
-/** Artifacts a step may name, per pouch: a step naming one not made yet is skipped. */
-const ARTIFACT_CHOICES = 3;
-const MAX_STEPS = 8;
+/** How a step names an artifact of its pouch: the k-th most recently touched, modulo the artifacts the pouch has. */
+const ARTIFACT_CHOICES = 4;
+const MAX_STEPS = 16;
 const POUCH_LABELS = ['A', 'B'] as const;
 
 const SEQ = readingJudgement('sequences.seq-rises', 'seq strictly increases over the applied ops of a pouch, along a sequence of commits; high_water covers every seq of its batch.', 'seq-semantics');
@@ -38,7 +39,7 @@ const SEQ = readingJudgement('sequences.seq-rises', 'seq strictly increases over
 interface World {
   readonly pouches: readonly { readonly pouch: Pouch; readonly model: PouchModel }[];
   /** Every fully applied commit, in order, with its body's ops: what a replay step re-sends. */
-  readonly applied: { readonly p: number; readonly operationId: string; readonly ops: readonly Op[]; readonly results: readonly string[] }[];
+  readonly applied: { readonly step: number; readonly p: number; readonly operationId: string; readonly ops: readonly Op[]; readonly results: readonly string[] }[];
   step: number;
 }
 
@@ -119,10 +120,23 @@ async function send(world: World, ctx: CaseContext, p: number, ops: readonly Op[
   const s = judgeSeq(model, seqs);
   if (s.kind !== 'ok') stop(world, what, verdictOutcome(s));
   model.record(ops, f.ops);
-  if (f.batch === 'applied') world.applied.push({ p: pouchOf(world, p).p, operationId, ops, results: ops.map((_, i) => jsonOf(results[i]) ?? '') });
+  if (f.batch === 'applied') world.applied.push({ step: world.step, p: pouchOf(world, p).p, operationId, ops, results: ops.map((_, i) => jsonOf(results[i]) ?? '') });
 }
 
 type Cmd = fc.AsyncCommand<World, CaseContext>;
+
+/**
+ * The artifact a step names: the one its pouch's ops touched last (k = 0), the one before, and so
+ * on (modulo how many the pouch has), so steps tend to work on one artifact's history; labelled by
+ * the order the pouch's artifacts were made in. Steps record the label they resolved (each run
+ * works on its own clone of the steps), so the shrunk sequence reads with the artifacts it used.
+ */
+function pick(world: World, p: number, k: number): { a: ArtifactModel; label: string } {
+  const { model } = pouchOf(world, p);
+  const usable = model.usable();
+  const a = usable[k % usable.length]!;
+  return { a, label: `artifact ${model.ordinal(a.id)} of pouch ${model.label}` };
+}
 
 /** Creates fresh artifacts in one commit, then chains ops on the first of them in the same batch. */
 class Create implements Cmd {
@@ -132,18 +146,23 @@ class Create implements Cmd {
     readonly then: readonly LaterType[],
     readonly named: boolean,
   ) {}
+  private target = '';
   check(): boolean {
     return true;
+  }
+  [fc.cloneMethod](): Create {
+    return new Create(this.p, this.count, this.then, this.named);
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
     const creates = Array.from({ length: this.count }, () =>
       op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, this.named ? { name_index: nameIndex(ctx) } : {}),
     );
     const first = creates[0]!;
+    this.target = `pouch ${pouchOf(world, this.p).model.label}`;
     await send(world, ctx, this.p, [...creates, ...chain(ctx, first.artifact_id, first.revision_id, undefined, this.then)], this.toString());
   }
   toString(): string {
-    return `create ${this.count} artifact(s)${this.named ? ' with name_index' : ''}${this.then.length ? `, then ${this.then.join(' → ')} on the first, in the same batch` : ''} (pouch ${POUCH_LABELS[this.p]})`;
+    return `create ${this.count} artifact(s)${this.named ? ' with name_index' : ''}${this.then.length ? `, then ${this.then.join(' → ')} on the first, in the same batch` : ''} (${this.target || `pouch ${POUCH_LABELS[this.p]}`})`;
   }
 }
 
@@ -154,16 +173,21 @@ class Edit implements Cmd {
     readonly k: number,
     readonly types: readonly LaterType[],
   ) {}
+  private target = '';
   check(world: Readonly<World>): boolean {
-    return pouchOf(world as World, this.p).model.usable().length > this.k;
+    return pouchOf(world as World, this.p).model.usable().length > 0;
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
-    const a = pouchOf(world, this.p).model.usable()[this.k]!;
+    const { a, label } = pick(world, this.p, this.k);
+    this.target = label;
     const head = a.revisions[a.revisions.length - 1]!;
     await send(world, ctx, this.p, chain(ctx, a.id, head, a.revisions[a.revisions.length - 2], this.types), this.toString());
   }
+  [fc.cloneMethod](): Edit {
+    return new Edit(this.p, this.k, this.types);
+  }
   toString(): string {
-    return `${this.types.join(' → ')} on the head of artifact ${this.k + 1} (pouch ${POUCH_LABELS[this.p]})`;
+    return `${this.types.join(' → ')} on the head of ${this.target || `artifact ${this.k + 1} of pouch ${POUCH_LABELS[this.p]}`}`;
   }
 }
 
@@ -178,12 +202,18 @@ class Conflict implements Cmd {
     readonly base: StaleBase,
     readonly beside: 'alone' | 'after-a-create' | 'before-a-create',
   ) {}
+  private target = '';
   check(world: Readonly<World>): boolean {
-    const a = pouchOf(world as World, this.p).model.usable()[this.k];
-    return a !== undefined && (this.type === 'create' || this.base === 'unknown' || a.revisions.length >= 2);
+    const usable = pouchOf(world as World, this.p).model.usable();
+    if (usable.length === 0) return false;
+    return this.type === 'create' || this.base === 'unknown' || pick(world as World, this.p, this.k).a.revisions.length >= 2;
+  }
+  [fc.cloneMethod](): Conflict {
+    return new Conflict(this.p, this.k, this.type, this.base, this.beside);
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
-    const a = pouchOf(world, this.p).model.usable()[this.k]!;
+    const { a, label } = pick(world, this.p, this.k);
+    this.target = label;
     const n = a.revisions.length;
     const base = this.type === 'create' ? null : this.base === 'unknown' ? ctx.uuid() : this.base === 'first' ? a.revisions[0]! : a.revisions[n - 2]!;
     const extra: Partial<Op> = this.type === 'resolve' ? { conflict_id: ctx.uuid(), merge_parent_id: a.revisions[n - 1]! } : {};
@@ -193,20 +223,25 @@ class Conflict implements Cmd {
     await send(world, ctx, this.p, ops, this.toString());
   }
   toString(): string {
-    const what = this.type === 'create' ? 'create (null base) of existing' : `${this.type} on the ${this.base} revision (not the head) of`;
-    return `${what} artifact ${this.k + 1}${this.beside === 'alone' ? '' : `, ${this.beside.replace(/-/g, ' ')} of a fresh artifact`} (pouch ${POUCH_LABELS[this.p]})`;
+    const what = this.type === 'create' ? 'create (null base) of the existing' : `${this.type} on the ${this.base} revision (not the head) of`;
+    return `${what} ${this.target || `artifact ${this.k + 1} of pouch ${POUCH_LABELS[this.p]}`}${this.beside === 'alone' ? '' : `, ${this.beside.replace(/-/g, ' ')} of a fresh artifact`}`;
   }
 }
 
 /** Re-sends an applied commit, same operation_id and same ops. */
 class Replay implements Cmd {
+  private target = '';
   constructor(readonly j: number) {}
   check(world: Readonly<World>): boolean {
-    return world.applied.length > this.j;
+    return world.applied.length > 0;
+  }
+  [fc.cloneMethod](): Replay {
+    return new Replay(this.j);
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
     world.step++;
-    const first = world.applied[this.j]!;
+    const first = world.applied[this.j % world.applied.length]!;
+    this.target = `step ${first.step}`;
     const { pouch, model } = pouchOf(world, first.p);
     const what = this.toString();
     const ex: Exchange = await commit(ctx, pouch, first.ops, { operationId: first.operationId });
@@ -219,30 +254,39 @@ class Replay implements Cmd {
     model.lose(first.ops.filter((_, i) => f.ops[i] === 'unknown').map((o) => o.artifact_id));
   }
   toString(): string {
-    return `replay the operation_id of applied commit ${this.j + 1}, same ops`;
+    return `replay ${this.target || `applied commit ${this.j + 1}`}: same operation_id, same ops`;
   }
 }
 
-const arbPouch = fc.nat(POUCHES - 1);
-const arbArtifact = fc.nat(ARTIFACT_CHOICES - 1);
+// Most steps stay in one pouch, so they meet each other's artifacts; some go to the other.
+const arbPouch = fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.nat(POUCHES - 1), weight: 1 });
+// Restores and resolves on stale bases are where "bring back that revision" mistakes live.
+const arbConflictType = fc.oneof({ arbitrary: fc.constantFrom<OpType>('restore', 'resolve'), weight: 1 }, { arbitrary: fc.constantFrom(...OP_TYPES), weight: 2 });
+const arbArtifact = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.nat(ARTIFACT_CHOICES - 1), weight: 1 });
+
+const arbCreate = fc
+  .record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), then: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() })
+  .map((r) => new Create(r.p, r.count, r.then, r.named));
 
 export const arbSteps = (): fc.Arbitrary<Iterable<Cmd>> =>
   fc.commands(
     [
-      fc.record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), then: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() }).map((r) => new Create(r.p, r.count, r.then, r.named)),
+      arbCreate,
       fc.record({ p: arbPouch, k: arbArtifact, types: fc.array(arbLater, { minLength: 1, maxLength: 3 }) }).map((r) => new Edit(r.p, r.k, r.types)),
       fc
         .record({
           p: arbPouch,
           k: arbArtifact,
-          type: fc.constantFrom(...OP_TYPES),
+          type: arbConflictType,
           base: fc.constantFrom<StaleBase>('previous', 'first', 'unknown'),
           beside: fc.constantFrom('alone' as const, 'after-a-create' as const, 'before-a-create' as const),
         })
         .map((r) => new Conflict(r.p, r.k, r.type, r.base, r.beside)),
       fc.nat(MAX_STEPS - 1).map((j) => new Replay(j)),
+      // Creating is what every other step needs first: twice as likely.
+      arbCreate,
     ],
-    { maxCommands: MAX_STEPS },
+    { maxCommands: MAX_STEPS, size: 'max' },
   );
 
 /** The steps that ran, numbered; step n sent the case's request n. */
@@ -267,7 +311,7 @@ const modelSequences = defineProperty({
   assumptions: ['op-semantics', 'batch-chaining', 'batch-atomicity', 'commit-results', 'seq-semantics', 'operation-id-idempotency', 'revision-id-unique', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, SEQ],
   needs: ['device', 'pouch'],
-  runs: 12,
+  runs: 30,
   showAllRequests: true,
   arbitrary: () => arbSteps(),
   async check(ctx, steps) {

@@ -64,9 +64,17 @@ export class PouchModel {
     return a ? a.revisions[a.revisions.length - 1] : undefined;
   }
 
-  /** Artifacts whose head is known, in creation order. */
+  /** Artifact ids, the one an applied op touched last first. */
+  private touched: string[] = [];
+
+  /** Artifacts whose head is known, the one touched last first. */
   usable(): ArtifactModel[] {
-    return [...this.byId.values()].filter((a) => !this.lost.has(a.id));
+    return this.touched.filter((id) => !this.lost.has(id)).map((id) => this.byId.get(id)!);
+  }
+
+  /** 1 for the pouch's first artifact, and so on (0 for one it does not hold). */
+  ordinal(artifact: string): number {
+    return [...this.byId.keys()].indexOf(artifact) + 1;
   }
 
   isLost(artifact: string): boolean {
@@ -90,6 +98,7 @@ export class PouchModel {
       }
       a.revisions.push(op.revision_id);
       this.usedRevisions.add(op.revision_id);
+      this.touched = [op.artifact_id, ...this.touched.filter((id) => id !== op.artifact_id)];
     });
   }
 
