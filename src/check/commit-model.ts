@@ -55,7 +55,6 @@ export class PouchModel {
   private readonly usedRevisions = new Set<string>();
   /** The highest seq seen applied in this pouch; undefined before the first. */
   lastSeq: number | undefined;
-  readonly applied: AppliedCommit[] = [];
 
   constructor(readonly label: string) {}
 
@@ -75,10 +74,6 @@ export class PouchModel {
   /** 1 for the pouch's first artifact, and so on (0 for one it does not hold). */
   ordinal(artifact: string): number {
     return [...this.byId.keys()].indexOf(artifact) + 1;
-  }
-
-  isLost(artifact: string): boolean {
-    return this.lost.has(artifact);
   }
 
   revisionUsed(artifact: string, revision: string, perArtifact: boolean): boolean {
