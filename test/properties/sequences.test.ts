@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import COMMITS from '../../properties/commits.ts';
 import RACES from '../../properties/races.ts';
 import SEQUENCES from '../../properties/sequences.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { decodeReplayToken } from '../../src/check/replay-token.ts';
+import { replayProperty, runProperties } from '../../src/check/runner.ts';
 import type { RunningReference } from '../../src/reference/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { References, runAgainst, summary } from './harness.ts';
@@ -52,6 +53,9 @@ describe('commits.model-sequences', () => {
       expect(v.curl).toHaveLength(steps.length);
       for (const line of v.curl!) expect(line).toMatch(/\ncurl .*\/operations'/);
       expect(v.detectedAfterRequests).toBeGreaterThan(0);
+      // The replay token runs the shrunk sequence again, to the same violation.
+      const again = await replayProperty(parseProfile(ref.profile), prop, decodeReplayToken(v.replay!), { embedded: true });
+      expect(again.findings.find((f) => f.kind === 'violation')?.counterexample).toBe(v.counterexample);
     }
     expect(detected).toBeGreaterThanOrEqual(3);
   });
