@@ -11,12 +11,13 @@ import RACES from './races.ts';
 import REJECTION from './rejection.ts';
 import ROBUSTNESS from './robustness.ts';
 import ROSTER from './roster.ts';
+import SEQUENCES from './sequences.ts';
 import SHAPES from './shapes.ts';
 import SIGNATURES from './signatures.ts';
 import USAGE from './usage.ts';
 
 const byId = (list: readonly Property[]) => new Map(list.map((p) => [p.id, p]));
-const ALL = byId([...SHAPES, ...USAGE, ...COMMITS, ...AUTH, ...ACCOUNT, ...ROSTER, ...SIGNATURES, ...ROBUSTNESS, ...REJECTION, ...BOUNDARIES, ...RACES]);
+const ALL = byId([...SHAPES, ...USAGE, ...COMMITS, ...SEQUENCES, ...AUTH, ...ACCOUNT, ...ROSTER, ...SIGNATURES, ...ROBUSTNESS, ...REJECTION, ...BOUNDARIES, ...RACES]);
 
 /** Cheap → expensive (measured against the embedded reference). */
 const ORDER = [
@@ -31,6 +32,7 @@ const ORDER = [
   'commits.stale-base-rejected',
   'commits.atomic-batch',
   'commits.operation-id-replay',
+  'commits.model-sequences',
   'signatures.header-required',
   'signatures.variants-accepted',
   'approve.device-created',
@@ -66,4 +68,4 @@ function ordered(): Property[] {
 
 export const ALL_PROPERTIES: readonly Property[] = Object.freeze(ordered());
 
-export { ACCOUNT, AUTH, BOUNDARIES, COMMITS, RACES, REJECTION, ROBUSTNESS, ROSTER, SHAPES, SIGNATURES, USAGE };
+export { ACCOUNT, AUTH, BOUNDARIES, COMMITS, RACES, REJECTION, ROBUSTNESS, ROSTER, SEQUENCES, SHAPES, SIGNATURES, USAGE };

@@ -107,6 +107,11 @@ export interface Property<T = unknown> {
   stillValid?(input: T): boolean;
   /** Overrides the run's default number of cases (expensive properties run fewer). */
   readonly runs?: number;
+  /**
+   * Keep every request of a failing case as curl lines (up to a bound), not only the last few: for
+   * sequences whose counterexample is a list of steps, each step one request.
+   */
+  readonly showAllRequests?: boolean;
   /** Renders a case for the report (defaults to JSON). */
   describe?(input: T): string;
 }

@@ -147,6 +147,8 @@ export const DEFAULT_PROPERTY_MS = 30_000;
 const MAX_CALLS_IN_FLIGHT = 10_000;
 /** Curl lines kept per finding: the last requests of the failing case. */
 const MAX_CURLS = 6;
+/** Curl lines kept per finding of a property that shows all its requests (`showAllRequests`). */
+const MAX_STEP_CURLS = 50;
 const MAX_CURL_CHARS = 8_000;
 
 export function makeRunId(seed: number, at: Date = new Date()): string {
@@ -361,7 +363,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       seen.occurrences = (seen.occurrences ?? 1) + 1;
       return;
     }
-    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), curl: curls(ctxExchanges, secrets), occurrences: 1,
+    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), curl: curls(ctxExchanges, secrets, curlsKept(prop)), occurrences: 1,
       detectedAfterRequests: counter.total });
   };
 
@@ -445,7 +447,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         counterexample: clean(describeInput(prop, last.input)),
         // After a crash the counterexample path is the crashing case's, not this one's.
         ...(crashed ? {} : { replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }) }),
-        curl: curls(last.exchanges, secrets),
+        curl: curls(last.exchanges, secrets, curlsKept(prop)),
         shrinks: details.numShrinks,
         detectedAfterRequests: firstDetection,
       });
@@ -501,7 +503,7 @@ function crashFinding(
     section: prop.section,
     message: redact(`the target went down after ${ex.request.method} ${clip(path, 200)} (${crash.how}); a fresh connection was refused too (${crash.confirmation}), so the run stops here`, secrets),
     counterexample: redact(describeInput(prop, at.input), secrets),
-    curl: curls(inCase ? upTo : [ex], secrets),
+    curl: curls(inCase ? upTo : [ex], secrets, curlsKept(prop)),
     ...more,
   };
 }
@@ -517,8 +519,10 @@ function describeInput(prop: Property, input: unknown): string {
   return renderValue(input);
 }
 
-function curls(exchanges: readonly Exchange[], secrets: readonly string[]): string[] {
-  const kept = exchanges.slice(-MAX_CURLS);
+const curlsKept = (prop: Property): number => (prop.showAllRequests ? MAX_STEP_CURLS : MAX_CURLS);
+
+function curls(exchanges: readonly Exchange[], secrets: readonly string[], max: number): string[] {
+  const kept = exchanges.slice(-max);
   const out: string[] = [];
   if (exchanges.length > kept.length) out.push(`# ${exchanges.length - kept.length} earlier request(s) of this case omitted`);
   for (const ex of kept) {

@@ -130,6 +130,8 @@ const LIST = [
   f('auth-scheme-500', 'auth', 'reads the token as the second word of an Authorization header assumed to be Bearer: a header of another scheme (Basic …) fails unhandled and is answered 500', ['auth.credentials-required']),
   // runner: a target that goes down under a request (the runner's `crash` finding).
   f('dies-on-input', 'robustness', 'a JSON syntax error in a body is never caught: the process dies on the request (under pouchproof serve it exits; embedded, it stops listening and drops every connection)', ['robustness.malformed-rejected', 'robustness.still-serving']),
+  // stateful: faults only a sequence of commits reveals.
+  f('restore-any-revision', 'commits', 'a restore of a deleted artifact accepts any earlier revision of it as base (read as "bring back this revision"), not only the head, the delete', ['commits.model-sequences']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -5,7 +5,7 @@
  * Node's single thread. A durable implementation keeps this shape (e.g. an in-memory image plus a
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
-import type { UsageRowLike } from '../spec/index.ts';
+import type { OpType, UsageRowLike } from '../spec/index.ts';
 import type { Reply } from './reply.ts';
 
 /**
@@ -31,9 +31,12 @@ export interface PouchView {
   revisionUsed(revisionId: string): boolean;
   /** Whether `revisionId` is a revision (head or earlier) of `artifactId`. */
   isRevisionOf(artifactId: string, revisionId: string): boolean;
+  /** Whether the op that made the artifact's head was a delete. */
+  deleted(artifactId: string): boolean;
 }
 
 export interface AppliedOp {
+  readonly type: OpType;
   readonly artifactId: string;
   readonly revisionId: string;
   readonly seq: number;
@@ -86,6 +89,8 @@ class ArtifactTable {
   readonly heads = new Map<string, string>();
   /** revision id → the artifacts it names (more than one only under `revision-id-unique=per-artifact`). */
   readonly revisions = new Map<string, Set<string>>();
+  /** Artifacts whose head is a delete. */
+  readonly deleted = new Set<string>();
 }
 
 class View implements PouchView {
@@ -107,6 +112,9 @@ class View implements PouchView {
   }
   isRevisionOf(artifactId: string, revisionId: string): boolean {
     return this.table?.revisions.get(revisionId)?.has(artifactId) ?? false;
+  }
+  deleted(artifactId: string): boolean {
+    return this.table?.deleted.has(artifactId) ?? false;
   }
 }
 
@@ -145,6 +153,8 @@ export class MemoryStore implements Store {
     }
     for (const op of ops) {
       table.heads.set(op.artifactId, op.revisionId);
+      if (op.type === 'delete') table.deleted.add(op.artifactId);
+      else table.deleted.delete(op.artifactId);
       let names = table.revisions.get(op.revisionId);
       if (!names) {
         names = new Set();

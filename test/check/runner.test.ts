@@ -239,6 +239,34 @@ describe('runProperties', () => {
     }
   });
 
+  it('keeps the last 6 requests of a failing case as curl lines, or all of them for a property that shows all its requests', async () => {
+    // Eight accepted requests, then a refused one: a sequence of nine steps.
+    const steps = (showAllRequests: boolean) =>
+      defineProperty<number>({
+        id: 'synthetic.steps',
+        section: '4.3',
+        invariant: 'every step is accepted',
+        assumptions: [],
+        needs: [],
+        showAllRequests,
+        arbitrary: () => fc.constant(37),
+        async check(ctx, n) {
+          for (let i = 0; i < 8; i++) {
+            const ok = expectAccepted(await send(ctx, i));
+            if (!ok.ok) return ok;
+          }
+          return expectAccepted(await send(ctx, n));
+        },
+      }) as Property;
+    const curlsOf = async (p: Property) => (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 1 })).results[0]!.findings.find((f) => f.kind === 'violation')!.curl!;
+    const last = await curlsOf(steps(false));
+    expect(last.filter((c) => c.includes('x-value'))).toHaveLength(6);
+    expect(last[0]).toBe('# 3 earlier request(s) of this case omitted');
+    const all = await curlsOf(steps(true));
+    expect(all.filter((c) => c.includes('x-value'))).toHaveLength(9);
+    expect(all.map((c) => /x-value: (\d+)/.exec(c)?.[1])).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '37']);
+  });
+
   it('makes run ids of the documented form', () => {
     expect(makeRunId(255, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102-030405-000000ff');
   });

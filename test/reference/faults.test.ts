@@ -382,6 +382,19 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [400, 200],
     faulty: ['no answer', 'refused'],
   },
+  // stateful: create, update, delete, then a restore on the update (an earlier revision, not the delete at the head).
+  'restore-any-revision': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const artifact_id = a['artifact_id'] as string;
+      const upd = op(ref, { type: 'update', artifact_id, base_revision_id: a['revision_id'] as string });
+      const del = op(ref, { type: 'delete', artifact_id, base_revision_id: upd['revision_id'] as string });
+      const restore = op(ref, { type: 'restore', artifact_id, base_revision_id: upd['revision_id'] as string });
+      return [await commitOps(ref, [upd], pouch), await commitOps(ref, [del], pouch), await commitOps(ref, [restore], pouch)];
+    },
+    correct: [200, 200, 409],
+    faulty: [200, 200, 200],
+  },
 };
 
 let correct: RunningReference;

@@ -111,7 +111,9 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
     if (!exists) return `${op.type} of an artifact that does not exist`;
     if (op.base_revision_id !== head) {
       const earlier = op.base_revision_id !== null && (pouch?.isRevisionOf(op.artifact_id, op.base_revision_id) ?? false);
-      if (!(faults.has('stale-base-accepted') && earlier)) return "base_revision_id is not the artifact's head revision";
+      // `restore-any-revision`: a restore of a deleted artifact read as "bring back this revision".
+      const restoring = faults.has('restore-any-revision') && op.type === 'restore' && !staged.heads.has(op.artifact_id) && (pouch?.deleted(op.artifact_id) ?? false);
+      if (!((faults.has('stale-base-accepted') || restoring) && earlier)) return "base_revision_id is not the artifact's head revision";
     }
   }
   if (faults.has('revision-reuse-accepted')) return undefined;
@@ -149,7 +151,7 @@ function plan(ctx: Context, key: PouchKey, pouch: PouchView | undefined, body: C
     }
     if (!faults.has('seq-per-batch') || appliedCount === 0) seq++;
     appliedCount++;
-    const applied: AppliedOp = { artifactId: op.artifact_id, revisionId: op.revision_id, seq };
+    const applied: AppliedOp = { type: op.type, artifactId: op.artifact_id, revisionId: op.revision_id, seq };
     if (partial) store.applyOps(key, ctx.caller.accountId, [applied]); // applied as it goes: a later conflict leaves it in place
     staged.add(op);
     out.push({ kind: 'applied', op: applied });
