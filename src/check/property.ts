@@ -109,6 +109,24 @@ export interface Property<T = unknown> {
   readonly runs?: number;
   /** Renders a case for the report (defaults to JSON). */
   describe?(input: T): string;
+  /**
+   * The coverage phase's cases (coverage.ts): enumerated, the same whatever the seed, each run once
+   * with `check` before the random phase, each naming the inventory constraint and side it exercises.
+   */
+  coverage?(profile: Profile): readonly CoverageCase<T>[];
+}
+
+/** Which side of a constraint a case exercises: a request on its valid edge, or one breaking it. */
+export type CoverageSide = 'accept' | 'reject';
+
+/** One deterministic case of a property's coverage phase. */
+export interface CoverageCase<T> {
+  readonly input: T;
+  /** `Constraint.id` of the inventory. */
+  readonly constraint: string;
+  readonly side: CoverageSide;
+  /** The generator's variant name (`max+1`, `char:=`, `uuid:nil`, `missing`…). */
+  readonly variant: string;
 }
 
 /**

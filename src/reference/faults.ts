@@ -121,6 +121,9 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // coverage: defects in one variant of one field, which sampling misses in most seeds and the coverage phase finds in every one.
+  f('lax-pattern', 'limits', 'checks an operation\'s signature against base64url with padding: a signature holding "=" (outside 2.5\'s alphabet A-Z a-z 0-9 _ -) is accepted', ['rejection.violations-rejected']),
+  f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
