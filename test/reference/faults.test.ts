@@ -319,6 +319,16 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: false,
     faulty: true,
   },
+  // coverage: one variant of one field.
+  'lax-pattern': { observe: (ref) => commitOps(ref, [op(ref, { signature: 'c2lnbmF0dXJl=' })]), correct: 400, faulty: 200 },
+  'nullable-missing-as-null': {
+    observe: (ref) => {
+      const { base_revision_id: _, ...create } = op(ref);
+      return commitOps(ref, [create]);
+    },
+    correct: 400,
+    faulty: 200,
+  },
 };
 
 let correct: RunningReference;

@@ -1,0 +1,11 @@
+import { coverageViolations, coverageBoundaries } from './src/gen/index.ts';
+let t = Date.now();
+const v = coverageViolations();
+console.log('violations', v.cases.length, 'undrawn', v.undrawn.length, Date.now() - t, 'ms'); t = Date.now();
+const b = coverageBoundaries();
+console.log('boundaries', b.length, Date.now() - t, 'ms');
+console.log(v.undrawn.slice(0, 10));
+const byEp = new Map<string, number>(); for (const c of v.cases) byEp.set(c.label.endpoint, (byEp.get(c.label.endpoint) ?? 0) + 1); console.log(byEp);
+const sz = b.map(x => JSON.stringify(x.body).length).reduce((a, b) => a + b, 0); console.log('boundary body bytes', sz);
+const sz2 = v.cases.map(x => JSON.stringify(x.body).length).reduce((a, b) => a + b, 0); console.log('violation body bytes', sz2);
+const ex = b.filter(x => !x.exact).map(x => x.constraintId + ' ' + x.variant); console.log('inexact', ex.length, ex.slice(0, 10));
