@@ -9,11 +9,24 @@
  * machine to machine.
  */
 import fc from 'fast-check';
-import { REQUEST_CONSTRAINTS, type Constraint } from '../spec/index.ts';
+import { REQUEST_CONSTRAINTS, type Constraint, type ConstraintKind } from '../spec/index.ts';
 import { boundariesFor, boundarySpecs, type BoundaryCase } from './boundaries.ts';
 import { coherent } from './coherence.ts';
 import { withAt } from './json.ts';
 import { breaksOnlyItsLabel, violationSpecs, violationsFor, type ViolationCase } from './violations.ts';
+
+/**
+ * The order constraints are enumerated in: the kinds where real validators go wrong most (limits
+ * off by one, lenient formats) first, so that a run ending at its first failure (mutation testing)
+ * gets there early; presence and JSON types last.
+ */
+const KIND_ORDER: readonly ConstraintKind[] = ['maxItems', 'minItems', 'maxLength', 'minLength', 'max', 'min', 'uuid', 'calendar', 'pattern', 'charset', 'enum', 'integer', 'required', 'not-null', 'type'];
+
+/** The request constraints in enumeration order (stable within a kind: catalogue order). */
+function ordered(): Constraint[] {
+  const rank = (c: Constraint) => KIND_ORDER.indexOf(c.kind);
+  return [...REQUEST_CONSTRAINTS].sort((a, b) => rank(a) - rank(b));
+}
 
 /** Seeds tried per violation variant until one draw breaks its label only (most need one). */
 const DRAWS = 8;
@@ -70,7 +83,7 @@ export function coverageViolations(): ViolationCoverage {
   if (violationMemo) return violationMemo;
   const cases: ViolationCase[] = [];
   const undrawn: UndrawnVariant[] = [];
-  for (const c of REQUEST_CONSTRAINTS) {
+  for (const c of ordered()) {
     for (const s of violationSpecs(c)) {
       const arb = violationsFor(c, s.variant);
       const sharp = c.kind === 'required' && c.nullable;
@@ -96,7 +109,7 @@ let boundaryMemo: readonly BoundaryCase[] | undefined;
 export function coverageBoundaries(): readonly BoundaryCase[] {
   if (boundaryMemo) return boundaryMemo;
   const out: BoundaryCase[] = [];
-  for (const c of REQUEST_CONSTRAINTS) {
+  for (const c of ordered()) {
     for (const s of boundarySpecs(c)) {
       const arb = boundariesFor(c, s.variant);
       let best = drawOne(arb, `${c.id} ${s.variant}`, 0);
