@@ -78,9 +78,13 @@ function nullWouldServe(v: ViolationCase): boolean {
 /** Draws tried for a required-but-nullable field until one passes `nullWouldServe`. */
 const NULLABLE_DRAWS = 64;
 
-/** One case per violation variant of every request constraint (each breaking exactly its label). */
+/** One case per violation variant of every request constraint (each breaking exactly its label); drawn once per process. */
 export function coverageViolations(): ViolationCoverage {
-  if (violationMemo) return violationMemo;
+  return (violationMemo ??= drawViolationCoverage());
+}
+
+/** Draws the violation enumeration afresh (the same every time: see the module comment). */
+export function drawViolationCoverage(): ViolationCoverage {
   const cases: ViolationCase[] = [];
   const undrawn: UndrawnVariant[] = [];
   for (const c of ordered()) {
@@ -96,8 +100,7 @@ export function coverageViolations(): ViolationCoverage {
       else undrawn.push({ constraintId: c.id, variant: s.variant, why: `no draw in ${DRAWS} broke only ${c.id}` });
     }
   }
-  violationMemo = Object.freeze({ cases: Object.freeze(cases), undrawn: Object.freeze(undrawn) });
-  return violationMemo;
+  return Object.freeze({ cases: Object.freeze(cases), undrawn: Object.freeze(undrawn) });
 }
 
 let boundaryMemo: readonly BoundaryCase[] | undefined;
@@ -107,7 +110,11 @@ let boundaryMemo: readonly BoundaryCase[] | undefined;
  * exactly the variant where one exists (a commit's coherence rewrite owns some locations in later ops).
  */
 export function coverageBoundaries(): readonly BoundaryCase[] {
-  if (boundaryMemo) return boundaryMemo;
+  return (boundaryMemo ??= drawBoundaryCoverage());
+}
+
+/** Draws the boundary enumeration afresh. */
+export function drawBoundaryCoverage(): readonly BoundaryCase[] {
   const out: BoundaryCase[] = [];
   for (const c of ordered()) {
     for (const s of boundarySpecs(c)) {
@@ -117,11 +124,10 @@ export function coverageBoundaries(): readonly BoundaryCase[] {
       out.push(best);
     }
   }
-  boundaryMemo = Object.freeze(out);
-  return boundaryMemo;
+  return Object.freeze(out);
 }
 
-/** The request constraints with at least one variant on each side (for tests and the coverage table). */
+/** How many variants the enumeration has on each side of a constraint (the coverage table's denominators). */
 export function variantCounts(c: Constraint): { readonly accept: number; readonly reject: number } {
   return { accept: boundarySpecs(c).length, reject: violationSpecs(c).length };
 }
