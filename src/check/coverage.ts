@@ -86,9 +86,13 @@ export function coverageIndex(path: string): number | undefined {
 /** Cases in flight together: the profile's connection bound, never more than this. */
 export const MAX_COVERAGE_CONCURRENCY = 16;
 
-/** The property's coverage cases, or a reason it has none. */
-export function coverageCasesOf<T>(prop: Property<T>, profile: Profile): readonly CoverageCase<T>[] {
-  return prop.coverage ? prop.coverage(profile) : [];
+/** The property's coverage cases (none when it declares no coverage), or why they could not be built (the suite's fault). */
+export function coverageCasesOf<T>(prop: Property<T>, profile: Profile): { readonly cases: readonly CoverageCase<T>[]; readonly error?: string } {
+  try {
+    return { cases: prop.coverage ? prop.coverage(profile) : [] };
+  } catch (err) {
+    return { cases: [], error: `pouchproof could not build the property's coverage cases: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 /** Runs every coverage case of a property once, `profile.connections` at a time (bounded). */

@@ -319,8 +319,13 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     // The coverage phase: every enumerated case once, before the random phase (a replay of one coverage case runs it alone).
     const only = o.path === undefined ? undefined : coverageIndex(o.path);
     if ((o.coverage && o.path === undefined) || only !== undefined) {
-      const phase = await runCoverage(prop, coverageCasesOf(prop, profile), { profile, client, counter, signal: bound.signal, timeoutMs: o.perRequestMs, embedded: o.embedded,
-        endOnFailure: o.endOnFailure, only, note: noteOutcome, onCase: (n) => o.onProgress?.({ type: 'case', id: prop.id, cases: n, runs: o.runs, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started }) });
+      const covered = coverageCasesOf(prop, profile);
+      if (covered.error) {
+        findings.push({ kind: 'error', property: prop.id, section: prop.section, message: clean(covered.error) });
+        return { ...base, status: 'error', runs: 0, requests: 0, durationMs: Date.now() - started, findings };
+      }
+      const phase = await runCoverage(prop, covered.cases, { profile, client, counter, signal: bound.signal, timeoutMs: o.perRequestMs, embedded: o.embedded,
+        endOnFailure: o.endOnFailure, only, note: noteOutcome, onCase: (n) => o.onProgress?.({ type: 'case', id: prop.id, cases: n, runs: covered.cases.length, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started }) });
       if (phase.cases > 0) coverage = { cases: phase.cases, observations: phase.observations };
       findings.push(...phase.failures.map((f) => coverageFinding(prop, f, secrets)));
       if (bound.signal.aborted) cut = true;

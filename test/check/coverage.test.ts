@@ -15,6 +15,10 @@ import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCove
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { REQUEST_CONSTRAINTS } from '../../src/spec/index.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
+import fc from 'fast-check';
+import { expectAccepted } from '../../src/check/judge.ts';
+import { defineProperty, type CoverageCase, type Property } from '../../src/check/property.ts';
+import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 const violationsRejected = REJECTION.find((p) => p.id === 'rejection.violations-rejected')!;
 const limitsAccepted = BOUNDARIES.find((p) => p.id === 'boundaries.limits-accepted')!;
@@ -48,6 +52,67 @@ describe('the coverage enumeration', () => {
     const ops = (c.body as { ops: Record<string, unknown>[] }).ops;
     expect(ops[i]!.type).toBe('create');
     expect('base_revision_id' in ops[i]!).toBe(false);
+  });
+});
+
+describe('the runner\'s coverage phase (against a stand-in that refuses values of 37 and more)', () => {
+  let srv: StandIn;
+  beforeAll(async () => {
+    srv = await startStandIn((v) => (v >= 37 ? 'reject' : 'ok'));
+  });
+  afterAll(async () => {
+    await srv.close();
+  });
+  const A = 'reportUsage/body/rows[].input#max';
+  const B = 'reportUsage/body/rows[].output#max';
+  const CASES: CoverageCase<number>[] = [
+    { input: 1, constraint: B, side: 'accept', variant: 'one' },
+    { input: 40, constraint: A, side: 'accept', variant: 'forty' },
+    { input: 41, constraint: A, side: 'accept', variant: 'forty-one' },
+    { input: 2, constraint: B, side: 'accept', variant: 'two' },
+  ];
+  const prop = (coverage: () => readonly CoverageCase<number>[]) =>
+    defineProperty<number>({
+      id: 'synthetic.coverage',
+      section: '4.3',
+      invariant: 'every value is accepted',
+      assumptions: [],
+      needs: [],
+      arbitrary: () => fc.integer({ min: 0, max: 10 }),
+      coverage,
+      async check(ctx, n) {
+        return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }));
+      },
+    }) as Property;
+
+  it('judges every case once before the random phase: one finding per broken constraint, unshrunk, replayable by index', async () => {
+    const run = await runProperties(standInProfile(srv.url), [prop(() => CASES)], { seed: 1, runs: 5 });
+    const r = run.results[0]!;
+    expect(r.coverage?.observations.map((o) => o.result)).toEqual(['observed', 'failed', 'failed', 'observed']);
+    expect(r.runs).toBe(5);
+    expect(r.findings.map((f) => [f.kind, f.shrinks, f.occurrences])).toEqual([['violation', 0, 2]]);
+    expect(r.findings[0]!.counterexample).toMatch(/^coverage case 1 \(forty of reportUsage\/body\/rows\[\]\.input#max\): 40/);
+    expect(decodeReplayToken(r.findings[0]!.replay!).path).toBe('c1');
+    expect(run.coverage!.rows.find((x) => x.constraint === A)!.accept).toMatchObject({ observed: 0, failed: 2 });
+    expect(run.exitCode).toBe(1);
+  });
+
+  it('stops at the first failing case under endOnFailure, and runs no coverage phase when told not to', async () => {
+    const one = { ...standInProfile(srv.url), connections: 1 };
+    const ended = await runProperties(one, [prop(() => CASES)], { seed: 1, runs: 5, endOnFailure: true });
+    expect(ended.results[0]!.coverage?.cases).toBe(2);
+    expect(ended.results[0]!.runs).toBe(0);
+    const without = await runProperties(one, [prop(() => CASES)], { seed: 1, runs: 5, coverage: false });
+    expect(without.results[0]!.coverage).toBeUndefined();
+    expect(without.coverage).toBeUndefined();
+    expect(without.results[0]!.findings).toEqual([]);
+  });
+
+  it('reports coverage cases that cannot be built as an error of the suite, not a finding on the target', async () => {
+    const run = await runProperties(standInProfile(srv.url), [prop(() => { throw new Error('no cases'); })], { seed: 1, runs: 5 });
+    expect(run.results[0]!.status).toBe('error');
+    expect(run.results[0]!.findings.map((f) => f.kind)).toEqual(['error']);
+    expect(run.exitCode).toBe(2);
   });
 });
 
