@@ -177,11 +177,18 @@ export interface CoverageRow {
   readonly reject: SideCoverage & { readonly status: SideStatus };
 }
 
+export interface SideTotals {
+  readonly withVariants: number;
+  readonly observed: number;
+  readonly failed: number;
+  readonly cases: number;
+}
+
 export interface CoverageTotals {
   readonly constraints: number;
-  /** Constraints whose side has at least one variant / whose side shows `observed`. */
-  readonly accept: { readonly withVariants: number; readonly observed: number; readonly failed: number };
-  readonly reject: { readonly withVariants: number; readonly observed: number; readonly failed: number };
+  /** Per side: constraints with at least one variant, those `observed`, those `failed`, and the cases judged on that side (0: not exercised in this run). */
+  readonly accept: SideTotals;
+  readonly reject: SideTotals;
   readonly cases: number;
 }
 
@@ -215,10 +222,11 @@ export function coverageTable(observations: readonly CoverageObservation[]): Cov
     const e = by.get(c.id) ?? { accept: [], reject: [] };
     return { constraint: c.id, endpoint: c.endpoint, scope: c.scope, kind: c.kind, section: c.section, accept: side(counts.accept, e.accept), reject: side(counts.reject, e.reject) };
   });
-  const tally = (k: 'accept' | 'reject') => ({
+  const tally = (k: 'accept' | 'reject'): SideTotals => ({
     withVariants: rows.filter((r) => r[k].status !== 'none').length,
     observed: rows.filter((r) => r[k].status === 'observed').length,
     failed: rows.filter((r) => r[k].status === 'failed').length,
+    cases: observations.filter((o) => o.side === k).length,
   });
   return { rows, totals: { constraints: rows.length, accept: tally('accept'), reject: tally('reject'), cases: observations.length } };
 }

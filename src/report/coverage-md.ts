@@ -14,10 +14,9 @@ export function coverageHeadline(c: CoverageReport | undefined): string | undefi
   if (!c) return undefined;
   const t = c.totals;
   const failed = t.accept.failed + t.reject.failed;
-  return (
-    `${t.accept.observed}/${t.accept.withVariants} constraints seen accepted at their edges, ${t.reject.observed}/${t.reject.withVariants} seen refusing every violation` +
-    ` (${t.cases} coverage cases)${failed ? `; ${failed} broken` : ''}`
-  );
+  const accept = t.accept.cases ? `${t.accept.observed}/${t.accept.withVariants} constraints seen accepted at their edges` : 'edges not exercised (boundaries.limits-accepted did not run its coverage)';
+  const reject = t.reject.cases ? `${t.reject.observed}/${t.reject.withVariants} seen refusing every violation` : 'violations not exercised (rejection.violations-rejected did not run its coverage)';
+  return `${accept}, ${reject} (${t.cases} coverage cases)${failed ? `; ${failed} broken` : ''}`;
 }
 
 function side(s: Side): string {

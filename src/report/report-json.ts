@@ -56,8 +56,8 @@ export const CoverageReportSchema = z.strictObject({
   totals: z.strictObject({
     constraints: Count,
     cases: Count,
-    accept: z.strictObject({ withVariants: Count, observed: Count, failed: Count }),
-    reject: z.strictObject({ withVariants: Count, observed: Count, failed: Count }),
+    accept: z.strictObject({ withVariants: Count, observed: Count, failed: Count, cases: Count }),
+    reject: z.strictObject({ withVariants: Count, observed: Count, failed: Count, cases: Count }),
   }),
   rows: z.array(
     z.strictObject({ constraint: z.string(), endpoint: z.string(), scope: z.enum(['params', 'body', 'response']), kind: z.string(), section: z.string(), accept: SideSchema, reject: SideSchema }),

@@ -55,7 +55,8 @@ describe('coverage in the reports', () => {
     expect(c.rows).toHaveLength(REQUEST_CONSTRAINTS.length);
     expect(c.rows.find((r) => r.constraint === BROKEN)!.reject.status).toBe('failed');
     expect(c.rows.find((r) => r.constraint === UNSEEN)!.reject).toMatchObject({ status: 'unobserved', observed: 0 });
-    expect(c.totals.reject).toEqual({ withVariants: REQUEST_CONSTRAINTS.length, observed: REQUEST_CONSTRAINTS.length - 2, failed: 1 });
+    expect(c.totals.reject).toMatchObject({ withVariants: REQUEST_CONSTRAINTS.length, observed: REQUEST_CONSTRAINTS.length - 2, failed: 1 });
+    expect(c.totals.reject.cases + c.totals.accept.cases).toBe(c.totals.cases);
     expect(c.totals.accept.observed).toBe(REQUEST_CONSTRAINTS.length);
     expect(report.properties[0]!.coverageCases).toBe(c.totals.cases);
   });
@@ -76,6 +77,13 @@ describe('coverage in the reports', () => {
     let text = '';
     new ConsoleView({ out: { write: (s: string) => (text += s) }, tty: false, color: false }).summary(report);
     expect(text.split('\n').filter((l) => l.startsWith('coverage: '))).toEqual([`coverage: ${line}`]);
+  });
+
+  it('says so when one side was not exercised at all', () => {
+    const obs = observations().filter((o) => o.side === 'reject');
+    const r = run(true);
+    const report = buildReport({ ...r, coverage: coverageTable(obs) }, meta);
+    expect(coverageHeadline(report.coverage)).toMatch(/^edges not exercised \(boundaries\.limits-accepted did not run its coverage\), \d+\/\d+ seen refusing every violation/);
   });
 
   it('a run without a coverage phase has no table, no coverage.md and no line', () => {
