@@ -25,7 +25,10 @@ function side(s: Side): string {
   return `${MARK[s.status]} ${s.observed}/${s.variants}${extra ? ` (${extra})` : ''}`;
 }
 
-/** `coverage.md`: the whole table, constraints that are not fully observed first. */
+/** Failed constraints first, then those not observed, then partly observed ones, then the rest (stable within each). */
+const RANK: Readonly<Record<Side['status'], number>> = { failed: 0, unobserved: 1, partial: 2, observed: 3, none: 3 };
+
+/** `coverage.md`: the whole table, failed and not fully observed constraints first. */
 export function toCoverageMarkdown(report: Report): string | undefined {
   const c = report.coverage;
   if (!c) return undefined;
@@ -36,8 +39,8 @@ export function toCoverageMarkdown(report: Report): string | undefined {
       '*partial*: some variants were not judged (a constraint not in force under the run\'s readings, a property skipped or cut by its time bound) or the target follows another reading (an assumption finding).',
     '',
   );
-  const full = (r: CoverageReport['rows'][number]) => (r.accept.status === 'observed' || r.accept.status === 'none') && (r.reject.status === 'observed' || r.reject.status === 'none');
-  const rows = [...c.rows.filter((r) => !full(r)), ...c.rows.filter(full)];
+  const rank = (r: CoverageReport['rows'][number]) => Math.min(RANK[r.accept.status], RANK[r.reject.status]);
+  const rows = [...c.rows].sort((a, b) => rank(a) - rank(b));
   out.push('| constraint | § | accept | reject |', '|---|---|---|---|');
   for (const r of rows) out.push(`| \`${cell(r.constraint)}\` | ${r.section} | ${side(r.accept)} | ${side(r.reject)} |`);
   return `${out.join('\n')}\n`;

@@ -66,8 +66,9 @@ describe('coverage in the reports', () => {
     const md = toCoverageMarkdown(report)!;
     const rows = md.split('\n').filter((l) => l.startsWith('| `'));
     expect(rows).toHaveLength(REQUEST_CONSTRAINTS.length);
-    expect(rows.slice(0, 2).map((l) => /`([^`]+)`/.exec(l)![1]).sort()).toEqual([BROKEN, UNSEEN].sort());
-    expect(rows[0]).toMatch(/❌ failed|— not observed/);
+    expect(rows.slice(0, 2).map((l) => /`([^`]+)`/.exec(l)![1])).toEqual([BROKEN, UNSEEN]);
+    expect(rows[0]).toContain('❌ failed');
+    expect(rows[1]).toContain('— not observed');
     const line = coverageHeadline(report.coverage)!;
     expect(line).toBe(
       `${REQUEST_CONSTRAINTS.length}/${REQUEST_CONSTRAINTS.length} constraints seen accepted at their edges, ${REQUEST_CONSTRAINTS.length - 2}/${REQUEST_CONSTRAINTS.length} seen refusing every violation (${report.coverage!.totals.cases} coverage cases); 1 broken`,
