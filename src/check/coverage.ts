@@ -15,7 +15,7 @@ import { REQUEST_CONSTRAINTS, type ConstraintKind, type EndpointId, type Scope }
 import { variantCounts } from '../gen/coverage.ts';
 import { createCaseContext, type RequestCounter } from './context.ts';
 import { vetOutcome } from './grounds.ts';
-import type { CoverageCase, CoverageSide, Failure, Property } from './property.ts';
+import type { CoverageCase, CoverageSide, Failure, Outcome, Property } from './property.ts';
 
 /** What one coverage case showed. */
 export type CoverageResult =
@@ -110,12 +110,12 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
     const c = cases[index]!;
     const seen = (result: CoverageResult) => (observations[index] = { constraint: c.constraint, side: c.side, variant: c.variant, result });
     const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded });
-    let outcome;
+    let outcome: Outcome;
     try {
       outcome = vetOutcome(prop, await prop.check(ctx, c.input));
     } catch (err) {
       if (d.signal.aborted) return void seen('unjudged');
-      outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` } as const;
+      outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` };
     }
     d.onCase?.(++done);
     const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
