@@ -53,7 +53,7 @@ const arbSweep: fc.Arbitrary<BoundaryCase[]> = fc.noBias(fc.integer({ min: 0, ma
 /** Every boundary-valid variant of every request constraint, once per run (the coverage phase), whatever the seed. */
 let coverageCases: readonly CoverageCase<BoundaryCase[]>[] | undefined;
 const everyBoundary = (): readonly CoverageCase<BoundaryCase[]>[] =>
-  (coverageCases ??= coverageBoundaries().map((b) => ({ input: [b], constraint: b.constraintId, side: 'accept', variant: b.variant })));
+  (coverageCases ??= coverageBoundaries().map((b) => ({ input: [b], constraint: b.constraintId, side: 'accept', variant: b.variant, exact: b.exact })));
 
 const boundariesAccepted = defineProperty({
   id: 'boundaries.limits-accepted',

@@ -119,7 +119,7 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
     }
     d.onCase?.(++done);
     const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
-    if (outcome.ok) return void seen(ctx.exchanges.length > 0 ? 'observed' : 'unjudged');
+    if (outcome.ok) return void seen(ctx.exchanges.length > 0 && c.exact !== false ? 'observed' : 'unjudged');
     if (outcome.kind === 'violation' || outcome.kind === 'server-error') {
       seen('failed');
       const had = failures.get(c.constraint);

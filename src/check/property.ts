@@ -127,6 +127,11 @@ export interface CoverageCase<T> {
   readonly side: CoverageSide;
   /** The generator's variant name (`max+1`, `char:=`, `uuid:nil`, `missing`…). */
   readonly variant: string;
+  /**
+   * False when the request could not hold the variant at its location (a commit's coherence owns a
+   * later op's `base_revision_id`): judged all the same, but an acceptance then says nothing of the variant.
+   */
+  readonly exact?: boolean;
 }
 
 /**

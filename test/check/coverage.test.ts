@@ -154,10 +154,15 @@ describe('against the correct reference', () => {
   it('sees every request constraint with a boundary variant accepted and every one with a violation refused', () => {
     const table = runs[0]!.coverage!;
     expect(table.rows).toHaveLength(REQUEST_CONSTRAINTS.length);
-    const notAccepted = table.rows.filter((r) => r.accept.variants > 0 && r.accept.status !== 'observed').map((r) => `${r.constraint}: ${JSON.stringify(r.accept)}`);
+    const notAccepted = table.rows.filter((r) => r.accept.variants > 0 && r.accept.status !== 'observed');
     const notRefused = table.rows.filter((r) => r.reject.variants > 0 && r.reject.status !== 'observed').map((r) => `${r.constraint}: ${JSON.stringify(r.reject)}`);
-    expect(notAccepted).toEqual([]);
     expect(notRefused).toEqual([]);
+    // The one constraint whose valid edges cannot all be observed: in a commit the base of a later op must name the revision
+    // before it (coherence owns the field), so only the UUID forms that revision happens to have are sent there; the
+    // others are counted as not judged, never as seen. Every other constraint has every boundary variant accepted.
+    expect(notAccepted.map((r) => r.constraint)).toEqual(['commitOperations/body/ops[].base_revision_id#uuid']);
+    expect(notAccepted[0]!.accept).toMatchObject({ status: 'partial', failed: 0, assumption: 0 });
+    expect(notAccepted[0]!.accept.unjudged).toBe(coverageBoundaries().filter((b) => !b.exact).length);
     // Constraints without a variant on one side could not be observed there; today the generators cover both sides of all of them.
     expect(table.rows.filter((r) => r.accept.status === 'none' || r.reject.status === 'none').map((r) => r.constraint)).toEqual([]);
     expect(table.totals.cases).toBe(coverageViolations().cases.length + coverageBoundaries().length);
