@@ -4,8 +4,8 @@
  * must be accepted; over-strict servers fail here.
  */
 import fc from 'fast-check';
-import { PASS, defineProperty, type Property } from '../src/check/property.ts';
-import { boundariesFor, boundarySpecs, boundedConstraints, type BoundaryCase } from '../src/gen/index.ts';
+import { PASS, defineProperty, type CoverageCase, type Property } from '../src/check/property.ts';
+import { boundariesFor, boundarySpecs, boundedConstraints, coverageBoundaries, type BoundaryCase } from '../src/gen/index.ts';
 import { REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
 import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
@@ -50,6 +50,11 @@ const sweepAt = (offset: number): fc.Arbitrary<BoundaryCase[]> => {
 };
 const arbSweep: fc.Arbitrary<BoundaryCase[]> = fc.noBias(fc.integer({ min: 0, max: STRIDE - 1 })).chain(sweepAt);
 
+/** Every boundary-valid variant of every request constraint, once per run (the coverage phase), whatever the seed. */
+let coverageCases: readonly CoverageCase<BoundaryCase[]>[] | undefined;
+const everyBoundary = (): readonly CoverageCase<BoundaryCase[]>[] =>
+  (coverageCases ??= coverageBoundaries().map((b) => ({ input: [b], constraint: b.constraintId, side: 'accept', variant: b.variant, exact: b.exact })));
+
 const boundariesAccepted = defineProperty({
   id: 'boundaries.limits-accepted',
   section: '8',
@@ -57,6 +62,7 @@ const boundariesAccepted = defineProperty({
   assumptions: ['opaque-crypto-fields', 'op-semantics', 'pouch-existence', 'body-size-limit', 'cli-request-exists', 'browser-exists', 'unlock-prepare', 'caller-kinds', ...VALUE_READINGS],
   needs: ['browser', 'device'],
   arbitrary: () => arbSweep,
+  coverage: everyBoundary,
   async check(ctx, cases) {
     for (const c of cases) {
       if (ctx.signal.aborted) break;

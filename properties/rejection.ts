@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { judgeServed } from '../src/check/controls.ts';
 import { assumptionMismatch, dataOf, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
 import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { allViolations, breaksOnlyItsLabel, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
+import { PASS, defineProperty, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
+import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
 import { commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
 import type { Exchange } from '../src/target/client.ts';
@@ -103,6 +103,11 @@ async function refused(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
   return judgeRefusal(ctx, c, ex);
 }
 
+/** Every violation variant of every request constraint, once per run (the coverage phase), whatever the seed. */
+let coverageCases: readonly CoverageCase<ViolationCase[]>[] | undefined;
+const everyViolation = (): readonly CoverageCase<ViolationCase[]>[] =>
+  (coverageCases ??= coverageViolations().cases.map((v) => ({ input: [v], constraint: v.label.constraintId, side: 'reject', variant: v.label.variant })));
+
 const describeCases = (cases: readonly ViolationCase[]) => cases.map((c) => `${c.label.constraintId} ${c.label.variant} at ${c.label.path}`).join('\n');
 
 // 2, 4, 8: each stated constraint is enforced: breaking it is a client error, never a server error.
@@ -114,6 +119,7 @@ const violationsRejected = defineProperty({
   judgements: [ENFORCED],
   needs: ['browser', 'device'],
   arbitrary: () => arbSweep,
+  coverage: everyViolation,
   async check(ctx, cases) {
     for (const c of cases) {
       if (ctx.signal.aborted) break;

@@ -238,7 +238,8 @@ export async function runMutants(
     const runs = o.cleanRuns ?? o.runs;
     let run: RunResult;
     try {
-      run = await runProperties(t.profile, props, { seed, runs, embedded: true, perPropertyMs: o.perPropertyMs, perRequestMs: o.perRequestMs, signal: o.signal });
+      // The coverage phase is the same whatever the seed: the first clean run covers it for all.
+      run = await runProperties(t.profile, props, { seed, runs: o.cleanRuns ?? o.runs, embedded: true, perPropertyMs: o.perPropertyMs, perRequestMs: o.perRequestMs, signal: o.signal, coverage: i === 0 });
     } finally {
       await t.close();
     }

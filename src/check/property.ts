@@ -114,6 +114,29 @@ export interface Property<T = unknown> {
   readonly showAllRequests?: boolean;
   /** Renders a case for the report (defaults to JSON). */
   describe?(input: T): string;
+  /**
+   * The coverage phase's cases (coverage.ts): enumerated, the same whatever the seed, each run once
+   * with `check` before the random phase, each naming the inventory constraint and side it exercises.
+   */
+  coverage?(profile: Profile): readonly CoverageCase<T>[];
+}
+
+/** Which side of a constraint a case exercises: a request on its valid edge, or one breaking it. */
+export type CoverageSide = 'accept' | 'reject';
+
+/** One deterministic case of a property's coverage phase. */
+export interface CoverageCase<T> {
+  readonly input: T;
+  /** `Constraint.id` of the inventory. */
+  readonly constraint: string;
+  readonly side: CoverageSide;
+  /** The generator's variant name (`max+1`, `char:=`, `uuid:nil`, `missing`…). */
+  readonly variant: string;
+  /**
+   * False when the request could not hold the variant at its location (a commit's coherence owns a
+   * later op's `base_revision_id`): judged all the same, but an acceptance then says nothing of the variant.
+   */
+  readonly exact?: boolean;
 }
 
 /**

@@ -58,12 +58,12 @@ function allowedIn(mode: ZooMode): (f: Finding) => boolean {
   return (f) => mode === 'default' && f.kind === 'assumption';
 }
 
-export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number }): Promise<ZooRun> {
+export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number; readonly coverage?: boolean }): Promise<ZooRun> {
   const t = await resolveTarget({ kind: 'embedded', readings: c.readings });
   const started = Date.now();
   try {
     const profile = mode === 'assume' ? { ...t.profile, assumptions: { ...t.profile.assumptions, ...c.readings } } : t.profile;
-    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? 20_000 });
+    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? 20_000, coverage: o.coverage ?? true });
     const findings = run.results.flatMap((r) => r.findings);
     return {
       case: c,

@@ -1,6 +1,7 @@
 /**
  * Replay tokens: everything needed to re-run one finding's counterexample against any target —
  * the property, fast-check's seed and shrink path, and the run count — as one copy-pasteable word.
+ * A coverage case (coverage.ts) has the path `c<index>`: its index among the property's enumerated cases.
  */
 
 export interface ReplayToken {
@@ -41,7 +42,7 @@ export function decodeReplayToken(token: string): ReplayToken {
   if (w.v !== 1) bad('unknown version');
   if (typeof w.p !== 'string' || w.p === '') bad('no property');
   if (typeof w.s !== 'number' || !Number.isInteger(w.s)) bad('no seed');
-  if (typeof w.path !== 'string' || !/^\d+(:\d+)*$/.test(w.path)) bad('no path');
+  if (typeof w.path !== 'string' || !/^(\d+(:\d+)*|c\d+)$/.test(w.path)) bad('no path');
   if (typeof w.r !== 'number' || !Number.isInteger(w.r) || w.r < 1) bad('no run count');
   return { property: w.p!, seed: w.s!, path: w.path!, runs: w.r! };
 }

@@ -23,6 +23,7 @@ import { clip, renderValue } from './render.ts';
 import { encodeReplayToken } from './replay-token.ts';
 import { groundFields, vetOutcome } from './grounds.ts';
 import { selectProperties } from './select.ts';
+import { coverageCasesOf, coverageIndex, coverageReplayPath, coverageTable, runCoverage, type CoverageFailure, type CoverageObservation, type CoverageTable } from './coverage.ts';
 
 export interface RunOptions {
   seed: number;
@@ -50,6 +51,8 @@ export interface RunOptions {
   maxDurationMs?: number;
   /** When the budget started counting (Date.now() of, e.g., the readings probe before the run; default: the run's start). */
   budgetFrom?: number;
+  /** Run the coverage phase (default true); it is the same whatever the seed, so a multi-seed sweep may run it once. */
+  coverage?: boolean;
 }
 
 export type ProgressEvent =
@@ -103,6 +106,8 @@ export interface PropertyResult {
   timeBound?: { readonly planned: number; readonly budgetShareMs?: number };
   /** For an `inconclusive` property: why, in one line (none of its cases completed, or the budget left it no time). */
   inconclusive?: string;
+  /** The coverage phase (coverage.ts), when the property has one: cases judged and what each showed. */
+  coverage?: { readonly cases: number; readonly observations: readonly CoverageObservation[] };
 }
 
 /**
@@ -137,6 +142,8 @@ export interface RunResult {
   exitCode: 0 | 1 | 2;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
+  /** Which request constraints were seen accepted and refused, when a coverage phase ran. */
+  coverage?: CoverageTable;
 }
 
 /** Cases per property when none is given (`--runs`); properties may ask for fewer. */
@@ -226,6 +233,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
         embedded,
         endOnFailure: o.endOnFailure ?? false,
         onProgress: o.onProgress,
+        coverage: o.coverage ?? true,
       });
       if (r.status === 'interrupted' && o.signal?.aborted) interrupted = true;
       if (r.timeBound?.budgetShareMs !== undefined) budgetCut.push(r.id);
@@ -265,6 +273,8 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     exitCode: failing || unreachable ? 1 : errors || inconclusive ? 2 : 0,
   };
   if (detections.length) out.firstDetectionAfterRequests = Math.min(...detections.map((f) => f.detectedAfterRequests!));
+  const observed = results.flatMap((r) => r.coverage?.observations ?? []);
+  if (observed.length) out.coverage = coverageTable(observed);
   return out;
 }
 
@@ -300,7 +310,7 @@ export async function replayProperty(
   try {
     return await runOne(profile, prop, client, newCounter(profile), {
       seed: r.seed, runs: r.runs, path: r.path, perRequestMs: o.perRequestMs, perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS,
-      signal: o.signal, embedded: o.embedded ?? false, endOnFailure: false,
+      signal: o.signal, embedded: o.embedded ?? false, endOnFailure: false, coverage: true,
     });
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
@@ -319,6 +329,7 @@ interface OneOptions {
   embedded: boolean;
   endOnFailure: boolean;
   onProgress?: (e: ProgressEvent) => void;
+  coverage: boolean;
 }
 
 interface CaseRecord {
@@ -409,13 +420,32 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       firstDetection ??= counter.total;
       return false;
     }
-    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : `t:${outcome.message}`;
-    note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message), ...groundFields(outcome) }, exchanges, input);
+    noteOutcome(outcome, exchanges, input);
     return true;
   };
+  function noteOutcome(outcome: Extract<Outcome, { ok: false }>, exchanges: readonly Exchange[], input: unknown): void {
+    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : `t:${outcome.message}`;
+    note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message), ...groundFields(outcome) }, exchanges, input);
+  }
 
   const findings: Finding[] = [];
+  let coverage: PropertyResult['coverage'];
   try {
+    // The coverage phase: every enumerated case once, before the random phase (a replay of one coverage case runs it alone).
+    const only = o.path === undefined ? undefined : coverageIndex(o.path);
+    if ((o.coverage && o.path === undefined) || only !== undefined) {
+      const covered = coverageCasesOf(prop, profile);
+      if (covered.error) {
+        findings.push({ kind: 'error', property: prop.id, section: prop.section, message: clean(covered.error) });
+        return { ...base, status: 'error', runs: 0, requests: 0, durationMs: Date.now() - started, findings };
+      }
+      const phase = await runCoverage(prop, covered.cases, { profile, client, counter, signal: bound.signal, timeoutMs: o.perRequestMs, embedded: o.embedded,
+        endOnFailure: o.endOnFailure, only, note: noteOutcome, onCase: (n) => o.onProgress?.({ type: 'case', id: prop.id, cases: n, runs: covered.cases.length, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started }) });
+      if (phase.cases > 0) coverage = { cases: phase.cases, observations: phase.observations };
+      findings.push(...phase.failures.map((f) => coverageFinding(prop, f, secrets)));
+      if (bound.signal.aborted) cut = true;
+      if (only !== undefined || (o.endOnFailure && phase.failures.length > 0) || cut || counter.unreachable) return finish();
+    }
     let arb: fc.Arbitrary<unknown>;
     try {
       arb = prop.arbitrary(profile);
@@ -459,19 +489,43 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     clearTimeout(timer);
     o.signal?.removeEventListener('abort', onOuterAbort);
   }
-  findings.push(...notes.values());
-  const failed = findings.some((f) => isFailing(f.kind));
-  const status: PropertyStatus = failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : completed === 0 ? 'inconclusive' : 'passed';
-  const byBound = cut && !o.signal?.aborted && !failed && !counter.unreachable;
+  return finish();
+
+  function finish(): PropertyResult {
+    const all = [...findings, ...notes.values()];
+    const failed = all.some((f) => isFailing(f.kind));
+    // A coverage case judged is a case completed: a replay of one coverage case vouches for it.
+    const done = completed + (coverage?.cases ?? 0);
+    const status: PropertyStatus = failed ? 'failed' : cut && o.signal?.aborted ? 'interrupted' : done === 0 ? 'inconclusive' : 'passed';
+    const byBound = cut && !o.signal?.aborted && !failed && !counter.unreachable;
+    return {
+      ...base,
+      status,
+      ...(byBound ? { timeBound: { planned: o.runs, ...(o.budgetShareMs !== undefined ? { budgetShareMs: o.budgetShareMs } : {}) } } : {}),
+      ...(status === 'inconclusive' ? { inconclusive: clean(whyInconclusive(cases, byBound, o, [...notes.values()])) } : {}),
+      runs: cases,
+      requests: counter.total - requestsAtStart,
+      durationMs: Date.now() - started,
+      findings: all,
+      ...(coverage ? { coverage } : {}),
+    };
+  }
+}
+
+/** A failing coverage case as a finding: already minimal (nothing to shrink), replayable by its index. */
+function coverageFinding(prop: Property, f: CoverageFailure, secrets: readonly string[]): Finding {
   return {
-    ...base,
-    status,
-    ...(byBound ? { timeBound: { planned: o.runs, ...(o.budgetShareMs !== undefined ? { budgetShareMs: o.budgetShareMs } : {}) } } : {}),
-    ...(status === 'inconclusive' ? { inconclusive: clean(whyInconclusive(cases, byBound, o, [...notes.values()])) } : {}),
-    runs: cases,
-    requests: counter.total - requestsAtStart,
-    durationMs: Date.now() - started,
-    findings,
+    kind: f.outcome.kind,
+    property: prop.id,
+    section: prop.section,
+    message: redact(f.outcome.message, secrets),
+    ...groundFields(f.outcome),
+    counterexample: redact(`coverage case ${f.index} (${f.variant} of ${f.constraint}): ${describeInput(prop, f.input)}`, secrets),
+    replay: encodeReplayToken({ property: prop.id, seed: 0, path: coverageReplayPath(f.index), runs: 1 }),
+    curl: curls(f.exchanges, secrets, curlsKept(prop)),
+    shrinks: 0,
+    ...(f.occurrences > 1 ? { occurrences: f.occurrences } : {}),
+    detectedAfterRequests: f.detectedAfterRequests,
   };
 }
 

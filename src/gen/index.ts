@@ -13,3 +13,4 @@ export { edgeUuid, versionedUuid, applyCase, caseForm, type CaseForm } from './u
 export { edgeDay, randomDay, FIRST_DAY, LAST_DAY, DAY_YEARS } from './days.ts';
 export * from './responses.ts';
 export { seededRandom } from './seeded.ts';
+export * from './coverage.ts';

@@ -109,6 +109,9 @@ const FORBIDDEN: readonly [string, string][] = [
   ['_', 'char:_'],
   ['g', 'char:g'],
   ['.', 'char:.'],
+  ['-', 'char:-'],
+  // What a `^…$` pattern that is not anchored to the whole string (or uses `\s`-lenient trimming) lets through.
+  ['\n', 'char:newline'],
 ];
 
 function charsetSpecs(c: Constraint): ViolationSpec[] {

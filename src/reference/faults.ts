@@ -132,6 +132,9 @@ const LIST = [
   f('dies-on-input', 'robustness', 'a JSON syntax error in a body is never caught: the process dies on the request (under pouchproof serve it exits; embedded, it stops listening and drops every connection)', ['robustness.malformed-rejected', 'robustness.still-serving']),
   // stateful: faults only a sequence of commits reveals.
   f('restore-any-revision', 'commits', 'a restore of a deleted artifact accepts any earlier revision of it as base (read as "bring back this revision"), not only the head, the delete', ['commits.model-sequences']),
+  // coverage: defects in one variant of one field, which sampling misses in most seeds and the coverage phase finds in every one.
+  f('lax-pattern', 'limits', 'checks an operation\'s signature against base64url with padding: a signature holding "=" (outside 2.5\'s alphabet A-Z a-z 0-9 _ -) is accepted', ['rejection.violations-rejected']),
+  f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import {
+  CHARSETS,
   DEFAULT_SCHEMA_OPTIONS,
   KeyEnvelope,
   PouchOperation,
@@ -123,6 +124,9 @@ const COUNT_ONE_OVER: readonly (readonly [FaultName, string, LimitName])[] = [
   ['usage-rows-off-by-one', 'rows', 'usageRowsPerRequest'],
 ];
 
+/** `lax-pattern`: the operation signature checked against base64url with padding (`=` allowed), built from the same alphabet. */
+const LAX_SIGNATURE = new RegExp(`^[${CHARSETS.base64url.chars.replace('-', '\\-')}=]*$`);
+
 /** `uuid-any-version`: the 8-4-4-4-12 shape only, built from the same group lengths. */
 const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).join('-')}$`);
 
@@ -136,6 +140,12 @@ function loosened(i: SchemaIssue, body: unknown, faults: FaultSet): boolean {
   if (i.kind === 'min' && i.path === 'ops[].key_gen' && faults.has('key-gen-zero-accepted')) {
     const v = valueAt(body, i.at);
     if (typeof v === 'number' && v >= LIMITS.keyGen.min! - 1) return true;
+  }
+  // The DTO declares the required-but-nullable base optional (`base_revision_id?: string | null`): absent passes, and is read as null.
+  if (i.kind === 'required' && i.path === 'ops[].base_revision_id' && faults.has('nullable-missing-as-null')) return true;
+  if (i.kind === 'charset' && i.path === 'ops[].signature' && faults.has('lax-pattern')) {
+    const v = valueAt(body, i.at);
+    if (typeof v === 'string' && LAX_SIGNATURE.test(v)) return true;
   }
   if (i.kind === 'uuid' && faults.has('uuid-any-version')) {
     const v = valueAt(body, i.at);

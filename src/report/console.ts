@@ -5,6 +5,7 @@
  */
 import type { ProgressEvent, PropertyResult } from '../check/runner.ts';
 import type { Report } from './report-json.ts';
+import { coverageHeadline } from './coverage-md.ts';
 import { loadHeadline, verdictOf } from './summary-md.ts';
 
 export interface ConsoleOptions {
@@ -147,6 +148,8 @@ export class ConsoleView {
     if (report.inconclusive) w.push(this.paint('yellow', `inconclusive: ${report.inconclusive}`));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
     w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    const coverage = coverageHeadline(report.coverage);
+    if (coverage) w.push(`coverage: ${coverage}`);
     const load = loadHeadline(report.load);
     if (load) w.push(`load: ${load}`);
     if (reportDir) w.push(`reports: ${reportDir}`);

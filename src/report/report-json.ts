@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Finding, PropertyResult, RunResult } from '../check/runner.ts';
 import type { Property } from '../check/property.ts';
+import type { CoverageRow, CoverageTable } from '../check/coverage.ts';
 import { redactDeep } from './redact-deep.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
@@ -57,9 +58,28 @@ export const PropertyReportSchema = z.strictObject({
   timeBound: z.object({ planned: z.number().int().positive(), budgetShareMs: z.number().positive().optional() }).optional(),
   /** For an inconclusive property: why, in one line. */
   inconclusive: z.string().optional(),
+  /** Cases of its coverage phase judged (each enumerated variant once), when it has one. */
+  coverageCases: z.number().int().nonnegative().optional(),
 });
 
 const Count = z.number().int().nonnegative();
+
+const SideStatusSchema = z.enum(['observed', 'failed', 'partial', 'unobserved', 'none']);
+
+const SideSchema = z.strictObject({ status: SideStatusSchema, variants: Count, observed: Count, failed: Count, assumption: Count, unjudged: Count });
+
+/** The coverage table: for every request constraint of the inventory, whether acceptance and refusal were observed. */
+export const CoverageReportSchema = z.strictObject({
+  totals: z.strictObject({
+    constraints: Count,
+    cases: Count,
+    accept: z.strictObject({ withVariants: Count, observed: Count, failed: Count, cases: Count }),
+    reject: z.strictObject({ withVariants: Count, observed: Count, failed: Count, cases: Count }),
+  }),
+  rows: z.array(
+    z.strictObject({ constraint: z.string(), endpoint: z.string(), scope: z.enum(['params', 'body', 'response']), kind: z.string(), section: z.string(), accept: SideSchema, reject: SideSchema }),
+  ),
+});
 
 export const ReportSchema = z.strictObject({
   schema: z.literal(REPORT_SCHEMA_ID),
@@ -114,10 +134,29 @@ export const ReportSchema = z.strictObject({
   mutants: z.unknown().optional(),
   /** The target's readings as discovered before the run (`--assume auto`), with their evidence. */
   readings: z.unknown().optional(),
+  /** Present when a coverage phase ran (rejection.violations-rejected, boundaries.limits-accepted). */
+  coverage: CoverageReportSchema.optional(),
 });
 
 export type Report = z.infer<typeof ReportSchema>;
 export type PropertyReport = z.infer<typeof PropertyReportSchema>;
+export type CoverageReport = z.infer<typeof CoverageReportSchema>;
+
+function coverageReport(c: CoverageTable): CoverageReport {
+  const side = (s: CoverageRow['accept']) => ({ status: s.status, variants: s.variants, observed: s.observed, failed: s.failed, assumption: s.assumption, unjudged: s.unjudged });
+  return {
+    totals: { constraints: c.totals.constraints, cases: c.totals.cases, accept: { ...c.totals.accept }, reject: { ...c.totals.reject } },
+    rows: c.rows.map((r) => ({
+      constraint: r.constraint,
+      endpoint: r.endpoint,
+      scope: r.scope,
+      kind: r.kind,
+      section: r.section,
+      accept: side(r.accept),
+      reject: side(r.reject),
+    })),
+  };
+}
 
 export interface ReportMeta {
   readonly version: string;
@@ -197,11 +236,13 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         findings: r.findings.map((f) => ({ ...f })),
         ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
         ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
+        ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),
       };
     }),
     ...(meta.load !== undefined ? { load: meta.load } : {}),
     ...(meta.mutants !== undefined ? { mutants: meta.mutants } : {}),
     ...(meta.readings !== undefined ? { readings: meta.readings } : {}),
+    ...(run.coverage ? { coverage: coverageReport(run.coverage) } : {}),
   };
   return redactDeep(report, meta.secrets);
 }

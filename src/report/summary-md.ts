@@ -4,6 +4,7 @@
  * what the spec does not show and never fail the run.
  */
 import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
+import { coverageHeadline } from './coverage-md.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 
@@ -50,6 +51,8 @@ export function toSummaryMarkdown(report: Report): string {
   if (load) out.push(`Load: ${load}`, '');
   const readings = readingsHeadline(report.readings);
   if (readings) out.push(`Readings: ${readings} (table and evidence: readings.md)`, '');
+  const coverage = coverageHeadline(report.coverage);
+  if (coverage) out.push(`Coverage: ${coverage} (table: coverage.md)`, '');
   out.push('| property | section | status | cases | requests | findings |');
   out.push('|---|---|---|---:|---:|---|');
   for (const p of report.properties) {

@@ -6,6 +6,7 @@
 import { cp, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redact } from '../target/redact.ts';
+import { toCoverageMarkdown } from './coverage-md.ts';
 import { toJunit } from './junit.ts';
 import { toReportJson, type Report } from './report-json.ts';
 import { toSummaryMarkdown } from './summary-md.ts';
@@ -16,9 +17,10 @@ export interface WrittenReports {
   readonly files: readonly string[];
 }
 
-/** The three standard files of a run. */
+/** The standard files of a run (and `coverage.md` when a coverage phase ran). */
 export function reportFiles(report: Report): Record<string, string> {
-  return { 'report.json': toReportJson(report), 'junit.xml': toJunit(report), 'summary.md': toSummaryMarkdown(report) };
+  const coverage = toCoverageMarkdown(report);
+  return { 'report.json': toReportJson(report), 'junit.xml': toJunit(report), 'summary.md': toSummaryMarkdown(report), ...(coverage ? { 'coverage.md': coverage } : {}) };
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -395,6 +395,16 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [200, 200, 409],
     faulty: [200, 200, 200],
   },
+  // coverage: one variant of one field.
+  'lax-pattern': { observe: (ref) => commitOps(ref, [op(ref, { signature: 'c2lnbmF0dXJl=' })]), correct: 400, faulty: 200 },
+  'nullable-missing-as-null': {
+    observe: (ref) => {
+      const { base_revision_id: _, ...create } = op(ref);
+      return commitOps(ref, [create]);
+    },
+    correct: 400,
+    faulty: 200,
+  },
 };
 
 let correct: RunningReference;

@@ -104,13 +104,15 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
   const storedHead = pouch?.head(op.artifact_id);
   const head = ctx.readings.of('batch-chaining') === 'pre-batch-heads' || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
   const exists = head !== undefined;
+  // Validation guarantees the member is present; only a validator that lets it be absent (fault nullable-missing-as-null) makes `??` matter.
+  const base = op.base_revision_id ?? null;
   if (op.type === 'create') {
-    if (op.base_revision_id !== null) return 'a create needs base_revision_id null';
+    if (base !== null) return 'a create needs base_revision_id null';
     if (exists && !faults.has('create-overwrites')) return 'create of an artifact that already exists';
   } else {
     if (!exists) return `${op.type} of an artifact that does not exist`;
-    if (op.base_revision_id !== head) {
-      const earlier = op.base_revision_id !== null && (pouch?.isRevisionOf(op.artifact_id, op.base_revision_id) ?? false);
+    if (base !== head) {
+      const earlier = base !== null && (pouch?.isRevisionOf(op.artifact_id, base) ?? false);
       // `restore-any-revision`: a restore of a deleted artifact read as "bring back this revision".
       const restoring = faults.has('restore-any-revision') && op.type === 'restore' && !staged.heads.has(op.artifact_id) && (pouch?.deleted(op.artifact_id) ?? false);
       if (!((faults.has('stale-base-accepted') || restoring) && earlier)) return "base_revision_id is not the artifact's head revision";
