@@ -54,6 +54,8 @@ export interface CoveragePhase {
   readonly observations: readonly CoverageObservation[];
   /** One per constraint broken, in case order. */
   readonly failures: readonly CoverageFailure[];
+  /** The case under which the target went down (the runner's crash finding names it). */
+  readonly crashed?: { readonly input: unknown; readonly exchanges: Exchange[] };
 }
 
 export interface CoverageDeps {
@@ -104,6 +106,7 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
   const end = picked === undefined ? cases.length : picked + 1;
   let done = 0;
   let stop = false;
+  let crashed: { input: unknown; exchanges: Exchange[] } | undefined;
   const width = Math.max(1, Math.min(d.profile.connections, MAX_COVERAGE_CONCURRENCY, cases.length));
 
   const one = async (index: number): Promise<void> => {
@@ -119,6 +122,14 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
     }
     d.onCase?.(++done);
     const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
+    // The target went down under this case: the runner names it as a crash, whatever the check made of the silence.
+    if (d.counter.crash) {
+      crashed ??= { input: c.input, exchanges };
+      stop = true;
+      return void seen('unjudged');
+    }
+    // A case the time bound ended vouches for nothing, and a call the bound cut is pouchproof's doing, never a finding.
+    if (d.signal.aborted && (outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'))) return void seen('unjudged');
     if (outcome.ok) return void seen(ctx.exchanges.length > 0 && c.exact !== false ? 'observed' : 'unjudged');
     if (outcome.kind === 'violation' || outcome.kind === 'server-error') {
       seen('failed');
@@ -145,7 +156,7 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
     observations[i] ??= { constraint: c.constraint, side: c.side, variant: c.variant, result: 'unjudged' };
   }
   const out = [...failures.values()].map(({ first, count }) => ({ ...first, occurrences: count })).sort((a, b) => a.index - b.index);
-  return { cases: done, observations: observations.filter((x) => x !== undefined), failures: out };
+  return { cases: done, observations: observations.filter((x) => x !== undefined), failures: out, ...(crashed ? { crashed } : {}) };
 }
 
 // ---- the coverage table ------------------------------------------------------------------------

@@ -443,8 +443,9 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         endOnFailure: o.endOnFailure, only, note: noteOutcome, onCase: (n) => o.onProgress?.({ type: 'case', id: prop.id, cases: n, runs: covered.cases.length, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started }) });
       if (phase.cases > 0) coverage = { cases: phase.cases, observations: phase.observations };
       findings.push(...phase.failures.map((f) => coverageFinding(prop, f, secrets)));
+      if (phase.crashed && counter.crash) findings.push(crashFinding(prop, counter.crash, phase.crashed, secrets, { detectedAfterRequests: counter.total }));
       if (bound.signal.aborted) cut = true;
-      if (only !== undefined || (o.endOnFailure && phase.failures.length > 0) || cut || counter.unreachable) return finish();
+      if (only !== undefined || (o.endOnFailure && phase.failures.length > 0) || cut || counter.unreachable || phase.crashed) return finish();
     }
     let arb: fc.Arbitrary<unknown>;
     try {
