@@ -3,7 +3,7 @@
  * runner, with a fixed seed and few runs, and tells which findings came back.
  */
 import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
-import { runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
+import { isFailing, runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
 import type { Property } from '../../src/check/property.ts';
 import { readingsList, keyOf, startReference, type RunningReference } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
@@ -39,7 +39,7 @@ export async function runAgainst(
   const result = run.results[0]!;
   return {
     result,
-    failing: result.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error'),
+    failing: result.findings.filter((f) => isFailing(f.kind)),
     assumptions: result.findings.filter((f) => f.kind === 'assumption'),
     problems: cleanRunProblems(run.results, [prop], { profile, embedded: true, runs }),
   };
@@ -78,7 +78,7 @@ export interface FaultCase {
   /** A named fault of src/reference/faults.ts the property must catch. */
   readonly fault: string;
   /**
-   * `failing`: a violation or server error. `assumption:<name>`: the fault behaves as an alternative
+   * `failing`: a violation, server error or crash (isFailing). `assumption:<name>`: the fault behaves as an alternative
    * reading of the registry, so the honest finding is an assumption mismatch naming that reading.
    */
   readonly expect: 'failing' | `assumption:${string}`;
