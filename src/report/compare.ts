@@ -94,6 +94,7 @@ export function compareConsoleLines(c: Comparison, load?: LoadComparison): strin
     out.push(`load ${load.scenario} (${load.settings}):`);
     for (const r of load.rows) out.push(`  ${r.side.padEnd(w)}${fmt(r.rps)} req/s, ${fmt(r.okPerSecond)} ok/s, p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, errors ${fmt(r.errorRate * 100, 3)}%, checks ${r.checks}`);
   }
+  for (const s of c.sides) if (s.unreachable) out.push(`${s.name}: not judged: ${s.unreachable}`);
   out.push(`divergences (${c.divergences.length}):`, ...c.divergences.map((d) => `  ${d.kind}: ${d.title}`));
   if (c.noiseCases) out.push(`noise: ${c.noiseCases} case(s) differed only where a target answers differently by itself (not reported)`);
   return out;

@@ -158,7 +158,7 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
   const noise = await learnNoise(runs, cmp, o, say);
   const classified = classifyCases(runs, cmp, noise, byId, readings);
   divergences.push(...classified.divergences, ...readingDivergences(runs, readings, classified.byAssumption));
-  const anyFailing = runs.some((s) => s.run.exitCode === 1);
+  const anyFailing = runs.some((s) => s.run.exitCode === 1 || downReason(s) !== undefined);
   const anyError = runs.some((s) => s.run.exitCode === 2);
   return {
     seed: o.seed,
@@ -178,7 +178,16 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
   };
 }
 
+/** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
+function downReason(s: SideRun): string | undefined {
+  if (s.run.unreachable) return s.run.unreachable;
+  const t = s.discovery.table;
+  const first = t[0];
+  return first?.status === 'unknown' && t.every((r) => r.status === 'unknown' && r.why === first.why) ? first.why : undefined;
+}
+
 function sideSummary(s: SideRun): SideSummary {
+  const down = downReason(s);
   const findings: Record<string, number> = {};
   for (const f of s.run.results.flatMap((r) => r.findings)) findings[f.kind] = (findings[f.kind] ?? 0) + 1;
   const readings: Record<string, string> = {};
@@ -192,7 +201,7 @@ function sideSummary(s: SideRun): SideSummary {
     requests: s.run.requests + s.discovery.requests,
     durationMs: s.run.durationMs + Math.round(s.discovery.durationMs),
     probeRequests: s.discovery.requests,
-    ...(s.run.unreachable ? { unreachable: s.run.unreachable } : {}),
+    ...(down ? { unreachable: down } : {}),
     findings,
   };
 }
