@@ -88,3 +88,25 @@ describe('pouchproof compare', () => {
     expect(c.exitCode).toBe(1);
   }, 60_000);
 });
+
+describe('normalised answers', () => {
+  const ex = (url: string, body: unknown, status: number, json: unknown) => ({
+    id: 1, endpoint: 'commitOperations' as const,
+    request: { method: 'POST', url, headers: {}, body: new Uint8Array(Buffer.from(JSON.stringify(body))) },
+    response: { status, headers: {}, body: JSON.stringify(json), truncated: false, json },
+    verdict: 'accepted' as const, reason: '', timings: { startedAt: 0, totalMs: 1 },
+  });
+  const commit = (pouch: string, art: string, seq: number, rid: string) =>
+    ex(`http://h/v1/pouches/${pouch}/operations`, { ops: [{ artifact_id: art }] }, 200, { ok: true, data: { results: [{ status: 'applied', artifact_id: art, revision_id: 'aaaaaaaa-0000-4000-8000-000000000001', seq, high_water: seq } ] }, meta: { request_id: rid } });
+
+  it('maps echoed ids by order, offsets seq, drops meta; a changed value is a difference', async () => {
+    const { caseFacts, diffFacts } = await import('../../src/check/compare/index.ts');
+    const a = caseFacts([commit('11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', 7, 'r1')]);
+    const b = caseFacts([commit('33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444', 1000, 'r2')]);
+    expect(diffFacts(a, b)).toEqual([]);
+    expect(a.some((f) => f.value === '<id#1>')).toBe(true);
+    expect(a.some((f) => f.value === '<new-id>')).toBe(true);
+    const c = caseFacts([ex('http://h/v1/pouches/x/operations', {}, 409, { ok: false })]);
+    expect(diffFacts(a, c).map((d) => d.path)).toContain('#1 commitOperations answer');
+  });
+});
