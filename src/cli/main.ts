@@ -16,6 +16,7 @@ const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default
   mutants: { describe: 'run the suite once per named fault of the reference and print the kill matrix', load: () => import('./commands/mutants.ts') },
   serve: { describe: 'start the embedded reference server', load: () => import('./commands/serve.ts') },
   load: { describe: 'run a load scenario', load: () => import('./commands/load.ts') },
+  compare: { describe: 'the same generated cases against several targets, side by side', load: () => import('./commands/compare.ts') },
   probe: { describe: 'observe which reading of each "not shown" of the spec a target takes', load: () => import('./commands/probe.ts') },
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };

@@ -164,12 +164,12 @@ async function probeAll(env: DiscoveryEnv, embedded: boolean): Promise<ProbeResu
   const noBase = (n: AssumptionName): ProbeResult => (env.signer() ? unknown(n, access?.why ?? 'the commit base could not be settled') : notObservable(n, NO_DEVICE)) as ProbeResult;
   const emptyLists = probe(['empty-lists'], (s) => probeEmptyLists(s, base));
   if (!base) {
-    const stage2 = usageWhy ? [unknown('empty-lists', usageWhy) as ProbeResult] : await runAll(env, [emptyLists]);
+    const stage2 = usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy)) as ProbeResult] : await runAll(env, [emptyLists]);
     return [...(usage ?? []), ...stage1, ...stage2, ...COMMIT_NAMES.map(noBase)];
   }
   const stage2 = await runAll(env, [...commitProbes(base), ...(usageWhy ? [] : [emptyLists])]);
   const stage3 = await runAll(env, [probe(['seq-semantics'], (s) => probeSeq(s, base))]);
-  return [...(usage ?? []), ...stage1, ...stage2, ...stage3, ...(usageWhy ? [unknown('empty-lists', usageWhy) as ProbeResult] : [])];
+  return [...(usage ?? []), ...stage1, ...stage2, ...stage3, ...(usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy)) as ProbeResult] : [])];
 }
 
 function conclude(results: readonly ProbeResult[], fixed: Readings, requests: number, durationMs: number): Discovery {

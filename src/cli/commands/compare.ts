@@ -1,0 +1,131 @@
+/**
+ * `pouchproof compare`: competing implementations side by side. Every target (a profile, a bare URL,
+ * or `reference`, the embedded reference) gets its readings probed and the same seeded suite, one
+ * after another; the matrices and the classified divergences are printed and written to
+ * `compare.json` and `compare.md`. With `--load SCENARIO`, the same load run against each target in
+ * turn. Exit 1 when any target has a violation or server error (or did not answer).
+ */
+import type { Argv } from 'yargs';
+import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
+import { compareTargets, type CompareTarget } from '../../check/compare/index.ts';
+import { LoadUsageError, runLoad } from '../../load/launch.ts';
+import { parseDuration } from '../../load/units.ts';
+import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
+import { writeReportDir } from '../../report/write.ts';
+import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
+import { UsageError, type CommandModule } from '../command.ts';
+import { interruptible } from '../interrupt.ts';
+import { makeRunId } from '../../check/runner.ts';
+import type { Profile } from '../../target/profile.ts';
+import { loadAllProperties, parseOnly, parsePositive, parseSeed, preflight } from './run.ts';
+
+/** Why the target cannot be reached, or undefined. */
+async function preflightOk(p: Profile): Promise<string | undefined> {
+  return preflight(p).then(() => undefined, (e: Error) => e.message);
+}
+
+const REFERENCE = 'reference';
+
+function listOf(v: unknown): string[] {
+  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map(String).filter((s) => s !== '');
+}
+
+async function resolveAll(argv: Record<string, unknown>): Promise<ResolvedTarget[]> {
+  const specs = [...listOf(argv['profile']).map((p) => ({ flag: 'profile', value: p })), ...listOf(argv['target']).map((u) => ({ flag: 'target', value: u }))];
+  if (specs.length < 2) throw new UsageError('compare needs at least two targets: --profile FILE or --target URL, repeated (`reference` names the embedded reference)');
+  const out: ResolvedTarget[] = [];
+  try {
+    for (const s of specs) {
+      const choice = s.value === REFERENCE ? chooseTarget({}) : chooseTarget(s.flag === 'profile' ? { profilePath: s.value } : { url: s.value });
+      out.push(await resolveTarget(choice));
+    }
+    return out;
+  } catch (e) {
+    await Promise.all(out.map((t) => t.close().catch(() => undefined)));
+    if (e instanceof TargetError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/** Unique names: the profile's, then its host where two share one. */
+function named(targets: readonly ResolvedTarget[]): CompareTarget[] {
+  const base = targets.map((t) => (t.embedded ? REFERENCE : t.profile.name || new URL(t.profile.baseUrl).host));
+  const names = base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n}@${new URL(targets[i]!.profile.baseUrl).host}` : n));
+  return targets.map((t, i) => ({ name: names.filter((x) => x === names[i]).length > 1 ? `${names[i]}#${i + 1}` : names[i]!, profile: t.profile, embedded: t.embedded }));
+}
+
+const compare: CommandModule = {
+  describe: 'the same generated cases against several targets: properties, readings (and load) × targets, divergences classified',
+  builder: (y: Argv) =>
+    y
+      .option('profile', { type: 'string', array: true, describe: 'target profile JSON file (repeatable); `reference` is the embedded reference' })
+      .option('target', { type: 'string', array: true, describe: 'base URL of a target without credentials (repeatable)' })
+      .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator, the same for every target (default: random, printed)' })
+      .option('runs', { type: 'string', requiresArg: true, describe: 'cases per property (default 25)' })
+      .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
+      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+      .option('load', { type: 'string', choices: SCENARIO_NAMES, describe: 'also run this load scenario against each target in turn' })
+      .option('load-duration', { type: 'string', default: '5s', describe: 'duration of each target\'s load run' })
+      .option('allow-remote', { type: 'boolean', default: false, describe: 'allow load against a target off the loopback interface' })
+      .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run-id>/ and reports/latest go' }),
+  async handler(argv) {
+    const seed = parseSeed(argv['seed']);
+    const runs = parsePositive('runs', argv['runs'], 25, 100_000)!;
+    const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
+    const only = parseOnly(argv['only']);
+    const loadDurationMs = argv['load'] ? wrapUsage(() => parseDuration(String(argv['load-duration']))) : 0;
+    const scenario = argv['load'] ? await loadScenarioByName(String(argv['load'])).catch((e: Error) => Promise.reject(new UsageError(e.message))) : undefined;
+    const props = await loadAllProperties();
+    const resolved = await resolveAll(argv);
+    const intr = interruptible();
+    try {
+      const targets = named(resolved);
+      const say = (l: string) => process.stdout.write(`${l}\n`);
+      for (const t of targets) {
+        const why = t.embedded ? undefined : await preflightOk(t.profile);
+        // A target that cannot be reached is still compared: its side reports it, the others stand.
+        if (why) say(`${t.name}: ${why}`);
+      }
+      say(`pouchproof compare: ${targets.map((t) => `${t.name} (${t.profile.baseUrl})`).join(' vs ')}, seed ${seed}, ${runs} runs per property`);
+      const c = await compareTargets(targets, { props, seed, runs, ...(only ? { only } : {}), ...(perPropertyMs ? { perPropertyMs } : {}), signal: intr.signal, onLine: say });
+      let load: LoadComparison | undefined;
+      if (scenario && !intr.signal.aborted) {
+        const rows = [];
+        for (let i = 0; i < resolved.length && !intr.signal.aborted; i++) {
+          say(`${targets[i]!.name}: load ${scenario.scenario.name} for ${String(argv['load-duration'])}`);
+          try {
+            const r = (await runLoad({ scenario, target: resolved[i]!, durationMs: loadDurationMs, allowRemote: argv['allow-remote'] === true, seed, signal: intr.signal })).result;
+            rows.push({ side: targets[i]!.name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
+              checks: r.checks.length ? r.checks.map((k) => `${k.name} ${k.passed ? 'passed' : 'FAILED'}`).join(', ') : 'none' });
+          } catch (e) {
+            if (!(e instanceof LoadUsageError)) throw e;
+            rows.push({ side: targets[i]!.name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
+          }
+        }
+        load = { scenario: scenario.scenario.name, settings: `${String(argv['load-duration'])} each, closed model, default connections`, rows };
+      }
+      for (const l of compareConsoleLines(c, load)) say(l);
+      const secrets = targets.flatMap((t) => t.profile.secrets);
+      const written = await writeReportDir(String(argv['report-dir']), `${makeRunId(seed)}-compare`, { 'compare.json': compareJson(c, load), 'compare.md': compareMarkdown(c, load) }, secrets).catch((e: NodeJS.ErrnoException) => {
+        throw new UsageError(`cannot write the reports: ${e.code ?? e.message}`);
+      });
+      say(`reports: ${written.dir}/compare.md, compare.json`);
+      if (intr.signal.aborted) return 130;
+      const loadBroken = load?.rows.some((r) => r.checks.includes('FAILED')) ?? false;
+      return c.exitCode === 0 && loadBroken ? 1 : c.exitCode;
+    } finally {
+      intr.dispose();
+      await Promise.all(resolved.map((t) => t.close().catch(() => undefined)));
+    }
+  },
+};
+
+function wrapUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+export default compare;
