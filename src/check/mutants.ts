@@ -103,7 +103,7 @@ export interface MutantsResult {
 }
 
 /** The kinds of finding that count as a false finding on the correct reference. */
-export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption'];
+export const DETECTING: readonly Finding['kind'][] = ['violation', 'server-error', 'assumption', 'performance'];
 
 export function detects(f: Pick<Finding, 'kind'>): boolean {
   return DETECTING.includes(f.kind);
@@ -112,10 +112,12 @@ export function detects(f: Pick<Finding, 'kind'>): boolean {
 /**
  * Whether a finding detects this fault: a violation or server error always does; an assumption
  * finding only when it names the very reading the fault departs from (any other mismatch is noise
- * and must not pass for a kill).
+ * and must not pass for a kill); a performance finding (a cost smell) only from a property the
+ * fault names as its expected killer (a slow fault is no defect of the letter).
  */
-export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
+export function detectsFault(f: Pick<Finding, 'kind' | 'assumption' | 'property'>, fault: Pick<FaultDescriptor, 'deviatesFrom' | 'expectedKillers'>): boolean {
   if (f.kind === 'violation' || f.kind === 'server-error') return true;
+  if (f.kind === 'performance') return fault.expectedKillers.includes(f.property);
   return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
 }
 
@@ -241,8 +243,8 @@ export async function runMutants(
     o.onClean?.(c);
   }
 
-  // The load checks that killed faults must stay quiet on the correct reference.
-  const usedChecks = [...new Set(results.filter((r) => r.loadOnly && r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
+  // The load checks the faults that ran name (as their only or one of their killers) must stay quiet on the correct reference.
+  const usedChecks = [...new Set(results.filter((r) => r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
   for (const id of usedChecks) {
     if (o.signal?.aborted) break;
     const started = Date.now();

@@ -40,7 +40,13 @@ export interface RunOptions {
   runId?: string;
   /** A client to use instead of a fresh one (the caller then closes it). */
   client?: TargetClient;
+  /** Kinds of finding that fail the run besides violations and server errors (`--fail-on performance`). */
+  failOn?: readonly FailOnKind[];
 }
+
+/** The kinds of finding a run can be told to fail on (`--fail-on`): cost smells are reported apart unless asked. */
+export type FailOnKind = 'performance';
+export const FAIL_ON_KINDS: readonly FailOnKind[] = ['performance'];
 
 export type ProgressEvent =
   | { readonly type: 'property-start'; readonly id: string; readonly section: string; readonly index: number; readonly total: number }
@@ -96,7 +102,7 @@ export interface RunResult {
   results: PropertyResult[];
   requests: number;
   interrupted: boolean;
-  /** 1: a violation or server error (or an unreachable target); else 2: some property could not be run; else 0. */
+  /** 1: a violation or server error (or an unreachable target, or a finding of a `failOn` kind); else 2: some property could not be run; else 0. */
   exitCode: 0 | 1 | 2;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
@@ -176,7 +182,8 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
-  const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind)));
+  const failOn: readonly string[] = o.failOn ?? [];
+  const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind) || failOn.includes(f.kind)));
   const errors = results.some((r) => r.status === 'error');
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
   const out: RunResult = {
@@ -294,7 +301,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       firstDetection ??= counter.total;
       return false;
     }
-    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : `t:${outcome.message}`;
+    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : outcome.kind === 'performance' ? `p:${outcome.judgement}` : `t:${outcome.message}`;
     note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message), ...groundFields(outcome) }, exchanges, input);
     return true;
   };

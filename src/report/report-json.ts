@@ -9,7 +9,7 @@ import { redactDeep } from './redact-deep.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
 
-const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'skipped', 'error']);
+const FindingKindSchema = z.enum(['violation', 'assumption', 'server-error', 'transport', 'performance', 'skipped', 'error']);
 
 export const FindingSchema = z.strictObject({
   kind: FindingKindSchema,
@@ -62,6 +62,8 @@ export const ReportSchema = z.strictObject({
     only: z.array(z.string()).optional(),
     perRequestMs: z.number().positive().optional(),
     perPropertyMs: z.number().positive().optional(),
+    /** Kinds of finding besides violations and server errors that fail the run (`--fail-on`). */
+    failOn: z.array(z.enum(['performance'])).optional(),
   }),
   assumptions: z.record(z.string(), z.string()),
   totals: z.strictObject({
@@ -73,7 +75,7 @@ export const ReportSchema = z.strictObject({
     /** Properties pouchproof could not run. */
     error: Count,
     requests: Count,
-    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, skipped: Count, error: Count }),
+    findings: z.strictObject({ violation: Count, 'server-error': Count, assumption: Count, transport: Count, performance: Count, skipped: Count, error: Count }),
   }),
   properties: z.array(PropertyReportSchema),
   /** Figures of the short load run of `npm start`, when it ran. */
@@ -96,6 +98,7 @@ export interface ReportMeta {
   readonly only?: readonly string[];
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
+  readonly failOn?: readonly 'performance'[];
   readonly assumptions: Readonly<Record<string, string>>;
   /** The properties of the run, for their invariants and assumptions. */
   readonly properties?: readonly Pick<Property, 'id' | 'invariant' | 'assumptions' | 'needs'>[];
@@ -127,6 +130,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       ...(meta.only && meta.only.length ? { only: [...meta.only] } : {}),
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
+      ...(meta.failOn && meta.failOn.length ? { failOn: [...meta.failOn] } : {}),
     },
     assumptions: { ...meta.assumptions },
     totals: {
@@ -137,7 +141,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       interrupted: status('interrupted'),
       error: status('error'),
       requests: run.requests,
-      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), skipped: count('skipped'), error: count('error') },
+      findings: { violation: count('violation'), 'server-error': count('server-error'), assumption: count('assumption'), transport: count('transport'), performance: count('performance'), skipped: count('skipped'), error: count('error') },
     },
     properties: run.results.map((r) => {
       const p = byId.get(r.id);
