@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Argv } from 'yargs';
 import type { Property } from '../../check/property.ts';
-import { DEFAULT_RUNS, runProperties, type RunOptions, type RunResult } from '../../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, runProperties, type FailOnKind, type RunOptions, type RunResult } from '../../check/runner.ts';
 
 export { DEFAULT_RUNS };
 import { selectProperties } from '../../check/select.ts';
@@ -163,6 +163,8 @@ export interface SuiteArgs {
   readonly signal?: AbortSignal;
   readonly view?: ConsoleView;
   readonly extra?: Partial<RunOptions>;
+  /** `--fail-on`: kinds of finding that fail the run besides violations and server errors. */
+  readonly failOn?: readonly FailOnKind[];
 }
 
 export async function runSuite(a: SuiteArgs): Promise<RunResult> {
@@ -175,6 +177,7 @@ export async function runSuite(a: SuiteArgs): Promise<RunResult> {
     signal: a.signal,
     embedded: a.target.embedded,
     onProgress: a.view?.onProgress,
+    ...(a.failOn?.length ? { failOn: a.failOn } : {}),
     ...a.extra,
   });
 }
@@ -190,6 +193,7 @@ export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; m
     only: a.only,
     perRequestMs: a.perRequestMs,
     perPropertyMs: a.perPropertyMs,
+    ...(a.failOn?.length ? { failOn: a.failOn } : {}),
     assumptions: p.assumptions,
     properties: a.props,
     secrets: p.secrets,
@@ -214,7 +218,17 @@ export function suiteOptions(y: Argv): Argv {
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
-    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' });
+    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
+}
+
+/** `--fail-on KIND` (repeatable, or comma-separated): kinds of finding that also fail the run. */
+export function parseFailOn(v: unknown): FailOnKind[] | undefined {
+  if (v === undefined) return undefined;
+  const words = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const bad = words.filter((w) => !(FAIL_ON_KINDS as readonly string[]).includes(w));
+  if (bad.length || words.length === 0) throw new UsageError(`--fail-on expects ${FAIL_ON_KINDS.join(', ')}; got "${bad.join(',') || String(v)}"`);
+  return [...new Set(words as FailOnKind[])];
 }
 
 export interface ParsedSuiteArgs {
@@ -226,12 +240,15 @@ export interface ParsedSuiteArgs {
   reportDir: string;
   perRequestMs?: number;
   perPropertyMs?: number;
+  /** `--fail-on`: kinds of finding (besides violations and server errors) that fail the run. */
+  failOn?: FailOnKind[];
 }
 
 export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
   const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
   const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
   const only = parseOnly(argv.only);
+  const failOn = parseFailOn(argv['fail-on']);
   return {
     readings: parseAssumeMode(argv.assume as string[] | undefined, 'auto'),
     seed: parseSeed(argv.seed),
@@ -240,6 +257,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
     reportDir: typeof argv['report-dir'] === 'string' && argv['report-dir'] !== '' ? argv['report-dir'] : DEFAULT_REPORT_DIR,
     ...(perRequestMs ? { perRequestMs } : {}),
     ...(perPropertyMs ? { perPropertyMs } : {}),
+    ...(failOn ? { failOn } : {}),
   };
 }
 
@@ -274,7 +292,7 @@ export async function runAndReport(
   view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const intr = interruptible();
   try {
-    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, signal: intr.signal, view };
+    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, signal: intr.signal, view, ...(a.failOn ? { failOn: a.failOn } : {}) };
     const run = await runSuite(args);
     const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
     const { files, ...extra } = more ?? {};
