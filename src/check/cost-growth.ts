@@ -8,10 +8,13 @@
  *   discarded (JIT, connection, caches), so a busy spell of the machine hits every size alike;
  * - each size's cost is its fastest request over the rounds (preemption only ever adds time), and
  *   the marginal cost is that minus the baseline's (the smallest request's) fastest;
- * - the verdict needs three things at once: the largest size's marginal cost beyond `LINEAR_FACTOR`
+ * - the verdict needs four things at once: the largest size's marginal cost beyond `LINEAR_FACTOR`
  *   times what a linear model fitted on the small sizes predicts, an excess over that prediction of
- *   at least `MIN_EXCESS_MS` and of a whole baseline request, and a fitted log-log exponent of at
- *   least `MIN_EXPONENT` (1 for linear cost, 2 for quadratic);
+ *   at least `MIN_EXCESS_MS` and of a whole baseline request, a fitted log-log exponent of at least
+ *   `MIN_EXPONENT` (1 for linear cost, 2 for quadratic), and growth worse than linear over each of
+ *   the last two doublings of the size (`DOUBLING_FACTOR`): a one-off step (a garbage collection
+ *   that only the largest request triggers, a buffer crossing a threshold) raises one doubling, a
+ *   quadratic term raises them all;
  * - a suspicion is measured again, from scratch, and reported only when the second measurement
  *   says so too.
  *
@@ -49,6 +52,8 @@ export interface CostEvidence {
   readonly linearRatio: number;
   /** The largest size's marginal cost beyond the linear prediction (ms). */
   readonly excessMs: number;
+  /** How much the marginal cost grew over each of the last two doublings of the size (2 for linear cost, 4 for quadratic). */
+  readonly doublings: readonly number[];
   readonly superlinear: boolean;
 }
 
@@ -65,6 +70,8 @@ export const LINEAR_FACTOR = 2;
 export const MIN_EXPONENT = 1.4;
 /** The smallest excess over the linear prediction that counts (ms); below it, noise. */
 export const MIN_EXCESS_MS = 3;
+/** How much each of the last two doublings of the size must multiply the marginal cost by (linear: 2, quadratic: 4). */
+export const DOUBLING_FACTOR = 2.5;
 
 /** Sizes for a dimension: the baseline, then limit/8, limit/4, limit/2 and the limit (distinct, above the baseline). */
 export function sizesUpTo(limit: number, baseline: number): number[] {
@@ -100,8 +107,15 @@ export function judgeCost(baseline: CostPoint, points: readonly CostPoint[]): Co
   const excessMs = topCost - predicted;
   const rose = marginal.filter((m) => m.cost > 0 && m.size > 0);
   const exponent = rose.length >= 3 ? slope(rose.map((m) => Math.log(m.size)), rose.map((m) => Math.log(m.cost))) : NaN;
-  const superlinear = linearRatio >= LINEAR_FACTOR && excessMs >= Math.max(MIN_EXCESS_MS, baseline.ms) && exponent >= MIN_EXPONENT;
-  return { baseline, points: pts, exponent, linearRatio, excessMs, superlinear };
+  // Growth per doubling of the size between consecutive points (normalised to an exact doubling); NaN where the smaller cost did not rise.
+  const doublings = marginal.slice(-3).flatMap((m, i, last) => {
+    if (i === 0) return [];
+    const prev = last[i - 1]!;
+    return [prev.cost > 0 && m.cost > 0 ? (m.cost / prev.cost) ** (Math.LN2 / Math.log(m.size / prev.size)) : NaN];
+  });
+  const everyDoubling = doublings.length === 2 && doublings.every((d) => d >= DOUBLING_FACTOR);
+  const superlinear = linearRatio >= LINEAR_FACTOR && excessMs >= Math.max(MIN_EXCESS_MS, baseline.ms) && exponent >= MIN_EXPONENT && everyDoubling;
+  return { baseline, points: pts, exponent, linearRatio, excessMs, doublings, superlinear };
 }
 
 /** A small seeded generator for the order of the sizes in each round (xorshift32). */
@@ -170,5 +184,5 @@ const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : String(x
 /** The evidence in one line: sizes and fastest latencies, the exponent, the ratio to the linear model. */
 export function describeEvidence(d: Pick<CostDimension, 'what'>, e: CostEvidence): string {
   const pts = [e.baseline, ...e.points].map((p) => `${p.size}: ${p.ms.toFixed(1)} ms`).join(', ');
-  return `${d.what}: fastest latency ${pts}; fitted exponent of the marginal cost ${fmt(e.exponent)}; at the largest size ${fmt(e.linearRatio)}× the linear model fitted on the small sizes (${e.excessMs.toFixed(1)} ms beyond it)`;
+  return `${d.what}: fastest latency ${pts}; fitted exponent of the marginal cost ${fmt(e.exponent)}; marginal cost ×${e.doublings.map(fmt).join(', ×')} over the last two doublings (linear: ×2); at the largest size ${fmt(e.linearRatio)}× the linear model fitted on the small sizes (${e.excessMs.toFixed(1)} ms beyond it)`;
 }

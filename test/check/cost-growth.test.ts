@@ -60,6 +60,20 @@ describe('judgeCost', () => {
     expect(flat.superlinear).toBe(false); // too few points rose to fit an exponent; excess below a whole baseline request
   });
 
+  it('does not flag a one-off step at the largest size (a collection only the largest request triggers), as measured on the reference', () => {
+    // The ops dimension of the correct reference, seen on this machine: 50 ops cost a step more than 25.
+    const step = judgeCost({ size: 1, ms: 0.9 }, [{ size: 6, ms: 1.1 }, { size: 13, ms: 1.4 }, { size: 25, ms: 1.9 }, { size: 50, ms: 14.2 }]);
+    expect(step.linearRatio).toBeGreaterThan(2);
+    expect(step.exponent).toBeGreaterThan(1.4);
+    expect(step.doublings[1]).toBeGreaterThan(4);
+    expect(step.doublings[0]).toBeLessThan(2.5);
+    expect(step.superlinear).toBe(false);
+    // The quadratic blob-id check, as measured: every doubling grows ~×3.
+    const fault = judgeCost({ size: 1, ms: 1.5 }, [{ size: 250, ms: 5.0 }, { size: 500, ms: 13.9 }, { size: 1000, ms: 38.1 }, { size: 2000, ms: 132.9 }]);
+    expect(fault.doublings.every((d) => d > 2.8)).toBe(true);
+    expect(fault.superlinear).toBe(true);
+  });
+
   it('never flags cost that is linear plus overhead, whatever the overhead and slope', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 200, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
