@@ -8,15 +8,17 @@
  *   discarded (JIT, connection, caches), so a busy spell of the machine hits every size alike;
  * - each size's cost is its fastest request over the rounds (preemption only ever adds time), and
  *   the marginal cost is that minus the baseline's (the smallest request's) fastest;
- * - the verdict needs four things at once: the largest size's marginal cost beyond `LINEAR_FACTOR`
- *   times what a linear model fitted on the small sizes predicts, an excess over that prediction of
- *   at least `MIN_EXCESS_MS` and of a whole baseline request, a fitted log-log exponent of at least
- *   `MIN_EXPONENT` (1 for linear cost, 2 for quadratic), and growth worse than linear over each of
- *   the last two doublings of the size (`DOUBLING_FACTOR`): a one-off step (a garbage collection
- *   that only the largest request triggers, a buffer crossing a threshold) raises one doubling, a
- *   quadratic term raises them all;
- * - a suspicion is measured again, from scratch, and reported only when the second measurement
- *   says so too.
+ * - a measurement is suspect when the largest size's marginal cost is beyond `SUSPECT_FACTOR` times
+ *   what a linear model fitted on the small sizes predicts, the excess over that prediction is at
+ *   least `MIN_EXCESS_MS` and a whole baseline request, and the log-log exponent fitted over the
+ *   upper sizes is at least `SUSPECT_EXPONENT` (1 for linear cost, 2 for quadratic); a suspicion
+ *   only costs a second measurement;
+ * - a suspicion is measured again, from scratch, and reported only when the second measurement is
+ *   suspect too and the fastest latencies of both together pass the verdict's stricter bars: a
+ *   factor `LINEAR_FACTOR` over the linear model, an exponent of `MIN_EXPONENT`, and growth worse
+ *   than linear over each of the last two doublings of the size (`DOUBLING_FACTOR`): a one-off step
+ *   (a garbage collection only the largest request triggers, a buffer crossing a threshold) raises
+ *   one doubling, a quadratic term raises them all.
  *
  * Everything is bounded: the sizes, the rounds, and a deadline after which the dimension is left
  * inconclusive.
@@ -54,6 +56,9 @@ export interface CostEvidence {
   readonly excessMs: number;
   /** How much the marginal cost grew over each of the last two doublings of the size (2 for linear cost, 4 for quadratic). */
   readonly doublings: readonly number[];
+  /** Ratio, excess and exponent all point to growth worse than linear (the lower bars): worth measuring again. */
+  readonly suspect: boolean;
+  /** The verdict's bars: ratio, excess and exponent, and every one of the last two doublings worse than linear. */
   readonly superlinear: boolean;
 }
 
@@ -63,11 +68,14 @@ export type CostVerdict =
   | { readonly kind: 'inconclusive'; readonly reason: string; readonly requests: number; readonly ms: number };
 
 /** Rounds over every size, after the discarded warm-up round. */
-export const COST_ROUNDS = 3;
-/** How far above the linear prediction the largest size's marginal cost must be. */
+export const COST_ROUNDS = 4;
+/** How far above the linear prediction the largest size's marginal cost must be for the verdict. */
 export const LINEAR_FACTOR = 2;
-/** The fitted exponent a superlinear verdict needs (linear cost fits ~1, quadratic ~2). */
+/** The fitted exponent the verdict needs (linear cost fits ~1, quadratic ~2). */
 export const MIN_EXPONENT = 1.4;
+/** The lower bars that make a measurement suspect (worth a second one): a ratio to the linear model and an exponent. */
+export const SUSPECT_FACTOR = 1.5;
+export const SUSPECT_EXPONENT = 1.25;
 /** The smallest excess over the linear prediction that counts (ms); below it, noise. */
 export const MIN_EXCESS_MS = 3;
 /** How much each of the last two doublings of the size must multiply the marginal cost by (linear: 2, quadratic: 4). */
@@ -105,7 +113,8 @@ export function judgeCost(baseline: CostPoint, points: readonly CostPoint[]): Co
   const topCost = top?.cost ?? 0;
   const linearRatio = predicted > 0 ? topCost / predicted : topCost > 0 ? Infinity : 0;
   const excessMs = topCost - predicted;
-  const rose = marginal.filter((m) => m.cost > 0 && m.size > 0);
+  // Fitted over the upper three sizes, where a superlinear term dominates and the smallest, noisiest costs weigh least.
+  const rose = marginal.slice(-3).filter((m) => m.cost > 0 && m.size > 0);
   const exponent = rose.length >= 3 ? slope(rose.map((m) => Math.log(m.size)), rose.map((m) => Math.log(m.cost))) : NaN;
   // Growth per doubling of the size between consecutive points (normalised to an exact doubling); NaN where the smaller cost did not rise.
   const doublings = marginal.slice(-3).flatMap((m, i, last) => {
@@ -114,8 +123,10 @@ export function judgeCost(baseline: CostPoint, points: readonly CostPoint[]): Co
     return [prev.cost > 0 && m.cost > 0 ? (m.cost / prev.cost) ** (Math.LN2 / Math.log(m.size / prev.size)) : NaN];
   });
   const everyDoubling = doublings.length === 2 && doublings.every((d) => d >= DOUBLING_FACTOR);
-  const superlinear = linearRatio >= LINEAR_FACTOR && excessMs >= Math.max(MIN_EXCESS_MS, baseline.ms) && exponent >= MIN_EXPONENT && everyDoubling;
-  return { baseline, points: pts, exponent, linearRatio, excessMs, doublings, superlinear };
+  const excessive = excessMs >= Math.max(MIN_EXCESS_MS, baseline.ms);
+  const suspect = excessive && linearRatio >= SUSPECT_FACTOR && exponent >= SUSPECT_EXPONENT;
+  const superlinear = excessive && linearRatio >= LINEAR_FACTOR && exponent >= MIN_EXPONENT && everyDoubling;
+  return { baseline, points: pts, exponent, linearRatio, excessMs, doublings, suspect, superlinear };
 }
 
 /** A small seeded generator for the order of the sizes in each round (xorshift32). */
@@ -139,6 +150,8 @@ function shuffler(seed: number): <T>(xs: readonly T[]) => T[] {
 
 interface Measured {
   readonly evidence?: CostEvidence;
+  /** Fastest latency per size, the baseline's included. */
+  readonly fastest?: ReadonlyMap<number, number>;
   readonly refused?: string;
   readonly requests: number;
 }
@@ -157,13 +170,18 @@ async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: r
       fastest.set(size, Math.min(fastest.get(size) ?? Infinity, r.ms));
     }
   }
+  return { evidence: judgeFastest(d, fastest), fastest, requests };
+}
+
+function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): CostEvidence {
   const point = (size: number): CostPoint => ({ size, ms: fastest.get(size)! });
-  return { evidence: judgeCost(point(d.baseline), d.sizes.map(point)), requests };
+  return judgeCost(point(d.baseline), d.sizes.map(point));
 }
 
 /**
  * Probes one dimension: a measurement, and when it suspects growth worse than linear, a second one
- * from scratch that must agree. `deadline` (epoch ms) bounds both.
+ * from scratch that must be suspect too, judged with the first (the fastest of both per size).
+ * `deadline` (epoch ms) bounds both.
  */
 export async function probeCost(d: CostDimension, send: SendSized, o: { readonly seed: number; readonly deadline: number }): Promise<CostVerdict> {
   const started = Date.now();
@@ -171,12 +189,14 @@ export async function probeCost(d: CostDimension, send: SendSized, o: { readonly
   const first = await measureOnce(d, send, shuffle, o.deadline);
   const ms = () => Date.now() - started;
   if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms() };
-  if (!first.evidence.superlinear) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
+  if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
   const again = await measureOnce(d, send, shuffle, o.deadline);
   const requests = first.requests + again.requests;
   if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
-  if (!again.evidence.superlinear) return { kind: 'linear', evidence: again.evidence, requests, ms: ms() };
-  return { kind: 'superlinear', evidence: again.evidence, first: first.evidence, requests, ms: ms() };
+  const both = new Map([...first.fastest!].map(([size, t]) => [size, Math.min(t, again.fastest!.get(size) ?? t)]));
+  const pooled = judgeFastest(d, both);
+  if (!again.evidence.suspect || !pooled.superlinear) return { kind: 'linear', evidence: pooled, requests, ms: ms() };
+  return { kind: 'superlinear', evidence: pooled, first: first.evidence, requests, ms: ms() };
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : String(x));
@@ -184,5 +204,5 @@ const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : String(x
 /** The evidence in one line: sizes and fastest latencies, the exponent, the ratio to the linear model. */
 export function describeEvidence(d: Pick<CostDimension, 'what'>, e: CostEvidence): string {
   const pts = [e.baseline, ...e.points].map((p) => `${p.size}: ${p.ms.toFixed(1)} ms`).join(', ');
-  return `${d.what}: fastest latency ${pts}; fitted exponent of the marginal cost ${fmt(e.exponent)}; marginal cost ×${e.doublings.map(fmt).join(', ×')} over the last two doublings (linear: ×2); at the largest size ${fmt(e.linearRatio)}× the linear model fitted on the small sizes (${e.excessMs.toFixed(1)} ms beyond it)`;
+  return `${d.what}: fastest per size ${pts}; fitted exponent of the marginal cost ${fmt(e.exponent)}; marginal cost ×${e.doublings.map(fmt).join(', ×')} over the last two doublings (linear: ×2); at the largest size ${fmt(e.linearRatio)}× the linear model fitted on the small sizes (${e.excessMs.toFixed(1)} ms beyond it)`;
 }

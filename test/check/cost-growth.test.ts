@@ -67,6 +67,7 @@ describe('judgeCost', () => {
     expect(step.exponent).toBeGreaterThan(1.4);
     expect(step.doublings[1]).toBeGreaterThan(4);
     expect(step.doublings[0]).toBeLessThan(2.5);
+    expect(step.suspect).toBe(true); // worth measuring again, but not quadratic
     expect(step.superlinear).toBe(false);
     // The quadratic blob-id check, as measured: every doubling grows ~×3.
     const fault = judgeCost({ size: 1, ms: 1.5 }, [{ size: 250, ms: 5.0 }, { size: 500, ms: 13.9 }, { size: 1000, ms: 38.1 }, { size: 2000, ms: 132.9 }]);

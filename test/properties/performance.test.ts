@@ -33,6 +33,7 @@ describe('performance.cost-growth', () => {
     const ref = await refs.get();
     for (const seed of [1, 2, 3, 4]) {
       const { result } = await runAgainst(ref, costGrowth, { runs: 1, seed });
+      if (process.env.COST_SHOW) console.log(result.findings.map((f) => f.message));
       expect(result.findings, `seed ${seed}`).toEqual([]);
       expect(result.requests).toBeGreaterThanOrEqual(60);
     }
