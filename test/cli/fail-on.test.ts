@@ -39,24 +39,32 @@ afterAll(async () => {
 
 describe('--fail-on performance', () => {
   it('a performance finding is reported apart with exit 0, and fails the run with exit 1 under --fail-on performance', async () => {
-    const quiet = join(dir, 'quiet');
-    const r = await pouchproof(['run', '--profile', profile, '--only', 'performance.*', '--seed', '5', '--report-dir', quiet]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('Performance findings (cost smells, no clause of the spec; not failures):');
-    expect(r.stdout).not.toContain('VIOLATION');
-    const report = ReportSchema.parse(JSON.parse(await readFile(join(quiet, 'latest', 'report.json'), 'utf8')));
-    expect(report.totals.findings.performance).toBe(1);
-    expect(report.exitCode).toBe(0);
+    // The server runs in another process, so the probe times it by the wall clock, which a busy
+    // machine can blur: detection itself is tested in process (test/properties/performance.test.ts);
+    // here a run is retried (at most three times) until it has the finding whose exit code is tested.
+    const runUntilFound = async (name: string, extra: string[]) => {
+      for (let attempt = 1; ; attempt++) {
+        const dirOf = join(dir, `${name}-${attempt}`);
+        const r = await pouchproof(['run', '--profile', profile, '--only', 'performance.*', '--seed', String(attempt), '--report-dir', dirOf, ...extra]);
+        const report = ReportSchema.parse(JSON.parse(await readFile(join(dirOf, 'latest', 'report.json'), 'utf8')));
+        if (report.totals.findings.performance > 0 || attempt === 3) return { r, report, dir: dirOf };
+      }
+    };
+    const quiet = await runUntilFound('quiet', []);
+    expect(quiet.report.totals.findings.performance).toBe(1);
+    expect(quiet.r.code, quiet.r.stderr).toBe(0);
+    expect(quiet.report.exitCode).toBe(0);
+    expect(quiet.r.stdout).toContain('Performance findings (cost smells, no clause of the spec; not failures):');
+    expect(quiet.r.stdout).not.toContain('VIOLATION');
 
-    const loud = join(dir, 'loud');
-    const f = await pouchproof(['run', '--profile', profile, '--only', 'performance.*', '--seed', '5', '--fail-on', 'performance', '--report-dir', loud]);
-    expect(f.code, f.stderr).toBe(1);
-    expect(f.stdout).toContain('failing the run: --fail-on performance');
-    const failed = ReportSchema.parse(JSON.parse(await readFile(join(loud, 'latest', 'report.json'), 'utf8')));
-    expect(failed.options.failOn).toEqual(['performance']);
-    expect(failed.exitCode).toBe(1);
-    expect(await readFile(join(loud, 'latest', 'junit.xml'), 'utf8')).toContain('<failure type="performance"');
-  }, 120_000);
+    const loud = await runUntilFound('loud', ['--fail-on', 'performance']);
+    expect(loud.report.totals.findings.performance).toBe(1);
+    expect(loud.r.code, loud.r.stderr).toBe(1);
+    expect(loud.r.stdout).toContain('failing the run: --fail-on performance');
+    expect(loud.report.options.failOn).toEqual(['performance']);
+    expect(loud.report.exitCode).toBe(1);
+    expect(await readFile(join(loud.dir, 'latest', 'junit.xml'), 'utf8')).toContain('<failure type="performance"');
+  }, 240_000);
 
   it('an unknown kind is a usage error', async () => {
     const r = await pouchproof(['run', '--fail-on', 'assumption']);
