@@ -35,6 +35,8 @@ export interface FaultInfo<N extends string = string> {
 /** `stall-periodic`: a request arriving at t (from the server's start) with (t mod P) < D is answered no earlier than the end of that window. */
 export const STALL_PERIOD_MS = 1000;
 export const STALL_MS = 100;
+/** `quadratic-envelope`: characters of an envelope received per step, after each of which the whole prefix is checked again. */
+export const ENVELOPE_CHUNK_CHARS = 2048;
 
 /** `const N` keeps every name a literal, so `FaultName` is the union of the catalogue's names. */
 function f<const N extends string>(
@@ -121,6 +123,8 @@ const LIST = [
   f('invalid-utf8-accepted', 'robustness', 'decodes bodies leniently: invalid UTF-8 becomes U+FFFD instead of a 400', ['robustness.malformed-rejected']),
   f('duplicate-keys-last-wins', 'robustness', 'plain JSON.parse: a duplicate key is accepted and the last value wins', ['robustness.malformed-rejected'], { reading: { name: 'duplicate-keys', value: 'last-wins' } }),
   f('stall-periodic', 'robustness', `requests arriving in the first ${STALL_MS} ms of every ${STALL_PERIOD_MS} ms are held until the end of that window (a GC-like pause)`, ['load.open-model-p99']),
+  // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
+  f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
