@@ -1,7 +1,7 @@
 /**
  * `npm run bench cost`: the cost probe (`performance.cost-growth`) alone, against the correct
  * reference (it must stay silent: any finding is a false alarm) and against the quadratic blob-id
- * check (it must flag it): duration, requests and detections per run, and the evidence of one
+ * and envelope checks (it must flag them): duration, requests and detections per run, and the evidence of one
  * detection. Prints figures; never fails.
  */
 import { runProperties } from '../src/check/runner.ts';
@@ -41,10 +41,12 @@ export async function run(): Promise<void> {
   console.log(`  duration ms    ${stats(good.ms)}`);
   console.log(`  requests       ${stats(good.requests)}`);
   console.log(`  false alarms   ${good.flagged}/${RUNS}   (expected 0)`);
-  const bad = await series(['quadratic-blob-ids']);
-  console.log(`cost probe, quadratic-blob-ids, ${RUNS} runs`);
-  console.log(`  duration ms    ${stats(bad.ms)}`);
-  console.log(`  requests       ${stats(bad.requests)}`);
-  console.log(`  detections     ${bad.flagged}/${RUNS}   (expected all)`);
-  if (bad.evidence) console.log(`  evidence       ${bad.evidence}`);
+  for (const fault of ['quadratic-blob-ids', 'quadratic-envelope']) {
+    const bad = await series([fault]);
+    console.log(`cost probe, ${fault}, ${RUNS} runs`);
+    console.log(`  duration ms    ${stats(bad.ms)}`);
+    console.log(`  requests       ${stats(bad.requests)}`);
+    console.log(`  detections     ${bad.flagged}/${RUNS}   (expected all)`);
+    if (bad.evidence) console.log(`  evidence       ${bad.evidence}`);
+  }
 }
