@@ -7,6 +7,7 @@ import ACCOUNT from './account.ts';
 import AUTH from './auth.ts';
 import BOUNDARIES from './boundaries.ts';
 import COMMITS from './commits.ts';
+import PERFORMANCE from './performance.ts';
 import RACES from './races.ts';
 import REJECTION from './rejection.ts';
 import ROBUSTNESS from './robustness.ts';
@@ -17,7 +18,7 @@ import SIGNATURES from './signatures.ts';
 import USAGE from './usage.ts';
 
 const byId = (list: readonly Property[]) => new Map(list.map((p) => [p.id, p]));
-const ALL = byId([...SHAPES, ...USAGE, ...COMMITS, ...SEQUENCES, ...AUTH, ...ACCOUNT, ...ROSTER, ...SIGNATURES, ...ROBUSTNESS, ...REJECTION, ...BOUNDARIES, ...RACES]);
+const ALL = byId([...SHAPES, ...USAGE, ...COMMITS, ...SEQUENCES, ...AUTH, ...ACCOUNT, ...ROSTER, ...SIGNATURES, ...ROBUSTNESS, ...REJECTION, ...BOUNDARIES, ...RACES, ...PERFORMANCE]);
 
 /** Cheap → expensive (measured against the embedded reference). */
 const ORDER = [
@@ -53,6 +54,7 @@ const ORDER = [
   'robustness.still-serving',
   'boundaries.limits-accepted',
   'rejection.violations-rejected',
+  'performance.cost-growth',
 ];
 
 function ordered(): Property[] {
@@ -68,4 +70,4 @@ function ordered(): Property[] {
 
 export const ALL_PROPERTIES: readonly Property[] = Object.freeze(ordered());
 
-export { ACCOUNT, AUTH, BOUNDARIES, COMMITS, RACES, REJECTION, ROBUSTNESS, ROSTER, SEQUENCES, SHAPES, SIGNATURES, USAGE };
+export { ACCOUNT, AUTH, BOUNDARIES, COMMITS, PERFORMANCE, RACES, REJECTION, ROBUSTNESS, ROSTER, SEQUENCES, SHAPES, SIGNATURES, USAGE };

@@ -16,6 +16,7 @@ export function vetOutcome(prop: Pick<Property, 'id' | 'judgements' | 'assumptio
     case 'violation': {
       const j = prop.judgements.find((x) => x.id === o.judgement);
       if (!j) throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned a violation from judgement "${o.judgement}", which it does not list`);
+      if (j.ground.kind === 'performance') throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned a violation from "${j.id}", a cost judgement that no clause grounds`);
       if (j.ground.kind === 'reading') throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned a violation from "${j.id}", which rests on reading ${j.ground.assumption}`);
       if (j.ground.kind === 'spec' && !sameClause(j.ground.clause, o.clause)) {
         throw new UngroundedFinding(`pouchproof defect: ${prop.id}'s violation from "${j.id}" cites another clause than the judgement's`);
@@ -27,6 +28,13 @@ export function vetOutcome(prop: Pick<Property, 'id' | 'judgements' | 'assumptio
         throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned an assumption finding on ${o.assumption}, which it does not declare`);
       }
       return o;
+    case 'performance': {
+      // A cost smell rests on no clause: only a judgement the property lists as a performance judgement may raise one.
+      const j = prop.judgements.find((x) => x.id === o.judgement);
+      if (!j) throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned a performance finding from judgement "${o.judgement}", which it does not list`);
+      if (j.ground.kind !== 'performance') throw new UngroundedFinding(`pouchproof defect: ${prop.id} returned a performance finding from "${j.id}", which is not a performance judgement`);
+      return o;
+    }
     case 'server-error':
     case 'transport':
       return o;
@@ -46,6 +54,8 @@ export function groundFields(o: Failure): { assumption?: string; judgement?: str
       return { judgement: o.judgement, ground: describeGround({ kind: 'spec', clause: o.clause }) };
     case 'assumption':
       return { assumption: o.assumption, ground: describeGround({ kind: 'reading', assumption: o.assumption }) };
+    case 'performance':
+      return { judgement: o.judgement, ground: PERFORMANCE_GROUND_TEXT };
     case 'server-error':
     case 'transport':
       return {};
@@ -53,3 +63,6 @@ export function groundFields(o: Failure): { assumption?: string; judgement?: str
       return o satisfies never;
   }
 }
+
+/** How a performance finding's ground reads in reports: no clause, a rule of thumb, reported apart. */
+export const PERFORMANCE_GROUND_TEXT = 'no clause of SPEC.md: a cost smell (cost growing worse than linearly within the stated limits); reported apart, fails the run only under --fail-on performance';

@@ -5,7 +5,7 @@
  * `defineProperty` lists them on every property.
  */
 import { ENDPOINT_BY_ID, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type SpecClause } from '../spec/index.ts';
-import type { Judgement } from './property.ts';
+import type { Judgement, PerformanceGround } from './property.ts';
 
 /** A judgement resting on one fixed clause (its violations carry that clause). */
 export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spec'; readonly clause: SpecClause } };
@@ -23,6 +23,13 @@ export function constraintJudgement(id: string, rule: string): ConstraintJudgeme
 /** A judgement resting on a registry reading: what it finds is an `assumption` finding. */
 export function readingJudgement(id: string, rule: string, assumption: AssumptionName): Judgement {
   return Object.freeze({ id, rule, ground: readingGround(assumption) });
+}
+
+/** A judgement on cost, grounded on no clause: what it finds is a `performance` finding (reported apart). */
+export type PerformanceJudgement = Judgement & { readonly ground: PerformanceGround };
+
+export function performanceJudgement(id: string, rule: string, basis: string): PerformanceJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }) });
 }
 
 export const SUCCESS_ENVELOPE = specJudgement('shared.success-envelope', 'A 2xx answers the common envelope (2.1): ok true, data, meta.request_id, and the data its endpoint lists.', 'envelopeFields');

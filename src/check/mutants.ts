@@ -113,10 +113,12 @@ export interface MutantsResult {
 /**
  * Whether a finding detects this fault: a violation, server error or crash always does; an assumption
  * finding only when it names the very reading the fault departs from (any other mismatch is noise
- * and must not pass for a kill).
+ * and must not pass for a kill); a performance finding (a cost smell) only from a property the
+ * fault names as its expected killer (a slow fault is no defect of the letter).
  */
-export function detectsFault(f: Pick<Finding, 'kind' | 'assumption'>, fault: Pick<FaultDescriptor, 'deviatesFrom'>): boolean {
+export function detectsFault(f: Pick<Finding, 'kind' | 'assumption' | 'property'>, fault: Pick<FaultDescriptor, 'deviatesFrom' | 'expectedKillers'>): boolean {
   if (f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash') return true;
+  if (f.kind === 'performance') return fault.expectedKillers.includes(f.property);
   return f.kind === 'assumption' && fault.deviatesFrom !== undefined && f.assumption === fault.deviatesFrom;
 }
 
@@ -258,8 +260,8 @@ export async function runMutants(
     o.onClean?.(c);
   }
 
-  // The load checks that killed faults must stay quiet on the correct reference.
-  const usedChecks = [...new Set(results.filter((r) => r.loadOnly && r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
+  // The load checks the faults that ran name (as their only or one of their killers) must stay quiet on the correct reference.
+  const usedChecks = [...new Set(results.filter((r) => r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
   for (const id of usedChecks) {
     if (o.signal?.aborted) break;
     const started = Date.now();

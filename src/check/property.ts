@@ -19,14 +19,31 @@ export type Capability =
   | 'pouch' // a pouch to commit to: any fresh id, or under pouch-existence=must-exist one the profile lists (src/target/pouches.ts)
   | 'embedded-only'; // needs the embedded reference (never against a shared target)
 
-export type FindingKind = 'violation' | 'assumption' | 'server-error' | 'transport';
+export type FindingKind =
+  | 'violation'
+  | 'assumption'
+  | 'server-error'
+  | 'transport'
+  // A cost smell (latency growing worse than linearly with a request's size): no clause of the spec is broken; reported apart.
+  | 'performance';
 
 /**
  * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
  * judgements that enforce the constraint inventory, the clause of whichever constraint is judged
  * (each inventory entry quotes its own words).
  */
-export type JudgementGround = Ground | { readonly kind: 'constraint' };
+export type JudgementGround = Ground | { readonly kind: 'constraint' } | PerformanceGround;
+
+/**
+ * The ground of a cost judgement: no clause (the spec states no latency or cost), but a rule of
+ * thumb any reviewer would sign — a request's cost should grow at most linearly with its size
+ * within the stated limits. What it finds is a `performance` finding, never a violation.
+ */
+export interface PerformanceGround {
+  readonly kind: 'performance';
+  /** Why the rule is sound even though the spec is silent, in one sentence. */
+  readonly basis: string;
+}
 
 /**
  * One rule a property can find broken, as data (Schemathesis keeps its checks the same way): the
@@ -58,6 +75,14 @@ export type Outcome =
       readonly message: string;
       /** The reading the target did not follow. */
       readonly assumption: AssumptionName;
+    }
+  | {
+      readonly ok: false;
+      readonly kind: 'performance';
+      /** The evidence: sizes, latencies, the fitted exponent. */
+      readonly message: string;
+      /** The judgement that found it (a performance judgement the property lists). */
+      readonly judgement: string;
     }
   | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string };
 

@@ -53,7 +53,13 @@ export interface RunOptions {
   budgetFrom?: number;
   /** Run the coverage phase (default true); it is the same whatever the seed, so a multi-seed sweep may run it once. */
   coverage?: boolean;
+  /** Kinds of finding that fail the run besides violations and server errors (`--fail-on performance`). */
+  failOn?: readonly FailOnKind[];
 }
+
+/** The kinds of finding a run can be told to fail on (`--fail-on`): cost smells are reported apart unless asked. */
+export type FailOnKind = 'performance';
+export const FAIL_ON_KINDS: readonly FailOnKind[] = ['performance'];
 
 export type ProgressEvent =
   | { readonly type: 'property-start'; readonly id: string; readonly section: string; readonly index: number; readonly total: number }
@@ -138,7 +144,7 @@ export interface RunResult {
   inconclusive?: string;
   /** Set when the run had a time budget (`maxDurationMs`): the properties it cut short or left unrun. */
   budget?: { readonly maxDurationMs: number; readonly cut: readonly string[]; readonly notRun: readonly string[] };
-  /** 1: a violation, server error or crash (or an unreachable target); else 2: some property could not be run or is inconclusive; else 0. */
+  /** 1: a violation, server error or crash (or an unreachable target, or a finding of a `failOn` kind); else 2: some property could not be run or is inconclusive; else 0. */
   exitCode: 0 | 1 | 2;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
@@ -254,7 +260,8 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
-  const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind)));
+  const failOn: readonly string[] = o.failOn ?? [];
+  const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind) || failOn.includes(f.kind)));
   const errors = results.some((r) => r.status === 'error');
   const inconclusive = inconclusiveLine(results);
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
@@ -424,7 +431,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
     return true;
   };
   function noteOutcome(outcome: Extract<Outcome, { ok: false }>, exchanges: readonly Exchange[], input: unknown): void {
-    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : `t:${outcome.message}`;
+    const key = outcome.kind === 'assumption' ? `a:${outcome.assumption}` : outcome.kind === 'performance' ? `p:${outcome.judgement}` : `t:${outcome.message}`;
     note(key, { kind: outcome.kind, property: prop.id, section: prop.section, message: clean(outcome.message), ...groundFields(outcome) }, exchanges, input);
   }
 

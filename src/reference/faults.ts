@@ -35,6 +35,8 @@ export interface FaultInfo<N extends string = string> {
 /** `stall-periodic`: a request arriving at t (from the server's start) with (t mod P) < D is answered no earlier than the end of that window. */
 export const STALL_PERIOD_MS = 1000;
 export const STALL_MS = 100;
+/** `quadratic-envelope`: characters of an envelope received per step, after each of which the whole prefix is checked again. */
+export const ENVELOPE_CHUNK_CHARS = 2048;
 
 /** `const N` keeps every name a literal, so `FaultName` is the union of the catalogue's names. */
 function f<const N extends string>(
@@ -90,7 +92,7 @@ const LIST = [
   f('high-water-stale', 'commits', 'reports high_water as the pouch seq read before the batch was applied', ['commits.seq-increasing'], { deviatesFrom: 'seq-semantics' }),
   f('check-then-act-race', 'commits', 'awaits a simulated store round-trip between the conflict check and the apply: concurrent commits on one base can all apply', ['races.one-winner']),
   f('envelope-empty-refused', 'commits', 'refuses an op whose envelope is the empty string, which 2.5 allows ("may be empty")', ['boundaries.limits-accepted', 'shapes.valid-accepted']),
-  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.cost-curve']),
+  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.cost-curve', 'performance.cost-growth']),
   // Service-Signature.
   f('signature-not-verified', 'signatures', 'requires the Service-Signature header but never verifies it', ['signatures.forgeries-rejected']),
   f('signature-header-optional', 'signatures', 'verifies Service-Signature when present but accepts a device commit without it', ['signatures.header-required']),
@@ -135,6 +137,8 @@ const LIST = [
   // coverage: defects in one variant of one field, which sampling misses in most seeds and the coverage phase finds in every one.
   f('lax-pattern', 'limits', 'checks an operation\'s signature against base64url with padding: a signature holding "=" (outside 2.5\'s alphabet A-Z a-z 0-9 _ -) is accepted', ['rejection.violations-rejected']),
   f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
+  // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
+  f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -139,6 +139,13 @@ export class ConsoleView {
       for (const f of mismatches) w.push(`  ${f.property}: [${f.assumption ?? '?'}] ${f.message}`);
       w.push('');
     }
+    const performance = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'performance'));
+    if (performance.length) {
+      const failing = (report.options.failOn ?? []).includes('performance');
+      w.push(this.paint(failing ? 'red' : 'yellow', `Performance findings (cost smells, no clause of the spec; ${failing ? 'failing the run: --fail-on performance' : 'not failures'}):`));
+      for (const f of performance) w.push(`  ${f.property}: ${f.message}`);
+      w.push('');
+    }
     const t = report.totals;
     if (report.unreachable) w.push(this.paint('red', `${report.unreachable}: the run stopped, nothing after that point was checked`));
     if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
@@ -147,7 +154,7 @@ export class ConsoleView {
     }
     if (report.inconclusive) w.push(this.paint('yellow', `inconclusive: ${report.inconclusive}`));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
-    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es); ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const coverage = coverageHeadline(report.coverage);
     if (coverage) w.push(`coverage: ${coverage}`);
     const load = loadHeadline(report.load);

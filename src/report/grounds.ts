@@ -11,8 +11,8 @@ import { describeGround } from '../spec/index.ts';
 export interface GroundRow {
   readonly judgement: string;
   readonly rule: string;
-  /** `violation` (the spec's letter), `assumption` (a reading) or `violation` per constraint. */
-  readonly finding: 'violation' | 'assumption';
+  /** `violation` (the spec's letter), `assumption` (a reading), `violation` per constraint, or `performance` (a cost smell, no clause). */
+  readonly finding: 'violation' | 'assumption' | 'performance';
   readonly ground: string;
   /** The properties that can return it (`*` for the shared ones). */
   readonly properties: readonly string[];
@@ -25,6 +25,8 @@ function groundText(j: Judgement): string {
       return describeGround(j.ground);
     case 'constraint':
       return 'the clause of the constraint judged (each inventory entry quotes its own; `pouchproof inventory`)';
+    case 'performance':
+      return `no clause of SPEC.md: ${j.ground.basis} (reported apart; fails the run only under --fail-on performance)`;
     default:
       return j.ground satisfies never;
   }
@@ -45,7 +47,7 @@ export function groundRows(props: readonly Property[]): GroundRow[] {
   return [...rows.values()].map(({ j, props: ps }) => ({
     judgement: j.id,
     rule: j.rule,
-    finding: j.ground.kind === 'reading' ? 'assumption' : 'violation',
+    finding: j.ground.kind === 'reading' ? 'assumption' : j.ground.kind === 'performance' ? 'performance' : 'violation',
     ground: groundText(j),
     properties: ps,
   }));
@@ -60,6 +62,7 @@ export function groundLines(rows: readonly GroundRow[]): string[] {
     out.push(`    properties: ${r.properties.join(', ')}`);
   }
   const v = rows.filter((r) => r.finding === 'violation').length;
-  out.push('', `${rows.length} judgements: ${v} rest on the spec's words (violations), ${rows.length - v} on named readings (assumption findings)`);
+  const perf = rows.filter((r) => r.finding === 'performance').length;
+  out.push('', `${rows.length} judgements: ${v} rest on the spec's words (violations), ${rows.length - v - perf} on named readings (assumption findings), ${perf} on cost (performance findings, no clause)`);
   return out;
 }

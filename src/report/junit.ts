@@ -2,7 +2,8 @@
  * `junit.xml`: one <testcase> per property so CI dashboards list the suite. Violations, server
  * errors and crashes are <failure>s carrying the counterexample and curl lines; a property pouchproof
  * could not run, or that is inconclusive, is an <error>; skipped properties are <skipped>; assumption mismatches and transport trouble
- * go to <system-out>, never failures.
+ * go to <system-out>, never failures. Performance findings (cost smells) go to <system-out> too,
+ * unless the run was told to fail on them (`--fail-on performance`): then they are <failure>s.
  */
 import type { Report } from './report-json.ts';
 
@@ -26,7 +27,8 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 export function toJunit(report: Report): string {
   const props = report.properties;
-  const failures = props.filter((p) => p.findings.some(failing)).length;
+  const failsOn = (f: Report['properties'][number]['findings'][number]): boolean => failing(f) || (f.kind === 'performance' && (report.options.failOn ?? []).includes('performance'));
+  const failures = props.filter((p) => p.findings.some(failsOn)).length;
   const skipped = props.filter((p) => p.status === 'skipped').length;
   const errors = props.filter((p) => p.status === 'error' || p.status === 'inconclusive').length;
   const lines: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -41,7 +43,7 @@ export function toJunit(report: Report): string {
     const area = p.id.includes('.') ? p.id.slice(0, p.id.indexOf('.')) : p.id;
     const open = `    <testcase${attr('classname', `pouchproof.${area}`)}${attr('name', `${p.id} (§${p.section})`)}${attr('time', seconds(p.durationMs))}`;
     const body: string[] = [];
-    for (const f of p.findings.filter(failing)) {
+    for (const f of p.findings.filter(failsOn)) {
       const detail = [
         f.message,
         f.counterexample ? `counterexample: ${f.counterexample}` : '',
@@ -62,7 +64,7 @@ export function toJunit(report: Report): string {
       const reason = p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped';
       body.push(`      <skipped${attr('message', reason)}/>`);
     }
-    const notes = p.findings.filter((f) => f.kind === 'assumption' || f.kind === 'transport');
+    const notes = p.findings.filter((f) => f.kind === 'assumption' || f.kind === 'transport' || (f.kind === 'performance' && !failsOn(f)));
     if (p.status === 'interrupted') notes.push({ kind: 'transport', property: p.id, section: p.section, message: 'interrupted before it finished' });
     if (notes.length) {
       const text = notes.map((f) => `[${f.kind}${f.assumption ? ` ${f.assumption}` : ''}] ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`).join('\n');

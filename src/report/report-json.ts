@@ -15,6 +15,7 @@ const FindingKindSchema = z.enum([
   'assumption',
   'server-error',
   'transport',
+  'performance',
   'skipped',
   'error',
   'crash',
@@ -104,6 +105,8 @@ export const ReportSchema = z.strictObject({
     perRequestMs: z.number().positive().optional(),
     perPropertyMs: z.number().positive().optional(),
     maxDurationMs: z.number().positive().optional(),
+    /** Kinds of finding besides violations and server errors that fail the run (`--fail-on`). */
+    failOn: z.array(z.enum(['performance'])).optional(),
   }),
   assumptions: z.record(z.string(), z.string()),
   totals: z.strictObject({
@@ -122,6 +125,7 @@ export const ReportSchema = z.strictObject({
       'server-error': Count,
       assumption: Count,
       transport: Count,
+      performance: Count,
       skipped: Count,
       error: Count,
       crash: Count,
@@ -168,6 +172,7 @@ export interface ReportMeta {
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
   readonly maxDurationMs?: number;
+  readonly failOn?: readonly 'performance'[];
   readonly assumptions: Readonly<Record<string, string>>;
   /** The properties of the run, for their invariants and assumptions. */
   readonly properties?: readonly Pick<Property, 'id' | 'invariant' | 'assumptions' | 'needs'>[];
@@ -202,6 +207,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
       ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
+      ...(meta.failOn && meta.failOn.length ? { failOn: [...meta.failOn] } : {}),
     },
     assumptions: { ...meta.assumptions },
     totals: {
@@ -218,6 +224,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         'server-error': count('server-error'),
         assumption: count('assumption'),
         transport: count('transport'),
+        performance: count('performance'),
         skipped: count('skipped'),
         error: count('error'),
         crash: count('crash'),

@@ -1,7 +1,8 @@
 /**
  * `summary.md`: Markdown for a CI step summary (`$GITHUB_STEP_SUMMARY`). Violations and server
  * errors come first; assumption mismatches have their own section, because they are readings of
- * what the spec does not show and never fail the run.
+ * what the spec does not show and never fail the run; performance findings (cost smells, no clause)
+ * have theirs, and fail the run only under `--fail-on performance`.
  */
 import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { coverageHeadline } from './coverage-md.ts';
@@ -26,6 +27,7 @@ export function verdictOf(report: Report): string {
   if (report.exitCode === 0) return 'no violations';
   if (violations) return `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)${t.findings.crash ? ', the target went down (crash)' : ''}`;
   if (report.unreachable) return UNREACHABLE;
+  if (t.findings.performance && (report.options.failOn ?? []).includes('performance')) return `${t.findings.performance} performance finding(s) (--fail-on performance)`;
   if (t.error) return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
   return `inconclusive: ${t.inconclusive} propert${t.inconclusive === 1 ? 'y' : 'ies'} completed no case`;
 }
@@ -38,9 +40,9 @@ export function toSummaryMarkdown(report: Report): string {
   out.push('');
   out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
   out.push('');
-  out.push(`| properties | passed | failed | skipped | not run (error) | inconclusive | violations | server errors | crashes | assumption mismatches | transport |`);
-  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
-  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.inconclusive} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.crash} | ${t.findings.assumption} | ${t.findings.transport} |`);
+  out.push(`| properties | passed | failed | skipped | not run (error) | inconclusive | violations | server errors | crashes | assumption mismatches | performance | transport |`);
+  out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.inconclusive} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.crash} | ${t.findings.assumption} | ${t.findings.performance} | ${t.findings.transport} |`);
   out.push('');
   if (report.inconclusive) out.push(`**Inconclusive** (the run does not pass): ${cell(report.inconclusive)}`, '');
   if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
@@ -86,6 +88,14 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('The target behaves differently from a reading of something the spec does not show. Choose another reading with `--assume NAME=VALUE` if this is intended.', '');
     out.push('| property | assumption | cases | what happened |', '|---|---|---:|---|');
     for (const f of mismatches) out.push(`| \`${f.property}\` | \`${f.assumption ?? '?'}\` | ${f.occurrences ?? 1} | ${cell(f.message)} |`);
+  }
+  const performance = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'performance'));
+  if (performance.length) {
+    const failing = (report.options.failOn ?? []).includes('performance');
+    out.push('', `### Performance findings (${failing ? 'failing the run: --fail-on performance' : 'reported, not failed'})`, '');
+    out.push('Cost growing worse than linearly with the size of one part of a request, within the limits the spec states. No clause of the spec is broken: a smell, with the evidence measured.', '');
+    out.push('| property | judgement | evidence |', '|---|---|---|');
+    for (const f of performance) out.push(`| \`${f.property}\` | \`${f.judgement ?? '?'}\` | ${cell(f.message)} |`);
   }
   const transport = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'transport'));
   if (transport.length) {

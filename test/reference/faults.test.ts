@@ -9,6 +9,7 @@ import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, signingInput } from '../../src/crypto/service-signature.ts';
 import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS } from '../../src/spec/index.ts';
+import { probeCost, sizesUpTo } from '../../src/check/cost-growth.ts';
 import {
   BROWSER,
   DEVICE,
@@ -404,6 +405,23 @@ const DEMOS: Record<FaultName, Demo> = {
     },
     correct: 400,
     faulty: 200,
+  },
+  // cost: the fault only costs time, so what is observed is the cost probe's verdict on the envelope
+  // dimension (fastest CPU time of this process per size over interleaved rounds, fitted growth,
+  // confirmed once), never a timing threshold of the test's own.
+  'quadratic-envelope': {
+    observe: async (ref) => {
+      const max = LIMITS.envelopeLength.max!;
+      const verdict = await probeCost({ name: 'envelope', what: 'envelope length', baseline: 1, sizes: sizesUpTo(max, 1) }, async (size) => {
+        const cpu = process.cpuUsage();
+        const code = await commitOps(ref, [op(ref, { envelope: 'A'.repeat(size), blob_ids: ['b1'] })]);
+        const used = process.cpuUsage(cpu);
+        return code === 200 ? { ms: (used.user + used.system) / 1000 } : { refused: `HTTP ${code}` };
+      }, { seed: 1, deadline: Date.now() + 20_000 });
+      return verdict.kind;
+    },
+    correct: 'linear',
+    faulty: 'superlinear',
   },
 };
 

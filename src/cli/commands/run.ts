@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { Property } from '../../check/property.ts';
-import { DEFAULT_RUNS, runProperties, type RunOptions, type RunResult } from '../../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, runProperties, type FailOnKind, type RunOptions, type RunResult } from '../../check/runner.ts';
 import { parseDuration } from '../../load/units.ts';
 
 export { DEFAULT_RUNS };
@@ -160,6 +160,8 @@ export interface SuiteArgs {
   readonly signal?: AbortSignal;
   readonly view?: ConsoleView;
   readonly extra?: Partial<RunOptions>;
+  /** `--fail-on`: kinds of finding that fail the run besides violations and server errors. */
+  readonly failOn?: readonly FailOnKind[];
 }
 
 export async function runSuite(a: SuiteArgs): Promise<RunResult> {
@@ -173,6 +175,7 @@ export async function runSuite(a: SuiteArgs): Promise<RunResult> {
     signal: a.signal,
     embedded: a.target.embedded,
     onProgress: a.view?.onProgress,
+    ...(a.failOn?.length ? { failOn: a.failOn } : {}),
     ...a.extra,
   });
 }
@@ -189,6 +192,7 @@ export function reportOf(a: SuiteArgs, run: RunResult, more: { load?: unknown; m
     perRequestMs: a.perRequestMs,
     perPropertyMs: a.perPropertyMs,
     ...(a.maxDurationMs !== undefined ? { maxDurationMs: a.maxDurationMs } : {}),
+    ...(a.failOn?.length ? { failOn: a.failOn } : {}),
     assumptions: p.assumptions,
     properties: a.props,
     secrets: p.secrets,
@@ -214,7 +218,17 @@ export function suiteOptions(y: Argv): Argv {
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
     .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
-    .option('max-duration', { type: 'string', requiresArg: true, describe: `overall time budget of the run, e.g. 90s or 10m (default ${DEFAULT_MAX_DURATION}): shared out over the properties left; what it leaves uncovered is listed` });
+    .option('max-duration', { type: 'string', requiresArg: true, describe: `overall time budget of the run, e.g. 90s or 10m (default ${DEFAULT_MAX_DURATION}): shared out over the properties left; what it leaves uncovered is listed` })
+    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
+}
+
+/** `--fail-on KIND` (repeatable, or comma-separated): kinds of finding that also fail the run. */
+export function parseFailOn(v: unknown): FailOnKind[] | undefined {
+  if (v === undefined) return undefined;
+  const words = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const bad = words.filter((w) => !(FAIL_ON_KINDS as readonly string[]).includes(w));
+  if (bad.length || words.length === 0) throw new UsageError(`--fail-on expects ${FAIL_ON_KINDS.join(', ')}; got "${bad.join(',') || String(v)}"`);
+  return [...new Set(words as FailOnKind[])];
 }
 
 export interface ParsedSuiteArgs {
@@ -228,6 +242,8 @@ export interface ParsedSuiteArgs {
   perPropertyMs?: number;
   /** The whole run's time budget (probe and properties). */
   maxDurationMs: number;
+  /** `--fail-on`: kinds of finding (besides violations and server errors) that fail the run. */
+  failOn?: FailOnKind[];
 }
 
 /** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */
@@ -247,6 +263,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
   const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
   const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
   const only = parseOnly(argv.only);
+  const failOn = parseFailOn(argv['fail-on']);
   return {
     readings: parseAssumeMode(argv.assume as string[] | undefined, 'auto'),
     seed: parseSeed(argv.seed),
@@ -256,6 +273,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
     ...(perRequestMs ? { perRequestMs } : {}),
     ...(perPropertyMs ? { perPropertyMs } : {}),
     maxDurationMs: parseMaxDuration(argv['max-duration']),
+    ...(failOn ? { failOn } : {}),
   };
 }
 
@@ -297,7 +315,7 @@ export async function runAndReport(
   view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const intr = interruptible();
   try {
-    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, signal: intr.signal, view };
+    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, signal: intr.signal, view, ...(a.failOn ? { failOn: a.failOn } : {}) };
     // The probe's time comes out of the budget: it counts from before the probe.
     const run = await runSuite({ ...args, extra: { budgetFrom: started } });
     const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;

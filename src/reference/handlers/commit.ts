@@ -18,7 +18,7 @@
 import { HttpError, badRequest } from '../errors.ts';
 import type { CommitBody, CommitData, OperationResultValue, PouchOperationValue } from '../../spec/index.ts';
 import { dataOut, offSpec, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
-import type { FaultSet } from '../faults.ts';
+import { ENVELOPE_CHUNK_CHARS, type FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
 import type { AppliedOp, PouchKey, PouchView } from '../store.ts';
@@ -79,6 +79,16 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
     }
   });
 }
+
+/** `quadratic-envelope`: an envelope streamed in chunks, the whole prefix received so far checked again after every chunk. */
+function checkEnvelopesQuadratic(ops: readonly Op[]): void {
+  ops.forEach((op, k) => {
+    for (let end = ENVELOPE_CHUNK_CHARS; end < op.envelope.length + ENVELOPE_CHUNK_CHARS; end += ENVELOPE_CHUNK_CHARS) {
+      if (!BASE64URL_PREFIX.test(op.envelope.slice(0, end))) throw badRequest('invalid_body', `ops[${k}].envelope: not base64url`);
+    }
+  });
+}
+const BASE64URL_PREFIX = /^[A-Za-z0-9_-]*$/;
 
 /** The ops of this batch applied so far (they chain: a later op sees them). */
 class Staged {
@@ -206,6 +216,7 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
     checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults, readings });
   }
   if (faults.has('quadratic-blob-ids')) checkBlobIdsQuadratic(body.ops);
+  if (faults.has('quadratic-envelope')) checkEnvelopesQuadratic(body.ops);
 
   // ---- from here to the apply: no await (unless check-then-act-race, check-then-act-rename-delete or batch-split-under-load is on) ----
   const key = pouchKey(caller.accountId, pouchId, readings, faults);

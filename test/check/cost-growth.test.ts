@@ -1,0 +1,209 @@
+/**
+ * The cost probe's judgement on synthetic latencies (no clock: a fake sender answers what a cost
+ * model says), the grounding of performance findings, how they count in mutation testing, the exit
+ * code under `failOn`, and their place in every report.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
+import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
+import { performanceJudgement, specJudgement } from '../../src/check/judgements.ts';
+import { cleanRunProblems } from '../../src/check/clean-run.ts';
+import { detectsFault } from '../../src/check/mutants.ts';
+import { defineProperty, type Outcome } from '../../src/check/property.ts';
+import { runProperties, type RunResult } from '../../src/check/runner.ts';
+import { ConsoleView } from '../../src/report/console.ts';
+import { toJunit } from '../../src/report/junit.ts';
+import { buildReport, ReportSchema } from '../../src/report/report-json.ts';
+import { toSummaryMarkdown } from '../../src/report/summary-md.ts';
+import { LIMITS } from '../../src/spec/index.ts';
+import { standInProfile } from './stand-in.ts';
+
+const LIMIT = LIMITS.blobIdsPerOp.max!;
+const DIM: CostDimension = { name: 'blob_ids', what: 'blob_ids per op', baseline: 1, sizes: sizesUpTo(LIMIT, 1) };
+
+/** A sender whose latency is `cost(size)` plus a seeded jitter that only ever adds time (preemption). */
+function modelled(cost: (n: number) => number, seed: number, jitterMs: number): SendSized & { sent: number[] } {
+  let s = seed || 1;
+  const sent: number[] = [];
+  const f = async (size: number) => {
+    sent.push(size);
+    s = (Math.imul(s, 1103515245) + 12345) | 0;
+    const u = ((s >>> 8) & 0xffff) / 0xffff;
+    // Two in three requests are undisturbed; the others are delayed by up to jitterMs.
+    return { ms: cost(size) + (u < 0.66 ? 0 : u * jitterMs) };
+  };
+  return Object.assign(f, { sent });
+}
+
+const linear = (n: number) => 1.5 + 0.01 * n; // 1.5 ms overhead, 20 ms at the limit
+const quadratic = (n: number) => 1.5 + 0.004 * n + 3e-5 * n * n; // the fault's shape: ~128 ms at the limit
+const far = { deadline: Number.MAX_SAFE_INTEGER };
+
+describe('judgeCost', () => {
+  it('calls linear cost with overhead linear, and quadratic cost superlinear, with the evidence', () => {
+    const point = (f: (n: number) => number) => (size: number) => ({ size, ms: f(size) });
+    const lin = judgeCost(point(linear)(1), DIM.sizes.map(point(linear)));
+    expect(lin.superlinear).toBe(false);
+    expect(lin.exponent).toBeCloseTo(1, 1);
+    expect(lin.linearRatio).toBeCloseTo(1, 1);
+    const quad = judgeCost(point(quadratic)(1), DIM.sizes.map(point(quadratic)));
+    expect(quad.superlinear).toBe(true);
+    expect(quad.exponent).toBeGreaterThan(1.6);
+    expect(quad.linearRatio).toBeGreaterThan(2.5);
+    expect(quad.points.map((p) => p.size)).toEqual([250, 500, 1000, 2000]);
+  });
+
+  it('does not flag a rise too small to tell from noise, nor a flat curve with one slow point', () => {
+    const tiny = judgeCost({ size: 1, ms: 1 }, [{ size: 250, ms: 1.01 }, { size: 500, ms: 1.02 }, { size: 1000, ms: 1.2 }, { size: 2000, ms: 3.5 }]);
+    expect(tiny.superlinear).toBe(false); // 2.5 ms of excess: below MIN_EXCESS_MS
+    const flat = judgeCost({ size: 1, ms: 10 }, [{ size: 250, ms: 10 }, { size: 500, ms: 9.5 }, { size: 1000, ms: 10.2 }, { size: 2000, ms: 16 }]);
+    expect(flat.superlinear).toBe(false); // too few points rose to fit an exponent; excess below a whole baseline request
+  });
+
+  it('does not flag a one-off step at the largest size (a collection only the largest request triggers), as measured on the reference', () => {
+    // The ops dimension of the correct reference, seen on this machine: 50 ops cost a step more than 25.
+    const step = judgeCost({ size: 1, ms: 0.9 }, [{ size: 6, ms: 1.1 }, { size: 13, ms: 1.4 }, { size: 25, ms: 1.9 }, { size: 50, ms: 14.2 }]);
+    expect(step.linearRatio).toBeGreaterThan(2);
+    expect(step.exponent).toBeGreaterThan(1.4);
+    expect(step.doublings[1]).toBeGreaterThan(4);
+    expect(step.doublings[0]).toBeLessThan(2.5);
+    expect(step.suspect).toBe(true); // worth measuring again, but not quadratic
+    expect(step.superlinear).toBe(false);
+    // The quadratic blob-id check, as measured: every doubling grows ~×3.
+    const fault = judgeCost({ size: 1, ms: 1.5 }, [{ size: 250, ms: 5.0 }, { size: 500, ms: 13.9 }, { size: 1000, ms: 38.1 }, { size: 2000, ms: 132.9 }]);
+    expect(fault.doublings.every((d) => d > 2.8)).toBe(true);
+    expect(fault.superlinear).toBe(true);
+  });
+
+  it('never flags cost that is linear plus overhead, whatever the overhead and slope', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 200, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
+        const e = judgeCost({ size: 1, ms: a + b }, DIM.sizes.map((n) => ({ size: n, ms: a + b * n })));
+        return !e.superlinear;
+      }),
+    );
+  });
+});
+
+describe('probeCost', () => {
+  it('flags quadratic cost after a confirming second measurement, interleaving every size in each round', async () => {
+    const send = modelled(quadratic, 7, 40);
+    const v = await probeCost(DIM, send, { seed: 3, ...far });
+    expect(v.kind).toBe('superlinear');
+    const perMeasurement = (COST_ROUNDS + 1) * (DIM.sizes.length + 1);
+    expect(v.requests).toBe(2 * perMeasurement);
+    // Every round visits every size once.
+    for (let r = 0; r < 2 * (COST_ROUNDS + 1); r++) {
+      const round = send.sent.slice(r * (DIM.sizes.length + 1), (r + 1) * (DIM.sizes.length + 1));
+      expect([...round].sort((a, b) => a - b)).toEqual([DIM.baseline, ...DIM.sizes]);
+    }
+  });
+
+  it('stays silent on linear cost under heavy jitter, over many seeds', async () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const v = await probeCost(DIM, modelled(linear, seed, 60), { seed, ...far });
+      expect(v.kind, `seed ${seed}`).toBe('linear');
+    }
+  });
+
+  it('reports nothing when a suspicion is not confirmed', async () => {
+    let measurement = 0;
+    let n = 0;
+    const perMeasurement = (COST_ROUNDS + 1) * (DIM.sizes.length + 1);
+    const send: SendSized = async (size) => {
+      measurement = Math.floor(n++ / perMeasurement);
+      return { ms: measurement === 0 ? quadratic(size) : linear(size) };
+    };
+    const v = await probeCost(DIM, send, { seed: 1, ...far });
+    expect(v.kind).toBe('linear');
+    expect(v.requests).toBe(2 * perMeasurement);
+  });
+
+  it('is inconclusive when a request is refused or the time budget runs out', async () => {
+    const refused = await probeCost(DIM, async (size) => (size === LIMIT ? { refused: 'HTTP 413' } : { ms: 1 }), { seed: 1, ...far });
+    expect(refused).toMatchObject({ kind: 'inconclusive', reason: 'HTTP 413' });
+    const late = await probeCost(DIM, async () => ({ ms: 1 }), { seed: 1, deadline: Date.now() - 1 });
+    expect(late).toMatchObject({ kind: 'inconclusive', requests: 0 });
+  });
+
+  it('takes its sizes from the limit, never beyond it', () => {
+    expect(sizesUpTo(LIMIT, 1)).toEqual([LIMIT / 8, LIMIT / 4, LIMIT / 2, LIMIT]);
+    expect(Math.max(...sizesUpTo(LIMITS.opsPerCommit.max!, 1))).toBe(LIMITS.opsPerCommit.max);
+  });
+});
+
+const COST = performanceJudgement('test.cost', 'cost grows at most linearly', 'a rule of thumb for the tests, long enough to read as a basis');
+const SPEC = specJudgement('test.spec', 'served', 'commitOperations');
+const perf = (judgement: string): Outcome => ({ ok: false, kind: 'performance', judgement, message: 'exponent 2' });
+
+describe('grounding and counting performance findings', () => {
+  const prop = { id: 'test.p', judgements: [COST, SPEC], assumptions: [] };
+  it('vetOutcome accepts a performance finding only from a performance judgement the property lists', () => {
+    expect(vetOutcome(prop, perf(COST.id))).toEqual(perf(COST.id));
+    expect(() => vetOutcome(prop, perf('test.unlisted'))).toThrow(UngroundedFinding);
+    expect(() => vetOutcome(prop, perf(SPEC.id))).toThrow(/not a performance judgement/);
+    // A cost judgement has no clause: it can never ground a violation.
+    expect(() => vetOutcome(prop, { ok: false, kind: 'violation', judgement: COST.id, message: 'slow', clause: SPEC.ground.clause })).toThrow(/no clause grounds/);
+  });
+
+  it('a performance finding kills only a fault naming its property, and is a false finding on the correct reference', () => {
+    const f = { kind: 'performance' as const, property: 'performance.cost-growth' };
+    expect(detectsFault(f, { expectedKillers: ['load.cost-curve', 'performance.cost-growth'] })).toBe(true);
+    expect(detectsFault(f, { expectedKillers: ['shapes.valid-accepted'] })).toBe(false);
+    // On the correct reference any finding but an explained skip counts against the suite: a performance one too.
+    const p = defineProperty<number>({ id: 'performance.cost-growth', section: '4.2', invariant: 'stand-in', assumptions: [], needs: [],
+      arbitrary: () => fc.constant(0), check: async () => ({ ok: true }) });
+    const result = { id: p.id, section: p.section, status: 'passed' as const, runs: 1, requests: 1, durationMs: 1,
+      findings: [{ kind: 'performance' as const, property: p.id, section: p.section, message: 'cost grows' }] };
+    expect(cleanRunProblems([result], [p], { profile: standInProfile('http://127.0.0.1:1'), embedded: true, runs: 1 }).map((x) => x.kind)).toEqual(['performance']);
+  });
+});
+
+describe('failOn and reports', () => {
+  const slow = defineProperty<number>({
+    id: 'test.slow',
+    section: '4.2',
+    invariant: 'a stand-in that always finds a cost smell',
+    assumptions: [],
+    judgements: [COST],
+    needs: [],
+    runs: 1,
+    arbitrary: () => fc.constant(0),
+    check: async () => perf(COST.id),
+  });
+  // Nothing is sent: the property answers without a request.
+  const profile = standInProfile('http://127.0.0.1:9');
+  const run = (failOn?: readonly 'performance'[]): Promise<RunResult> => runProperties(profile, [slow], { seed: 1, runs: 1, ...(failOn ? { failOn } : {}) });
+
+  it('a performance finding leaves the exit code at 0 unless the run fails on performance', async () => {
+    const quiet = await run();
+    expect(quiet.results[0]!.findings.map((f) => f.kind)).toEqual(['performance']);
+    expect(quiet.results[0]!.findings[0]).toMatchObject({ judgement: COST.id, ground: expect.stringContaining('no clause') });
+    expect(quiet.results[0]!.status).toBe('passed');
+    expect(quiet.exitCode).toBe(0);
+    expect((await run(['performance'])).exitCode).toBe(1);
+  });
+
+  it('is reported apart in report.json, summary.md, junit.xml and the console', async () => {
+    for (const failOn of [undefined, ['performance'] as const]) {
+      const r = await run(failOn);
+      const report = ReportSchema.parse(buildReport(r, { version: '0', targetName: 't', embedded: false, runs: 1, assumptions: {}, secrets: [], ...(failOn ? { failOn } : {}) }));
+      expect(report.totals.findings.performance).toBe(1);
+      expect(report.totals.findings.violation).toBe(0);
+      expect(report.options.failOn).toEqual(failOn);
+      const md = toSummaryMarkdown(report);
+      expect(md).toContain(`### Performance findings (${failOn ? 'failing the run: --fail-on performance' : 'reported, not failed'})`);
+      expect(md).not.toContain('### Violations');
+      expect(md.split('\n')[0]).toBe(failOn ? '## pouchproof: 1 performance finding(s) (--fail-on performance)' : '## pouchproof: no violations');
+      const junit = toJunit(report);
+      if (failOn) expect(junit).toContain('<failure type="performance"');
+      else expect(junit).toMatch(/<system-out>\[performance\] exponent 2<\/system-out>/);
+      let out = '';
+      new ConsoleView({ out: { write: (s: string) => (out += s), isTTY: false }, env: {} }).summary(report);
+      expect(out).toContain('Performance findings (cost smells, no clause of the spec;');
+      expect(out).toContain('1 performance finding(s)');
+      expect(out).not.toContain('VIOLATION');
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `--fail-on performance`: a cost smell is reported apart and leaves the exit code alone, unless the
+ * run is told to fail on it. Against `serve --fault quadratic-blob-ids`, only the cost probe.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportSchema } from '../../src/report/report-json.ts';
+import { BIN, pouchproof, ROOT } from './spawn-cli.ts';
+
+let dir: string;
+let server: ChildProcess | undefined;
+let profile: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pouchproof-fail-on-'));
+  profile = join(dir, 'profile.json');
+  server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'quadratic-blob-ids', '--profile-out', profile], { cwd: ROOT });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
+    server!.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('profile written')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    server!.on('exit', () => reject(new Error('serve exited')));
+  });
+}, 40_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) server.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('--fail-on performance', () => {
+  it('a performance finding is reported apart with exit 0, and fails the run with exit 1 under --fail-on performance', async () => {
+    // The server runs in another process, so the probe times it by the wall clock, which a busy
+    // machine can blur: detection itself is tested in process (test/properties/performance.test.ts);
+    // here a run is retried (at most three times) until it has the finding whose exit code is tested.
+    const runUntilFound = async (name: string, extra: string[]) => {
+      for (let attempt = 1; ; attempt++) {
+        const dirOf = join(dir, `${name}-${attempt}`);
+        const r = await pouchproof(['run', '--profile', profile, '--only', 'performance.*', '--seed', String(attempt), '--report-dir', dirOf, ...extra]);
+        const report = ReportSchema.parse(JSON.parse(await readFile(join(dirOf, 'latest', 'report.json'), 'utf8')));
+        if (report.totals.findings.performance > 0 || attempt === 3) return { r, report, dir: dirOf };
+      }
+    };
+    const quiet = await runUntilFound('quiet', []);
+    expect(quiet.report.totals.findings.performance).toBe(1);
+    expect(quiet.r.code, quiet.r.stderr).toBe(0);
+    expect(quiet.report.exitCode).toBe(0);
+    expect(quiet.r.stdout).toContain('Performance findings (cost smells, no clause of the spec; not failures):');
+    expect(quiet.r.stdout).not.toContain('VIOLATION');
+
+    const loud = await runUntilFound('loud', ['--fail-on', 'performance']);
+    expect(loud.report.totals.findings.performance).toBe(1);
+    expect(loud.r.code, loud.r.stderr).toBe(1);
+    expect(loud.r.stdout).toContain('failing the run: --fail-on performance');
+    expect(loud.report.options.failOn).toEqual(['performance']);
+    expect(loud.report.exitCode).toBe(1);
+    expect(await readFile(join(loud.dir, 'latest', 'junit.xml'), 'utf8')).toContain('<failure type="performance"');
+  }, 240_000);
+
+  it('an unknown kind is a usage error', async () => {
+    const r = await pouchproof(['run', '--fail-on', 'assumption']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fail-on expects performance; got "assumption"');
+  });
+});

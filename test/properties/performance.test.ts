@@ -1,0 +1,51 @@
+/**
+ * performance.cost-growth against the reference: it flags the quadratic blob-id check with its
+ * evidence, and stays silent on the correct reference over several repetitions and in every
+ * alternative reading (told the reading, as `--assume auto` would find it). No timing threshold of
+ * the test's own: the judgement is the probe's (fitted growth against a linear model, with margins,
+ * confirmed once); the sizes are the spec's limits, where a quadratic check costs ~100 ms and the
+ * reference's linear work ~20 ms.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALTERNATIVES, keyOf, type Reading } from '../../src/reference/index.ts';
+import type { Readings } from '../../src/spec/index.ts';
+import PERFORMANCE, { COST_LINEAR } from '../../properties/performance.ts';
+import { References, runAgainst } from './harness.ts';
+
+const [costGrowth] = PERFORMANCE;
+const refs = new References();
+afterAll(() => refs.closeAll());
+
+describe('performance.cost-growth', () => {
+  it('flags the quadratic blob-id check as a performance finding (not a violation), with sizes, latencies and the fitted exponent', async () => {
+    const { result, failing } = await runAgainst(await refs.get('quadratic-blob-ids'), costGrowth, { runs: 1 });
+    expect(failing).toEqual([]);
+    const found = result.findings.filter((f) => f.kind === 'performance');
+    expect(found, JSON.stringify(result.findings)).toHaveLength(1);
+    expect(found[0]).toMatchObject({ property: 'performance.cost-growth', judgement: COST_LINEAR.id });
+    expect(found[0]!.message).toMatch(/blob_ids per op .*1: [\d.]+ ms, 250: [\d.]+ ms, 500: [\d.]+ ms, 1000: [\d.]+ ms, 2000: [\d.]+ ms; fitted exponent of the marginal cost [\d.]+/);
+    expect(found[0]!.message).toContain('confirmed by a second measurement');
+    // A performance finding alone does not fail the property (the run decides, under --fail-on).
+    expect(result.status).toBe('passed');
+  }, 60_000);
+
+  it('stays silent on the correct reference over several repetitions', async () => {
+    const ref = await refs.get();
+    for (const seed of [1, 2, 3, 4]) {
+      const { result } = await runAgainst(ref, costGrowth, { runs: 1, seed });
+      if (process.env.COST_SHOW) console.log(result.findings.map((f) => f.message));
+      expect(result.findings, `seed ${seed}`).toEqual([]);
+      expect(result.requests).toBeGreaterThanOrEqual(60);
+    }
+  }, 120_000);
+
+  it('stays silent on the correct reference in every alternative reading', async () => {
+    const noisy: string[] = [];
+    for (const r of ALTERNATIVES as readonly Reading[]) {
+      const readings = { [r.name]: r.value } as Readings;
+      const { result } = await runAgainst(await refs.get(undefined, readings), costGrowth, { runs: 1, assume: readings as Record<string, string> });
+      if (result.findings.some((f) => f.kind !== 'skipped')) noisy.push(`${keyOf(r)}: ${result.findings.map((f) => `${f.kind} ${f.message}`).join('; ')}`);
+    }
+    expect(noisy).toEqual([]);
+  }, 300_000);
+});
