@@ -5,7 +5,7 @@
  *
  * - Default readings: one test per property, each against a fresh reference with a fixed seed, so
  *   Stryker's per-test coverage runs only the properties that reach a mutant and a verdict replays.
- * - Each alternative reading of the registry: the properties that rely on it (`Property.assumptions`),
+ * - Opt-in, each alternative reading of the registry: the properties that rely on it (`Property.assumptions`),
  *   told the reading (`--assume`), against the reference switched to it, where they must report
  *   nothing at all (the zoo's assume mode). Code that serves an alternative reading runs only here.
  *
@@ -22,13 +22,16 @@ import { resolveTarget, type ResolvedTarget } from '../src/target/resolve.ts';
 
 const SEED = 20260521;
 /** Cases per property under the default readings: enough to reach the reference's branches, few enough for a thousand mutants. */
-const RUNS = Number(process.env.POUCHPROOF_MUTATION_RUNS ?? 10);
+const RUNS = Number(process.env.POUCHPROOF_MUTATION_RUNS ?? 5);
 /** Cases per property under an alternative reading: a reading's code is narrow, and a surviving mutant of shared code runs all of these. */
-const READING_RUNS = Number(process.env.POUCHPROOF_MUTATION_READING_RUNS ?? 3);
-/** Generous: a time bound would make a loaded machine run fewer cases (a weaker oracle that does not replay); Stryker's timeout catches stalls. */
-const PROPERTY_MS = 120_000;
+const READING_RUNS = Number(process.env.POUCHPROOF_MUTATION_READING_RUNS ?? 2);
+/**
+ * A property's time bound, far above what one takes on a loaded machine (≤ 3 s): a property that
+ * reaches it under a mutant has been made to stall, which counts as detected, as Stryker's own timeout does.
+ */
+const PROPERTY_MS = 20_000;
 /** The reference answers in milliseconds; a mutant that leaves a request unanswered becomes a transport finding soon, not a Stryker timeout. */
-const REQUEST_MS = 3_000;
+const REQUEST_MS = 1_000;
 
 const describeFinding = (f: Finding): string => `${f.kind} ${f.property}${f.assumption ? ` (${f.assumption})` : ''}: ${f.message}`;
 
@@ -43,8 +46,9 @@ async function findings(props: readonly Property[], readings: Readings, runs: nu
   const profile = { ...target.profile, assumptions: { ...target.profile.assumptions, ...readings } };
   const run = await runProperties(profile, props, { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: PROPERTY_MS, perRequestMs: REQUEST_MS });
   const all = run.results.flatMap((r) => r.findings);
+  const stalled = run.results.filter((r) => r.timeBound).map((r) => `${r.id}: stopped by its ${PROPERTY_MS} ms bound after ${r.runs} of ${r.timeBound!.planned} cases`);
   // A suite that ran no case vouches for nothing: the oracle would be silent for the wrong reason.
-  return { found: all.filter((f) => f.kind !== 'skipped').map(describeFinding), ran: run.results.some((r) => r.runs > 0) };
+  return { found: [...all.filter((f) => f.kind !== 'skipped').map(describeFinding), ...stalled], ran: run.results.some((r) => r.runs > 0) };
 }
 
 describe('the suite against the reference (default readings)', () => {
@@ -57,7 +61,13 @@ describe('the suite against the reference (default readings)', () => {
   }
 });
 
-describe('the suite, told the reading, against the reference in each alternative reading', () => {
+/**
+ * Opt-in (`POUCHPROOF_MUTATION_READINGS=1`): every mutant the default half leaves alive is covered by
+ * all of these, which on 2 shared cores made a full run take hours (docs/mutation.md).
+ */
+const WITH_READINGS = process.env.POUCHPROOF_MUTATION_READINGS === '1';
+
+describe.runIf(WITH_READINGS)('the suite, told the reading, against the reference in each alternative reading', () => {
   for (const reading of ALTERNATIVES) {
     const relying = ALL_PROPERTIES.filter((p) => p.assumptions.includes(reading.name));
     // A reading no property declares still changes the reference: then the whole suite watches it.
