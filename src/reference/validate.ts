@@ -37,12 +37,13 @@ import type { ReadingSet } from './readings.ts';
 /** Issues listed in a 400 message; the rest are counted. */
 const LISTED_ISSUES = 5;
 
-// Stryker disable next-line all: the text of a 400's message; error bodies are not shown in the spec (docs/mutation.md)
+// Stryker disable all: the text of a 400's message; error bodies are not shown in the spec (docs/mutation.md)
 function describeIssues(where: string, issues: readonly { kind: string; at: readonly PropertyKey[] }[]): string {
   const shown = issues.slice(0, LISTED_ISSUES).map((i) => `${jsonPath(i.at)}: ${i.kind}`);
   const more = issues.length > LISTED_ISSUES ? ` (and ${issues.length - LISTED_ISSUES} more)` : '';
   return `${where} invalid: ${shown.join('; ')}${more}`;
 }
+// Stryker restore all
 
 /** A problem found on top of the schema (a stricter reading or fault); `kind` is what the 400 names. */
 interface Problem {
