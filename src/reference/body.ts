@@ -112,6 +112,7 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
 }
 
 /** The naive depth measure of the `deep-nesting-crash` fault: recursion without a bound. */
+// Stryker disable all: runs only under the deep-nesting-crash fault (docs/mutation.md)
 function depthOf(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;
   let max = 0;
@@ -119,3 +120,4 @@ function depthOf(v: unknown): number {
   if (max + 1 > MAX_JSON_DEPTH) throw badRequest('too_deep', `JSON nesting deeper than ${MAX_JSON_DEPTH} levels`);
   return max + 1;
 }
+// Stryker restore all

@@ -71,6 +71,7 @@ function fingerprintOf(b: CommitBody): string {
 }
 
 /** `quadratic-blob-ids`: an invented uniqueness rule, checked the slow way. */
+// Stryker disable all: runs only under the quadratic-blob-ids fault (docs/mutation.md)
 function checkBlobIdsQuadratic(ops: readonly Op[]): void {
   ops.forEach((op, k) => {
     const ids = op.blob_ids;
@@ -79,6 +80,7 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
     }
   });
 }
+// Stryker restore all
 
 /** `quadratic-envelope`: an envelope streamed in chunks, the whole prefix received so far checked again after every chunk. */
 function checkEnvelopesQuadratic(ops: readonly Op[]): void {

@@ -1,0 +1,81 @@
+/**
+ * The oracle of mutation testing (`npm run mutation`, docs/mutation.md): the pouchproof suite itself,
+ * run in-process against the embedded reference. Stryker switches one mutant of the reference on at
+ * a time; the mutant is killed when the suite reports anything against the mutated reference.
+ *
+ * - Default readings: one test per property, each against a fresh reference with a fixed seed, so
+ *   Stryker's per-test coverage runs only the properties that reach a mutant and a verdict replays.
+ * - Opt-in, each alternative reading of the registry: the properties that rely on it (`Property.assumptions`),
+ *   told the reading (`--assume`), against the reference switched to it, where they must report
+ *   nothing at all (the zoo's assume mode). Code that serves an alternative reading runs only here.
+ *
+ * `skipped` is the profile's doing, never the target's, so it is the one finding allowed. This
+ * directory is outside the main vitest include (`test/**`): `npm test` never runs it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_PROPERTIES } from '../properties/index.ts';
+import type { Property } from '../src/check/property.ts';
+import { runProperties, type Finding } from '../src/check/runner.ts';
+import { ALTERNATIVES, keyOf } from '../src/reference/index.ts';
+import type { Readings } from '../src/spec/index.ts';
+import { resolveTarget, type ResolvedTarget } from '../src/target/resolve.ts';
+
+const SEED = 20260521;
+/** Cases per property under the default readings: enough to reach the reference's branches, few enough for a thousand mutants. */
+const RUNS = Number(process.env.POUCHPROOF_MUTATION_RUNS ?? 5);
+/** Cases per property under an alternative reading: a reading's code is narrow, and a surviving mutant of shared code runs all of these. */
+const READING_RUNS = Number(process.env.POUCHPROOF_MUTATION_READING_RUNS ?? 2);
+/**
+ * A property's time bound, far above what one takes on a loaded machine (≤ 3 s): a property that
+ * reaches it under a mutant has been made to stall, which counts as detected, as Stryker's own timeout does.
+ */
+const PROPERTY_MS = 20_000;
+/** The reference answers in milliseconds; a mutant that leaves a request unanswered becomes a transport finding soon, not a Stryker timeout. */
+const REQUEST_MS = 1_000;
+
+const describeFinding = (f: Finding): string => `${f.kind} ${f.property}${f.assumption ? ` (${f.assumption})` : ''}: ${f.message}`;
+
+let target: ResolvedTarget | undefined;
+afterEach(async () => {
+  await target?.close();
+  target = undefined;
+});
+
+async function findings(props: readonly Property[], readings: Readings, runs: number): Promise<{ found: string[]; ran: boolean }> {
+  target = await resolveTarget({ kind: 'embedded', readings });
+  const profile = { ...target.profile, assumptions: { ...target.profile.assumptions, ...readings } };
+  const run = await runProperties(profile, props, { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: PROPERTY_MS, perRequestMs: REQUEST_MS });
+  const all = run.results.flatMap((r) => r.findings);
+  const stalled = run.results.filter((r) => r.timeBound).map((r) => `${r.id}: stopped by its ${PROPERTY_MS} ms bound after ${r.runs} of ${r.timeBound!.planned} cases`);
+  // A suite that ran no case vouches for nothing: the oracle would be silent for the wrong reason.
+  return { found: [...all.filter((f) => f.kind !== 'skipped').map(describeFinding), ...stalled], ran: run.results.some((r) => r.runs > 0) };
+}
+
+describe('the suite against the reference (default readings)', () => {
+  for (const prop of ALL_PROPERTIES) {
+    it(prop.id, async () => {
+      const r = await findings([prop], {}, RUNS);
+      expect(r.found).toEqual([]);
+      expect(r.ran).toBe(true);
+    });
+  }
+});
+
+/**
+ * Opt-in (`POUCHPROOF_MUTATION_READINGS=1`): every mutant the default half leaves alive is covered by
+ * all of these, which on 2 shared cores made a full run take hours (docs/mutation.md).
+ */
+const WITH_READINGS = process.env.POUCHPROOF_MUTATION_READINGS === '1';
+
+describe.runIf(WITH_READINGS)('the suite, told the reading, against the reference in each alternative reading', () => {
+  for (const reading of ALTERNATIVES) {
+    const relying = ALL_PROPERTIES.filter((p) => p.assumptions.includes(reading.name));
+    // A reading no property declares still changes the reference: then the whole suite watches it.
+    const props = relying.length > 0 ? relying : ALL_PROPERTIES;
+    it(`${keyOf(reading)} (${props.length} properties)`, async () => {
+      const r = await findings(props, { [reading.name]: reading.value } as Readings, READING_RUNS);
+      expect(r.found).toEqual([]);
+      expect(r.ran).toBe(true);
+    });
+  }
+});
