@@ -65,6 +65,8 @@ export interface CoverageDeps {
   readonly signal: AbortSignal;
   readonly timeoutMs?: number;
   readonly embedded: boolean;
+  /** Cases in flight at once (default: the profile's connections, at most MAX_COVERAGE_CONCURRENCY). */
+  readonly concurrency?: number;
   /** Stop at the first failing case (mutation testing). */
   readonly endOnFailure: boolean;
   /** Records a non-failing finding (assumption, transport), deduplicated with the random phase's own. */
@@ -107,7 +109,7 @@ export async function runCoverage<T>(prop: Property<T>, cases: readonly Coverage
   let done = 0;
   let stop = false;
   let crashed: { input: unknown; exchanges: Exchange[] } | undefined;
-  const width = Math.max(1, Math.min(d.profile.connections, MAX_COVERAGE_CONCURRENCY, cases.length));
+  const width = Math.max(1, Math.min(d.concurrency ?? d.profile.connections, MAX_COVERAGE_CONCURRENCY, cases.length));
 
   const one = async (index: number): Promise<void> => {
     const c = cases[index]!;

@@ -53,6 +53,11 @@ export interface RunOptions {
   budgetFrom?: number;
   /** Run the coverage phase (default true); it is the same whatever the seed, so a multi-seed sweep may run it once. */
   coverage?: boolean;
+  /**
+   * Coverage cases in flight at once (default: the profile's connections, at most 16). `compare` sets 1:
+   * it cuts the recorded exchanges into cases by their order, which concurrent cases would interleave.
+   */
+  coverageConcurrency?: number;
   /** Kinds of finding that fail the run besides violations and server errors (`--fail-on performance`). */
   failOn?: readonly FailOnKind[];
 }
@@ -240,6 +245,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
         endOnFailure: o.endOnFailure ?? false,
         onProgress: o.onProgress,
         coverage: o.coverage ?? true,
+        ...(o.coverageConcurrency !== undefined ? { coverageConcurrency: o.coverageConcurrency } : {}),
       });
       if (r.status === 'interrupted' && o.signal?.aborted) interrupted = true;
       if (r.timeBound?.budgetShareMs !== undefined) budgetCut.push(r.id);
@@ -337,6 +343,7 @@ interface OneOptions {
   endOnFailure: boolean;
   onProgress?: (e: ProgressEvent) => void;
   coverage: boolean;
+  coverageConcurrency?: number;
 }
 
 interface CaseRecord {
@@ -447,6 +454,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         return { ...base, status: 'error', runs: 0, requests: 0, durationMs: Date.now() - started, findings };
       }
       const phase = await runCoverage(prop, covered.cases, { profile, client, counter, signal: bound.signal, timeoutMs: o.perRequestMs, embedded: o.embedded,
+        ...(o.coverageConcurrency !== undefined ? { concurrency: o.coverageConcurrency } : {}),
         endOnFailure: o.endOnFailure, only, note: noteOutcome, onCase: (n) => o.onProgress?.({ type: 'case', id: prop.id, cases: n, runs: covered.cases.length, requests: counter.total - requestsAtStart, elapsedMs: Date.now() - started }) });
       if (phase.cases > 0) coverage = { cases: phase.cases, observations: phase.observations };
       findings.push(...phase.failures.map((f) => coverageFinding(prop, f, secrets)));

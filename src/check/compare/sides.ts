@@ -67,6 +67,8 @@ export async function recordSuite(t: CompareTarget, profile: Profile, s: SuiteSe
       ...(s.signal ? { signal: s.signal } : {}),
       embedded: t.embedded,
       client,
+      // The recorder cuts exchanges into cases by their order: coverage cases one at a time, or they interleave.
+      coverageConcurrency: 1,
       onProgress: (e) => {
         recorder.onProgress(e);
         s.onProgress?.(t.name, e);
