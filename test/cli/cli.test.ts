@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, closedPort, pouchproof, ROOT } from './spawn-cli.ts';
+import { BIN, closedPort, pouchproof, ROOT, serveProcess } from './spawn-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../src/report/report-json.ts';
 
@@ -138,19 +138,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
 
     it('run --profile exits 1 with the fault\'s finding, and its replay token reproduces it', async () => {
       const profile = join(dir, 'fault-profile.json');
-      server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'usage-summed', '--profile-out', profile], { cwd: ROOT });
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
-        server!.stdout!.on('data', (d: Buffer) => {
-          out += d;
-          if (out.includes('profile written')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        server!.on('exit', () => reject(new Error('serve exited')));
-      });
+      ({ server } = await serveProcess(['--fault', 'usage-summed'], profile));
       const reports = join(dir, 'fault-reports');
       const r = await pouchproof(['run', '--profile', profile, '--only', 'usage.*', '--runs', '10', '--seed', '3', '--report-dir', reports]);
       expect(r.code).toBe(1);

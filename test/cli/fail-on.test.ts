@@ -2,13 +2,13 @@
  * `--fail-on performance`: a cost smell is reported apart and leaves the exit code alone, unless the
  * run is told to fail on it. Against `serve --fault quadratic-blob-ids`, only the cost probe.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../src/report/report-json.ts';
-import { BIN, pouchproof, ROOT } from './spawn-cli.ts';
+import { pouchproof, serveProcess } from './spawn-cli.ts';
 
 let dir: string;
 let server: ChildProcess | undefined;
@@ -17,19 +17,7 @@ let profile: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'pouchproof-fail-on-'));
   profile = join(dir, 'profile.json');
-  server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'quadratic-blob-ids', '--profile-out', profile], { cwd: ROOT });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
-    server!.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.includes('profile written')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    server!.on('exit', () => reject(new Error('serve exited')));
-  });
+  ({ server } = await serveProcess(['--fault', 'quadratic-blob-ids'], profile));
 }, 40_000);
 
 afterAll(async () => {

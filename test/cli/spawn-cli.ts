@@ -1,5 +1,5 @@
 /** Running the real `pouchproof` entry in a child process, as a user would, for the CLI tests. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -37,4 +37,26 @@ export async function closedPort(): Promise<number> {
   const port = (s.address() as { port: number }).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/**
+ * `pouchproof serve --port 0 ARGS… --profile-out PROFILE` in a child process, resolved once it has
+ * written its profile (rejected if it exits first or is not ready within 30 s). `exited` settles with
+ * its exit code, for tests that take the server down.
+ */
+export function serveProcess(args: readonly string[], profile: string): Promise<{ server: ChildProcess; exited: Promise<number | null> }> {
+  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--profile-out', profile], { cwd: ROOT });
+  const exited = new Promise<number | null>((r) => server.on('exit', (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
+    server.stdout.on('data', (d: Buffer) => {
+      out += d;
+      if (out.includes('profile written')) {
+        clearTimeout(timer);
+        resolve({ server, exited });
+      }
+    });
+    void exited.then(() => reject(new Error('serve exited before it was ready')));
+  });
 }

@@ -3,13 +3,13 @@
  * exits on a body that is no JSON, and `pouchproof run` against it reports one `crash` finding naming
  * the request sent last, with its curl line (secrets masked), and exits 1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../src/report/report-json.ts';
-import { BIN, ROOT, pouchproof } from './spawn-cli.ts';
+import { pouchproof, serveProcess } from './spawn-cli.ts';
 
 let dir: string;
 let server: ChildProcess | undefined;
@@ -35,20 +35,9 @@ function secretsOf(profile: unknown): string[] {
 describe('a target that goes down under a request', () => {
   it('run against `serve --fault dies-on-input`: exit 1, one crash finding naming the request with its masked curl line', async () => {
     const profile = join(dir, 'dies-profile.json');
-    server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--fault', 'dies-on-input', '--profile-out', profile], { cwd: ROOT });
-    const exited = new Promise<number | null>((r) => server!.on('exit', (code) => r(code)));
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
-      server!.stdout!.on('data', (d: Buffer) => {
-        out += d;
-        if (out.includes('profile written')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      void exited.then(() => reject(new Error('serve exited before it was ready')));
-    });
+    const started = await serveProcess(['--fault', 'dies-on-input'], profile);
+    server = started.server;
+    const exited = started.exited;
     const reports = join(dir, 'reports');
     const r = await pouchproof(['run', '--profile', profile, '--seed', '3', '--report-dir', reports, '--per-request-ms', '5000', '--max-duration', '90s'], 120_000);
     expect(r.code, r.stdout + r.stderr).toBe(1);
