@@ -18,9 +18,10 @@ export const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 export function send(
   base: string,
   o: { method?: string; path: string; headers?: Record<string, string>; body?: string | Uint8Array; timeoutMs?: number },
+  retried = false,
 ): Promise<Res> {
   const url = new URL(o.path, base);
-  return new Promise((resolve, reject) => {
+  return new Promise<Res>((resolve, reject) => {
     const req = httpRequest(url, { method: o.method ?? 'POST', headers: o.headers ?? {}, agent, timeout: o.timeoutMs ?? 20_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -37,7 +38,13 @@ export function send(
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as idle (its keepAliveTimeout) just as this request went out:
+      // the request never reached the server, so sending it once more on a fresh socket is safe (Node's own advice).
+      // If the fresh socket is refused, the server itself went down: the reset was the answer, not an idle close.
+      if (req.reusedSocket && e.code === 'ECONNRESET' && !retried) send(base, o, true).then(resolve, (again: NodeJS.ErrnoException) => reject(again.code === 'ECONNREFUSED' ? e : again));
+      else reject(e);
+    });
     req.end(o.body);
   });
 }
