@@ -18,6 +18,7 @@ const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default
   load: { describe: 'run a load scenario', load: () => import('./commands/load.ts') },
   compare: { describe: 'the same generated cases against several targets, side by side', load: () => import('./commands/compare.ts') },
   probe: { describe: 'observe which reading of each "not shown" of the spec a target takes', load: () => import('./commands/probe.ts') },
+  openapi: { describe: 'write the spec model as an OpenAPI 3.1 document', load: () => import('./commands/openapi.ts') },
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };
 

@@ -76,6 +76,11 @@ export const CHARSETS = Object.freeze({
 
 export type CharsetName = keyof typeof CHARSETS;
 
+/** The regular expression source that matches strings of one charset only: `^[A-Za-z0-9_-]*$`. */
+export function charsetSource(name: CharsetName): string {
+  return `^[${CHARSETS[name].chars.replace(/[\]\\^-]/g, '\\$&')}]*$`;
+}
+
 /** Structured string formats stated in the spec that are more than a length and a charset. */
 export interface Pattern {
   readonly regex: RegExp;
