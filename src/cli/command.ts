@@ -3,6 +3,8 @@ import type { Argv } from 'yargs';
 
 export interface CommandModule {
   readonly describe: string;
+  /** Shown under "Examples:" in `--help`: a command line and what it does. Every command has at least one. */
+  readonly examples: readonly (readonly [command: string, meaning: string])[];
   builder(y: Argv): Argv;
   /** Resolves to the process exit code. */
   handler(argv: Record<string, unknown>): Promise<number>;

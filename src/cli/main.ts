@@ -5,10 +5,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError, type CommandModule } from './command.ts';
+import { closest } from './suggest.ts';
 
 export { UsageError, type CommandModule };
 
-const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default: CommandModule }> }> = {
+export const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default: CommandModule }> }> = {
   start: { describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run', load: () => import('./commands/start.ts') },
   run: { describe: 'run the conformance suite against a target', load: () => import('./commands/run.ts') },
   replay: { describe: 'reproduce one finding from its replay token', load: () => import('./commands/replay.ts') },
@@ -30,7 +31,7 @@ async function dispatch(argv: string[]): Promise<number> {
   let exit = 0;
   if (entry) {
     const mod = (await entry.load()).default;
-    y = y.command(name!, mod.describe, (b) => mod.builder(b), async (args) => {
+    y = y.command(name!, mod.describe, (b) => mod.examples.reduce((acc, [cmd, meaning]) => acc.example(cmd, meaning), mod.builder(b)), async (args) => {
       exit = await mod.handler(args as Record<string, unknown>);
     });
   } else {
@@ -43,7 +44,7 @@ async function dispatch(argv: string[]): Promise<number> {
       .fail((msg, err) => {
         if (err && !(err instanceof UsageError)) throw err;
         // Report once, then throw so yargs stops here instead of running the handler anyway.
-        if (!failed) process.stderr.write(`pouchproof: ${msg ?? err?.message}\n`);
+        if (!failed) process.stderr.write(`pouchproof: ${withSuggestion(msg ?? err?.message ?? '', entry ? optionNames(y as unknown as OptionsHolder) : Object.keys(COMMANDS), !!entry)}\n`);
         failed = true;
         throw err ?? new UsageError(msg);
       })
@@ -54,8 +55,44 @@ async function dispatch(argv: string[]): Promise<number> {
   return failed ? 2 : exit;
 }
 
+/** The long names of the options a command knows, as typed on the command line. */
+type OptionsHolder = { getOptions(): { key: Record<string, unknown>; hiddenOptions?: string[] } };
+function optionNames(y: OptionsHolder): string[] {
+  // Not in yargs' typings, but on every instance: the options the command's builder declared.
+  const o = y.getOptions();
+  const hidden = new Set(o.hiddenOptions ?? []);
+  return Object.keys(o.key).filter((k) => k.length > 1 && !hidden.has(k) && k !== '$0' && !/[A-Z]/.test(k));
+}
+
+/**
+ * yargs' "Unknown argument(s): a, b" with the closest valid name for each: an unknown flag names the
+ * option it most likely meant, an unknown command the command.
+ */
+function withSuggestion(msg: string, known: readonly string[], options: boolean): string {
+  const m = /^Unknown arguments?: (.+)$/.exec(msg);
+  if (!m) return msg;
+  const words = m[1]!.split(', ');
+  // yargs names a kebab-case flag twice, as typed and camel-cased: keep the spelling the user typed.
+  const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const typed = words.filter((w) => !/[A-Z]/.test(w) || !words.includes(kebab(w)));
+  const parts = typed.map((word) => {
+    const shown = options && word.length > 1 ? `--${word}` : options ? `-${word}` : word;
+    const near = closest(word, known);
+    const what = options ? 'option' : 'command';
+    return `unknown ${what} ${shown}${near ? ` (did you mean ${options ? '--' : ''}${near}?)` : ''}`;
+  });
+  return `${parts.join('; ')}; --help lists them`;
+}
+
+function endOnClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+}
+
 /** Runs the command line; sets `process.exitCode` and never throws (bin/pouchproof.js calls it). */
 export async function main(argv: readonly string[] = hideBin(process.argv)): Promise<void> {
+  // A reader that goes away (`pouchproof openapi | head`) ends the output, not the process with a stack trace.
+  if (!process.stdout.listeners('error').includes(endOnClosedPipe)) process.stdout.on('error', endOnClosedPipe);
   try {
     process.exitCode = await dispatch([...argv]);
   } catch (err: unknown) {

@@ -9,7 +9,7 @@ const reports = mkdtempSync(join(tmpdir(), 'pouchproof-load-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'pouchproof.js'), 'load', ...args, '--reports', reports], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'pouchproof.js'), 'load', ...args, '--report-dir', reports], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

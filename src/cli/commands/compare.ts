@@ -56,6 +56,10 @@ function named(targets: readonly ResolvedTarget[]): CompareTarget[] {
 
 const compare: CommandModule = {
   describe: 'the same generated cases against several targets: properties, readings (and load) × targets, divergences classified',
+  examples: [
+    ['pouchproof compare --profile reference --profile staging.json', 'the same cases against the embedded reference and a staging server'],
+    ['pouchproof compare --profile a.json --profile b.json --load commit-throughput', 'properties, readings and a load run, side by side'],
+  ],
   builder: (y: Argv) =>
     y
       .option('profile', { type: 'string', array: true, describe: 'target profile JSON file (repeatable); `reference` is the embedded reference' })

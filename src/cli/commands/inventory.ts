@@ -5,6 +5,10 @@ import { ASSUMPTIONS, INVENTORY, LIMITS, LIMIT_NAMES } from '../../spec/index.ts
 /** Prints the spec coverage inventory: limits, constraints per endpoint and scope, assumptions. */
 const inventory: CommandModule = {
   describe: 'print the spec constraint inventory and the assumption registry',
+  examples: [
+    ['pouchproof inventory', 'limits, constraint counts per endpoint and the assumption registry'],
+    ['pouchproof inventory --json > inventory.json', 'every constraint with its ground, as JSON'],
+  ],
   builder: (y: Argv) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   async handler(argv) {
     if (argv.json) {

@@ -6,6 +6,10 @@ import { loadAllProperties, parseOnly } from './run.ts';
 /** `pouchproof list`: every property with its section, invariant, assumptions and needs. */
 const list: CommandModule = {
   describe: 'list every property with its section and assumptions',
+  examples: [
+    ['pouchproof list', 'every property with its section and assumptions'],
+    ["pouchproof list --grounds --only 'usage.*'", 'what each usage judgement rests on'],
+  ],
   builder: (y) =>
     y
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' })

@@ -29,6 +29,10 @@ function wrap<T>(f: () => T): T {
 /** `pouchproof load`: one load scenario against a target, or against the embedded reference. */
 const load: CommandModule = {
   describe: 'run a load scenario',
+  examples: [
+    ['pouchproof load --scenario commit-throughput --duration 30s', 'against the embedded reference'],
+    ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
+  ],
   builder: (y: Argv) =>
     y
       .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
@@ -44,7 +48,9 @@ const load: CommandModule = {
       .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
       .option('seed', { type: 'number', describe: 'seed of the body generator' })
-      .option('reports', { type: 'string', default: 'reports', describe: 'directory the run report goes under' }),
+      .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
+      // The old spelling of --report-dir: still read, hidden from --help, with a warning.
+      .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' }),
   async handler(argv) {
     // Bad input is reported here, as one line with exit code 2, before anything is started.
     try {
@@ -57,7 +63,15 @@ const load: CommandModule = {
   },
 };
 
+/** `--report-dir`, or the deprecated `--reports` with a warning when it is the one given. */
+function reportDirOf(argv: Record<string, unknown>): string {
+  if (typeof argv['reports'] === 'string') process.stderr.write('pouchproof: --reports is deprecated; use --report-dir (as run, start, compare and mutants do)\n');
+  const dir = argv['report-dir'] ?? argv['reports'];
+  return typeof dir === 'string' && dir !== '' ? dir : 'reports';
+}
+
 async function handle(argv: Record<string, unknown>): Promise<number> {
+  const reportDir = reportDirOf(argv);
   const scenario = await loadScenarioByName(argv['scenario'] as string).catch((e: Error) => Promise.reject(new UsageError(e.message)));
   const target = chooseTarget({
     ...(argv['profile'] !== undefined ? { profilePath: argv['profile'] as string } : {}),
@@ -86,7 +100,7 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   } finally {
     intr.dispose();
   }
-  const written = await writeLoadReport(argv['reports'] as string, out.result, out.secrets);
+  const written = await writeLoadReport(reportDir, out.result, out.secrets);
   const r = out.result;
   const lines = [
     `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,

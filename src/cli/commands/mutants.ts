@@ -16,6 +16,10 @@ import { embeddedTarget, interruptible, loadAllProperties, parseSeed, parsePosit
  */
 const mutants: CommandModule = {
   describe: 'run the suite once per named fault of the reference and print the kill matrix',
+  examples: [
+    ['pouchproof mutants', 'every named fault of the reference against the suite: the kill matrix'],
+    ['pouchproof mutants --fault lax-pattern --full', 'one fault, every property'],
+  ],
   builder: (y) =>
     y
       .option('seed', { type: 'string', requiresArg: true, describe: 'seed (default: random, printed)' })
@@ -23,7 +27,7 @@ const mutants: CommandModule = {
       .option('seeds', { type: 'string', requiresArg: true, default: '5', describe: 'seeds for the correct reference (false findings); 0 skips' })
       .option('fault', { type: 'string', array: true, describe: 'only these faults (repeatable)' })
       .option('full', { type: 'boolean', default: false, describe: 'run every property against every fault (slower; shows every killer)' })
-      .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR })
+      .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
       .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' })
       .option('reading', { type: 'string', array: true, describe: 'serve (and assume) this reading of a "not shown" in every run: NAME=VALUE (repeatable); a fault must still be killed' }),
   async handler(argv) {

@@ -8,13 +8,15 @@ import { toolVersion } from './run.ts';
 /** `pouchproof openapi`: the spec model as an OpenAPI 3.1 document, on stdout or into a file. */
 const openapi: CommandModule = {
   describe: 'write the spec model as an OpenAPI 3.1 document',
+  examples: [
+    ['pouchproof openapi --out openapi.yaml', 'the document as YAML, for Schemathesis, Prism or a client generator'],
+    ['pouchproof openapi --format json | jq .paths', 'the document as JSON on stdout'],
+  ],
   builder: (y: Argv) =>
     y
       .option('out', { type: 'string', describe: 'write to this file instead of stdout' })
       .option('format', { type: 'string', choices: ['json', 'yaml'], describe: 'json or yaml (default: from --out\'s extension, else json)' })
-      .option('base-url', { type: 'string', describe: 'default of the {base_url} server variable' })
-      .example('pouchproof openapi --out openapi.yaml', 'the document as YAML, for Schemathesis, Prism or a client generator')
-      .example('pouchproof openapi --format json | jq .paths', 'the document as JSON on stdout'),
+      .option('base-url', { type: 'string', describe: 'default of the {base_url} server variable' }),
   async handler(argv) {
     const out = typeof argv['out'] === 'string' && argv['out'] !== '' ? argv['out'] : undefined;
     const format = (argv['format'] as 'json' | 'yaml' | undefined) ?? (out && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');

@@ -73,6 +73,10 @@ async function resolve(argv: Record<string, unknown>, readings: Readings): Promi
 
 const probe: CommandModule = {
   describe: 'observe which reading of each "not shown" of the spec a target takes',
+  examples: [
+    ['pouchproof probe --profile staging.json', 'which reading of each "not shown" the target takes'],
+    ['pouchproof probe --reading batch-atomicity=partial --verbose', 'the embedded reference in another reading, with every exchange'],
+  ],
   builder: (y: Argv) =>
     y
       .option('profile', { type: 'string', describe: 'target profile JSON file' })

@@ -8,6 +8,9 @@ import { loadAllProperties, parsePositive, targetFromArgs } from './run.ts';
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay: CommandModule = {
   describe: 'reproduce one finding from its replay token',
+  examples: [
+    ['pouchproof replay pp1.… --profile staging.json', 'the finding\'s counterexample again, against a target'],
+  ],
   // The token is a positional; main.ts registers commands by name only, so strictness is kept for options alone.
   builder: (y) =>
     y

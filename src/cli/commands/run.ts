@@ -343,6 +343,10 @@ export async function runAndReport(
 
 const run: CommandModule = {
   describe: 'run the conformance suite against a target (default: the embedded reference)',
+  examples: [
+    ['pouchproof run', 'the whole suite against the embedded reference'],
+    ["pouchproof run --profile staging.json --seed 42 --only 'commits.*' --report-dir out", 'commit properties against staging, reproducibly'],
+  ],
   builder: (y) =>
     suiteOptions(
       y

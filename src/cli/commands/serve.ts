@@ -12,6 +12,10 @@ const DEFAULT_PROFILE = 'reports/reference-profile.json';
 /** `pouchproof serve`: the embedded reference, with a profile file the conformance run can use as is. */
 const serve: CommandModule = {
   describe: 'start the embedded reference server',
+  examples: [
+    ['pouchproof serve --port 8080', 'the embedded reference, with reports/reference-profile.json to run against it'],
+    ['pouchproof serve --fault lax-pattern --reading usage-row-key=day-only', 'a faulty reference in another reading'],
+  ],
   builder: (y: Argv) =>
     y
       .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })

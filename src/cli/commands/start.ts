@@ -15,6 +15,10 @@ const LOAD_OVERHEAD_MS = 3_000;
  */
 const start: CommandModule = {
   describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run',
+  examples: [
+    ['npm start', 'the same: the suite, then a short load run, against the embedded reference'],
+    ['pouchproof start --no-load --seed 7', 'the suite only, with a fixed seed'],
+  ],
   // Declared as `load` so that yargs' negation (`--no-load`) names a known option under strict parsing.
   builder: (y) => suiteOptions(y).option('load', { type: 'boolean', default: true, describe: 'the short load run after the suite (--no-load skips it)' }),
   async handler(argv) {

@@ -1,0 +1,88 @@
+/**
+ * One vocabulary of flags (issue 14.7): every command's --help shows examples, an unknown flag or
+ * command is an error (exit 2) that names the closest valid one, and `load`'s old `--reports` still
+ * works with a warning. In-process: main() is what bin/pouchproof.js calls.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { COMMANDS, main } from '../../src/cli/main.ts';
+import { closest, distance } from '../../src/cli/suggest.ts';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => ((out += String(c)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => ((err += String(c)), true));
+  const l = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += `${a.join(' ')}\n`));
+  const ce = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += `${a.join(' ')}\n`));
+  try {
+    process.exitCode = 0;
+    await main(args);
+    return { code: Number(process.exitCode ?? 0), out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+    l.mockRestore();
+    ce.mockRestore();
+    process.exitCode = 0;
+  }
+}
+
+afterEach(() => {
+  process.removeAllListeners('SIGINT');
+});
+
+describe('one vocabulary for flags', () => {
+  it.each(Object.keys(COMMANDS))('`%s --help` shows its options and at least one example', async (name) => {
+    const r = await cli([name, '--help']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('Options:');
+    expect(r.out).toMatch(/Examples:\n\s+(pouchproof|npm) /);
+  });
+
+  it.each([
+    [['run', '--sed', '1'], 'unknown option --sed (did you mean --seed?)'],
+    [['run', '--repot-dir', 'x'], 'unknown option --repot-dir (did you mean --report-dir?)'],
+    [['load', '--scenario', 'commit-throughput', '--reports-dir', 'x'], 'unknown option --reports-dir (did you mean --report-dir?)'],
+    [['compare', '--per-propery-ms', '5'], 'unknown option --per-propery-ms (did you mean --per-property-ms?)'],
+    [['rnu'], 'unknown command rnu (did you mean run?)'],
+  ])('%j is refused with exit 2, naming the closest valid name', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(r.err).not.toMatch(/reportsDir|repotDir/); // the camel-cased echo yargs adds is not repeated
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('suggests nothing for a flag unlike every option', async () => {
+    const r = await cli(['run', '--zzzzzzzz']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown option --zzzzzzzz; --help lists them');
+  });
+
+  it('every command that writes reports says --report-dir; load hides its old --reports', async () => {
+    for (const name of ['run', 'start', 'compare', 'mutants', 'load']) expect((await cli([name, '--help'])).out, name).toContain('--report-dir');
+    expect((await cli(['load', '--help'])).out).not.toMatch(/--reports\b/);
+  });
+
+  it('load --reports still writes there, with a warning naming --report-dir', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pouchproof-flags-'));
+    try {
+      const r = await cli(['load', '--scenario', 'commit-throughput', '--duration', '300ms', '--max-requests', '20', '--reports', dir]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain('--reports is deprecated; use --report-dir');
+      expect((await readdir(dir)).some((d) => d.includes('load-commit-throughput'))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('distance counts a swap of neighbours once; closest needs the names to be close', () => {
+    expect(distance('seed', 'sede')).toBe(1);
+    expect(distance('', 'abc')).toBe(3);
+    expect(closest('only', ['only', 'runs'])).toBe('only');
+    expect(closest('xyz', ['seed', 'runs'])).toBeUndefined();
+  });
+});
