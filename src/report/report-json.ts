@@ -188,6 +188,11 @@ function coverageReport(c: CoverageTable): CoverageReport {
   };
 }
 
+function findingReport(f: Finding): FindingReport {
+  const { timeline, ...rest } = f;
+  return { ...rest, ...(timeline ? { timeline: { title: timeline.title, ops: timeline.ops.map((o) => ({ ...o })) } } : {}) };
+}
+
 export interface ReportMeta {
   readonly version: string;
   readonly targetName: string;
@@ -266,7 +271,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         runs: r.runs,
         requests: r.requests,
         durationMs: r.durationMs,
-        findings: r.findings.map((f) => ({ ...f, ...(f.timeline ? { timeline: { title: f.timeline.title, ops: f.timeline.ops.map((o) => ({ ...o })) } } : {}) })),
+        findings: r.findings.map(findingReport),
         ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
         ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
         ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),
