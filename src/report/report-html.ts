@@ -140,7 +140,7 @@ a.k-violation,a.k-crash,a.k-server-error,a.k-assumption,a.k-transport,a.k-perfor
 .v-passed{background:#1a7f37}.v-failed{background:#c62828}.v-inconclusive{background:#b26a00}.v-interrupted{background:#546e7a}
 .finding{border:1px solid #ddd;border-left:4px solid #888;border-radius:4px;padding:4px 12px 8px;margin:12px 0}
 .finding[data-kind=violation],.finding[data-kind=crash],.finding[data-kind=server-error]{border-left-color:#c62828}.finding[data-kind=assumption]{border-left-color:#1565c0}
-.evidence{font-weight:500}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#666}dd{margin:0}.ground{font-style:italic}
+.evidence{font-weight:500}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#666}dd{margin:0;min-width:0;overflow-wrap:anywhere}code.replay{word-break:break-all}.ground{font-style:italic}
 ol.steps li{margin:3px 0}details{margin:4px 0}summary{cursor:pointer}.exchange{border-left:2px solid #eee;padding-left:8px}
 .svgwrap{overflow-x:auto}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
 .cov-observed{color:#1a7f37}.cov-failed{color:#c62828;font-weight:600}.cov-partial,.cov-unobserved{color:#b26a00}
