@@ -6,6 +6,7 @@
  */
 import type { ProbeResult } from '../check/discover/index.ts';
 import { findingHtml } from './html-finding.ts';
+import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
 import { loadSection, type LoadFigures } from './load-charts.ts';
 import { evidenceSummary, readingCell } from './readings.ts';
@@ -126,14 +127,8 @@ function loadHtml(load: unknown): string {
   return `<section id="load"><h2>Load: ${esc(r.scenario)} <span class="badge ${r.exitCode === 0 ? 's-passed' : 's-failed'}">${r.exitCode === 0 ? 'passed' : 'failed'}</span></h2>\n${loadSection(r, 'h3')}</section>`;
 }
 
-const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;color:#222;max-width:1000px;padding:0 16px}
-h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}h4{font-size:14px;margin:10px 0 4px}
-table{border-collapse:collapse;width:100%}th,td{padding:3px 8px;border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top}td.n{text-align:right;white-space:nowrap}
-table.figures{width:auto}table.figures td{text-align:right}
-pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;font-size:12px;margin:4px 0}
-code{font-size:12.5px}.muted{color:#666;font-size:12.5px}.inv{max-width:560px}
-.badge{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600;color:#fff;background:#888}
-.s-passed{background:#1a7f37}.s-failed{background:#c62828}.s-inconclusive{background:#b26a00}.s-error{background:#8e24aa}.s-skipped{background:#9e9e9e}.s-interrupted{background:#546e7a}
+const CSS = `table.figures{width:auto}table.figures td{text-align:right}
+.inv{max-width:560px}
 .k-violation,.k-crash,.k-server-error{background:#c62828}.k-assumption{background:#1565c0}.k-transport{background:#6d4c41}.k-performance{background:#00838f}.k-error{background:#8e24aa}.k-skipped{background:#9e9e9e}
 a.k-violation,a.k-crash,a.k-server-error,a.k-assumption,a.k-transport,a.k-performance,a.k-error{color:#fff;padding:0 5px;border-radius:8px;font-size:12px;text-decoration:none}
 .verdict{font-size:20px;padding:10px 14px;border-radius:6px;color:#fff;margin:12px 0}.verdict ul{margin:4px 0 0;font-size:14px}
@@ -141,10 +136,10 @@ a.k-violation,a.k-crash,a.k-server-error,a.k-assumption,a.k-transport,a.k-perfor
 .finding{border:1px solid #ddd;border-left:4px solid #888;border-radius:4px;padding:4px 12px 8px;margin:12px 0}
 .finding[data-kind=violation],.finding[data-kind=crash],.finding[data-kind=server-error]{border-left-color:#c62828}.finding[data-kind=assumption]{border-left-color:#1565c0}
 .evidence{font-weight:500}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#666}dd{margin:0;min-width:0;overflow-wrap:anywhere}code.replay{word-break:break-all}.ground{font-style:italic}
-ol.steps li{margin:3px 0}details{margin:4px 0}summary{cursor:pointer}.exchange{border-left:2px solid #eee;padding-left:8px}
-.svgwrap{overflow-x:auto}.ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
+ol.steps li{margin:3px 0}.exchange{border-left:2px solid #eee;padding-left:8px}
+.svgwrap{overflow-x:auto}
 .cov-observed{color:#1a7f37}.cov-failed{color:#c62828;font-weight:600}.cov-partial,.cov-unobserved{color:#b26a00}
-.filters{margin:8px 0}.filters label{margin-right:14px}.hidden{display:none}
+.filters{margin:8px 0}.filters label{margin-right:14px}
 ${CHART_CSS}
 ${TIMELINE_CSS}`;
 
@@ -172,13 +167,7 @@ export function toReportHtml(report: Report): string {
     ['findings', Object.entries(t.findings).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') || 'none'],
     ['tool', `pouchproof ${report.tool.version}`],
   ];
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>pouchproof ${esc(report.runId)}: ${verdict}</title>
-<style>
-${CSS}
-</style></head><body>
-<h1>pouchproof run ${esc(report.runId)}</h1>
+  const body = `<h1>pouchproof run ${esc(report.runId)}</h1>
 <div class="verdict v-${verdict}" id="verdict"><b>${verdict.toUpperCase()}</b> (exit ${report.exitCode})<ul>${whyLines(report).map((l) => `<li>${esc(l)}</li>`).join('')}</ul></div>
 <table class="figures meta">${meta.map(([k, v]) => `<tr><th>${esc(k)}</th><td style="text-align:left">${esc(v)}</td></tr>`).join('')}</table>
 <details><summary>readings the run was judged under (${Object.keys(report.assumptions).length})</summary><table>${Object.entries(report.assumptions).map(([k, v]) => `<tr><td><code>${esc(k)}</code></td><td>${esc(v)}</td></tr>`).join('')}</table></details>
@@ -193,8 +182,6 @@ ${findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
 </section>
 ${readingsHtml(report.readings)}
 ${coverageHtml(report.coverage)}
-${loadHtml(report.load)}
-<script>${SCRIPT}</script>
-</body></html>
-`;
+${loadHtml(report.load)}`;
+  return htmlPage({ title: `pouchproof ${report.runId}: ${verdict}`, css: CSS, body, script: SCRIPT });
 }
