@@ -205,6 +205,12 @@ describe('findings.har', () => {
     expect(har.log.entries.find((e) => e._pouchproof.exchange === 5)!.request.postData.comment).toMatch(/base64/);
   });
 
+  it('a run without findings gives an empty, valid archive', () => {
+    const empty = JSON.parse(toHar(reportOf([]))) as { log: { entries: unknown[]; pages: unknown[] } };
+    expect(harValidator()(empty)).toEqual([]);
+    expect([empty.log.entries.length, empty.log.pages.length]).toEqual([0, 0]);
+  });
+
   it('the validator is not blind: a broken entry fails it', () => {
     const broken = structuredClone(har);
     broken.log.entries[0]!.startedDateTime = 'yesterday';
