@@ -8,7 +8,14 @@ import { Ajv, type ErrorObject } from 'ajv';
 
 const require = createRequire(import.meta.url);
 
+let compiled: ((value: unknown) => readonly ErrorObject[]) | undefined;
+
+/** Compiled once per test file: ajv's compilation is the slow part. */
 export function harValidator(): (value: unknown) => readonly ErrorObject[] {
+  return (compiled ??= compile());
+}
+
+function compile(): (value: unknown) => readonly ErrorObject[] {
   // Not strict: har-schema's draft-06 files are loose (a `required` inside an array's schema, `min` for
   // `minimum`), which a draft-06 validator ignores; ajv's strict mode would refuse to compile them.
   const ajv = new Ajv({ allErrors: true, strict: false });
