@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { CAS_MODEL, checkLinearizable, renderTimeline } from '../src/check/linearizability/index.ts';
+import { CAS_MODEL, checkLinearizable, renderTimeline, timelineData, type TimelineData } from '../src/check/linearizability/index.ts';
 import { Notes, unexpected, violation } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
@@ -165,7 +165,7 @@ class Views {
 }
 
 /** The witness as a timeline, with short names for revisions and artifacts (the artifact's own name too). */
-function timelineOf(log: HistoryLog, partition: string, witness: readonly CommitOp[]): { artifact: string; text: string } {
+function timelineOf(log: HistoryLog, partition: string, witness: readonly CommitOp[]): { artifact: string; text: string; data: TimelineData } {
   const names = new Aliases();
   // Name revisions in the order the history met them, so r0 is the artifact's first revision.
   for (const o of log.ops) {
@@ -173,14 +173,13 @@ function timelineOf(log: HistoryLog, partition: string, witness: readonly Commit
     names.of(o.input.base, 'r');
     names.of(o.input.next, 'r');
   }
-  const text = renderTimeline(witness, {
-    label: (o) => {
-      const batch = log.batchOf.get(o.id);
-      const with_ = batch ? ` (batch with ${batch.map((a) => names.of(a, 'artifact')).join(', ')})` : '';
-      return `${o.input.what} ${names.of(o.input.base, 'r')}→${names.of(o.input.next, 'r')}${with_}: ${o.output ?? 'unknown (may or may not have applied)'}`;
-    },
-  });
-  return { artifact: names.of(partition, 'artifact'), text };
+  const label = (o: CommitOp): string => {
+    const batch = log.batchOf.get(o.id);
+    const with_ = batch ? ` (batch with ${batch.map((a) => names.of(a, 'artifact')).join(', ')})` : '';
+    return `${o.input.what} ${names.of(o.input.base, 'r')}→${names.of(o.input.next, 'r')}${with_}: ${o.output ?? 'unknown (may or may not have applied)'}`;
+  };
+  const artifact = names.of(partition, 'artifact');
+  return { artifact, text: renderTimeline(witness, { label }), data: timelineData(`artifact ${artifact}`, witness, label) };
 }
 
 // 4.2: concurrent commits from several clients on shared artifacts line up, per artifact, as compare-and-set on the head.
@@ -238,13 +237,14 @@ const linearizable = defineProperty({
     }
     const checked = checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS });
     if (checked.kind === 'violation') {
-      const { artifact, text } = timelineOf(log, checked.partition, checked.witness);
+      const { artifact, text, data } = timelineOf(log, checked.partition, checked.witness);
       return violation(
         LINEARIZABLE,
         `${clients} clients, ${plan.rounds} rounds of concurrent commits on ${artifacts.length} artifacts: the history of artifact ${artifact} (${checked.partition}) ` +
           `is not linearizable as compare-and-set on its head revision. These ${checked.witness.length} op(s) cannot be ordered, ` +
           `whatever the ${checked.others.length} other op(s) on it did (each taken as applied at any moment after it was sent, or not at all):\n` +
           text,
+        { timeline: data },
       );
     }
     // "unknown" (the search budget ran out) concludes nothing.

@@ -8,11 +8,12 @@
 import type { AssumptionName, AssumptionSet, ReadingOf, SpecClause } from '../spec/index.ts';
 import { ENDPOINT_BY_ID, LIMITS, codePointLength, type EndpointId, type Node } from '../spec/index.ts';
 import type { Exchange } from '../target/client.ts';
+import type { TimelineData } from './linearizability/timeline.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
 import { PASS, type Failure, type Outcome } from './property.ts';
 
-export function violation(j: SpecJudgement, message: string): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause };
+export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData } = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}) };
 }
 
 /** A violation of a constraint judgement: the clause is the judged constraint's own. */

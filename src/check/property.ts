@@ -9,6 +9,7 @@ import type { AssumptionName, AssumptionSet, Ground, SpecClause } from '../spec/
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
 import { COMMON_JUDGEMENTS, SHARED_READINGS } from './judgements.ts';
+import type { TimelineData } from './linearizability/timeline.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =
@@ -68,6 +69,8 @@ export type Outcome =
       /** The judgement that found it, and the clause it rests on. */
       readonly judgement: string;
       readonly clause: SpecClause;
+      /** For a history that cannot be linearized: the witness, drawn by the reports. */
+      readonly timeline?: TimelineData;
     }
   | {
       readonly ok: false;

@@ -16,6 +16,8 @@ import { toCurl } from '../target/curl.ts';
 import type { Profile } from '../target/profile.ts';
 import { probeConnection } from '../target/connect-probe.ts';
 import { redact } from '../target/redact.ts';
+import { recordExchanges, type RecordedExchange } from './exchange-record.ts';
+import type { TimelineData } from './linearizability/timeline.ts';
 import { missingCapabilities } from './capabilities.ts';
 import { createCaseContext, RequestCounter, type Crash } from './context.ts';
 import type { FindingKind, Outcome, Property } from './property.ts';
@@ -95,6 +97,10 @@ export interface Finding {
   counterexample?: string;
   replay?: string /* token */;
   curl?: string[] /* redacted */;
+  /** The same requests as `curl`, with what came back (redacted): the HAR export and the HTML report. */
+  exchanges?: RecordedExchange[];
+  /** For a history that cannot be linearized: the witness as a timeline. */
+  timeline?: TimelineData;
   shrinks?: number;
   /** How many cases showed this finding (assumption and transport findings are deduplicated). */
   occurrences?: number;
@@ -388,7 +394,7 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
       seen.occurrences = (seen.occurrences ?? 1) + 1;
       return;
     }
-    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), curl: curls(ctxExchanges, secrets, curlsKept(prop)), occurrences: 1,
+    notes.set(key, { ...f, counterexample: clean(describeInput(prop, input)), ...evidence(ctxExchanges, secrets, curlsKept(prop)), occurrences: 1,
       detectedAfterRequests: counter.total });
   };
 
@@ -493,7 +499,8 @@ async function runOne(profile: Profile, prop: Property, client: TargetClient, co
         counterexample: clean(describeInput(prop, last.input)),
         // After a crash the counterexample path is the crashing case's, not this one's.
         ...(crashed ? {} : { replay: encodeReplayToken({ property: prop.id, seed: o.seed, path: details.counterexamplePath, runs: o.runs }) }),
-        curl: curls(last.exchanges, secrets, curlsKept(prop)),
+        ...evidence(last.exchanges, secrets, curlsKept(prop)),
+        ...(last.outcome.kind === 'violation' && last.outcome.timeline ? { timeline: last.outcome.timeline } : {}),
         shrinks: details.numShrinks,
         detectedAfterRequests: firstDetection,
       });
@@ -538,7 +545,7 @@ function coverageFinding(prop: Property, f: CoverageFailure, secrets: readonly s
     ...groundFields(f.outcome),
     counterexample: redact(`coverage case ${f.index} (${f.variant} of ${f.constraint}): ${describeInput(prop, f.input)}`, secrets),
     replay: encodeReplayToken({ property: prop.id, seed: 0, path: coverageReplayPath(f.index), runs: 1 }),
-    curl: curls(f.exchanges, secrets, curlsKept(prop)),
+    ...evidence(f.exchanges, secrets, curlsKept(prop)),
     shrinks: 0,
     ...(f.occurrences > 1 ? { occurrences: f.occurrences } : {}),
     detectedAfterRequests: f.detectedAfterRequests,
@@ -573,7 +580,7 @@ function crashFinding(
     section: prop.section,
     message: redact(`the target went down after ${ex.request.method} ${clip(path, 200)} (${crash.how}); a fresh connection was refused too (${crash.confirmation}), so the run stops here`, secrets),
     counterexample: redact(describeInput(prop, at.input), secrets),
-    curl: curls(inCase ? upTo : [ex], secrets, curlsKept(prop)),
+    ...evidence(inCase ? upTo : [ex], secrets, curlsKept(prop)),
     ...more,
   };
 }
@@ -590,6 +597,11 @@ function describeInput(prop: Property, input: unknown): string {
 }
 
 const curlsKept = (prop: Property): number => (prop.showAllRequests ? MAX_STEP_CURLS : MAX_CURLS);
+
+/** A case's requests as a finding shows them: curl lines, and the same exchanges as data. */
+function evidence(exchanges: readonly Exchange[], secrets: readonly string[], max: number): Pick<Finding, 'curl' | 'exchanges'> {
+  return { curl: curls(exchanges, secrets, max), exchanges: recordExchanges(exchanges, secrets, max) };
+}
 
 function curls(exchanges: readonly Exchange[], secrets: readonly string[], max: number): string[] {
   const kept = exchanges.slice(-max);

@@ -6,7 +6,7 @@ export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0
 const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
 const pct = (x: number): string => `${(x * 100).toFixed(x < 0.001 && x > 0 ? 3 : 2)}%`;
 
-export function modelText(r: LoadRunResult): string {
+export function modelText(r: Pick<LoadRunResult, 'model' | 'rate' | 'connections'>): string {
   return r.model === 'open' ? `open model, ${n0(r.rate ?? 0)} req/s (latency from intended send time)` : `closed model, ${r.connections} connections`;
 }
 

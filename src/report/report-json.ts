@@ -21,6 +21,27 @@ const FindingKindSchema = z.enum([
   'crash',
 ]);
 
+const BodySchema = z.strictObject({ text: z.string(), encoding: z.literal('base64').optional(), size: z.number().int().nonnegative(), clipped: z.literal(true).optional() });
+
+/** One HTTP exchange of a finding (src/check/exchange-record.ts): what the HAR export and the HTML report show. */
+export const ExchangeSchema = z.strictObject({
+  id: z.number().int(),
+  endpoint: z.string(),
+  startedAt: z.iso.datetime(),
+  request: z.strictObject({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: BodySchema }),
+  response: z.strictObject({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: BodySchema, truncated: z.boolean() }).optional(),
+  verdict: z.enum(['accepted', 'rejected', 'server-error', 'protocol-error', 'transport-error']),
+  reason: z.string(),
+  failure: z.enum(['refused', 'closed', 'timeout', 'aborted', 'other']).optional(),
+  timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
+});
+
+/** A history that cannot be linearized, as a timeline (src/check/linearizability/timeline.ts); an op without `retMs` has an unknown outcome. */
+export const TimelineSchema = z.strictObject({
+  title: z.string(),
+  ops: z.array(z.strictObject({ id: z.number().int(), client: z.string(), label: z.string(), callMs: z.number(), retMs: z.number().optional() })),
+});
+
 export const FindingSchema = z.strictObject({
   kind: FindingKindSchema,
   property: z.string(),
@@ -32,6 +53,8 @@ export const FindingSchema = z.strictObject({
   counterexample: z.string().optional(),
   replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   curl: z.array(z.string()).optional(),
+  exchanges: z.array(ExchangeSchema).optional(),
+  timeline: TimelineSchema.optional(),
   shrinks: z.number().int().nonnegative().optional(),
   occurrences: z.number().int().positive().optional(),
   detectedAfterRequests: z.number().int().nonnegative().optional(),
@@ -145,6 +168,9 @@ export const ReportSchema = z.strictObject({
 export type Report = z.infer<typeof ReportSchema>;
 export type PropertyReport = z.infer<typeof PropertyReportSchema>;
 export type CoverageReport = z.infer<typeof CoverageReportSchema>;
+export type FindingReport = z.infer<typeof FindingSchema>;
+export type ExchangeReport = z.infer<typeof ExchangeSchema>;
+export type TimelineReport = z.infer<typeof TimelineSchema>;
 
 function coverageReport(c: CoverageTable): CoverageReport {
   const side = (s: CoverageRow['accept']) => ({ status: s.status, variants: s.variants, observed: s.observed, failed: s.failed, assumption: s.assumption, unjudged: s.unjudged });
@@ -160,6 +186,11 @@ function coverageReport(c: CoverageTable): CoverageReport {
       reject: side(r.reject),
     })),
   };
+}
+
+function findingReport(f: Finding): FindingReport {
+  const { timeline, ...rest } = f;
+  return { ...rest, ...(timeline ? { timeline: { title: timeline.title, ops: timeline.ops.map((o) => ({ ...o })) } } : {}) };
 }
 
 export interface ReportMeta {
@@ -240,7 +271,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         runs: r.runs,
         requests: r.requests,
         durationMs: r.durationMs,
-        findings: r.findings.map((f) => ({ ...f })),
+        findings: r.findings.map(findingReport),
         ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
         ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
         ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),

@@ -7,7 +7,9 @@ import { cp, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { redact } from '../target/redact.ts';
 import { toCoverageMarkdown } from './coverage-md.ts';
+import { toHar } from './har.ts';
 import { toJunit } from './junit.ts';
+import { toReportHtml } from './report-html.ts';
 import { toReportJson, type Report } from './report-json.ts';
 import { toSummaryMarkdown } from './summary-md.ts';
 
@@ -20,7 +22,14 @@ export interface WrittenReports {
 /** The standard files of a run (and `coverage.md` when a coverage phase ran). */
 export function reportFiles(report: Report): Record<string, string> {
   const coverage = toCoverageMarkdown(report);
-  return { 'report.json': toReportJson(report), 'junit.xml': toJunit(report), 'summary.md': toSummaryMarkdown(report), ...(coverage ? { 'coverage.md': coverage } : {}) };
+  return {
+    'report.json': toReportJson(report),
+    'junit.xml': toJunit(report),
+    'summary.md': toSummaryMarkdown(report),
+    'report.html': toReportHtml(report),
+    'findings.har': toHar(report),
+    ...(coverage ? { 'coverage.md': coverage } : {}),
+  };
 }
 
 async function exists(p: string): Promise<boolean> {

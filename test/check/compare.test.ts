@@ -7,6 +7,7 @@ import { startReference, type RunningReference } from '../../src/reference/index
 import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { compareMarkdown } from '../../src/report/compare.ts';
+import { compareHtml } from '../../src/report/compare-html.ts';
 import { closedPort } from '../cli/spawn-cli.ts';
 
 const started: RunningReference[] = [];
@@ -64,6 +65,13 @@ describe('pouchproof compare', () => {
     expect(c.properties.every((p) => p.cells['good'] === 'passed')).toBe(true);
     expect(c.properties.some((p) => p.cells['bad'] === 'violation')).toBe(true);
     expect(c.exitCode).toBe(1);
+    // compare.html: each violation divergence with the side at fault and its repro; cells coloured; no script, no token.
+    const html = compareHtml(c);
+    expect(html.split('<article class="divergence" data-kind="violation">')).toHaveLength(violations.length + 1);
+    expect(html).toContain('at fault by the spec\'s words: <b>bad</b>');
+    expect(html).toMatch(/<span class="badge s-failed">violation<\/span>/);
+    expect(html).toMatch(/<span class="badge s-passed">passed<\/span>/);
+    expect(html).not.toMatch(/<script|Bearer [A-Za-z0-9]/);
   }, 60_000);
 
   it('the same target twice: no divergence', async () => {

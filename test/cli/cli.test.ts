@@ -82,7 +82,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('seed 7');
     const latest = join(reports, 'latest');
-    expect((await readdir(latest)).sort()).toEqual(['junit.xml', 'readings.md', 'report.json', 'summary.md']);
+    expect((await readdir(latest)).sort()).toEqual(['findings.har', 'junit.xml', 'readings.md', 'report.html', 'report.json', 'summary.md']);
     const report = JSON.parse(await readFile(join(latest, 'report.json'), 'utf8')) as unknown;
     // --assume auto by default: the readings probed first are in the report, all the registry's defaults here.
     expect(r.stdout).toContain('readings of the target');

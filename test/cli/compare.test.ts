@@ -20,6 +20,9 @@ describe('pouchproof compare', () => {
     expect(json.exitCode).toBe(1);
     const md = await readFile(join(dir, 'latest', 'compare.md'), 'utf8');
     expect(md).toContain('## Readings × targets');
+    const html = await readFile(join(dir, 'latest', 'compare.html'), 'utf8');
+    expect(html).toContain('<h2>Readings × targets</h2>');
+    expect(html).toMatch(/<td><b>reference<\/b><\/td>/);
   });
 
   it('fewer than two targets or a bad flag: one line, exit 2', async () => {

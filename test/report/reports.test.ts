@@ -104,7 +104,7 @@ describe('reports', () => {
 
     const written = await writeReports(root, report, profile.secrets);
     const files = await readdir(written.dir);
-    expect(files.sort()).toEqual(['junit.xml', 'report.json', 'summary.md']);
+    expect(files.sort()).toEqual(['findings.har', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
     const token = SECRET.split(' ')[1]!;
     for (const f of files) {
       const text = await readFile(join(written.dir, f), 'utf8');

@@ -2,4 +2,4 @@ export { checkLinearizable, searchPartition, DEFAULT_MAX_STEPS, type CheckOption
 export { CAS_MODEL, type CasInput, type CasOutput } from './cas.ts';
 export { isPending, weakened, type Operation } from './history.ts';
 export { partitionsOf, type Model, type Step } from './model.ts';
-export { renderTimeline, type TimelineOptions } from './timeline.ts';
+export { renderTimeline, timelineData, type TimelineData, type TimelineOp, type TimelineOptions } from './timeline.ts';

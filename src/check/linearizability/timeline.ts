@@ -32,3 +32,38 @@ export function renderTimeline<I, O>(ops: readonly Operation<I, O>[], o: Timelin
   }
   return lines.join('\n');
 }
+
+/** One operation of a timeline as data, for drawings made elsewhere (the HTML report's SVG). */
+export interface TimelineOp {
+  readonly id: number;
+  readonly client: string;
+  /** The operation in words, as `TimelineOptions.label` gives it. */
+  readonly label: string;
+  /** Invocation, in ms after the first invocation of the timeline. */
+  readonly callMs: number;
+  /** Completion, likewise; absent when the outcome is unknown (it may or may not have taken effect). */
+  readonly retMs?: number;
+}
+
+export interface TimelineData {
+  /** What the operations are a history of, e.g. `artifact A`. */
+  readonly title: string;
+  readonly ops: readonly TimelineOp[];
+}
+
+/** The same operations as `renderTimeline` draws, as data: times relative to the first invocation. */
+export function timelineData<I, O>(title: string, ops: readonly Operation<I, O>[], label: TimelineOptions<I, O>['label']): TimelineData {
+  const sorted = [...ops].sort((a, b) => a.call - b.call || a.id - b.id);
+  const t0 = sorted.length ? Math.min(...sorted.map((x) => x.call)) : 0;
+  const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+  return {
+    title,
+    ops: sorted.map((op) => ({
+      id: op.id,
+      client: op.client,
+      label: label(op),
+      callMs: round(op.call - t0),
+      ...(isPending(op) ? {} : { retMs: round(Math.max(op.ret!, op.call) - t0) }),
+    })),
+  };
+}

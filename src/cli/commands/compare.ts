@@ -11,6 +11,7 @@ import { compareTargets, type CompareTarget } from '../../check/compare/index.ts
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
 import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
+import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { UsageError, type CommandModule } from '../command.ts';
@@ -110,10 +111,10 @@ const compare: CommandModule = {
       }
       for (const l of compareConsoleLines(c, load)) say(l);
       const secrets = targets.flatMap((t) => t.profile.secrets);
-      const written = await writeReportDir(String(argv['report-dir']), `${makeRunId(seed)}-compare`, { 'compare.json': compareJson(c, load), 'compare.md': compareMarkdown(c, load) }, secrets).catch((e: NodeJS.ErrnoException) => {
+      const written = await writeReportDir(String(argv['report-dir']), `${makeRunId(seed)}-compare`, { 'compare.json': compareJson(c, load), 'compare.md': compareMarkdown(c, load), 'compare.html': compareHtml(c, load) }, secrets).catch((e: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot write the reports: ${e.code ?? e.message}`);
       });
-      say(`reports: ${written.dir}/compare.md, compare.json`);
+      say(`reports: ${written.dir}/compare.md, compare.html, compare.json`);
       if (intr.signal.aborted) return 130;
       const loadBroken = load?.rows.some((r) => r.checks.includes('FAILED')) ?? false;
       return c.exitCode === 0 && loadBroken ? 1 : c.exitCode;

@@ -1,0 +1,83 @@
+/**
+ * A finding's HTTP exchanges as data (for the HAR export and the HTML report): each request as
+ * sent and what came back, secrets from the profile masked before anything is kept. Bodies are
+ * kept up to a bound (an envelope can be megabytes): a report must stay openable.
+ */
+import type { Exchange, TransportFailure, Verdict } from '../target/client.ts';
+import { redact, redactBytes } from '../target/redact.ts';
+
+/** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
+export const MAX_RECORDED_BODY_CHARS = 16_384;
+
+export interface RecordedBody {
+  /** The body as text, or its bytes as base64 (`encoding`), cut at `MAX_RECORDED_BODY_CHARS`. */
+  readonly text: string;
+  readonly encoding?: 'base64';
+  /** The whole body's size in bytes (as sent, or as received). */
+  readonly size: number;
+  /** `text` holds only the start of the body. */
+  readonly clipped?: true;
+}
+
+export interface RecordedExchange {
+  readonly id: number;
+  readonly endpoint: string;
+  /** When the request was sent (ISO 8601). */
+  readonly startedAt: string;
+  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody };
+  /** Absent when nothing (or no status line) came back. */
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody; readonly truncated: boolean };
+  readonly verdict: Verdict;
+  readonly reason: string;
+  readonly failure?: TransportFailure;
+  readonly timings: { readonly headersMs?: number; readonly totalMs: number };
+}
+
+function isUtf8Text(bytes: Uint8Array): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Buffer.from(buf.toString('utf8'), 'utf8').equals(buf);
+}
+
+function bodyOfBytes(bytes: Uint8Array, size: number): RecordedBody {
+  const utf8 = isUtf8Text(bytes);
+  const full = utf8 ? Buffer.from(bytes).toString('utf8') : Buffer.from(bytes).toString('base64');
+  const text = full.length > MAX_RECORDED_BODY_CHARS ? full.slice(0, MAX_RECORDED_BODY_CHARS) : full;
+  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(text.length < full.length ? { clipped: true as const } : {}) };
+}
+
+function maskHeaders(h: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[redact(k, secrets)] = redact(v, secrets);
+  return out;
+}
+
+/** One exchange as data, every secret of the profile masked (in the URL, headers and both bodies). */
+export function recordExchange(ex: Exchange, secrets: readonly string[]): RecordedExchange {
+  const reqBody = redactBytes(ex.request.body, secrets);
+  const res = ex.response;
+  return {
+    id: ex.id,
+    endpoint: ex.endpoint,
+    startedAt: new Date(ex.timings.startedAt).toISOString(),
+    request: { method: ex.request.method, url: redact(ex.request.url, secrets), headers: maskHeaders(ex.request.headers, secrets), body: bodyOfBytes(reqBody, ex.request.body.byteLength) },
+    ...(res
+      ? {
+          response: {
+            status: res.status,
+            headers: maskHeaders(res.headers, secrets),
+            body: { ...bodyOfBytes(new Uint8Array(Buffer.from(redact(res.body, secrets), 'utf8')), Buffer.byteLength(res.body, 'utf8')) },
+            truncated: res.truncated,
+          },
+        }
+      : {}),
+    verdict: ex.verdict,
+    reason: redact(ex.reason, secrets),
+    ...(ex.failure ? { failure: ex.failure } : {}),
+    timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
+  };
+}
+
+/** The last `max` exchanges of a case (the ones its curl lines show), recorded. */
+export function recordExchanges(exchanges: readonly Exchange[], secrets: readonly string[], max: number): RecordedExchange[] {
+  return exchanges.slice(-max).map((ex) => recordExchange(ex, secrets));
+}

@@ -1,0 +1,78 @@
+/**
+ * A load run's figures and charts as an HTML fragment (inline SVG): the body of load.html, and the
+ * load section of report.html when `start` ran its short load.
+ */
+import type { LoadRunResult } from '../load/run.ts';
+import { esc } from './html-text.ts';
+import { publicUrl } from './load-json.ts';
+import { modelText, ms } from './load-md.ts';
+import { lineChart } from './svg-chart.ts';
+
+/** What the charts read of a run: everything but its encoded histogram (which report.json leaves out). */
+export type LoadFigures = Omit<LoadRunResult, 'histogram'>;
+
+/** Percentile q → -log10(1 - q/100): 90% → 1, 99% → 2, 99.9% → 3. */
+const nines = (q: number): number => -Math.log10(Math.max(1e-6, 1 - q / 100));
+
+export function spectrumChart(r: LoadFigures): string {
+  const pts = r.spectrum.filter((p) => p.percentile < 100).map((p) => [nines(p.percentile), p.us / 1000] as const);
+  const maxNines = Math.max(3, ...pts.map((p) => p[0]));
+  const ticks = [0, 1, 2, 3, 4, 5].filter((k) => k <= maxNines).map((k) => [k, k === 0 ? '0%' : `${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}%`] as const);
+  return lineChart([{ name: 'latency', color: '#1f77b4', points: pts }], { title: 'Latency by percentile', xLabel: 'percentile', yLabel: 'ms', xTicks: ticks });
+}
+
+export function throughputChart(r: LoadFigures): string {
+  // A last bucket covering under half a second (stragglers after the window) would read as a drop.
+  const b = r.timeline.slice(0, Math.max(1, Math.round(r.totals.wallMs / 1000)));
+  const step = Math.max(1, Math.ceil(b.length / 10));
+  const ticks = b.map((_, i) => i + 1).filter((s) => s === 1 || s % step === 0).map((s) => [s, String(s)] as const);
+  return lineChart(
+    [
+      { name: 'responses/s', color: '#1f77b4', points: b.map((x, i) => [i + 1, x.completed] as const) },
+      { name: 'succeeded/s', color: '#2ca02c', points: b.map((x, i) => [i + 1, x.ok] as const) },
+      { name: `${r.unit}/s`, color: '#ff7f0e', points: b.map((x, i) => [i + 1, x.units] as const) },
+      { name: 'errors/s', color: '#d62728', points: b.map((x, i) => [i + 1, x.errors] as const) },
+    ],
+    { title: 'Throughput over time', xLabel: 'second', yLabel: 'per second', xTicks: ticks },
+  );
+}
+
+export function curveCharts(r: LoadFigures): string {
+  return (r.curves ?? [])
+    .map((c) =>
+      lineChart(
+        [
+          { name: 'fastest ms (judged)', color: '#2ca02c', points: c.points.map((p) => [p.value, p.min / 1000] as const) },
+          { name: 'p50 ms', color: '#1f77b4', points: c.points.map((p) => [p.value, p.p50 / 1000] as const) },
+          { name: 'p99 ms', color: '#9467bd', points: c.points.map((p) => [p.value, p.p99 / 1000] as const) },
+        ],
+        { title: `Cost curve: ${c.axis}${c.verdict.superlinear ? ' (worse than linear)' : ''}`, xLabel: c.axis, yLabel: 'ms' },
+      ) + `<p class="${c.verdict.superlinear ? 'bad' : 'ok'}">${esc(c.verdict.message)}</p>`,
+    )
+    .join('\n');
+}
+
+/** The figures table, the charts, checks, thresholds and the generator's note; `h` is the heading tag of its parts. */
+export function loadSection(r: LoadFigures, h: 'h2' | 'h3' = 'h2'): string {
+  const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
+  const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
+  const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(t.threshold)}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
+  return `<p>${esc(r.description)}.</p>
+<table class="figures">
+${row('target', publicUrl(r.target.url) + (r.target.embedded ? ' (embedded reference)' : ''))}
+${row('model', modelText(r))}
+${row('measured', `${(r.totals.wallMs / 1000).toFixed(1)} s, ${r.totals.sent} requests`)}
+${row('requests/s', r.rates.rps.toFixed(1))}
+${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
+${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
+${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
+</table>
+<${h}>Latency percentile spectrum</${h}>
+${spectrumChart(r)}
+<${h}>Throughput over time</${h}>
+${throughputChart(r)}
+${r.curves?.length ? `<${h}>Cost curves</${h}>\n${curveCharts(r)}` : ''}
+${checks ? `<${h}>Checks</${h}><ul>${checks}</ul>` : ''}
+${thresholds ? `<${h}>Thresholds</${h}><ul>${thresholds}</ul>` : ''}
+<${h}>Load generator</${h}><p>${esc(r.generator.note)}.</p>`;
+}
