@@ -7,7 +7,7 @@ import type { Profile } from '../target/profile.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
-import { addCounts, addTallies, mergeHistograms } from './tally.ts';
+import { addCounts, addTallies, errorHistograms, mergeHistograms } from './tally.ts';
 import type { JobSpec } from './job.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import { evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
@@ -66,7 +66,10 @@ export interface LoadRunResult {
   };
   readonly rates: { readonly rps: number; readonly okPerSecond: number; readonly goodput: number };
   readonly errorRate: number;
+  /** Every request sent, failed ones included (a timeout at the moment it was abandoned). */
   readonly latency: LatencySummary;
+  /** Failed requests alone (transport errors, timeouts, abandoned, 5xx). */
+  readonly errorLatency: LatencySummary;
   readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
   readonly histogram: string;
   readonly timeline: readonly SecondBucket[];
@@ -233,6 +236,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     rates,
     errorRate,
     latency: merged.latency,
+    errorLatency: merged.errorLatency,
     spectrum: spec,
     histogram: merged.histogram,
     timeline: merged.timeline,
@@ -253,6 +257,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
   const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]!).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
   return {
     ...mergeHistograms(rs.map((r) => r.histogram)),
+    ...errorHistograms(rs.map((r) => r.errorHistogram)),
     ...addTallies(rs),
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
     wallMs: rs.reduce((a, r) => a + r.wallMs, 0),
