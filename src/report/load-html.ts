@@ -4,7 +4,7 @@
  */
 import type { LoadRunResult } from '../load/run.ts';
 import { publicUrl } from './load-json.ts';
-import { modelText, ms } from './load-md.ts';
+import { latencyScope, modelText, ms, thresholdName } from './load-md.ts';
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -118,7 +118,7 @@ export function curveCharts(r: LoadRunResult): string {
 export function toLoadHtml(r: LoadRunResult): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
-  const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(t.threshold)}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
+  const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(thresholdName(t))}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pouchproof load ${esc(r.runId)}</title>
 <style>
@@ -131,6 +131,7 @@ svg .g{stroke:#eee}svg .a{stroke:#888}
 .ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
 </style></head><body>
 <h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
+${r.failedBecause ? `<p class="bad">${esc(r.failedBecause)}</p>` : ''}
 <p>${esc(r.description)}.</p>
 <table>
 ${row('target', publicUrl(r.target.url) + (r.target.embedded ? ' (embedded reference)' : ''))}
@@ -141,6 +142,7 @@ ${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
 ${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
 ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
 </table>
+<p>${esc(latencyScope(r))}.</p>
 <h2>Latency percentile spectrum</h2>
 ${spectrumChart(r)}
 <h2>Throughput over time</h2>
