@@ -51,9 +51,21 @@ export function pouchesFor(profile: Profile, rng: Rng, n: number): string[] {
   }
 }
 
+/** Commit paths by pouch: a run commits to a handful of pouches, and building a path is not free. */
+const commitPaths = new Map<string, string>();
+
+function commitPath(pouchId: string): string {
+  let p = commitPaths.get(pouchId);
+  if (p === undefined) {
+    p = buildPath(commitOperations, { pouchId });
+    if (commitPaths.size < 10_000) commitPaths.set(pouchId, p);
+  }
+  return p;
+}
+
 export function commitRequest(caller: Caller, built: BuiltCommit, kind: string): LoadRequest {
   const headers = built.signature ? { ...caller.headers, [SIGNATURE_HEADER]: built.signature } : caller.headers;
-  return { method: commitOperations.method, path: buildPath(commitOperations, { pouchId: built.pouchId }), headers, body: built.body, kind, token: built };
+  return { method: commitOperations.method, path: commitPath(built.pouchId), headers, body: built.body, kind, token: built };
 }
 
 export function usageRequest(caller: Caller, sourceId: string, body: string, kind: string, token?: unknown): LoadRequest {
