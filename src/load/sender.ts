@@ -88,7 +88,7 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.settle({ status: this.status, body });
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
     if (!this.settled) this.settle(err);
   }
 
@@ -103,12 +103,17 @@ export class Flight implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.chunks = [];
     this.sender.inFlight.delete(this);
-    this.done(this, res);
+    // undici reports some failures (a header it refuses) inside dispatch itself: answering those
+    // synchronously would let send → done → send recurse without bound.
+    if (this.sender.dispatching) setImmediate(this.done, this, res);
+    else this.done(this, res);
   }
 }
 
 export class Sender {
   readonly inFlight = new Set<Flight>();
+  /** True while undici's dispatch runs (see Flight.settle). */
+  dispatching = false;
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly sweeper: NodeJS.Timeout;
@@ -134,7 +139,14 @@ export class Sender {
     f.intended = intended;
     f.deadline = now() + this.timeoutMs;
     this.inFlight.add(f);
-    this.pool.dispatch({ method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body }, f);
+    this.dispatching = true;
+    try {
+      this.pool.dispatch({ method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body }, f);
+    } catch (e) {
+      f.onResponseError(undefined, e instanceof Error ? e : new Error(String(e)));
+    } finally {
+      this.dispatching = false;
+    }
     return f;
   }
 
