@@ -102,11 +102,16 @@ export class Flight implements Dispatcher.DispatchHandler {
   private settle(res: LoadResponse | Error): void {
     this.settled = true;
     this.chunks = [];
-    this.sender.inFlight.delete(this);
     // undici reports some failures (a header it refuses) inside dispatch itself: answering those
-    // synchronously would let send → done → send recurse without bound.
-    if (this.sender.dispatching) setImmediate(this.done, this, res);
-    else this.done(this, res);
+    // synchronously would let send → done → send recurse without bound, and freeing the slot at once
+    // would let the caller's send loop spin; both wait for the next turn of the event loop.
+    if (this.sender.dispatching) setImmediate(() => this.finish(res));
+    else this.finish(res);
+  }
+
+  private finish(res: LoadResponse | Error): void {
+    this.sender.inFlight.delete(this);
+    this.done(this, res);
   }
 }
 
