@@ -1,5 +1,14 @@
 /**
- * Load engine benchmark, all against one reference server in a child process (its own core), with
+ * Load engine benchmark, in two parts.
+ *
+ * 1. The generator alone (issue 13.9): nginx answers every request with one canned commit envelope
+ *    on one core, and each generator in turn runs pinned to the other core with 16 connections:
+ *    wrk, autocannon and the engine with a fixed body, then the engine with a unique live-signed
+ *    1-op commit per request (commit-throughput, no pre-building). Targets per generator core: the
+ *    fixed body at least autocannon's rate, signed commits at least 12k/s. Skipped with a message
+ *    when nginx or wrk is not installed.
+ *
+ * 2. Against one reference server in a child process (its own core), with one reference server in a child process (its own core), with
  * the same connections: (a) the engine re-sending one pre-built signed body, (b) the engine with a
  * unique signed commit per request (commit-throughput), (c) autocannon with the same fixed body.
  * Targets: (b)/(a) ≥ 0.9 (building bodies does not throttle the generator) and (a)/(c) ≥ 0.9 (the
@@ -18,6 +27,9 @@ import { callerOf, commitRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
 import type { LoadRequest, RequestSource } from '../src/load/scenario.ts';
 import { parseProfile, type Profile } from '../src/target/profile.ts';
+import { startReference } from '../src/reference/index.ts';
+import { RESULT_STATUSES, type OperationResultValue } from '../src/spec/index.ts';
+import { missingTools, pinSelf, startNginx, wrk } from './nginx.ts';
 
 const CONNECTIONS = 16;
 const DURATION_MS = 6000;
@@ -53,6 +65,7 @@ function engine(profile: Profile, source: RequestSource, durationMs = DURATION_M
 const rps = (e: EngineResult): number => (e.completed * 1000) / e.wallMs;
 
 export async function run(): Promise<void> {
+  await againstNginx();
   const { child, profile } = await startServer();
   try {
     const rng = new Rng(99);
@@ -112,5 +125,73 @@ export async function run(): Promise<void> {
   } finally {
     child.stdin?.end();
     await new Promise((r) => child.once('exit', r));
+  }
+}
+
+/** Per generator core, what unique live-signed 1-op commits must reach (issue 13.9). */
+const SIGNED_TARGET_RPS = 12_000;
+const NGINX_SECONDS = 5;
+
+/** The answer nginx gives to every commit: one applied result, as a 1-op commit expects. */
+function cannedEnvelope(rng: Rng): string {
+  const result: OperationResultValue = { status: RESULT_STATUSES[0], artifact_id: rng.uuid(), revision_id: rng.uuid(), seq: 1, high_water: 1 };
+  return JSON.stringify({ ok: true, data: { results: [result] }, meta: { request_id: 'bench' } });
+}
+
+function limitOf(e: EngineResult): string {
+  return e.loopUtilization >= 0.9
+    ? `generator-bound: its event loop ${(e.loopUtilization * 100).toFixed(0)}% busy, ${((e.generatorMs / e.wallMs) * 100).toFixed(0)}% of the wall time building bodies and judging answers`
+    : `not generator-bound (event loop ${(e.loopUtilization * 100).toFixed(0)}% busy): nginx or the machine limits it`;
+}
+
+export async function againstNginx(): Promise<void> {
+  const missing = missingTools();
+  if (missing) {
+    console.log(`generator vs nginx: skipped, ${missing}`);
+    return;
+  }
+  // A throwaway reference only for its profile: the device key signs, nginx answers.
+  const ref = await startReference();
+  const doc = ref.profile;
+  await ref.close();
+  const cores = availableParallelism();
+  const serverCore = cores >= 2 ? 0 : undefined;
+  const genCore = cores >= 2 ? 1 : undefined;
+  const rng = new Rng(42);
+  const nginx = await startNginx(cannedEnvelope(rng), serverCore);
+  const pinnedSelf = genCore !== undefined && pinSelf(String(genCore));
+  try {
+    const profile = parseProfile({ ...doc, baseUrl: nginx.url });
+    const caller = callerOf(profile, 'device', rng.uuid());
+    const builder = new CommitBuilder({ rng, shape: { opsPerBatch: 1, envelopeSize: defaults['envelope'] as number, blobIdsPerOp: defaults['blobs'] as number }, signerMemberId: caller.memberId, signer: caller.signer });
+    const fixed = commitRequest(caller, builder.build(makeChains(rng, [rng.uuid()], 1)[0]!), 'fixed');
+    const ms = NGINX_SECONDS * 1000;
+    const w = wrk({ url: nginx.url + fixed.path, body: fixed.body, headers: fixed.headers, connections: CONNECTIONS, seconds: NGINX_SECONDS, core: genCore });
+    // CPU time per request is the figure a loaded machine distorts least: req/s per generator core = 1e6 / µs.
+    const cpuUs = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+      const c0 = process.cpuUsage();
+      const out = await f();
+      const d = process.cpuUsage(c0);
+      return [out, d.user + d.system];
+    };
+    const [c, cCpu] = await cpuUs(() => autocannon({ url: nginx.url + fixed.path, method: fixed.method, headers: fixed.headers as Record<string, string>, body: fixed.body, connections: CONNECTIONS, duration: NGINX_SECONDS }));
+    const cRps = c.requests.total / NGINX_SECONDS;
+    const run = (source: RequestSource): Promise<EngineResult> =>
+      runEngine({ baseUrl: nginx.url, source, model: { kind: 'closed' }, connections: CONNECTIONS, durationMs: ms, maxRequests: 100_000_000, timeoutMs: 10_000, warmupMs: 500 });
+    const [a, aCpu] = await cpuUs(() => run(fixedSource(fixed)));
+    const signed = commitSource({ workerIndex: 0, workers: 1, seed: 9, params: { ...defaults, prebuild: 0 }, profile, connections: CONNECTIONS });
+    const [b, bCpu] = await cpuUs(() => run(signed));
+    const perCore = (cpu: number, n: number): string => `${(cpu / Math.max(1, n)).toFixed(1)} µs CPU/request → ${((1e6 * n) / Math.max(1, cpu)).toFixed(0)} req/s per core`;
+    console.log(`generator vs nginx (canned commit envelope, nginx on core ${serverCore ?? 'any'}, generators on core ${pinnedSelf ? genCore : 'any'}; ${CONNECTIONS} connections, ${NGINX_SECONDS} s each)`);
+    console.log(`  wrk (C, fixed body):                    ${w.toFixed(0).padStart(7)} req/s  (the ceiling: HTTP alone)`);
+    console.log(`  autocannon (fixed body):                ${cRps.toFixed(0).padStart(7)} req/s  (${c.errors} errors, ${c.non2xx} non-2xx; ${perCore(cCpu, c.requests.total)})`);
+    console.log(`  pouchproof engine, fixed body:          ${rps(a).toFixed(0).padStart(7)} req/s  (${a.ok}/${a.completed} ok; ${perCore(aCpu, a.completed)}; ${limitOf(a)})`);
+    console.log(`  pouchproof, unique live-signed commits: ${rps(b).toFixed(0).padStart(7)} req/s  (${b.ok}/${b.completed} ok; ${perCore(bCpu, b.completed)}; ${limitOf(b)})`);
+    console.log(`  ratios: fixed/autocannon ${(rps(a) / cRps).toFixed(2)} (target ≥ 1), fixed/wrk ${(rps(a) / w).toFixed(2)}, signed ${rps(b).toFixed(0)}/s vs target ${SIGNED_TARGET_RPS}/s: ${(rps(b) / SIGNED_TARGET_RPS).toFixed(2)}`);
+    console.log(`  per core (from CPU time): fixed/autocannon ${((cCpu / c.requests.total) / (aCpu / Math.max(1, a.completed))).toFixed(2)}, signed ${((1e6 * b.completed) / bCpu).toFixed(0)}/s vs ${SIGNED_TARGET_RPS}/s; signed spends ${((b.generatorMs * 1000) / Math.max(1, b.completed)).toFixed(1)} µs per request building, signing and judging`);
+  } finally {
+    await nginx.stop();
+    // Unpin, so the reference comparison below may use both cores again.
+    if (pinnedSelf) pinSelf(`0-${cores - 1}`);
   }
 }

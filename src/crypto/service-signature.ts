@@ -79,11 +79,25 @@ export function protectedHeaderSegment(kid: string): string {
  */
 export function es256Sign(input: Uint8Array, privateKey: KeyObject): Buffer {
   const sig = sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' });
-  const s = sig.subarray(32);
-  if (Buffer.compare(s, HALF_N_BYTES) <= 0) return sig;
-  const low = (P256_N - BigInt(`0x${s.toString('hex')}`)).toString(16).padStart(64, '0');
-  Buffer.from(low, 'hex').copy(sig, 32);
+  if (sig.compare(HALF_N_BYTES, 0, 32, 32, 64) <= 0) return sig;
+  lowS(sig);
   return sig;
+}
+
+const N_BYTES = Buffer.from(P256_N.toString(16).padStart(64, '0'), 'hex');
+
+/**
+ * Replaces s (bytes 32..63 of r||s) by n - s in place: big-endian subtraction byte by byte, since
+ * half of all signatures need it and a BigInt round trip through hex costs more than the rest of
+ * the normalisation. s < n, so there is no final borrow.
+ */
+export function lowS(sig: Uint8Array): void {
+  let borrow = 0;
+  for (let i = 31; i >= 0; i--) {
+    const d = N_BYTES[i]! - sig[32 + i]! - borrow;
+    borrow = d < 0 ? 1 : 0;
+    sig[32 + i] = d & 0xff;
+  }
 }
 
 /**

@@ -14,7 +14,6 @@ import {
   commitOperations,
   reportUsage,
   type AssumptionSet,
-  type CommitBody,
   type OpType,
   type PouchOperationValue,
   type UsageKeyFields,
@@ -25,18 +24,17 @@ import { Rng, zipfCdf } from './rng.ts';
 /** Serializes an object of the fields `keys` in canonical order; values are JSON-safe scalars or arrays of them. */
 function canonicalWriter<T extends object>(keys: readonly (keyof T & string)[]): (o: T) => string {
   const sorted = [...keys].sort();
-  const prefixes = sorted.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(k)}:`);
+  // Each key's text both as the first member and after another one, so nothing is rewritten per call.
+  const first = sorted.map((k) => `{${JSON.stringify(k)}:`);
+  const later = sorted.map((k) => `,${JSON.stringify(k)}:`);
   return (o) => {
     let s = '';
-    let first = true;
     for (let i = 0; i < sorted.length; i++) {
       const v = o[sorted[i]!];
       if (v === undefined) continue;
-      s += first ? prefixes[i]!.replace(/^,/, '{') : prefixes[i]!;
-      first = false;
-      s += JSON.stringify(v);
+      s += (s === '' ? first[i]! : later[i]!) + JSON.stringify(v);
     }
-    return first ? '{}' : s + '}';
+    return s === '' ? '{}' : s + '}';
   };
 }
 
@@ -48,6 +46,7 @@ const writeOp = canonicalWriter<PouchOperationValue>(fieldsOf(PouchOperation.fie
 const writeRow = canonicalWriter<UsageRowValue>(fieldsOf(UsageRow.fields));
 // The commit body's top level: `ops` is spliced in as already-serialized text.
 const COMMIT_ORDER = [...COMMIT_FIELDS].sort();
+const COMMIT_KEY_TEXT = COMMIT_ORDER.map((k) => JSON.stringify(k));
 
 /** An ES256 signature is 64 bytes: its base64url text, capped by the spec's limit. */
 const OP_SIGNATURE_CHARS = Math.min(Math.ceil((64 * 4) / 3), LIMITS.opSignatureLength.max ?? Infinity);
@@ -99,19 +98,19 @@ export interface BuiltCommit {
 }
 
 export interface Signer {
-  /** The Service-Signature header value for this body. */
-  sign(body: string, parsed: unknown): string;
+  /** The Service-Signature header value for this body (canonical text, hashed as sent). */
+  sign(body: string): string;
 }
 
 /**
  * Signs with the profile's device key. The bytes are canonical by construction, so hashing them as
- * sent ("raw-bytes") gives the same digest as every canonical-json reading.
+ * sent ("raw-bytes") gives the same digest as every canonical-json reading, and the parsed body is
+ * never needed.
  */
 export function deviceSigner(o: { kid: string; privateKey: KeyObject; assumptions?: AssumptionSet }): Signer {
   const jwsForm = (o.assumptions?.['jws-form'] ?? 'digest-payload') as JwsForm;
   return {
-    sign: (body, parsed) =>
-      signServiceSignature({ body: parsed, rawBody: Buffer.from(body), kid: o.kid, privateKey: o.privateKey, canonical: 'raw-bytes', jwsForm }),
+    sign: (body) => signServiceSignature({ body: undefined, rawBody: Buffer.from(body, 'utf8'), kid: o.kid, privateKey: o.privateKey, canonical: 'raw-bytes', jwsForm }),
   };
 }
 
@@ -131,6 +130,7 @@ const UPDATE: OpType = 'update';
 export class CommitBuilder {
   private readonly pool: string;
   private readonly epoch: string;
+  private readonly epochJson: string;
   private readonly keyGen = LIMITS.keyGen.min ?? 1;
 
   constructor(private readonly o: CommitBuilderOptions) {
@@ -139,6 +139,7 @@ export class CommitBuilder {
     // Envelopes are cut from one random text; only ids need to be unique.
     this.pool = o.rng.b64u(o.shape.envelopeSize + 1024);
     this.epoch = o.epoch ?? o.rng.uuid();
+    this.epochJson = JSON.stringify(this.epoch);
   }
 
   get shape(): CommitShape {
@@ -152,8 +153,7 @@ export class CommitBuilder {
   build(chain: ArtifactChain, shape: CommitShape = this.o.shape, from: string | null = chain.head): BuiltCommit {
     const { rng } = this.o;
     let base = from;
-    const ops: string[] = [];
-    const parsedOps: PouchOperationValue[] = [];
+    let ops = '';
     for (let k = 0; k < shape.opsPerBatch; k++) {
       const revision = rng.uuid();
       const blobPrefix = rng.b64u(8);
@@ -171,19 +171,20 @@ export class CommitBuilder {
         signer_member_id: this.o.signerMemberId,
         blob_ids: blobIds,
       };
-      ops.push(writeOp(op));
-      parsedOps.push(op);
+      ops += (k === 0 ? '' : ',') + writeOp(op);
       base = revision;
     }
     const top: Record<string, string> = {
-      operation_id: JSON.stringify(rng.uuid()),
-      epoch: JSON.stringify(this.epoch),
-      ops: `[${ops.join(',')}]`,
+      operation_id: `"${rng.uuid()}"`,
+      epoch: this.epochJson,
+      ops: `[${ops}]`,
     };
     let body = '';
-    for (const k of COMMIT_ORDER) if (top[k] !== undefined) body += `${body === '' ? '{' : ','}${JSON.stringify(k)}:${top[k]}`;
+    for (let i = 0; i < COMMIT_ORDER.length; i++) {
+      const v = top[COMMIT_ORDER[i]!];
+      if (v !== undefined) body += `${body === '' ? '{' : ','}${COMMIT_KEY_TEXT[i]!}:${v}`;
+    }
     body += '}';
-    const parsed: CommitBody | undefined = this.o.signer ? { operation_id: JSON.parse(top.operation_id!) as string, epoch: this.epoch, ops: parsedOps } : undefined;
     return {
       pouchId: chain.pouchId,
       chain,
@@ -191,7 +192,7 @@ export class CommitBuilder {
       finalRevision: base!,
       ops: shape.opsPerBatch,
       body,
-      signature: this.o.signer?.sign(body, parsed),
+      signature: this.o.signer?.sign(body),
     };
   }
 }

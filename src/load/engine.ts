@@ -7,14 +7,15 @@
  *   intended time, so a stall is charged to every request it delayed (coordinated omission
  *   corrected, as wrk2 does). Requests that are due while every connection is busy wait in a
  *   bounded queue; beyond it they are counted as dropped, never buffered without bound.
- * Memory is fixed: one HdrHistogram, one bucket per second, one queue of due times.
+ * Memory is fixed: two HdrHistograms (all requests, failed ones), one bucket per second, one queue of
+ * due times, and at most one capped response body per connection (sender.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
 import { encodeHistogram, newHistogram, recordUs, summarize, type LatencySummary } from './histogram.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome, RequestSource } from './scenario.ts';
 import type { Tally } from './tally.ts';
 import { Timeline, type SecondBucket } from './timeline.ts';
+import { Sender, type Flight } from './sender.ts';
 
 export const CONTROL_STOP = 0;
 export const CONTROL_COMPLETED = 1;
@@ -52,6 +53,8 @@ export interface EngineOptions {
    * [CONTROL_COMPLETED] counts completed requests, for progress lines.
    */
   readonly control?: Int32Array;
+  /** Response bytes read per request at most (default RESPONSE_BODY_CAP_BYTES). */
+  readonly responseCapBytes?: number;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
 }
@@ -59,7 +62,11 @@ export interface EngineOptions {
 export interface EngineResult extends Tally {
   /** HdrHistogram (µs) in compressed base64, for merging. */
   readonly histogram: string;
+  /** Every request that was sent, failed ones included. */
   readonly latency: LatencySummary;
+  /** The failed ones alone (transport errors, timeouts, abandoned, 5xx), also counted in `histogram`. */
+  readonly errorHistogram: string;
+  readonly errorLatency: LatencySummary;
   readonly timeline: readonly SecondBucket[];
   readonly wallMs: number;
   /** Time spent building requests and judging responses (the generator itself), in the measured window. */
@@ -102,52 +109,52 @@ class DueQueue {
   }
 }
 
-export function makePool(baseUrl: string, connections: number, timeoutMs: number): Pool {
-  const u = new URL(baseUrl);
-  return new Pool(u.origin, { connections, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
-}
+/** Once the run's time is up, requests still in flight get this long to answer before they are abandoned. */
+export const END_GRACE_MS = 1000;
 
-export function pathPrefix(baseUrl: string): string {
-  return new URL(baseUrl).pathname.replace(/\/+$/, '');
-}
-
-/** Sends one request on a pool and reads the whole answer. */
-export async function sendOn(pool: Pool, prefix: string, r: LoadRequest, timeoutMs: number): Promise<LoadResponse> {
-  const res = await pool.request({ method: r.method, path: prefix + r.path, headers: r.headers, body: r.body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  const body = await res.body.text();
-  return { status: res.statusCode, body };
-}
-
-async function warmUp(pool: Pool, prefix: string, o: EngineOptions): Promise<void> {
+async function warmUp(sender: Sender, o: EngineOptions): Promise<void> {
   const end = now() + o.warmupMs!;
-  const lane = async (): Promise<void> => {
-    for (let i = 0; i < 10_000 && now() < end; i++) {
-      const r = o.source.next();
-      if (!r) {
-        await new Promise((res) => setTimeout(res, 1));
-        continue;
-      }
-      const res = await sendOn(pool, prefix, r, o.timeoutMs).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
-      o.source.complete(r, res);
+  let lanes = 0;
+  let finished!: () => void;
+  const over = new Promise<void>((r) => (finished = r));
+  // Each lane sends its next request when the previous one settles, until the warm-up is over.
+  const lane = (sent: number): void => {
+    if (sent >= 10_000 || now() >= end) {
+      if (--lanes === 0) finished();
+      return;
     }
+    const r = o.source.next();
+    if (!r) {
+      setTimeout(() => lane(sent + 1), 1);
+      return;
+    }
+    sender.send(r, now(), (f, res) => {
+      o.source.complete(f.req, res);
+      lane(sent + 1);
+    });
   };
-  await Promise.all(Array.from({ length: o.connections }, lane));
+  lanes = o.connections;
+  for (let i = 0; i < o.connections; i++) lane(0);
+  // Unmeasured: whatever has not answered when the warm-up is over is given up.
+  const cut = setTimeout(() => sender.abandonAll('abandoned-at-end'), Math.max(0, end - now()) + END_GRACE_MS);
+  await over;
+  clearTimeout(cut);
 }
 
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
-  const pool = makePool(o.baseUrl, o.connections, o.timeoutMs);
-  const prefix = pathPrefix(o.baseUrl);
-  if (o.warmupMs && o.warmupMs > 0) await warmUp(pool, prefix, o);
+  const sender = new Sender(o.baseUrl, o.connections, o.timeoutMs, o.responseCapBytes);
+  if (o.warmupMs && o.warmupMs > 0) await warmUp(sender, o);
   const p0 = performance.now();
   await o.source.prepare?.();
   const prepareMs = performance.now() - p0;
   const hist = newHistogram();
+  const errHist = newHistogram();
   const t0 = o.ready ? await o.ready() : now();
   const tEnd = t0 + o.durationMs;
   const timeline = new Timeline(t0, o.durationMs);
   const reasons: Record<string, number> = {};
   const kinds: Record<string, { sent: number; ok: number; units: number }> = {};
-  let sent = 0, completed = 0, ok = 0, notOk = 0, errors = 0, dropped = 0, units = 0, inFlight = 0, generatorMs = 0, bytesSent = 0;
+  let sent = 0, completed = 0, ok = 0, notOk = 0, errors = 0, dropped = 0, units = 0, generatorMs = 0, bytesSent = 0;
   let stopped = false;
 
   const wait = t0 - now();
@@ -165,12 +172,16 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     return r;
   };
 
-  const finish = (r: LoadRequest, res: LoadResponse | Error, intended: number): void => {
+  // Every request that settles is timed, whatever ended it: an answer, an error, a timeout (at the
+  // moment it was abandoned) or the end of the run. Leaving failures out would make a server that
+  // hangs look faster.
+  const finish = (f: Flight, res: LoadResponse | Error): void => {
     const end = now();
-    inFlight--;
+    const r = f.req;
     completed++;
     if (o.control) Atomics.add(o.control, CONTROL_COMPLETED, 1);
-    if (!(res instanceof Error)) recordUs(hist, (end - intended) * 1000);
+    const latencyUs = (end - f.intended) * 1000;
+    recordUs(hist, latencyUs);
     const g = performance.now();
     let out: RequestOutcome;
     try {
@@ -188,34 +199,33 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       const why = out.reason ?? 'failed';
       reasons[why] = (reasons[why] ?? 0) + 1;
     }
-    if (out.error) errors++;
+    if (out.error) {
+      errors++;
+      recordUs(errHist, latencyUs);
+    }
     units += out.units;
     k.units += out.units;
     timeline.record(end, out.ok, out.units, !!out.error);
   };
 
+  const onSettled = (f: Flight, res: LoadResponse | Error): void => {
+    finish(f, res);
+    afterCompletion();
+  };
+
   const fire = (r: LoadRequest, intended: number): void => {
     sent++;
-    inFlight++;
     bytesSent += r.body.length;
     (kinds[r.kind] ??= { sent: 0, ok: 0, units: 0 }).sent++;
-    sendOn(pool, prefix, r, o.timeoutMs).then(
-      (res) => {
-        finish(r, res, intended);
-        afterCompletion();
-      },
-      (err: unknown) => {
-        finish(r, err instanceof Error ? err : new Error(String(err)), intended);
-        afterCompletion();
-      },
-    );
+    sender.send(r, intended, onSettled);
   };
 
   const queue = new DueQueue(o.queueLimit ?? Math.max(1024, o.model.kind === 'open' ? Math.ceil(o.model.rate * 2) : 0));
   let nextIndex = 0;
   let timer: NodeJS.Timeout | undefined;
+  let grace: NodeJS.Timeout | undefined;
 
-  const canSend = (): boolean => !stopped && inFlight < o.connections && sent < o.maxRequests;
+  const canSend = (): boolean => !stopped && sender.inFlight.size < o.connections && sent < o.maxRequests;
 
   const drain = (): void => {
     // Closed model: keep every connection busy. Open model: serve waiting due times in order.
@@ -238,18 +248,28 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     }
   };
 
+  /** Stops sending; what is in flight gets END_GRACE_MS (within its timeout) and is then abandoned. */
+  const stop = (): void => {
+    stopped = true;
+    if (sender.inFlight.size === 0) return resolveDone();
+    grace ??= setTimeout(() => {
+      sender.abandonAll('abandoned-at-end');
+      resolveDone();
+    }, Math.min(END_GRACE_MS, o.timeoutMs));
+  };
+
   const afterCompletion = (): void => {
     if (!stopped) drain();
-    if ((stopped || sent >= o.maxRequests) && inFlight === 0) resolveDone();
-    else if (o.model.kind === 'closed' && now() >= tEnd && inFlight === 0) resolveDone();
+    if (stopped || sent >= o.maxRequests || (o.model.kind === 'closed' && now() >= tEnd)) {
+      if (sender.inFlight.size === 0) resolveDone();
+    }
   };
 
   const tick = (): void => {
     timer = undefined;
     const t = now();
     if (t >= tEnd || sent + queue.size >= o.maxRequests || (o.control !== undefined && Atomics.load(o.control, CONTROL_STOP) === 1)) {
-      stopped = true;
-      if (inFlight === 0) resolveDone();
+      stop();
       return;
     }
     if (o.model.kind === 'open') {
@@ -265,31 +285,34 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       drain();
       // The closed model is driven by completions; this timer only ends the run or retries a
       // source that had nothing to offer.
-      timer = setTimeout(tick, inFlight === 0 ? 1 : Math.max(1, Math.min(50, tEnd - t)));
+      timer = setTimeout(tick, sender.inFlight.size === 0 ? 1 : Math.max(1, Math.min(50, tEnd - t)));
     }
   };
   tick();
 
-  // A hung server must not hang the tool: give in-flight requests their timeout, then give up.
-  const guard = setTimeout(() => resolveDone(), o.durationMs + o.timeoutMs + 1000);
   await done;
   stopped = true;
-  clearTimeout(guard);
+  if (grace) clearTimeout(grace);
   if (timer) clearTimeout(timer);
   const wallMs = now() - started;
   const elu = performance.eventLoopUtilization(elu0);
-  await pool.destroy().catch(() => undefined);
+  await sender.close();
   const latency = summarize(hist);
   const histogram = encodeHistogram(hist);
+  const errorLatency = summarize(errHist);
+  const errorHistogram = encodeHistogram(errHist);
   hist.destroy();
+  errHist.destroy();
   return {
     histogram,
     latency,
+    errorHistogram,
+    errorLatency,
     sent,
     completed,
     ok,
     notOk,
-    errors: errors + (sent - completed),
+    errors,
     dropped,
     unsent: queue.size,
     units,

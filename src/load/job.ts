@@ -5,7 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Profile } from '../target/profile.ts';
-import { makePool, pathPrefix, runEngine, sendOn, type EngineResult, type LoadModel } from './engine.ts';
+import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
+import { Sender } from './sender.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 
 export interface JobSpec {
@@ -70,14 +71,13 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
   });
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {
-    const pool = makePool(job.profile.baseUrl, 1, job.timeoutMs);
-    const prefix = pathPrefix(job.profile.baseUrl);
+    const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs);
     try {
-      checks = await source.check((r) => sendOn(pool, prefix, r, job.timeoutMs));
+      checks = await source.check((r) => sender.request(r));
     } catch (e) {
       checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${(e as Error).message}` }];
     } finally {
-      await pool.destroy().catch(() => undefined);
+      await sender.close();
     }
   }
   return { engine, checks, stats: source.stats?.() ?? {} };

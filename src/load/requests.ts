@@ -7,6 +7,7 @@ import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
 import type { Rng } from './rng.ts';
+import { AbandonedError } from './sender.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
 
 const APPLIED = RESULT_STATUSES[0];
@@ -50,9 +51,21 @@ export function pouchesFor(profile: Profile, rng: Rng, n: number): string[] {
   }
 }
 
+/** Commit paths by pouch: a run commits to a handful of pouches, and building a path is not free. */
+const commitPaths = new Map<string, string>();
+
+function commitPath(pouchId: string): string {
+  let p = commitPaths.get(pouchId);
+  if (p === undefined) {
+    p = buildPath(commitOperations, { pouchId });
+    if (commitPaths.size < 10_000) commitPaths.set(pouchId, p);
+  }
+  return p;
+}
+
 export function commitRequest(caller: Caller, built: BuiltCommit, kind: string): LoadRequest {
   const headers = built.signature ? { ...caller.headers, [SIGNATURE_HEADER]: built.signature } : caller.headers;
-  return { method: commitOperations.method, path: buildPath(commitOperations, { pouchId: built.pouchId }), headers, body: built.body, kind, token: built };
+  return { method: commitOperations.method, path: commitPath(built.pouchId), headers, body: built.body, kind, token: built };
 }
 
 export function usageRequest(caller: Caller, sourceId: string, body: string, kind: string, token?: unknown): LoadRequest {
@@ -72,8 +85,9 @@ function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<I
   }
 }
 
-/** Transport errors, timeouts and 5xx: the server failed to serve, as opposed to refusing. */
+/** Transport errors, timeouts, responses the engine abandoned and 5xx: the server failed to serve, as opposed to refusing. */
 export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined {
+  if (res instanceof AbandonedError) return { ok: false, units: 0, reason: res.reason, error: true };
   if (res instanceof Error) {
     const code = (res as { code?: string }).code ?? '';
     const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;

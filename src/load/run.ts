@@ -7,10 +7,10 @@ import type { Profile } from '../target/profile.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
-import { addCounts, addTallies, mergeHistograms } from './tally.ts';
+import { addCounts, addTallies, errorHistograms, mergeHistograms } from './tally.ts';
 import type { JobSpec } from './job.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
-import { evaluateThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
+import { brokenLine, judgeThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
 import type { SecondBucket } from './timeline.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 
@@ -66,7 +66,10 @@ export interface LoadRunResult {
   };
   readonly rates: { readonly rps: number; readonly okPerSecond: number; readonly goodput: number };
   readonly errorRate: number;
+  /** Every request sent, failed ones included (a timeout at the moment it was abandoned). */
   readonly latency: LatencySummary;
+  /** Failed requests alone (transport errors, timeouts, abandoned, 5xx). */
+  readonly errorLatency: LatencySummary;
   readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
   readonly histogram: string;
   readonly timeline: readonly SecondBucket[];
@@ -83,7 +86,10 @@ export interface LoadRunResult {
     readonly note: string;
   };
   readonly curves?: readonly CurveResult[];
+  /** The user's thresholds, or the default bounds (`byDefault`) when none were given. */
   readonly thresholds: readonly ThresholdResult[];
+  /** Why the run failed, in one line (absent when it passed). */
+  readonly failedBecause?: string;
   /** Ended early by Ctrl-C: the figures cover what ran. */
   readonly interrupted: boolean;
   readonly exitCode: 0 | 1;
@@ -197,7 +203,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   const attempted = merged.sent + merged.dropped;
   const errorRate = attempted > 0 ? (merged.errors + merged.dropped) / attempted : 0;
   const rates = { rps: perSecond(merged.completed, wallMs), okPerSecond: perSecond(merged.ok, wallMs), goodput: perSecond(merged.units, wallMs) };
-  const thresholds = evaluateThresholds(o.thresholds, { latencyUs: merged.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
+  const thresholds = judgeThresholds(o.thresholds, { latencyUs: merged.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const maxElu = Math.max(0, ...merged.loopUtilization);
   const maxBusy = Math.max(0, ...merged.generatorBusy);
   const limited = maxElu >= GENERATOR_LIMIT_UTILIZATION;
@@ -210,7 +216,8 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   mergeEncoded(h, merged.histogram);
   const spec = spectrum(h);
   h.destroy();
-  const failed = thresholds.some((t) => !t.passed) || merged.checks.some((c) => !c.passed);
+  const brokenChecks = merged.checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`);
+  const why = [brokenLine(thresholds), ...brokenChecks].filter((x) => x !== undefined).join('; ');
   return {
     runId: o.runId,
     scenario: o.scenario.name,
@@ -233,6 +240,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     rates,
     errorRate,
     latency: merged.latency,
+    errorLatency: merged.errorLatency,
     spectrum: spec,
     histogram: merged.histogram,
     timeline: merged.timeline,
@@ -244,7 +252,8 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     ...(curves ? { curves } : {}),
     thresholds,
     interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
-    exitCode: failed ? 1 : 0,
+    exitCode: why ? 1 : 0,
+    ...(why ? { failedBecause: why } : {}),
   };
 }
 
@@ -253,6 +262,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
   const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]!).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
   return {
     ...mergeHistograms(rs.map((r) => r.histogram)),
+    ...errorHistograms(rs.map((r) => r.errorHistogram)),
     ...addTallies(rs),
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
     wallMs: rs.reduce((a, r) => a + r.wallMs, 0),

@@ -59,3 +59,9 @@ export function mergeHistograms(encoded: readonly string[]): { histogram: string
     h.destroy();
   }
 }
+
+/** mergeHistograms for the failed-only histograms, under their own names. */
+export function errorHistograms(encoded: readonly string[]): { errorHistogram: string; errorLatency: LatencySummary } {
+  const m = mergeHistograms(encoded);
+  return { errorHistogram: m.histogram, errorLatency: m.latency };
+}

@@ -55,6 +55,8 @@ export interface Measured {
 
 export interface ThresholdResult {
   readonly threshold: string;
+  /** A default bound, applied because the run was given no threshold of its own. */
+  readonly byDefault?: boolean;
   readonly passed: boolean;
   readonly actual: number;
   /** The actual value in the threshold's own unit, for reports. */
@@ -96,4 +98,28 @@ export function evaluateThresholds(list: readonly Threshold[], m: Measured): Thr
     const actual = actualOf(t, m);
     return { threshold: t.source, passed: compare(actual, t.op, t.value), actual, actualText: show(t, actual) };
   });
+}
+
+/** Error rate above which a run with no threshold of its own fails. */
+export const DEFAULT_ERROR_BOUND = 0.05;
+
+/**
+ * The bounds a run is judged by when it is given none: it must have delivered some goodput and
+ * served at least 1 - DEFAULT_ERROR_BOUND of its requests. A run that measured nothing good never
+ * passes; any `--threshold` replaces these.
+ */
+export const DEFAULT_THRESHOLDS: readonly Threshold[] = [parseThreshold('goodput>0/s'), parseThreshold(`errors<=${DEFAULT_ERROR_BOUND * 100}%`)];
+
+/** The user's thresholds, or the default bounds when there are none, evaluated. */
+export function judgeThresholds(given: readonly Threshold[], m: Measured): ThresholdResult[] {
+  if (given.length > 0) return evaluateThresholds(given, m);
+  return evaluateThresholds(DEFAULT_THRESHOLDS, m).map((r) => ({ ...r, byDefault: true }));
+}
+
+/** One line saying why the run failed its thresholds, or undefined when none broke. */
+export function brokenLine(results: readonly ThresholdResult[]): string | undefined {
+  const broken = results.filter((t) => !t.passed);
+  if (broken.length === 0) return undefined;
+  const list = broken.map((t) => `${t.threshold} (actual ${t.actualText})`).join(', ');
+  return broken.every((t) => t.byDefault) ? `no threshold given, and the default bound is broken: ${list}` : `threshold broken: ${list}`;
 }

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
 import type { CheckResult } from './scenario.ts';
-import { addCounts, addTallies, mergeHistograms, type KindTally, type Tally } from './tally.ts';
+import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './tally.ts';
 import { mergeTimelines, type SecondBucket } from './timeline.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
@@ -50,6 +50,9 @@ function inWorker(job: JobSpec, ready: () => Promise<number>): Promise<JobOutput
 export interface MergedResult extends Tally {
   readonly histogram: string;
   readonly latency: LatencySummary;
+  /** Failed requests alone (also in `histogram`). */
+  readonly errorHistogram: string;
+  readonly errorLatency: LatencySummary;
   readonly reasons: Record<string, number>;
   readonly kinds: Record<string, KindTally>;
   readonly timeline: SecondBucket[];
@@ -76,6 +79,7 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
   const engines = outputs.map((o) => o.engine);
   return {
     ...mergeHistograms(engines.map((e) => e.histogram)),
+    ...errorHistograms(engines.map((e) => e.errorHistogram)),
     ...addTallies(engines),
     timeline: mergeTimelines(engines.map((e) => e.timeline)),
     wallMs: Math.max(0, ...engines.map((e) => e.wallMs)),

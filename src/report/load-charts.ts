@@ -5,7 +5,7 @@
 import type { LoadRunResult } from '../load/run.ts';
 import { esc } from './html-text.ts';
 import { publicUrl } from './load-json.ts';
-import { modelText, ms } from './load-md.ts';
+import { latencyScope, modelText, ms, thresholdName } from './load-md.ts';
 import { lineChart } from './svg-chart.ts';
 
 /** What the charts read of a run: everything but its encoded histogram (which report.json leaves out). */
@@ -56,7 +56,7 @@ export function curveCharts(r: LoadFigures): string {
 export function loadSection(r: LoadFigures, h: 'h2' | 'h3' = 'h2'): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
-  const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(t.threshold)}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
+  const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(thresholdName(t))}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
   return `<p>${esc(r.description)}.</p>
 <table class="figures">
 ${row('target', publicUrl(r.target.url) + (r.target.embedded ? ' (embedded reference)' : ''))}
@@ -67,6 +67,7 @@ ${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
 ${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
 ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
 </table>
+<p>${esc(latencyScope(r))}.</p>
 <${h}>Latency percentile spectrum</${h}>
 ${spectrumChart(r)}
 <${h}>Throughput over time</${h}>

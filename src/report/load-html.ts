@@ -18,6 +18,7 @@ ${CHART_CSS}
 .ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
 </style></head><body>
 <h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
+${r.failedBecause ? `<p class="bad">${esc(r.failedBecause)}</p>` : ''}
 ${loadSection(r)}
 </body></html>
 `;

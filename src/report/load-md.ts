@@ -6,6 +6,16 @@ export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0
 const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
 const pct = (x: number): string => `${(x * 100).toFixed(x < 0.001 && x > 0 ? 3 : 2)}%`;
 
+/** What the latency figures cover, and the failed requests' own percentiles (said wherever latency is shown). */
+export function latencyScope(r: Pick<LoadRunResult, 'errorLatency'>): string {
+  const e = r.errorLatency;
+  const failed = e.count > 0 ? `p50 ${ms(e.p50)} ms, p90 ${ms(e.p90)} ms, p99 ${ms(e.p99)} ms (${n0(e.count)} requests)` : 'none failed';
+  return `latency covers every request, failed ones included (a timeout counts until it was abandoned); failed-only: ${failed}`;
+}
+
+/** A threshold as written, marked when it is a default bound rather than the user's. */
+export const thresholdName = (t: LoadRunResult['thresholds'][number]): string => (t.byDefault ? `${t.threshold} (default bound)` : t.threshold);
+
 export function modelText(r: Pick<LoadRunResult, 'model' | 'rate' | 'connections'>): string {
   return r.model === 'open' ? `open model, ${n0(r.rate ?? 0)} req/s (latency from intended send time)` : `closed model, ${r.connections} connections`;
 }
@@ -18,11 +28,11 @@ export function toLoadMarkdown(r: LoadRunResult): string {
   L.push(`- Target: ${publicUrl(r.target.url)}${r.target.embedded ? ' (embedded reference' + (r.target.faults?.length ? `, faults: ${r.target.faults.join(', ')}` : '') + ')' : ''}`);
   L.push(`- ${modelText(r)}; ${r.connections} connections, ${r.workers || 'no'} worker thread${r.workers === 1 ? '' : 's'}; ${secs.toFixed(1)} s measured; seed ${r.seed}`);
   L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
-  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}`, '');
+  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}`, '');
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
   L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');
-  L.push(`| ${ms(r.latency.p50)} | ${ms(r.latency.p90)} | ${ms(r.latency.p99)} | ${ms(r.latency.p999)} | ${ms(r.latency.max)} | ${n0(r.latency.count)} |`, '');
+  L.push(`| ${ms(r.latency.p50)} | ${ms(r.latency.p90)} | ${ms(r.latency.p99)} | ${ms(r.latency.p999)} | ${ms(r.latency.max)} | ${n0(r.latency.count)} |`, '', `The ${latencyScope(r)}.`, '');
   const reasons = Object.entries(r.reasons).sort((a, b) => b[1] - a[1]);
   if (reasons.length) {
     L.push('## Not succeeded, by reason', '', '| reason | count |', '|---|---:|');
@@ -49,7 +59,7 @@ export function toLoadMarkdown(r: LoadRunResult): string {
   }
   if (r.thresholds.length) {
     L.push('## Thresholds', '', '| threshold | actual | result |', '|---|---:|---|');
-    for (const t of r.thresholds) L.push(`| \`${t.threshold}\` | ${t.actualText} | ${t.passed ? 'passed' : '**broken**'} |`);
+    for (const t of r.thresholds) L.push(`| \`${t.threshold}\`${t.byDefault ? ' (default bound)' : ''} | ${t.actualText} | ${t.passed ? 'passed' : '**broken**'} |`);
     L.push('');
   }
   const conflicts = Object.entries(r.stats).filter(([k]) => k.endsWith('conflicts'));

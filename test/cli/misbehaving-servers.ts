@@ -1,7 +1,8 @@
 /**
  * Small misbehaving targets for the CLI tests of a run that cannot vouch for anything: one that
  * cuts every response off mid-body, one that sends headers and then stalls every body, and one that
- * answers correctly but slowly (a proxy to the embedded reference, 0–3 s per response).
+ * answers correctly but slowly (a proxy to the embedded reference, 0–3 s per response); and, for
+ * the load engine, an endless body, a dripped body, all 500s and one that hangs on every nth request.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,5 +70,46 @@ export function slowProxy(upstream: string, maxDelayMs = 3000): Promise<Local> {
       out.end(body);
     }, Math.floor(Math.random() * maxDelayMs));
     res.on('close', () => clearTimeout(timer));
+  });
+}
+
+/** A 200 whose body never ends: chunks as fast as the client reads them, until it hangs up. */
+export function endlessBody(): Promise<Local> {
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  return listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"ok":true,"data":"');
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    pump();
+  });
+}
+
+/** A 200 whose body comes one byte every `everyMs`, forever. */
+export function dripBody(everyMs = 20): Promise<Local> {
+  return listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => res.write(' '), everyMs);
+    res.on('close', () => clearInterval(timer));
+  });
+}
+
+/** Every response a 500 with a small JSON error. */
+export function always500(): Promise<Local> {
+  return listen((_req, res) => {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end('{"ok":false,"error":{"code":"internal"}}');
+  });
+}
+
+/** Answers at once, except every `n`th request, which is never answered. */
+export function hangEvery(n: number): Promise<Local> {
+  let i = 0;
+  return listen((_req, res) => {
+    if (++i % n === 0) return;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(ENVELOPE) });
+    res.end(ENVELOPE);
   });
 }

@@ -1,11 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { b64u } from '../../src/crypto/base64url.ts';
 import { blake3 } from '../../src/crypto/blake3.ts';
 import { canonicalize } from '../../src/crypto/canonical.ts';
 import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../../src/crypto/keys.ts';
 import {
-  signServiceSignature, signingDigest, verifyServiceSignature, type CanonicalForm, type JwsForm, type SignatureForm,
+  P256_N, lowS, signServiceSignature, signingDigest, verifyServiceSignature, type CanonicalForm, type JwsForm, type SignatureForm,
 } from '../../src/crypto/service-signature.ts';
 import { commitBody } from './fixtures.ts';
 
@@ -112,5 +112,19 @@ describe('verifyServiceSignature refusals (never throws)', () => {
     expect(verifyServiceSignature({ header: good, rawBody: Buffer.from(wire), parsedBody: body, keyFor: () => ed })).toEqual({ ok: false, reason: 'key is not a P-256 key' });
     expect(verifyServiceSignature({ header: good, rawBody: Buffer.from(wire), parsedBody: { x: NaN }, keyFor })).toEqual({ ok: false, reason: 'body cannot be canonicalized' });
     expect(verifyServiceSignature({ header: 42 as unknown as string, rawBody: Buffer.from(wire), parsedBody: body, keyFor }).ok).toBe(false);
+  });
+});
+
+describe('lowS', () => {
+  it('replaces s by n - s, as BigInt arithmetic does, for edge and random values', () => {
+    const cases = [1n, 2n, 0xffn, 1n << 128n, P256_N / 2n + 1n, P256_N - 1n, P256_N - 0x100n];
+    for (let i = 0; i < 50; i++) cases.push(BigInt(`0x${randomBytes(32).toString('hex')}`) % P256_N || 1n);
+    for (const s of cases) {
+      const sig = Buffer.concat([randomBytes(32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex')]);
+      const r = Buffer.from(sig.subarray(0, 32));
+      lowS(sig);
+      expect(sig.subarray(0, 32)).toEqual(r);
+      expect(BigInt(`0x${sig.subarray(32).toString('hex')}`)).toBe(P256_N - s);
+    }
   });
 });

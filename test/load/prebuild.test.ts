@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import scenario, { PREBUILD_MAX, commitSource } from '../../scenarios/commit-throughput.ts';
 import type { BuiltCommit } from '../../src/load/bodies.ts';
-import { makePool, pathPrefix, sendOn } from '../../src/load/engine.ts';
+import { Sender } from '../../src/load/sender.ts';
 import { resolveParams, type LoadRequest, type LoadResponse, type RequestSource } from '../../src/load/scenario.ts';
 import { loadEmbedded } from './embedded.ts';
 import { RESULT_STATUSES } from '../../src/spec/index.ts';
@@ -51,19 +51,18 @@ describe('prebuilt queues', () => {
     const src = source({ artifacts: 2, prebuild: 10 });
     await src.prepare!();
     expect(src.stats!()).toMatchObject({ prebuilt: 10, prebuiltUnused: 10, prebuiltPeak: 10 });
-    const pool = makePool(profile.baseUrl, 1, 5000);
-    const prefix = pathPrefix(profile.baseUrl);
+    const sender = new Sender(profile.baseUrl, 1, 5000);
     const log: Array<{ artifact: string; base: string | null; final: string; ok: boolean; reason?: string }> = [];
     try {
       for (let i = 0; i < 16; i++) {
         const r = src.next()!;
         // i = 2: A's second commit is refused (stands in for a conflict); i = 7: B's fourth is lost in transit.
-        const res = i === 2 ? refused : i === 7 ? new Error('socket hang up') : await sendOn(pool, prefix, r, 5000);
+        const res = i === 2 ? refused : i === 7 ? new Error('socket hang up') : await sender.request(r);
         const out = src.complete(r, res);
         log.push({ artifact: built(r).chain.artifactId, base: built(r).base, final: built(r).finalRevision, ok: out.ok, ...(out.reason ? { reason: out.reason } : {}) });
       }
     } finally {
-      await pool.destroy();
+      await sender.close();
     }
     expect(log.filter((x) => !x.ok).map((x) => x.reason)).toEqual(['http 409', 'transport: socket hang up']);
     // Every commit actually sent applied at the reference: none continued a revision that does not exist.

@@ -5,7 +5,7 @@ import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts'
 import { LoadUsageError, runLoad, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { writeLoadReport } from '../../report/load-report.ts';
-import { ms } from '../../report/load-md.ts';
+import { latencyScope, ms, thresholdName } from '../../report/load-md.ts';
 import { chooseTarget, TargetError } from '../../target/resolve.ts';
 
 function parseParams(list: readonly string[]): Record<string, string> {
@@ -105,11 +105,13 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   const lines = [
     `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
     `latency ms: p50 ${ms(r.latency.p50)}  p90 ${ms(r.latency.p90)}  p99 ${ms(r.latency.p99)}  p99.9 ${ms(r.latency.p999)}  max ${ms(r.latency.max)}`,
+    latencyScope(r),
     `not succeeded: ${r.totals.notOk}${Object.keys(r.reasons).length ? ` (${Object.entries(r.reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; error rate ${(r.errorRate * 100).toFixed(3)}%`,
     ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
-    ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${t.threshold} (actual ${t.actualText})`),
+    ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
     `report: ${written.dir}/load.html`,
+    ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
     ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
