@@ -3,6 +3,7 @@
  * percentile spectrum, throughput over time and the cost curves, readable in any browser.
  */
 import type { LoadRunResult } from '../load/run.ts';
+import type { MergeNotes } from '../load/shard-record.ts';
 import { publicUrl } from './load-json.ts';
 import { modelText, ms } from './load-md.ts';
 
@@ -115,6 +116,11 @@ export function curveCharts(r: LoadRunResult): string {
     .join('\n');
 }
 
+function shardText(m: MergeNotes): string {
+  const late = m.late.map((l) => `${l.index} (${(l.lateMs / 1000).toFixed(1)} s)`);
+  return [`${m.present.length} of ${m.count} merged`, m.missing.length ? `missing ${m.missing.join(', ')}` : '', late.length ? `late ${late.join(', ')}` : ''].filter(Boolean).join('; ');
+}
+
 export function toLoadHtml(r: LoadRunResult): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
@@ -140,6 +146,7 @@ ${row('requests/s', r.rates.rps.toFixed(1))}
 ${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
 ${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
 ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
+${r.merged ? row('shards', shardText(r.merged)) : ''}
 </table>
 <h2>Latency percentile spectrum</h2>
 ${spectrumChart(r)}
