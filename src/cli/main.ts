@@ -21,13 +21,30 @@ const COMMANDS: Record<string, { describe: string; load: () => Promise<{ default
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };
 
+/** Commands under another (`pouchproof load merge`), recognised when they follow their parent directly. */
+const SUBCOMMANDS: Record<string, Record<string, { usage: string; load: () => Promise<{ default: CommandModule }> }>> = {
+  load: {
+    merge: { usage: 'merge [inputs..]', load: () => import('./commands/load-merge.ts') },
+    k8s: { usage: 'k8s', load: () => import('./commands/load-k8s.ts') },
+  },
+};
+
 
 async function dispatch(argv: string[]): Promise<number> {
   const name = argv.find((a) => !a.startsWith('-'));
   const entry = name ? COMMANDS[name] : undefined;
   let y = yargs(argv).scriptName('pouchproof').strict().help().version(false).exitProcess(false);
   let exit = 0;
-  if (entry) {
+  const subName = name ? argv[argv.indexOf(name) + 1] : undefined;
+  const sub = name && subName ? SUBCOMMANDS[name]?.[subName] : undefined;
+  if (entry && sub) {
+    const mod = (await sub.load()).default;
+    y = y.command(name!, entry.describe, (b) =>
+      b.command(sub.usage, mod.describe, (c) => mod.builder(c), async (args) => {
+        exit = await mod.handler(args as Record<string, unknown>);
+      }),
+    );
+  } else if (entry) {
     const mod = (await entry.load()).default;
     y = y.command(name!, mod.describe, (b) => mod.builder(b), async (args) => {
       exit = await mod.handler(args as Record<string, unknown>);
