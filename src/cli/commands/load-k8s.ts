@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
 import { UsageError, type CommandModule } from '../command.ts';
+import { oneLineErrors } from '../one-line-errors.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { K8sError, indexedJob, k8sRecipe, type K8sJobOptions } from '../../load/k8s.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
@@ -34,15 +35,7 @@ const loadK8s: CommandModule = {
       .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
       .option('seed', { type: 'number', describe: 'seed shared by the shards (default: drawn now)' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' }),
-  async handler(argv) {
-    try {
-      return await handle(argv);
-    } catch (e) {
-      if (!(e instanceof UsageError || e instanceof K8sError)) throw e;
-      process.stderr.write(`pouchproof: ${e.message.replace(/[\r\n]+/g, ' ')}\n`);
-      return 2;
-    }
-  },
+  handler: oneLineErrors((argv) => handle(argv), [UsageError, K8sError]),
 };
 
 function check<T>(f: () => T): T {

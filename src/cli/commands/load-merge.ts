@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError, type CommandModule } from '../command.ts';
+import { oneLineErrors } from '../one-line-errors.ts';
 import { HdrLogError } from '../../load/hdr-log.ts';
 import { MergeError, mergeShards } from '../../load/merge.ts';
 import { ShardInputError, collectShards } from '../../load/shard-files.ts';
@@ -22,15 +23,7 @@ const loadMerge: CommandModule = {
       .option('expect-shards', { type: 'number', describe: 'N: the shards there should be (default: as the shards say)' })
       .option('report-dir', { type: 'string', describe: 'write load.json, load.md and load.html into this directory (default: a new run directory under --reports)' })
       .option('reports', { type: 'string', default: 'reports', describe: 'directory the merged report goes under' }),
-  async handler(argv) {
-    try {
-      return await handle(argv);
-    } catch (e) {
-      if (!BAD_INPUT.some((c) => e instanceof c)) throw e;
-      process.stderr.write(`pouchproof: ${(e as Error).message.replace(/[\r\n]+/g, ' ')}\n`);
-      return 2;
-    }
-  },
+  handler: oneLineErrors((argv) => handle(argv), BAD_INPUT),
 };
 
 async function handle(argv: Record<string, unknown>): Promise<number> {
