@@ -78,14 +78,24 @@ export function globalWorkerIndex(shard: ShardSpec | undefined, i: number): numb
   return (shard?.index ?? 0) * WORKER_STRIDE + i;
 }
 
-/** Sleeps until `atMs` (epoch), in bounded steps, or until `signal` aborts. */
+/** Sleeps until `atMs` (epoch), in bounded steps (the clock may be stepped), or until `signal` aborts. */
 export async function sleepUntil(atMs: number, signal?: AbortSignal): Promise<void> {
-  for (let i = 0; i < 10_000 && !signal?.aborted; i++) {
-    const left = atMs - Date.now();
-    if (left <= 0) return;
-    await new Promise<void>((r) => {
-      const t = setTimeout(r, Math.min(left, 1000));
-      signal?.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
-    });
+  let wake: (() => void) | undefined;
+  const onAbort = (): void => wake?.();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (let i = 0; i < 10_000 && !signal?.aborted; i++) {
+      const left = atMs - Date.now();
+      if (left <= 0) return;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, Math.min(left, 1000));
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
 }

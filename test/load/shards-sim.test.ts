@@ -23,6 +23,7 @@ interface Json {
   checks: Array<{ name: string; passed: boolean }>;
   merged?: { count: number; present: number[]; missing: number[] };
   shard?: { index: number; count: number };
+  connections: number;
 }
 
 const readJson = (p: string): Json => JSON.parse(readFileSync(p, 'utf8')) as Json;
@@ -43,6 +44,8 @@ describe('sharded load, simulated', () => {
     expect(runs).toHaveLength(3);
     const parts = runs.map((d) => readJson(join(reports, d, 'load.json')));
     expect(parts.map((p) => p.shard?.index).sort()).toEqual([0, 1, 2]);
+    // Closed model: each shard opens its share of the connections.
+    expect(parts.map((p) => p.connections)).toEqual([2, 2, 2]);
     // A shard whose artifacts another shard had touched would fail its own head checks.
     for (const p of parts) expect(p.checks.filter((c) => !c.passed)).toEqual([]);
 
@@ -58,6 +61,7 @@ describe('sharded load, simulated', () => {
     expect(merged.totals.units).toBe(sum((p) => p.totals.units));
     expect(merged.latency.count).toBe(sum((p) => p.latency.count));
     expect(merged.latency.count).toBeGreaterThan(0);
+    expect(merged.connections).toBe(6);
     expect(merged.merged).toMatchObject({ count: 3, present: [0, 1, 2], missing: [] });
     expect(readdirSync(mergedDir).sort()).toEqual(['load.html', 'load.json', 'load.md']);
 

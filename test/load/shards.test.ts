@@ -8,7 +8,7 @@ import { HdrLogError, LATENCY_TAG, readHdrLog, writeHdrLog } from '../../src/loa
 import { encodeHistogram, HIGHEST_US, newHistogram, recordUs, type Histogram } from '../../src/load/histogram.ts';
 import { MergeError, mergeShards } from '../../src/load/merge.ts';
 import type { LoadRunResult } from '../../src/load/run.ts';
-import { globalWorkerIndex, parseShard, parseStartAt, shareOf, ShardError } from '../../src/load/shard.ts';
+import { globalWorkerIndex, parseShard, parseStartAt, shareOf, ShardError, sleepUntil } from '../../src/load/shard.ts';
 import { collectShards, ShardInputError, type ShardInput } from '../../src/load/shard-files.ts';
 import { formatShardBlocks, ShardMarkerError, splitShardBlocks } from '../../src/load/shard-markers.ts';
 import { parseShardRecord, ShardRecordError, toShardRecord } from '../../src/load/shard-record.ts';
@@ -219,5 +219,17 @@ describe('shard files through kubectl logs', () => {
     await expect(collectShards([join(dir, 'empty.log')])).rejects.toThrow(/no shard found/);
     writeFileSync(join(sub, 'shard.hlog'), 'Tag=latency,0.0,1.0,1.0,HISTgarbage\n');
     await expect(collectShards([sub])).rejects.toThrow(HdrLogError);
+  });
+});
+
+describe('waiting for the shared start', () => {
+  it('returns at the time, or at once when aborted', async () => {
+    const t = Date.now();
+    await sleepUntil(t + 50);
+    expect(Date.now()).toBeGreaterThanOrEqual(t + 50);
+    const ac = new AbortController();
+    const waiting = sleepUntil(Date.now() + 3_600_000, ac.signal);
+    ac.abort();
+    await expect(waiting).resolves.toBeUndefined();
   });
 });
