@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import * as hdr from 'hdr-histogram-js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HdrLogError, LATENCY_TAG, readHdrLog, writeHdrLog } from '../../src/load/hdr-log.ts';
 import { encodeHistogram, HIGHEST_US, newHistogram, recordUs, type Histogram } from '../../src/load/histogram.ts';
 import { MergeError, mergeShards } from '../../src/load/merge.ts';
@@ -231,5 +231,35 @@ describe('waiting for the shared start', () => {
     const waiting = sleepUntil(Date.now() + 3_600_000, ac.signal);
     ac.abort();
     await expect(waiting).resolves.toBeUndefined();
+  });
+});
+
+describe('pouchproof load: bad shard input', () => {
+  it('exits 2 with one line before anything starts', async () => {
+    const { default: load } = await import('../../src/cli/commands/load.ts');
+    const base = { scenario: 'commit-throughput', duration: '1s', threshold: [], param: [], fault: [], 'allow-remote': false, reports: dir, 'print-shard': false };
+    for (const [extra, why] of [
+      [{ shard: '3/3' }, /0-based/],
+      [{ shard: 'x' }, /expected I\/N/],
+      [{ shard: '0/2', 'start-at': 'soon' }, /bad --start-at/],
+      [{ shard: '0/2', 'start-at': String(Date.now() + 7_200_000) }, /ahead/],
+      [{ 'print-shard': true }, /--print-shard needs --shard/],
+      [{ shard: '0/2', threshold: ['p99<<1'] }, /bad threshold/],
+    ] as const) {
+      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      let code: number;
+      let said = '';
+      try {
+        code = await load.handler({ ...base, ...extra });
+        said = err.mock.calls.map((c) => String(c[0])).join('');
+      } finally {
+        err.mockRestore();
+        out.mockRestore();
+      }
+      expect(code, JSON.stringify(extra)).toBe(2);
+      expect(said).toMatch(why);
+      expect(said.trim().split('\n')).toHaveLength(1);
+    }
   });
 });
