@@ -2,7 +2,7 @@
  * The `pouchproof` command line. Each command lives in `commands/<name>.ts` and is loaded only when
  * invoked, so start-up stays fast and a command's dependencies never burden another's.
  */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError, type CommandModule } from './command.ts';
 import { closest } from './suggest.ts';
@@ -23,15 +23,32 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<{ 
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };
 
+/** Commands under another (`pouchproof load merge`), recognised when they follow their parent directly. */
+const SUBCOMMANDS: Record<string, Record<string, { usage: string; load: () => Promise<{ default: CommandModule }> }>> = {
+  load: {
+    merge: { usage: 'merge [inputs..]', load: () => import('./commands/load-merge.ts') },
+    k8s: { usage: 'k8s', load: () => import('./commands/load-k8s.ts') },
+  },
+};
+
 
 async function dispatch(argv: string[]): Promise<number> {
   const name = argv.find((a) => !a.startsWith('-'));
   const entry = name ? COMMANDS[name] : undefined;
   let y = yargs(argv).scriptName('pouchproof').strict().help().version(false).exitProcess(false);
   let exit = 0;
-  if (entry) {
+  const subName = name ? argv[argv.indexOf(name) + 1] : undefined;
+  const sub = name && subName ? SUBCOMMANDS[name]?.[subName] : undefined;
+  if (entry && sub) {
+    const mod = (await sub.load()).default;
+    y = y.command(name!, entry.describe, (b) =>
+      b.command(sub.usage, mod.describe, (c) => withExamples(mod, c), async (args) => {
+        exit = await mod.handler(args as Record<string, unknown>);
+      }),
+    );
+  } else if (entry) {
     const mod = (await entry.load()).default;
-    y = y.command(name!, mod.describe, (b) => mod.examples.reduce((acc, [cmd, meaning]) => acc.example(cmd, meaning), mod.builder(b)), async (args) => {
+    y = y.command(name!, mod.describe, (b) => withExamples(mod, b), async (args) => {
       exit = await mod.handler(args as Record<string, unknown>);
     });
   } else {
@@ -53,6 +70,11 @@ async function dispatch(argv: string[]): Promise<number> {
     if (!failed) throw err;
   }
   return failed ? 2 : exit;
+}
+
+/** A command's options, and its examples under "Examples:" in --help. */
+function withExamples(mod: CommandModule, y: Argv): Argv {
+  return mod.examples.reduce((acc, [cmd, meaning]) => acc.example(cmd, meaning), mod.builder(y));
 }
 
 /** The long names of the options a command knows, as typed on the command line. */

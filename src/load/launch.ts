@@ -9,6 +9,7 @@ import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/re
 import { isLoopbackUrl } from './remote.ts';
 import { executeLoad, type LoadRunResult } from './run.ts';
 import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
+import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { parseThreshold } from './thresholds.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 2. */
@@ -43,7 +44,14 @@ export interface RunLoadOptions {
   readonly progressEveryMs?: number;
   /** Aborting ends the run early (Ctrl-C); the partial figures are still reported. */
   readonly signal?: AbortSignal;
+  /** Run shard `index` of `count`: its share of the rate (open) or connections (closed) and of maxRequests. */
+  readonly shard?: ShardSpec;
+  /** A wall-clock start shared by shards (see parseStartAt). */
+  readonly startAt?: StartAt;
 }
+
+/** Connections are opened and warmed this long before a shared start, not earlier (idle ones get closed). */
+const PRE_START_MS = 10_000;
 
 export interface RunLoadOutput {
   readonly result: LoadRunResult;
@@ -79,33 +87,41 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   const durationMs = o.durationMs ?? DEFAULT_DURATION_MS;
   const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
   if (!(durationMs > 0) || !(maxRequests >= 1)) throw new LoadUsageError('a load run needs a positive duration and request count');
+  const shard = o.shard;
+  if (shard && maxRequests < shard.count) throw new LoadUsageError(`--max-requests ${maxRequests} cannot be split over ${shard.count} shards`);
 
   return withTarget(o.target, async (target) => {
     const { profile, embedded } = target;
     if (!embedded && !o.allowRemote && !(await isLoopbackUrl(profile.baseUrl))) {
       throw new LoadUsageError(`${new URL(profile.baseUrl).host} is not on the loopback interface; pass --allow-remote to load it`);
     }
-    const connections = o.connections ?? scenario.defaultConnections ?? (o.rate ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
+    const allConnections = o.connections ?? scenario.defaultConnections ?? (o.rate ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
+    // The open model's rate is what is shared; its connections are only a pool, which each shard keeps whole.
+    const connections = shard && !o.rate ? shareOf(allConnections, shard.count, shard.index) : allConnections;
+    if (shard && connections < 1) throw new LoadUsageError(`${allConnections} connections cannot be split over ${shard.count} shards (closed model); give --connections at least ${shard.count}`);
     // Embedded: the server keeps the main thread, the load one worker. Remote: use the cores.
     const workers = Math.min(connections, o.workers ?? (embedded ? 1 : Math.max(1, Math.min(4, availableParallelism()))));
     if (!Number.isInteger(connections) || connections < 1) throw new LoadUsageError('--connections must be a positive integer');
     if (!Number.isInteger(workers) || workers < 0) throw new LoadUsageError('--workers must be a non-negative integer');
     const faults = target.reference?.faults;
+    if (o.startAt) await sleepUntil(o.startAt.atMs - PRE_START_MS - (o.warmupMs ?? 1000), o.signal);
     const result = await executeLoad({
       scenario,
       scenarioUrl,
       params,
       profile,
-      model: o.rate ? { kind: 'open', rate: o.rate } : { kind: 'closed' },
+      model: o.rate ? { kind: 'open', rate: shard ? o.rate / shard.count : o.rate } : { kind: 'closed' },
       connections,
       workers,
       durationMs,
-      maxRequests,
+      maxRequests: shard ? shareOf(maxRequests, shard.count, shard.index) : maxRequests,
       timeoutMs: o.timeoutMs ?? profile.timeouts.requestMs,
       seed: o.seed ?? (Date.now() & 0x7fffffff),
       warmupMs: o.warmupMs,
       thresholds,
       runId: o.runId ?? loadRunId(scenario.name),
+      ...(shard ? { shard } : {}),
+      ...(o.startAt ? { startAtMs: o.startAt.atMs, requestedStartMs: o.startAt.requestedMs } : {}),
       target: { url: profile.baseUrl, embedded, ...(faults ? { faults } : {}) },
       ...(o.signal ? { signal: o.signal } : {}),
       onProgress: o.onProgress,

@@ -7,8 +7,10 @@ import type { Profile } from '../target/profile.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
-import { addCounts, addTallies, errorHistograms, mergeHistograms } from './tally.ts';
+import { addCounts, addTallies, errorHistograms, mergeHistograms, type Tally } from './tally.ts';
 import type { JobSpec } from './job.ts';
+import { globalWorkerIndex, type ShardSpec } from './shard.ts';
+import type { MergeNotes } from './shard-record.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import { brokenLine, judgeThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
 import type { SecondBucket } from './timeline.ts';
@@ -37,6 +39,12 @@ export interface ExecuteOptions {
   readonly progressEveryMs?: number;
   /** Aborting ends the run early (Ctrl-C); what was measured is kept and reported as interrupted. */
   readonly signal?: AbortSignal;
+  /** This run is one shard of a larger one: its workers take their slice of the identifier space. */
+  readonly shard?: ShardSpec;
+  /** Epoch ms: the measured window starts no earlier (a start shared by shards). */
+  readonly startAtMs?: number;
+  /** What `--start-at` asked for, kept in the result so a merge can tell a late shard. */
+  readonly requestedStartMs?: number;
 }
 
 export interface CurveResult {
@@ -70,6 +78,8 @@ export interface LoadRunResult {
   readonly latency: LatencySummary;
   /** Failed requests alone (transport errors, timeouts, abandoned, 5xx). */
   readonly errorLatency: LatencySummary;
+  /** The failed requests' histogram (encoded), as `histogram` is for every request. */
+  readonly errorHistogram: string;
   readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
   readonly histogram: string;
   readonly timeline: readonly SecondBucket[];
@@ -92,6 +102,11 @@ export interface LoadRunResult {
   readonly failedBecause?: string;
   /** Ended early by Ctrl-C: the figures cover what ran. */
   readonly interrupted: boolean;
+  /** Epoch ms the measured window started at (the first one, for a sweep). */
+  readonly startMs?: number;
+  readonly shard?: ShardSpec & { readonly requestedStartMs?: number };
+  /** Set on the result of `load merge`: which shards it was made of. */
+  readonly merged?: MergeNotes;
   readonly exitCode: 0 | 1;
 }
 
@@ -109,9 +124,9 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     scenarioUrl: o.scenarioUrl,
     params,
     profile: o.profile,
-    workerIndex: i,
-    workers: n,
-    seed: (seed + i * 0x9e37) >>> 0,
+    workerIndex: globalWorkerIndex(o.shard, i),
+    workers: n * (o.shard?.count ?? 1),
+    seed: (seed + globalWorkerIndex(o.shard, i) * 0x9e37) >>> 0,
     model: o.model.kind === 'open' ? { kind: 'open', rate: o.model.rate / n } : o.model,
     connections: split(o.connections, n, i),
     durationMs,
@@ -121,11 +136,18 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
   }));
-  return runJobs(jobs, o.workers > 0);
+  return runJobs(jobs, o.workers > 0, o.startAtMs);
 }
 
 function perSecond(count: number, wallMs: number): number {
   return wallMs > 0 ? (count * 1000) / wallMs : 0;
+}
+
+/** The error rate and per-second rates of a tally over a wall time (one run, or shards merged). */
+export function ratesOf(t: Pick<Tally, 'sent' | 'completed' | 'ok' | 'units' | 'errors' | 'dropped'>, wallMs: number): { errorRate: number; rates: LoadRunResult['rates'] } {
+  const attempted = t.sent + t.dropped;
+  const errorRate = attempted > 0 ? (t.errors + t.dropped) / attempted : 0;
+  return { errorRate, rates: { rps: perSecond(t.completed, wallMs), okPerSecond: perSecond(t.ok, wallMs), goodput: perSecond(t.units, wallMs) } };
 }
 
 /** How often a long run reports its progress. */
@@ -200,9 +222,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   }
 
   const wallMs = merged.wallMs;
-  const attempted = merged.sent + merged.dropped;
-  const errorRate = attempted > 0 ? (merged.errors + merged.dropped) / attempted : 0;
-  const rates = { rps: perSecond(merged.completed, wallMs), okPerSecond: perSecond(merged.ok, wallMs), goodput: perSecond(merged.units, wallMs) };
+  const { errorRate, rates } = ratesOf(merged, wallMs);
   const thresholds = judgeThresholds(o.thresholds, { latencyUs: merged.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const maxElu = Math.max(0, ...merged.loopUtilization);
   const maxBusy = Math.max(0, ...merged.generatorBusy);
@@ -241,6 +261,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     errorRate,
     latency: merged.latency,
     errorLatency: merged.errorLatency,
+    errorHistogram: merged.errorHistogram,
     spectrum: spec,
     histogram: merged.histogram,
     timeline: merged.timeline,
@@ -252,6 +273,8 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     ...(curves ? { curves } : {}),
     thresholds,
     interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
+    ...(merged.startMs !== undefined ? { startMs: merged.startMs } : {}),
+    ...(o.shard ? { shard: { ...o.shard, ...(o.requestedStartMs !== undefined ? { requestedStartMs: o.requestedStartMs } : {}) } } : {}),
     exitCode: why ? 1 : 0,
     ...(why ? { failedBecause: why } : {}),
   };
@@ -271,5 +294,6 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),
+    ...(rs[0]?.startMs !== undefined ? { startMs: rs[0].startMs } : {}),
   };
 }

@@ -14,14 +14,15 @@ const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
 
 /** A barrier: resolves every waiter with one start time once `n` have arrived. */
-function startBarrier(n: number, leadMs: number): () => Promise<number> {
+function startBarrier(n: number, leadMs: number, notBefore = 0): { wait: () => Promise<number>; gate: Promise<number> } {
   let arrived = 0;
   let release!: (t: number) => void;
   const gate = new Promise<number>((r) => (release = r));
-  return () => {
-    if (++arrived === n) release(clock() + leadMs);
+  const wait = (): Promise<number> => {
+    if (++arrived === n) release(Math.max(clock() + leadMs, notBefore));
     return gate;
   };
+  return { wait, gate };
 }
 
 function inWorker(job: JobSpec, ready: () => Promise<number>): Promise<JobOutput> {
@@ -64,15 +65,18 @@ export interface MergedResult extends Tally {
   readonly loopUtilization: number[];
   readonly checks: CheckResult[];
   readonly stats: Record<string, number>;
+  /** Epoch ms the workers started measuring at. */
+  readonly startMs?: number;
 }
 
 /** Epoch-ms clock shared by every thread of the process. */
 export const clock = (): number => performance.timeOrigin + performance.now();
 
-export async function runJobs(jobs: readonly JobSpec[], threads: boolean): Promise<MergedResult> {
-  const ready = startBarrier(jobs.length, threads ? 50 : 5);
-  const outputs = await Promise.all(jobs.map((j) => (threads ? inWorker(j, ready) : runJob(j, ready))));
-  return mergeOutputs(outputs);
+/** `notBefore` (epoch ms): the workers start measuring no earlier, e.g. at a start shared by shards. */
+export async function runJobs(jobs: readonly JobSpec[], threads: boolean, notBefore?: number): Promise<MergedResult> {
+  const barrier = startBarrier(jobs.length, threads ? 50 : 5, notBefore);
+  const outputs = await Promise.all(jobs.map((j) => (threads ? inWorker(j, barrier.wait) : runJob(j, barrier.wait))));
+  return { ...mergeOutputs(outputs), startMs: Math.round(await barrier.gate) };
 }
 
 export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {

@@ -3,13 +3,14 @@
  * load section of report.html when `start` ran its short load.
  */
 import type { LoadRunResult } from '../load/run.ts';
+import type { MergeNotes } from '../load/shard-record.ts';
 import { esc } from './html-text.ts';
 import { publicUrl } from './load-json.ts';
 import { latencyScope, modelText, ms, thresholdName } from './load-md.ts';
 import { lineChart } from './svg-chart.ts';
 
 /** What the charts read of a run: everything but its encoded histogram (which report.json leaves out). */
-export type LoadFigures = Omit<LoadRunResult, 'histogram'>;
+export type LoadFigures = Omit<LoadRunResult, 'histogram' | 'errorHistogram'>;
 
 /** Percentile q → -log10(1 - q/100): 90% → 1, 99% → 2, 99.9% → 3. */
 const nines = (q: number): number => -Math.log10(Math.max(1e-6, 1 - q / 100));
@@ -53,6 +54,11 @@ export function curveCharts(r: LoadFigures): string {
 }
 
 /** The figures table, the charts, checks, thresholds and the generator's note; `h` is the heading tag of its parts. */
+function shardText(m: MergeNotes): string {
+  const late = m.late.map((l) => `${l.index} (${(l.lateMs / 1000).toFixed(1)} s)`);
+  return [`${m.present.length} of ${m.count} merged`, m.missing.length ? `missing ${m.missing.join(', ')}` : '', late.length ? `late ${late.join(', ')}` : ''].filter(Boolean).join('; ');
+}
+
 export function loadSection(r: LoadFigures, h: 'h2' | 'h3' = 'h2'): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
@@ -66,6 +72,7 @@ ${row('requests/s', r.rates.rps.toFixed(1))}
 ${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
 ${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
 ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
+${r.merged ? row('shards', shardText(r.merged)) : ''}
 </table>
 <p>${esc(latencyScope(r))}.</p>
 <${h}>Latency percentile spectrum</${h}>

@@ -7,6 +7,7 @@ import { esc } from './html-text.ts';
 import { loadSection } from './load-charts.ts';
 import { CHART_CSS } from './svg-chart.ts';
 
+
 export function toLoadHtml(r: LoadRunResult): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pouchproof load ${esc(r.runId)}</title>

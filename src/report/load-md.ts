@@ -1,5 +1,6 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
 import type { LoadRunResult } from '../load/run.ts';
+import type { MergeNotes } from '../load/shard-record.ts';
 import { publicUrl } from './load-json.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
@@ -29,6 +30,7 @@ export function toLoadMarkdown(r: LoadRunResult): string {
   L.push(`- ${modelText(r)}; ${r.connections} connections, ${r.workers || 'no'} worker thread${r.workers === 1 ? '' : 's'}; ${secs.toFixed(1)} s measured; seed ${r.seed}`);
   L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
   L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}`, '');
+  if (r.merged) L.push(...shardLines(r.merged));
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
   L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');
@@ -70,4 +72,14 @@ export function toLoadMarkdown(r: LoadRunResult): string {
   if (Object.keys(r.stats).length) L.push('## Scenario figures', '', ...Object.entries(r.stats).map(([k, v]) => `- ${k}: ${n0(v)}`), '');
   L.push('## Load generator', '', `${r.generator.note}.`, '');
   return L.join('\n');
+}
+
+/** What a merge was made of: the shards present, and those missing, given twice or late. */
+export function shardLines(m: MergeNotes): string[] {
+  const L = ['## Shards', '', `- Merged ${m.present.length} of ${m.count} shards${m.requestedStartMs !== undefined ? `, shared start ${new Date(m.requestedStartMs).toISOString()}` : ''}`];
+  if (m.missing.length) L.push(`- **Missing shards: ${m.missing.join(', ')}**: the figures cover the others only`);
+  if (m.duplicates.length) L.push(`- Shards given more than once (counted once): ${m.duplicates.join(', ')}`);
+  for (const l of m.late) L.push(`- Shard ${l.index} started ${(l.lateMs / 1000).toFixed(1)} s late`);
+  L.push('');
+  return L;
 }

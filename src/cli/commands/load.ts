@@ -2,9 +2,15 @@ import type { Argv } from 'yargs';
 import { UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
-import { LoadUsageError, runLoad, type RunLoadOptions } from '../../load/launch.ts';
+import { LoadUsageError, loadRunId, runLoad, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
-import { writeLoadReport } from '../../report/load-report.ts';
+import { parseShard, parseStartAt, shardSuffix } from '../../load/shard.ts';
+import { formatShardBlocks } from '../../load/shard-markers.ts';
+import { parseThreshold } from '../../load/thresholds.ts';
+import { loadReportFiles, writeLoadReport } from '../../report/load-report.ts';
+import { shardReportFiles } from '../../report/load-shard.ts';
+import { writeReportDir } from '../../report/write.ts';
+import { redact } from '../../target/redact.ts';
 import { latencyScope, ms, thresholdName } from '../../report/load-md.ts';
 import { chooseTarget, TargetError } from '../../target/resolve.ts';
 
@@ -50,7 +56,11 @@ const load: CommandModule = {
       .option('seed', { type: 'number', describe: 'seed of the body generator' })
       .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
       // The old spelling of --report-dir: still read, hidden from --help, with a warning.
-      .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' }),
+      .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
+
+      .option('shard', { type: 'string', describe: "run shard I of N (0-based, e.g. 0/4): its share of the rate or connections, its own identifiers; writes shard.json and shard.hlog for 'load merge', which judges the thresholds" })
+      .option('start-at', { type: 'string', describe: 'start measuring at this time (ISO with zone, or epoch ms; at most 1 h ahead), shared by the shards' })
+      .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" }),
   async handler(argv) {
     // Bad input is reported here, as one line with exit code 2, before anything is started.
     try {
@@ -78,6 +88,13 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...(argv['target'] !== undefined ? { url: argv['target'] as string } : {}),
     faults: (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
+  const shard = argv['shard'] !== undefined ? wrap(() => parseShard(argv['shard'] as string)) : undefined;
+  const startAt = argv['start-at'] !== undefined ? wrap(() => parseStartAt(argv['start-at'] as string, Date.now())) : undefined;
+  if (argv['print-shard'] && !shard) throw new UsageError('--print-shard needs --shard I/N');
+  const thresholdSources = argv['threshold'] as string[];
+  // A shard's throughput is a share, so thresholds are judged on the merge; checked here, though.
+  if (shard) wrap(() => thresholdSources.map(parseThreshold));
+  if (startAt?.warning) process.stderr.write(`pouchproof: ${startAt.warning}\n`);
   const opts: RunLoadOptions = {
     scenario,
     target,
@@ -87,7 +104,9 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...(argv['rate'] !== undefined ? { rate: wrap(() => parseRate(argv['rate'] as string)) } : {}),
     ...(argv['connections'] !== undefined ? { connections: argv['connections'] as number } : {}),
     ...(argv['workers'] !== undefined ? { workers: argv['workers'] as number } : {}),
-    thresholds: argv['threshold'] as string[],
+    thresholds: shard ? [] : thresholdSources,
+    ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
+    ...(startAt ? { startAt } : {}),
     allowRemote: argv['allow-remote'] as boolean,
     ...(argv['seed'] !== undefined ? { seed: argv['seed'] as number } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
@@ -100,8 +119,11 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   } finally {
     intr.dispose();
   }
-  const written = await writeLoadReport(reportDir, out.result, out.secrets);
   const r = out.result;
+  const shardFiles = shard ? shardReportFiles(r, thresholdSources) : {};
+  const written = shard
+    ? await writeReportDir(reportDir, r.runId, { ...loadReportFiles(r), ...shardFiles }, out.secrets)
+    : await writeLoadReport(reportDir, r, out.secrets);
   const lines = [
     `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
     `latency ms: p50 ${ms(r.latency.p50)}  p90 ${ms(r.latency.p90)}  p99 ${ms(r.latency.p99)}  p99.9 ${ms(r.latency.p999)}  max ${ms(r.latency.max)}`,
@@ -113,8 +135,11 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     `report: ${written.dir}/load.html`,
     ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
     ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
+    ...(shard ? [`shard ${shard.index}/${shard.count}: thresholds and the verdict are judged on the whole by 'pouchproof load merge'`] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  return r.interrupted ? 130 : r.exitCode;
+  if (argv['print-shard'] && shard) process.stdout.write(redact(formatShardBlocks(`${shard.index}/${shard.count}`, shardFiles), out.secrets));
+  if (r.interrupted) return 130;
+  return shard ? 0 : r.exitCode;
 }
 export default load;

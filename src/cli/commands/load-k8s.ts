@@ -1,0 +1,98 @@
+import { randomInt } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { stringify } from 'yaml';
+import { UsageError, type CommandModule } from '../command.ts';
+import { oneLineErrors } from '../one-line-errors.ts';
+import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
+import { K8sError, indexedJob, k8sRecipe, type K8sJobOptions } from '../../load/k8s.ts';
+import { parseThreshold } from '../../load/thresholds.ts';
+import { parseDuration, parseRate } from '../../load/units.ts';
+
+/** Pods need time to be scheduled and pull the image before the shared start. */
+const DEFAULT_LEAD = '2m';
+
+/** `pouchproof load k8s`: an Indexed Job running a sharded load run, as YAML. */
+const loadK8s: CommandModule = {
+  describe: 'print a Kubernetes Indexed Job that runs a load scenario in N shards (then: kubectl logs … | load merge)',
+  examples: [
+    ['pouchproof load k8s --shards 8 --image registry.example/pouchproof:0.1 --scenario commit-throughput --rate 8000/s --duration 2m --target https://staging.example --allow-remote > job.yaml', 'eight pods, 1000 req/s each, from one shared start'],
+  ],
+  builder: (y: Argv) =>
+    y
+      .option('shards', { type: 'number', demandOption: true, describe: 'N: pods, each one shard' })
+      .option('image', { type: 'string', demandOption: true, describe: 'the pouchproof image (deploy/Dockerfile)' })
+      .option('secret', { type: 'string', describe: 'Secret holding profile.json and the files it names (default pouchproof-profile, unless --target)' })
+      .option('namespace', { type: 'string', describe: 'namespace of the Job' })
+      .option('name', { type: 'string', default: 'pouchproof-load', describe: 'name of the Job' })
+      .option('lead', { type: 'string', default: DEFAULT_LEAD, describe: 'the shared start is now plus this' })
+      .option('out', { type: 'string', describe: 'write the YAML to this file instead of stdout' })
+      .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
+      .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
+      .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
+      .option('max-requests', { type: 'number', describe: 'stop after this many requests in all' })
+      .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
+      .option('connections', { type: 'number', describe: 'closed model: connections in all (each shard opens its share)' })
+      .option('workers', { type: 'number', describe: 'worker threads per pod' })
+      .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole" })
+      .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
+      .option('seed', { type: 'number', describe: 'seed shared by the shards (default: drawn now)' })
+      .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' }),
+  handler: oneLineErrors((argv) => handle(argv), [UsageError, K8sError]),
+};
+
+function check<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function handle(argv: Record<string, unknown>): Promise<number> {
+  if (!argv['allow-remote']) throw new UsageError('the pods load a target that is not on their loopback interface: pass --allow-remote to say so');
+  const duration = argv['duration'] as string;
+  const durationMs = check(() => parseDuration(duration));
+  const leadMs = check(() => parseDuration(argv['lead'] as string));
+  if (argv['rate'] !== undefined) check(() => parseRate(argv['rate'] as string));
+  const thresholds = argv['threshold'] as string[];
+  check(() => thresholds.map(parseThreshold));
+  const shards = argv['shards'] as number;
+  const connections = argv['connections'] as number | undefined;
+  if (connections !== undefined && argv['rate'] === undefined && connections < shards) throw new UsageError(`--connections ${connections} cannot be split over ${shards} shards`);
+  const target = argv['target'] as string | undefined;
+  const secret = (argv['secret'] as string | undefined) ?? (target === undefined ? 'pouchproof-profile' : undefined);
+  // One seed for every shard: their worker seeds are then distinct by construction.
+  const seed = (argv['seed'] as number | undefined) ?? randomInt(0x7fffffff);
+  const opt = (name: string): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
+  const loadArgs = [
+    '--scenario', argv['scenario'] as string,
+    ...opt('target'),
+    '--duration', duration,
+    ...opt('max-requests'), ...opt('rate'), ...opt('connections'), ...opt('workers'),
+    ...thresholds.flatMap((t) => ['--threshold', t]),
+    ...(argv['param'] as string[]).flatMap((p) => ['--param', p]),
+    '--seed', String(seed),
+    '--allow-remote',
+  ];
+  const nowMs = Date.now();
+  const o: K8sJobOptions = {
+    name: argv['name'] as string,
+    ...(argv['namespace'] !== undefined ? { namespace: argv['namespace'] as string } : {}),
+    shards,
+    image: argv['image'] as string,
+    ...(secret ? { secret } : {}),
+    loadArgs,
+    startAtMs: nowMs + leadMs,
+    durationMs,
+    nowMs,
+  };
+  const job = indexedJob(o);
+  const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${stringify(job, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  if (argv['out'] !== undefined) {
+    await writeFile(argv['out'] as string, yaml, 'utf8').catch((e: Error) => Promise.reject(new UsageError(`cannot write ${argv['out'] as string}: ${e.message}`)));
+    process.stderr.write(`pouchproof: Job written to ${argv['out'] as string}; shared start ${new Date(o.startAtMs).toISOString()}\n`);
+  } else process.stdout.write(yaml);
+  return 0;
+}
+export default loadK8s;

@@ -1,0 +1,14 @@
+/** Bad input to a command, of the given error classes, as one line on stderr and exit code 2. */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+export function oneLineErrors(handle: (argv: Record<string, unknown>) => Promise<number>, classes: readonly ErrorClass[]): (argv: Record<string, unknown>) => Promise<number> {
+  return async (argv) => {
+    try {
+      return await handle(argv);
+    } catch (e) {
+      if (!classes.some((c) => e instanceof c)) throw e;
+      process.stderr.write(`pouchproof: ${(e as Error).message.replace(/[\r\n]+/g, ' ')}\n`);
+      return 2;
+    }
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * A sharded load run as a Kubernetes Indexed Job: pod i runs `pouchproof load … --shard i/N` (i from
+ * JOB_COMPLETION_INDEX, which the Job controller sets in every container), all with one `--start-at`
+ * and one `--seed`, so their identifiers stay disjoint. No index is ever retried (a retry would send
+ * its share of the load twice); its absence shows in the merge instead. The profile and device key
+ * come from a Secret mounted read-only; the shard files come back through `kubectl logs`.
+ */
+import { MAX_SHARDS } from './shard.ts';
+
+export interface K8sJobOptions {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly shards: number;
+  readonly image: string;
+  /** Secret holding profile.json (and the files it names); absent: the pods need no credentials. */
+  readonly secret?: string;
+  /** Arguments of `pouchproof load` every shard gets (no --shard, --start-at or --profile). */
+  readonly loadArgs: readonly string[];
+  readonly startAtMs: number;
+  /** How long the measured part lasts, to bound the Job. */
+  readonly durationMs: number;
+  readonly nowMs: number;
+}
+
+export const PROFILE_DIR = '/etc/pouchproof';
+export const PROFILE_FILE = 'profile.json';
+/** The root filesystem is read-only; tsx's cache and the reports go to a scratch volume here. */
+const SCRATCH_DIR = '/tmp';
+const REPORTS_DIR = `${SCRATCH_DIR}/pouchproof-reports`;
+/** The uid/gid of the `node` user of the node:20-slim image. */
+const NODE_UID = 1000;
+/** Room after the measured window for the checks and the report. */
+const AFTER_MS = 300_000;
+
+export class K8sError extends Error {}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function checkK8sOptions(o: K8sJobOptions): void {
+  if (!DNS_LABEL.test(o.name) || o.name.length > 52) throw new K8sError(`bad Job name "${o.name}": lowercase letters, digits and '-', at most 52 characters (its pods add a suffix)`);
+  if (o.namespace !== undefined && (!DNS_LABEL.test(o.namespace) || o.namespace.length > 63)) throw new K8sError(`bad namespace "${o.namespace}"`);
+  if (o.secret !== undefined && (!/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(o.secret) || o.secret.length > 253)) throw new K8sError(`bad Secret name "${o.secret}"`);
+  if (!Number.isInteger(o.shards) || o.shards < 1 || o.shards > MAX_SHARDS) throw new K8sError(`--shards must be an integer from 1 to ${MAX_SHARDS}`);
+  if (!o.image || /\s/.test(o.image)) throw new K8sError('--image names the container image, e.g. registry.example/pouchproof:1.0');
+}
+
+/** The Job as a plain object, ready for a YAML writer and a schema validator. */
+export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
+  checkK8sOptions(o);
+  const labels = { 'app.kubernetes.io/name': 'pouchproof', 'app.kubernetes.io/component': 'load', 'pouchproof/run': o.name };
+  const args = [
+    'load',
+    ...o.loadArgs,
+    ...(o.secret ? ['--profile', `${PROFILE_DIR}/${PROFILE_FILE}`] : []),
+    '--shard', `$(JOB_COMPLETION_INDEX)/${o.shards}`,
+    '--start-at', String(o.startAtMs),
+    '--reports', REPORTS_DIR,
+    '--print-shard',
+  ];
+  const deadline = Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000);
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}), labels },
+    spec: {
+      completionMode: 'Indexed',
+      completions: o.shards,
+      parallelism: o.shards,
+      // One attempt per index: a retried shard would send its load twice.
+      backoffLimitPerIndex: 0,
+      // The other shards still finish when one fails; the merge names the missing one.
+      maxFailedIndexes: o.shards,
+      // A pod being terminated is not replaced while it may still be sending.
+      podReplacementPolicy: 'Failed',
+      activeDeadlineSeconds: deadline,
+      ttlSecondsAfterFinished: 86_400,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          securityContext: { runAsNonRoot: true, runAsUser: NODE_UID, runAsGroup: NODE_UID, fsGroup: NODE_UID },
+          containers: [
+            {
+              name: 'load',
+              image: o.image,
+              args,
+              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+              volumeMounts: [
+                { name: 'scratch', mountPath: SCRATCH_DIR },
+                ...(o.secret ? [{ name: 'profile', mountPath: PROFILE_DIR, readOnly: true }] : []),
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'scratch', emptyDir: {} },
+            ...(o.secret ? [{ name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440 } }] : []),
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** The commands around the Job, printed as comments above it. */
+export function k8sRecipe(o: K8sJobOptions): string[] {
+  const ns = o.namespace ? ` -n ${o.namespace}` : '';
+  return [
+    `pouchproof load: ${o.shards} shards, shared start ${new Date(o.startAtMs).toISOString()} (apply before then; a pod that starts later runs late and is listed as late)`,
+    ...(o.secret
+      ? [
+          'The profile and every file it names (e.g. the device key) go into a Secret, never into this file:',
+          `  kubectl create secret generic ${o.secret}${ns} --from-file=${PROFILE_FILE}=./${PROFILE_FILE} --from-file=./device-key.jwk.json`,
+          `  (file references in ${PROFILE_FILE} are relative to it: keep them bare file names)`,
+        ]
+      : []),
+    `  kubectl apply${ns} -f job.yaml`,
+    `  kubectl wait${ns} --for=condition=complete --timeout=${Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000)}s job/${o.name}`,
+    `  kubectl logs${ns} -l pouchproof/run=${o.name} --tail=-1 --max-log-requests=${Math.max(5, Math.min(o.shards, 100))} > shards.log`,
+    `  pouchproof load merge shards.log --expect-shards ${o.shards}`,
+  ];
+}

@@ -1,0 +1,168 @@
+/**
+ * `load merge`: shards added into one run. Histograms add exactly (HdrHistogram buckets, tag by
+ * tag); counters add; timelines are laid on one clock (each shard's seconds shifted by how much
+ * later than the earliest it started); thresholds are judged on the whole, as one run would judge
+ * them. Which shards were missing, given twice or late is said, never guessed around.
+ */
+import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize } from './histogram.ts';
+import { ERROR_LATENCY_TAG, LATENCY_TAG } from './hdr-log.ts';
+import { loadRunId } from './launch.ts';
+import { ratesOf, type LoadRunResult } from './run.ts';
+import { START_TOLERANCE_MS } from './shard.ts';
+import type { ShardInput } from './shard-files.ts';
+import type { MergeNotes, ShardResult } from './shard-record.ts';
+import { addCounts, addTallies, mergeHistograms } from './tally.ts';
+import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
+import type { SecondBucket } from './timeline.ts';
+
+export class MergeError extends Error {}
+
+export interface MergeOptions {
+  /** Thresholds to judge; absent: the ones the shards were given. */
+  readonly thresholds?: readonly string[];
+  /** N, when the shards' own count should not be trusted alone. */
+  readonly expectShards?: number;
+  readonly runId?: string;
+}
+
+export interface MergeOutput {
+  readonly result: LoadRunResult;
+  /** Tag → merged histogram (encoded), every tag any shard logged. */
+  readonly histograms: Readonly<Record<string, string>>;
+}
+
+function same<T>(rs: readonly ShardResult[], f: (r: ShardResult) => T, what: string): T {
+  const first = f(rs[0]!);
+  const other = rs.find((r) => JSON.stringify(f(r)) !== JSON.stringify(first));
+  if (other) throw new MergeError(`the shards are not of one run: ${what} differs (${JSON.stringify(first)} vs ${JSON.stringify(f(other))}, shard ${other.shard.index})`);
+  return first;
+}
+
+/** A shard's timeline shifted `offset` seconds, added into `into`. */
+function addShifted(into: SecondBucket[], t: readonly SecondBucket[], offset: number): void {
+  t.forEach((b, i) => {
+    const o = (into[i + offset] ??= { completed: 0, ok: 0, units: 0, errors: 0 });
+    o.completed += b.completed;
+    o.ok += b.ok;
+    o.units += b.units;
+    o.errors += b.errors;
+  });
+}
+
+function notes(inputs: readonly ShardInput[], count: number): { notes: MergeNotes; kept: ShardInput[] } {
+  const byIndex = new Map<number, ShardInput>();
+  const duplicates: number[] = [];
+  for (const s of inputs) {
+    const i = s.record.result.shard.index;
+    if (byIndex.has(i)) duplicates.push(i);
+    else byIndex.set(i, s);
+  }
+  const kept = [...byIndex.values()].sort((a, b) => a.record.result.shard.index - b.record.result.shard.index);
+  const present = kept.map((s) => s.record.result.shard.index);
+  const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
+  const requested = kept.map((s) => s.record.result.shard.requestedStartMs).filter((x): x is number => x !== undefined);
+  // Without a shared start, lateness is measured against the earliest shard.
+  const reference = requested.length ? Math.min(...requested) : Math.min(...kept.map((s) => s.record.result.startMs));
+  const late = kept
+    .map((s) => ({ index: s.record.result.shard.index, lateMs: Math.round(s.record.result.startMs - reference) }))
+    .filter((x) => x.lateMs > START_TOLERANCE_MS);
+  return {
+    kept,
+    notes: { count, present, missing, duplicates: [...new Set(duplicates)], late, ...(requested.length ? { requestedStartMs: reference } : {}), sources: kept.map((s) => s.source) },
+  };
+}
+
+export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
+  if (inputs.length === 0) throw new MergeError('no shards to merge');
+  const all = inputs.map((s) => s.record.result);
+  const count = same(all, (r) => r.shard.count, 'the shard count N');
+  if (o.expectShards !== undefined && o.expectShards !== count) throw new MergeError(`--expect-shards ${o.expectShards}, but the shards say they are ${count}`);
+  same(all, (r) => r.scenario, 'the scenario');
+  same(all, (r) => r.model, 'the load model');
+  same(all, (r) => r.params, 'the scenario parameters');
+  same(all, (r) => r.target.url, 'the target');
+  const { notes: merged, kept } = notes(inputs, count);
+  const rs = kept.map((s) => s.record.result);
+  const sources = o.thresholds ?? [...new Set(kept.flatMap((s) => s.record.thresholds))];
+  let thresholds;
+  try {
+    thresholds = sources.map(parseThreshold);
+  } catch (e) {
+    throw new MergeError((e as Error).message);
+  }
+
+  const tags = [...new Set(kept.flatMap((s) => Object.keys(s.histograms)))];
+  const histograms = Object.fromEntries(tags.map((t) => [t, mergeHistograms(kept.flatMap((s) => s.histograms[t] ?? [])).histogram]));
+  const h = newHistogram();
+  mergeEncoded(h, histograms[LATENCY_TAG]!);
+  const latency = summarize(h);
+  const spec = spectrum(h);
+  h.destroy();
+  // Shards from before failed requests were logged apart have no such tag: an empty histogram then.
+  const e = newHistogram();
+  if (histograms[ERROR_LATENCY_TAG]) mergeEncoded(e, histograms[ERROR_LATENCY_TAG]);
+  const errorLatency = summarize(e);
+  const errorHistogram = encodeHistogram(e);
+  e.destroy();
+
+  const t0 = Math.min(...rs.map((r) => r.startMs));
+  const wallMs = Math.max(...rs.map((r) => r.startMs - t0 + r.totals.wallMs));
+  const timeline: SecondBucket[] = [];
+  for (const r of rs) addShifted(timeline, r.timeline, Math.round((r.startMs - t0) / 1000));
+  for (let i = 0; i < timeline.length; i++) timeline[i] ??= { completed: 0, ok: 0, units: 0, errors: 0 };
+  const tally = addTallies(rs.map((r) => ({ ...r.totals, reasons: r.reasons, kinds: r.kinds })));
+  const totals = { sent: tally.sent, completed: tally.completed, ok: tally.ok, notOk: tally.notOk, errors: tally.errors, dropped: tally.dropped, unsent: tally.unsent, units: tally.units, bytesSent: tally.bytesSent, wallMs };
+  const { errorRate, rates } = ratesOf(totals, wallMs);
+  const judged = judgeThresholds(thresholds, { latencyUs: latency, errorRate, goodput: rates.goodput, rps: rates.rps });
+  const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
+  const why = [brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
+  const limited = rs.filter((r) => r.generator.limited).map((r) => r.shard.index);
+  const first = rs[0]!;
+  const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
+  const result: LoadRunResult = {
+    runId: o.runId ?? `${loadRunId(first.scenario)}-merged`,
+    scenario: first.scenario,
+    description: first.description,
+    unit: first.unit,
+    target: first.target,
+    model: first.model,
+    ...(first.model === 'open' ? { rate } : {}),
+    connections: rs.reduce((a, r) => a + r.connections, 0),
+    workers: rs.reduce((a, r) => a + r.workers, 0),
+    durationMs: Math.max(...rs.map((r) => r.durationMs)),
+    maxRequests: rs.reduce((a, r) => a + r.maxRequests, 0),
+    seed: first.seed,
+    params: first.params,
+    startedAt: new Date(t0).toISOString(),
+    startMs: t0,
+    totals,
+    rates,
+    errorRate,
+    latency,
+    errorLatency,
+    errorHistogram,
+    spectrum: spec,
+    histogram: histograms[LATENCY_TAG]!,
+    timeline,
+    reasons: tally.reasons,
+    kinds: tally.kinds,
+    stats: addCounts(rs.map((r) => r.stats)),
+    checks,
+    generator: {
+      busy: rs.flatMap((r) => r.generator.busy),
+      loopUtilization: rs.flatMap((r) => r.generator.loopUtilization),
+      prepareMs: rs.flatMap((r) => r.generator.prepareMs),
+      limited: limited.length > 0,
+      note: limited.length
+        ? `the load generator was saturated in shard${limited.length > 1 ? 's' : ''} ${limited.join(', ')} of ${rs.length} (${rs.find((r) => r.generator.limited)!.generator.note}): the figures are a lower bound for the server`
+        : `every one of the ${rs.length} shards' load generators had headroom`,
+    },
+    ...(first.curves ? { curves: first.curves } : {}),
+    thresholds: judged,
+    interrupted: rs.some((r) => r.interrupted),
+    merged,
+    exitCode: why ? 1 : 0,
+    ...(why ? { failedBecause: why } : {}),
+  };
+  return { result, histograms };
+}
