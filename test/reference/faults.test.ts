@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, signingInput } from '../../src/crypto/service-signature.ts';
-import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_HOLD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
+import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS } from '../../src/spec/index.ts';
 import { probeCost, sizesUpTo } from '../../src/check/cost-growth.ts';
 import {
