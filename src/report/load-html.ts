@@ -6,15 +6,17 @@ import type { LoadRunResult } from '../load/run.ts';
 import { publicUrl } from './load-json.ts';
 import { modelText, ms } from './load-md.ts';
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-interface Series {
+export interface Series {
   readonly name: string;
   readonly color: string;
   readonly points: ReadonlyArray<readonly [number, number]>;
+  /** Drawn dashed, without point marks: a bound or a marker, not a measurement. */
+  readonly dashed?: boolean;
 }
 
-interface ChartOptions {
+export interface ChartOptions {
   readonly title: string;
   readonly xLabel: string;
   readonly yLabel: string;
@@ -63,12 +65,13 @@ export function lineChart(series: readonly Series[], o: ChartOptions): string {
   out.push(`<line x1="${ML}" x2="${W - MR}" y1="${H - MB}" y2="${H - MB}" class="a"/><line x1="${ML}" x2="${ML}" y1="${MT}" y2="${H - MB}" class="a"/>`);
   out.push(`<text x="${W / 2}" y="${H - 6}" text-anchor="middle">${esc(o.xLabel)}</text>`);
   out.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
+  const legendStep = Math.min(150, (W - ML - MR - 10) / Math.max(1, series.length));
   series.forEach((s, i) => {
     if (s.points.length === 0) return;
     const d = s.points.map((p, k) => `${k === 0 ? 'M' : 'L'}${X(p[0]).toFixed(1)} ${Y(p[1]).toFixed(1)}`).join(' ');
-    out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
-    for (const p of s.points) out.push(`<circle cx="${X(p[0]).toFixed(1)}" cy="${Y(p[1]).toFixed(1)}" r="2.5" fill="${s.color}"/>`);
-    out.push(`<rect x="${ML + 10 + i * 150}" y="${MT + 2}" width="12" height="4" fill="${s.color}"/><text x="${ML + 26 + i * 150}" y="${MT + 8}">${esc(s.name)}</text>`);
+    out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    if (!s.dashed) for (const p of s.points) out.push(`<circle cx="${X(p[0]).toFixed(1)}" cy="${Y(p[1]).toFixed(1)}" r="2.5" fill="${s.color}"/>`);
+    out.push(`<rect x="${(ML + 10 + i * legendStep).toFixed(1)}" y="${MT + 2}" width="12" height="4" fill="${s.color}"/><text x="${(ML + 26 + i * legendStep).toFixed(1)}" y="${MT + 8}">${esc(s.name)}</text>`);
   });
   out.push('</svg>');
   return out.join('');
@@ -77,11 +80,16 @@ export function lineChart(series: readonly Series[], o: ChartOptions): string {
 /** Percentile q → -log10(1 - q/100): 90% → 1, 99% → 2, 99.9% → 3. */
 const nines = (q: number): number => -Math.log10(Math.max(1e-6, 1 - q / 100));
 
-export function spectrumChart(r: LoadRunResult): string {
-  const pts = r.spectrum.filter((p) => p.percentile < 100).map((p) => [nines(p.percentile), p.us / 1000] as const);
-  const maxNines = Math.max(3, ...pts.map((p) => p[0]));
+/** Latency spectra (several runs on one chart), percentiles on a log scale of 1/(1-q). */
+export function spectraChart(runs: ReadonlyArray<{ name: string; color: string; spectrum: LoadRunResult['spectrum'] }>, title = 'Latency by percentile'): string {
+  const series = runs.map((r) => ({ name: r.name, color: r.color, points: r.spectrum.filter((p) => p.percentile < 100).map((p) => [nines(p.percentile), p.us / 1000] as const) }));
+  const maxNines = Math.max(3, ...series.flatMap((s) => s.points.map((p) => p[0])));
   const ticks = [0, 1, 2, 3, 4, 5].filter((k) => k <= maxNines).map((k) => [k, k === 0 ? '0%' : `${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}%`] as const);
-  return lineChart([{ name: 'latency', color: '#1f77b4', points: pts }], { title: 'Latency by percentile', xLabel: 'percentile', yLabel: 'ms', xTicks: ticks });
+  return lineChart(series, { title, xLabel: 'percentile', yLabel: 'ms', xTicks: ticks });
+}
+
+export function spectrumChart(r: LoadRunResult): string {
+  return spectraChart([{ name: 'latency', color: '#1f77b4', spectrum: r.spectrum }]);
 }
 
 export function throughputChart(r: LoadRunResult): string {
@@ -115,7 +123,8 @@ export function curveCharts(r: LoadRunResult): string {
     .join('\n');
 }
 
-export function toLoadHtml(r: LoadRunResult): string {
+/** `sections`: further HTML (capacity search, baseline comparison) shown after the summary table. */
+export function toLoadHtml(r: LoadRunResult, sections: readonly string[] = []): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
   const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(t.threshold)}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
@@ -141,6 +150,7 @@ ${row(`goodput (${r.unit}/s)`, r.rates.goodput.toFixed(1))}
 ${row('p50 / p90 / p99 / p99.9 / max (ms)', [r.latency.p50, r.latency.p90, r.latency.p99, r.latency.p999, r.latency.max].map(ms).join(' / '))}
 ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
 </table>
+${sections.join('\n')}
 <h2>Latency percentile spectrum</h2>
 ${spectrumChart(r)}
 <h2>Throughput over time</h2>
