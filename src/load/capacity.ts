@@ -142,9 +142,13 @@ export function roundRate(r: number): number {
   return Math.round(r / p) * p;
 }
 
-/** What a step's run costs beyond its measured window: the engine's warm-up (run.ts) and starting its workers. */
-function stepCostMs(durationMs: number): number {
-  return durationMs + Math.min(1000, Math.max(100, durationMs / 10)) + 500;
+/**
+ * What a step costs beyond its measured window (warm-up, starting workers, the answers still in
+ * flight at its end): before any step ran, the engine's warm-up (run.ts) and half a second; then
+ * the most any step so far took, since a loaded machine makes this part slow too.
+ */
+function overheadMs(durationMs: number, seen: readonly number[]): number {
+  return seen.length ? Math.max(...seen) : Math.min(1000, Math.max(100, durationMs / 10)) + 500;
 }
 
 function toStep(index: number, phase: CapacityPhase, offered: number, r: LoadRunResult, objective: readonly Threshold[]): CapacityStep {
@@ -212,14 +216,17 @@ export async function findCapacity(o: RunLoadOptions, c: CapacityOptions): Promi
     let hi: number | undefined;
     let next: { rate: number; phase: CapacityPhase } | undefined = { rate: plan.startRate, phase: 'grow' };
     let status: CapacityStatus = 'budget-spent';
+    const overheads: number[] = [];
     while (next) {
       if (o.signal?.aborted) {
         status = 'interrupted';
         break;
       }
       const durationMs = Math.max(plan.stepMs, Math.ceil((plan.minRequests * 1000) / next.rate));
-      if (steps.length >= plan.maxSteps || Date.now() - t0 + stepCostMs(durationMs) > plan.budgetMs) break;
+      if (steps.length >= plan.maxSteps || Date.now() - t0 + durationMs + overheadMs(durationMs, overheads) > plan.budgetMs) break;
+      const started = Date.now();
       const out = await runLoad({ ...o, target, rate: next.rate, durationMs, thresholds: judged, onProgress: undefined });
+      overheads.push(Math.max(0, Date.now() - started - durationMs));
       const step = toStep(steps.length + 1, next.phase, next.rate, out.result, plan.objective);
       steps.push(step);
       last = out;
