@@ -28,7 +28,7 @@ export interface CapacityOptions {
   readonly maxSteps?: number;
   /** Bisecting stops once (first beyond − last within) / last within is at most this. */
   readonly resolution?: number;
-  /** A step lasts long enough to measure this many requests at its rate (within the budget). */
+  /** A step lasts long enough to measure this many requests at its rate, up to 4 × stepMs. */
   readonly minRequests?: number;
 }
 
@@ -39,15 +39,19 @@ export const CAPACITY_DEFAULTS = {
   budgetMs: 120_000,
   maxSteps: 16,
   resolution: 0.05,
-  minRequests: 200,
+  minRequests: 100,
 } as const;
 
 /** Added to an objective that bounds no error rate: a server that fails fast is not within it. */
 export const DEFAULT_ERROR_BOUND = 'errors<1%';
 /** Halving below this rate stops: nothing was within. */
 export const MIN_CAPACITY_RATE = 1;
-/** Sent at under this share of the offered rate with nothing waiting: the generator fell short. */
-const SENT_SHARE = 0.9;
+/**
+ * Sent at under this share of the offered rate with nothing waiting for a connection: the
+ * generator's own timers ran that late. A little shortfall is usual on a short step (the engine
+ * stops at the end of the window, and due times a late last tick had not reached are not sent).
+ */
+const SENT_SHARE = 0.75;
 
 export type CapacityPhase = 'grow' | 'shrink' | 'bisect';
 
@@ -68,6 +72,7 @@ export interface CapacityStep {
   readonly within: boolean;
   /** The generator was saturated (or fell short of the offered rate): this step may measure it, not the target. */
   readonly generatorLimited: boolean;
+  /** How busy the generator was, in a phrase ("its event loop was 35% busy"). */
   readonly generatorNote: string;
 }
 
@@ -145,19 +150,22 @@ export function roundRate(r: number): number {
 /**
  * What a step costs beyond its measured window (warm-up, starting workers, the answers still in
  * flight at its end): before any step ran, the engine's warm-up (run.ts) and half a second; then
- * the most any step so far took, since a loaded machine makes this part slow too.
+ * what the last step took (the first one also pays for compiling the hot paths, the later ones
+ * for the answers a queue holds at their end).
  */
 function overheadMs(durationMs: number, seen: readonly number[]): number {
-  return seen.length ? Math.max(...seen) : Math.min(1000, Math.max(100, durationMs / 10)) + 500;
+  return seen.at(-1) ?? Math.min(1000, Math.max(100, durationMs / 10)) + 500;
 }
 
 function toStep(index: number, phase: CapacityPhase, offered: number, r: LoadRunResult, objective: readonly Threshold[]): CapacityStep {
   const judged = r.thresholds.slice(0, objective.length);
   const sent = (r.totals.sent * 1000) / r.durationMs;
   const shortfall = sent < SENT_SHARE * offered && r.totals.unsent === 0 && r.totals.dropped === 0;
+  const elu = Math.max(0, ...r.generator.loopUtilization);
+  const shared = r.workers === 0 && r.target.embedded ? ', a thread it shares with the embedded reference (--workers 0)' : '';
   const generatorNote = shortfall
-    ? `the generator sent ${sent.toFixed(0)} req/s of ${offered} offered with no request waiting for a connection`
-    : r.generator.note;
+    ? `its timers ran late: it sent ${sent.toFixed(0)} req/s of ${offered} offered with no request waiting for a connection`
+    : `its event loop was ${(elu * 100).toFixed(0)}% busy${shared}`;
   return {
     index,
     phase,
@@ -176,23 +184,25 @@ function toStep(index: number, phase: CapacityPhase, offered: number, r: LoadRun
 }
 
 const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
+/** An offered rate as the search chose it: whole from 100 up, three significant digits below. */
+export const rateText = (r: number): string => (r >= 100 ? n0(r) : String(Number(r.toPrecision(3))));
 
 function describe(status: CapacityStatus, plan: Plan, steps: readonly CapacityStep[], lo: number | undefined, hi: number | undefined): string {
   const within = `within ${plan.objective.map((t) => t.source).join(', ')}`;
-  const at = lo === undefined ? '' : `${n0(lo)} req/s ${within}`;
+  const at = lo === undefined ? '' : `${rateText(lo)} req/s ${within}`;
   const beyond = hi === undefined ? '' : steps.find((s) => s.offered === hi);
-  const broke = beyond ? ` (${n0(hi!)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
+  const broke = beyond ? ` (${rateText(hi!)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
   switch (status) {
     case 'found': return `capacity: ${at}${broke}`;
     case 'at-max-rate': return `capacity: at least ${at}: the highest rate allowed (--max-rate) held`;
     case 'generator-limited': {
       const g = steps.at(-1)!;
-      return `capacity: ${lo === undefined ? 'not established' : `at least ${at}`}; at ${n0(g.offered)} req/s the load generator itself was the limit (${g.generatorNote}), so the knee there is the generator's, not the target's: add --workers or cores`;
+      return `capacity: ${lo === undefined ? 'not established' : `at least ${at}`}; at ${rateText(g.offered)} req/s the load generator itself was the limit (${g.generatorNote}), so the knee there is the generator's, not the target's: add --workers or cores`;
     }
     case 'budget-spent': return lo === undefined
       ? `capacity: not established: the search's budget (${steps.length} steps, ${plan.budgetMs / 1000} s) ran out before any rate was within${broke}`
       : `capacity: at least ${at}; the search's budget (${plan.maxSteps} steps, ${plan.budgetMs / 1000} s) ran out before the knee was narrowed to ${(plan.resolution * 100).toFixed(0)}%${broke}`;
-    case 'none-within': return `capacity: none: even ${n0(steps.at(-1)!.offered)} req/s was not ${within}${broke}`;
+    case 'none-within': return `capacity: none: even ${rateText(steps.at(-1)!.offered)} req/s was not ${within}${broke}`;
     case 'interrupted': return `capacity: search interrupted${lo === undefined ? '' : `; at least ${at}`}`;
     default: return status satisfies never;
   }
@@ -222,7 +232,7 @@ export async function findCapacity(o: RunLoadOptions, c: CapacityOptions): Promi
         status = 'interrupted';
         break;
       }
-      const durationMs = Math.max(plan.stepMs, Math.ceil((plan.minRequests * 1000) / next.rate));
+      const durationMs = Math.min(4 * plan.stepMs, Math.max(plan.stepMs, Math.ceil((plan.minRequests * 1000) / next.rate)));
       if (steps.length >= plan.maxSteps || Date.now() - t0 + durationMs + overheadMs(durationMs, overheads) > plan.budgetMs) break;
       const started = Date.now();
       const out = await runLoad({ ...o, target, rate: next.rate, durationMs, thresholds: judged, onProgress: undefined });
@@ -287,5 +297,5 @@ const ms = (us: number): string => (us / 1000).toFixed(us >= 100_000 ? 0 : 1);
 
 export function stepLine(s: CapacityStep): string {
   const verdict = s.within ? 'within' : `beyond (${s.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})`;
-  return `  step ${s.index} (${s.phase}): ${n0(s.offered)} req/s offered, ${n0(s.rps)} answered/s; p50 ${ms(s.latency.p50)} ms, p99 ${ms(s.latency.p99)} ms, errors ${(s.errorRate * 100).toFixed(2)}% — ${verdict}${s.generatorLimited ? '; generator saturated' : ''}`;
+  return `  step ${s.index} (${s.phase}): ${rateText(s.offered)} req/s offered, ${n0(s.rps)} answered/s; p50 ${ms(s.latency.p50)} ms, p99 ${ms(s.latency.p99)} ms, errors ${(s.errorRate * 100).toFixed(2)}% — ${verdict}${s.generatorLimited ? '; generator saturated' : ''}`;
 }

@@ -3,7 +3,7 @@
  * (latency percentiles and throughput against the offered rate, with the objective and the
  * capacity marked) in load.html, one line on the console.
  */
-import type { CapacitySearch, CapacityStep } from '../load/capacity.ts';
+import { rateText, type CapacitySearch, type CapacityStep } from '../load/capacity.ts';
 import type { LoadRunResult } from '../load/run.ts';
 import { parseThreshold } from '../load/thresholds.ts';
 import { esc, lineChart, type Series } from './load-html.ts';
@@ -23,7 +23,7 @@ export function capacityConsole(r: LoadRunResult): string[] {
 }
 
 function plan(c: CapacitySearch): string {
-  return `Objective ${c.objective.map((o) => `\`${o}\``).join(', ')}; from ${n0(c.startRate)} req/s doubling (or halving) to the first step beyond, then bisecting to ${(c.resolution * 100).toFixed(0)}%; `
+  return `Objective ${c.objective.map((o) => `\`${o}\``).join(', ')}; from ${rateText(c.startRate)} req/s doubling (or halving) to the first step beyond, then bisecting to ${(c.resolution * 100).toFixed(0)}%; `
     + `each step an open-model run of at least ${c.stepMs / 1000} s after a discarded warm-up; at most ${c.maxSteps} steps, ${c.budgetMs / 1000} s and ${n0(c.maxRate)} req/s. `
     + `${c.steps.length} steps took ${(c.elapsedMs / 1000).toFixed(1)} s: ${STATUS_TEXT[c.status]}.`;
 }
@@ -34,13 +34,13 @@ export function capacityMarkdown(r: LoadRunResult): string {
   const c = r.capacity;
   if (!c) return '';
   const L = ['## Capacity', '', `**${c.message}**`, '', plan(c), ''];
-  if (c.capacity !== undefined) L.push(`The sections below are the figures of the step at capacity (${n0(c.capacity)} req/s).`, '');
+  if (c.capacity !== undefined) L.push(`The sections below are the figures of the step at capacity (${rateText(c.capacity)} req/s).`, '');
   L.push('| step | phase | offered req/s | sent/s | answered/s | goodput/s | p50 ms | p90 ms | p99 ms | errors | verdict |', '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const s of c.steps) {
-    L.push(`| ${s.index} | ${s.phase} | ${n0(s.offered)} | ${n0(s.sent)} | ${n0(s.rps)} | ${s.goodput.toFixed(1)} | ${ms(s.latency.p50)} | ${ms(s.latency.p90)} | ${ms(s.latency.p99)} | ${pct(s.errorRate)} | ${verdict(s)}${s.generatorLimited ? ' (generator saturated)' : ''} |`);
+    L.push(`| ${s.index} | ${s.phase} | ${rateText(s.offered)} | ${n0(s.sent)} | ${n0(s.rps)} | ${s.goodput.toFixed(1)} | ${ms(s.latency.p50)} | ${ms(s.latency.p90)} | ${ms(s.latency.p99)} | ${pct(s.errorRate)} | ${verdict(s)}${s.generatorLimited ? ' (generator saturated)' : ''} |`);
   }
   const limited = c.steps.filter((s) => s.generatorLimited);
-  if (limited.length) L.push('', `Load generator: at ${limited.map((s) => `${n0(s.offered)}`).join(', ')} req/s ${limited.at(-1)!.generatorNote}.`);
+  if (limited.length) L.push('', `Load generator: at ${limited.map((s) => `${rateText(s.offered)}`).join(', ')} req/s ${limited.at(-1)!.generatorNote}.`);
   return L.join('\n');
 }
 
@@ -52,7 +52,14 @@ function axis(steps: readonly CapacityStep[]): { x: (rate: number) => number; ti
   // Bisection steps crowd around the knee: a tick only where its label has room.
   const span = Math.max(1e-9, x(rates.at(-1)!) - x(rates[0]!));
   const ticks: Array<readonly [number, string]> = [];
-  for (const r of rates) if (ticks.length === 0 || x(r) - ticks.at(-1)![0] >= span / 9) ticks.push([x(r), n0(r)] as const);
+  for (const r of rates) {
+    if (ticks.length > 0 && x(r) - ticks.at(-1)![0] < span / 9) {
+      // The highest rate keeps its tick, at the expense of the one before.
+      if (r !== rates.at(-1) || ticks.length === 1) continue;
+      ticks.pop();
+    }
+    ticks.push([x(r), rateText(r)] as const);
+  }
   return { x, ticks, label: `offered requests/s${log ? ' (log scale)' : ''}` };
 }
 
@@ -61,7 +68,7 @@ const LATENCY_METRICS: Readonly<Record<string, (s: CapacityStep) => number>> = {
 };
 
 function kneeSeries(c: CapacitySearch, x: (rate: number) => number, top: number): Series[] {
-  return c.capacity === undefined ? [] : [{ name: `capacity ${n0(c.capacity)}/s`, color: '#2ca02c', dashed: true, points: [[x(c.capacity), 0], [x(c.capacity), top]] }];
+  return c.capacity === undefined ? [] : [{ name: `capacity ${rateText(c.capacity)}/s`, color: '#2ca02c', dashed: true, points: [[x(c.capacity), 0], [x(c.capacity), top]] }];
 }
 
 export function capacityCharts(r: LoadRunResult): string {
@@ -95,11 +102,11 @@ export function capacityHtml(r: LoadRunResult): string {
   const c = r.capacity;
   if (!c) return '';
   const rows = c.steps
-    .map((s) => `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${n0(s.offered)}</td><td>${n0(s.rps)}</td><td>${s.goodput.toFixed(1)}</td><td>${ms(s.latency.p50)}</td><td>${ms(s.latency.p99)}</td><td>${pct(s.errorRate)}</td><td class="${s.within ? 'ok' : 'bad'}">${s.within ? 'within' : 'beyond'}${s.generatorLimited ? ' (generator saturated)' : ''}</td></tr>`)
+    .map((s) => `<tr><td>${s.index}</td><td>${esc(s.phase)}</td><td>${rateText(s.offered)}</td><td>${n0(s.rps)}</td><td>${s.goodput.toFixed(1)}</td><td>${ms(s.latency.p50)}</td><td>${ms(s.latency.p99)}</td><td>${pct(s.errorRate)}</td><td class="${s.within ? 'ok' : 'bad'}">${s.within ? 'within' : 'beyond'}${s.generatorLimited ? ' (generator saturated)' : ''}</td></tr>`)
     .join('');
   return `<h2>Capacity</h2>
 <p class="${c.capacity === undefined ? 'bad' : 'ok'}">${esc(c.message)}</p>
-<p>${esc(plan(c).replace(/`/g, ''))}${c.capacity !== undefined ? ` The rest of this page shows the step at capacity (${n0(c.capacity)} req/s).` : ''}</p>
+<p>${esc(plan(c).replace(/`/g, ''))}${c.capacity !== undefined ? ` The rest of this page shows the step at capacity (${rateText(c.capacity)} req/s).` : ''}</p>
 ${capacityCharts(r)}
 <table><tr><th>step</th><th>phase</th><th>offered/s</th><th>answered/s</th><th>goodput/s</th><th>p50 ms</th><th>p99 ms</th><th>errors</th><th>verdict</th></tr>${rows}</table>`;
 }
