@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { prepareGates } from '../../src/load/gates.ts';
+import { LoadUsageError } from '../../src/load/launch.ts';
 import { BaselineError, checkBaseline, compareWithBaseline, isRelativeThreshold, judgeRelative, parseRelativeThreshold, readBaseline, withBaseline, type BaselineRun } from '../../src/load/baseline.ts';
 import type { LoadRunResult } from '../../src/load/run.ts';
 import { ThresholdError } from '../../src/load/thresholds.ts';
@@ -88,5 +90,16 @@ describe('baselines', () => {
     expect(judged.exitCode).toBe(1);
     expect(judged.thresholds.map((t) => t.threshold)).toContain('p99<+10%');
     expect(withBaseline(current({}), compareWithBaseline(current({}), b, [parseRelativeThreshold('p99<+50%')])).exitCode).toBe(0);
+  });
+
+  it('checks every gate before a run: relative thresholds need a baseline, rate bounds a search', async () => {
+    await expect(prepareGates('commit-throughput', { thresholds: ['p99<50ms', 'p99<+10%'] })).rejects.toThrow(/relative: it needs a run to compare with, --baseline/);
+    await expect(prepareGates('commit-throughput', { thresholds: [], maxRate: 100 })).rejects.toThrow(LoadUsageError);
+    await expect(prepareGates('commit-throughput', { thresholds: [], findCapacity: 'p99<+10%' })).rejects.toThrow(/--find-capacity/);
+    await expect(prepareGates('usage-flood', { thresholds: ['p99<+10%'], baseline: file })).rejects.toThrow(BaselineError);
+    const g = await prepareGates('commit-throughput', { thresholds: ['p99<50ms', 'goodput>-5%'], baseline: dir, findCapacity: 'p99<20ms', stepMs: 1000 });
+    expect(g.absolute).toEqual(['p99<50ms']);
+    expect(g.relative.map((t) => t.source)).toEqual(['goodput>-5%']);
+    expect(g.capacity).toEqual({ objective: 'p99<20ms', stepMs: 1000 });
   });
 });
