@@ -24,7 +24,6 @@ describe('capacity search', () => {
     const faulty = await search(['store-pool-queue']);
     const clean = await search([]);
     const f = faulty.capacity!, c = clean.capacity!;
-    if (process.env.LC_DEBUG) console.log(JSON.stringify([f, c].map((s) => ({ status: s.status, msg: s.message, steps: s.steps.map((x) => [x.offered, x.rps, x.latency.p99, x.within, x.generatorLimited, x.generatorNote]) })), null, 1));
     for (const s of [f, c]) {
       expect(s.steps.length).toBeLessThanOrEqual(OPTIONS.maxSteps!);
       expect(s.steps.every((x) => x.offered <= MAX_RATE)).toBe(true);
