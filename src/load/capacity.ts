@@ -78,15 +78,19 @@ export interface CapacityStep {
 
 export type CapacityStatus = 'found' | 'at-max-rate' | 'generator-limited' | 'budget-spent' | 'none-within' | 'interrupted';
 
-export interface CapacitySearch {
-  /** The objective's thresholds as judged, the error bound included. */
-  readonly objective: readonly string[];
+/** A search's bounds as it ran them (CapacityOptions with the defaults filled in). */
+export interface CapacityBounds {
   readonly startRate: number;
   readonly maxRate: number;
   readonly stepMs: number;
   readonly budgetMs: number;
   readonly maxSteps: number;
   readonly resolution: number;
+}
+
+export interface CapacitySearch extends CapacityBounds {
+  /** The objective's thresholds as judged, the error bound included. */
+  readonly objective: readonly string[];
   readonly status: CapacityStatus;
   /** The highest offered rate within the objective; absent when none was. */
   readonly capacity?: number;
@@ -112,14 +116,8 @@ export function parseObjective(objective: string): Threshold[] {
   return list.some((t) => t.metric === 'errors') ? list : [...list, parseThreshold(DEFAULT_ERROR_BOUND)];
 }
 
-interface Plan {
+interface Plan extends CapacityBounds {
   readonly objective: readonly Threshold[];
-  readonly startRate: number;
-  readonly maxRate: number;
-  readonly stepMs: number;
-  readonly budgetMs: number;
-  readonly maxSteps: number;
-  readonly resolution: number;
   readonly minRequests: number;
 }
 
@@ -259,9 +257,10 @@ export async function findCapacity(o: RunLoadOptions, c: CapacityOptions): Promi
       }
       next = decided;
     }
+    const { objective, minRequests: _, ...bounds } = plan;
     const search: CapacitySearch = {
-      objective: plan.objective.map((t) => t.source),
-      startRate: plan.startRate, maxRate: plan.maxRate, stepMs: plan.stepMs, budgetMs: plan.budgetMs, maxSteps: plan.maxSteps, resolution: plan.resolution,
+      ...bounds,
+      objective: objective.map((t) => t.source),
       status,
       ...(lo !== undefined ? { capacity: lo } : {}),
       ...(hi !== undefined ? { firstBeyond: hi } : {}),
