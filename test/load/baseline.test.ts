@@ -102,4 +102,15 @@ describe('baselines', () => {
     expect(g.relative.map((t) => t.source)).toEqual(['goodput>-5%']);
     expect(g.capacity).toEqual({ objective: 'p99<20ms', stepMs: 1000 });
   });
+
+  it('compares two capacity searches by their capacity figure', async () => {
+    const b: BaselineRun = { ...(await readBaseline(file)), capacity: 1000 };
+    const searched = (capacity: number) => current({ capacity: { capacity } as LoadRunResult['capacity'] });
+    const c = compareWithBaseline(searched(900), b, [parseRelativeThreshold('capacity>-5%')]);
+    expect(c.rows.find((x) => x.metric === 'capacity')).toMatchObject({ baselineText: '1,000 req/s', currentText: '900 req/s', changeText: '-10.0%' });
+    expect(c.thresholds).toEqual([expect.objectContaining({ threshold: 'capacity>-5%', passed: false })]);
+    expect(compareWithBaseline(searched(980), b, [parseRelativeThreshold('capacity>-5%')]).thresholds[0]!.passed).toBe(true);
+    // A search that found no capacity has nothing to compare: the threshold is broken, not skipped.
+    expect(compareWithBaseline(current({ capacity: {} as LoadRunResult['capacity'] }), b, [parseRelativeThreshold('capacity>-5%')]).thresholds[0]).toMatchObject({ passed: false, actualText: 'no figure in this run to compare' });
+  });
 });
