@@ -49,5 +49,5 @@ export function baselineHtml(r: LoadRunResult): string {
 <p>Baseline ${esc(c.path)}, started ${esc(c.startedAt)}. Relative thresholds bound the change from the baseline's value.</p>
 ${notes ? `<ul>${notes}</ul>` : ''}
 <table><tr><th>metric</th><th>baseline</th><th>this run</th><th>change</th><th>thresholds</th></tr>${rows}</table>
-${spectraChart([{ name: `baseline ${c.runId}`, color: '#7f7f7f', spectrum: c.spectrum }, { name: 'this run', color: '#1f77b4', spectrum: r.spectrum }], 'Latency by percentile: baseline and this run')}`;
+${spectraChart([{ name: 'baseline', color: '#7f7f7f', spectrum: c.spectrum }, { name: 'this run', color: '#1f77b4', spectrum: r.spectrum }], 'Latency by percentile: baseline and this run')}`;
 }

@@ -24,7 +24,7 @@ function cli(out: string, ...args: string[]) {
 
 describe('pouchproof load --find-capacity, then --baseline', () => {
   it('steps the rate up to --max-rate and reports the capacity on the console, in load.md, load.json and load.html', () => {
-    const r = cli('cap', '--scenario', 'usage-flood', '--workers', '0', '--find-capacity', 'p99<5s', '--rate', '50', '--max-rate', '100/s', '--step-duration', '400ms', '--duration', '8s', '--seed', '3');
+    const r = cli('cap', '--scenario', 'usage-flood', '--workers', '0', '--find-capacity', 'p99<5s', '--rate', '50', '--max-rate', '100/s', '--step-duration', '1s', '--duration', '10s', '--seed', '3');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/step 1 \(grow\): 50 req\/s offered/);
     expect(r.out).toMatch(/^capacity: at least 100 req\/s within p99<5s, errors<1%: the highest rate allowed \(--max-rate\) held$/m);
@@ -41,7 +41,8 @@ describe('pouchproof load --find-capacity, then --baseline', () => {
   });
 
   it('breaks a relative threshold when a latency fault slows a run at that rate down (exit 1), with both spectra on one chart', () => {
-    // The search's result is its step at capacity (100 req/s): the baseline for a run at the same rate.
+    // The search's result is its step at capacity (100 req/s for 1 s): the baseline for a run at the same rate,
+    // where the stalls hold a tenth of the requests for up to 100 ms.
     const dir = join(reports, 'cap', readdirSync(join(reports, 'cap'))[0]!);
     const slow = cli('slow', '--scenario', 'usage-flood', '--workers', '0', '--rate', '100', '--duration', '1200ms', '--seed', '3', '--fault', 'stall-periodic', '--baseline', dir, '--threshold', 'p99<+10%', '--threshold', 'errors<+1pp');
     expect(slow.code, slow.err + slow.out).toBe(1);
