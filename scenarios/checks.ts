@@ -9,8 +9,9 @@
  * busy neighbour rarely hits two runs alike, so the correct reference stays quiet on a loaded CI.
  */
 import type { LoadCheck } from '../src/check/mutants.ts';
+import { findCapacity } from '../src/load/capacity.ts';
 import { runLoad } from '../src/load/launch.ts';
-import { STALL_MS } from '../src/reference/faults.ts';
+import { STALL_MS, STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/faults.ts';
 import { loadScenarioByName } from './index.ts';
 
 /** A check whose detection counts only when a second run detects too (the second run's figures are reported). */
@@ -38,5 +39,17 @@ export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
     const { result } = await runLoad({ scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults }, rate: 200, durationMs: 3000, workers: 0, seed: 5, thresholds: [threshold] });
     const broken = result.thresholds.filter((t) => !t.passed);
     return { detected: broken.length > 0, message: broken.map((t) => `${t.threshold} broken: ${t.actualText}`).join('; ') || `${threshold} holds`, requests: result.totals.completed };
+  }),
+  'load.capacity': confirmed(async (faults) => {
+    // A capacity search up to twice store-pool-queue's knee, where its queue grows by the knee's rate every second.
+    // The correct reference holds that rate far within the objective; a step beyond the generator caused is no detection.
+    const maxRate = (2 * STORE_POOL_SIZE * 1000) / STORE_HOLD_MS;
+    const { result } = await findCapacity(
+      { scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults }, workers: 1, seed: 7 },
+      { objective: 'p99<100ms', startRate: maxRate / 4, maxRate, stepMs: 400, budgetMs: 10_000, maxSteps: 3, minRequests: 0 },
+    );
+    const c = result.capacity!;
+    const requests = c.steps.reduce((a, s) => a + Math.round((s.sent * s.measuredMs) / 1000), 0);
+    return { detected: c.firstBeyond !== undefined && c.status !== 'generator-limited' && c.status !== 'interrupted', message: c.message, requests };
   }),
 };

@@ -4,6 +4,8 @@
  * writing reports src/report's.
  */
 import type { Profile } from '../target/profile.ts';
+import type { BaselineComparison } from './baseline.ts';
+import type { CapacitySearch } from './capacity.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
 import { judgeGrowth, type GrowthVerdict } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
@@ -96,6 +98,10 @@ export interface LoadRunResult {
     readonly note: string;
   };
   readonly curves?: readonly CurveResult[];
+  /** A capacity search (capacity.ts): every step; the rest of this result is the run at capacity. */
+  readonly capacity?: CapacitySearch;
+  /** The comparison with a stored run (baseline.ts). */
+  readonly baseline?: BaselineComparison;
   /** The user's thresholds, or the default bounds (`byDefault`) when none were given. */
   readonly thresholds: readonly ThresholdResult[];
   /** Why the run failed, in one line (absent when it passed). */

@@ -5,7 +5,8 @@
  *   errors (<|<=|>|>=) N%
  *   goodput|rps (<|<=|>|>=) N/s
  */
-export type Metric = 'p50' | 'p90' | 'p99' | 'p99.9' | 'max' | 'errors' | 'goodput' | 'rps';
+export const METRICS = ['p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'goodput', 'rps'] as const;
+export type Metric = (typeof METRICS)[number];
 export type Comparator = '<' | '<=' | '>' | '>=';
 
 export interface Threshold {
@@ -20,7 +21,9 @@ export class ThresholdError extends Error {}
 
 const LATENCY: readonly Metric[] = ['p50', 'p90', 'p99', 'p99.9', 'max'];
 const UNIT_US: Record<string, number> = { us: 1, 'µs': 1, ms: 1000, s: 1_000_000 };
-const RE = /^\s*(p50|p90|p99|p99\.9|max|errors|goodput|rps)\s*(<=|>=|<|>)\s*([0-9]+(?:\.[0-9]+)?)\s*(us|µs|ms|s|%|\/s)?\s*$/;
+/** The metric names as a regex alternation (longest first, so p99.9 is not read as p99). */
+export const METRIC_ALTERNATION = [...METRICS].sort((a, b) => b.length - a.length).map((m) => m.replace('.', '\\.')).join('|');
+const RE = new RegExp(`^\\s*(${METRIC_ALTERNATION})\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(us|µs|ms|s|%|/s)?\\s*$`);
 
 export function parseThreshold(source: string): Threshold {
   const m = RE.exec(source);
@@ -63,8 +66,9 @@ export interface ThresholdResult {
   readonly actualText: string;
 }
 
-function actualOf(t: Threshold, m: Measured): number {
-  switch (t.metric) {
+/** A metric's value in a run's figures, in base units (µs, a fraction, per second). */
+export function metricOf(metric: Metric, m: Measured): number {
+  switch (metric) {
     case 'p50': return m.latencyUs.p50;
     case 'p90': return m.latencyUs.p90;
     case 'p99': return m.latencyUs.p99;
@@ -73,11 +77,11 @@ function actualOf(t: Threshold, m: Measured): number {
     case 'errors': return m.errorRate;
     case 'goodput': return m.goodput;
     case 'rps': return m.rps;
-    default: return t.metric satisfies never;
+    default: return metric satisfies never;
   }
 }
 
-function compare(a: number, op: Comparator, b: number): boolean {
+export function compare(a: number, op: Comparator, b: number): boolean {
   switch (op) {
     case '<': return a < b;
     case '<=': return a <= b;
@@ -87,16 +91,17 @@ function compare(a: number, op: Comparator, b: number): boolean {
   }
 }
 
-function show(t: Threshold, v: number): string {
-  if (t.metric === 'errors') return `${(v * 100).toFixed(3)}%`;
-  if (t.metric === 'goodput' || t.metric === 'rps') return `${v.toFixed(1)}/s`;
+/** A metric's value in the unit thresholds are written in. */
+export function formatMetric(metric: Metric, v: number): string {
+  if (metric === 'errors') return `${(v * 100).toFixed(3)}%`;
+  if (metric === 'goodput' || metric === 'rps') return `${v.toFixed(1)}/s`;
   return v >= 1000 ? `${(v / 1000).toFixed(2)}ms` : `${v}us`;
 }
 
 export function evaluateThresholds(list: readonly Threshold[], m: Measured): ThresholdResult[] {
   return list.map((t) => {
-    const actual = actualOf(t, m);
-    return { threshold: t.source, passed: compare(actual, t.op, t.value), actual, actualText: show(t, actual) };
+    const actual = metricOf(t.metric, m);
+    return { threshold: t.source, passed: compare(actual, t.op, t.value), actual, actualText: formatMetric(t.metric, actual) };
   });
 }
 

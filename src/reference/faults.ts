@@ -8,6 +8,9 @@
  */
 import type { AssumptionName, Readings } from '../spec/index.ts';
 import type { Reading } from './readings.ts';
+import { STORE_HOLD_MS, STORE_POOL_SIZE } from './store-pool.ts';
+
+export { STORE_HOLD_MS, STORE_POOL_SIZE };
 
 export interface FaultInfo<N extends string = string> {
   readonly name: N;
@@ -139,6 +142,8 @@ const LIST = [
   f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
   // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
   f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
+  // capacity: a server that degrades under load, for the capacity search (pouchproof load --find-capacity).
+  f('store-pool-queue', 'robustness', `every request holds one of ${STORE_POOL_SIZE} simulated store connections while it is handled (its body read included) plus a ${STORE_HOLD_MS} ms round trip; beyond ${STORE_POOL_SIZE} in flight the rest wait in line: latency is flat up to ${(STORE_POOL_SIZE * 1000) / STORE_HOLD_MS} req/s and grows without bound above (a knee)`, ['load.capacity']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

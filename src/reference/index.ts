@@ -6,6 +6,8 @@ export {
   FaultSet,
   STALL_MS,
   STALL_PERIOD_MS,
+  STORE_HOLD_MS,
+  STORE_POOL_SIZE,
   faultInfo,
   faultReadingConflict,
   isFaultName,

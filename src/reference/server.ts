@@ -14,6 +14,7 @@ import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
 import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
+import { StorePool } from './store-pool.ts';
 import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
 import { dispatch } from './handlers/index.ts';
 import { pouchKey } from './handlers/commit.ts';
@@ -95,6 +96,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const timers = new Set<NodeJS.Timeout>();
   let startedAt = Date.now();
   let closed = false;
+  const storePool = faults.has('store-pool-queue') ? new StorePool() : undefined;
 
   const meta = (requestId: string): Record<string, string> => (faults.has('envelope-missing-request-id') ? {} : { request_id: requestId });
 
@@ -178,7 +180,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     }
     const requestId = randomUUID();
     try {
-      const reply = await handle(req);
+      const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
       send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
     } catch (e) {
       if (e instanceof HttpError) {
@@ -211,6 +213,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   function shutdown(): Promise<void> {
     if (closed) return Promise.resolve();
     closed = true;
+    storePool?.close();
     for (const t of timers) clearTimeout(t);
     timers.clear();
     return new Promise((resolve) => {

@@ -15,11 +15,16 @@ export type LoadFigures = Omit<LoadRunResult, 'histogram' | 'errorHistogram'>;
 /** Percentile q → -log10(1 - q/100): 90% → 1, 99% → 2, 99.9% → 3. */
 const nines = (q: number): number => -Math.log10(Math.max(1e-6, 1 - q / 100));
 
-export function spectrumChart(r: LoadFigures): string {
-  const pts = r.spectrum.filter((p) => p.percentile < 100).map((p) => [nines(p.percentile), p.us / 1000] as const);
-  const maxNines = Math.max(3, ...pts.map((p) => p[0]));
+/** Latency spectra (several runs on one chart), percentiles on a log scale of 1/(1-q). */
+export function spectraChart(runs: ReadonlyArray<{ name: string; color: string; spectrum: LoadFigures['spectrum'] }>, title = 'Latency by percentile'): string {
+  const series = runs.map((r) => ({ name: r.name, color: r.color, points: r.spectrum.filter((p) => p.percentile < 100).map((p) => [nines(p.percentile), p.us / 1000] as const) }));
+  const maxNines = Math.max(3, ...series.flatMap((s) => s.points.map((p) => p[0])));
   const ticks = [0, 1, 2, 3, 4, 5].filter((k) => k <= maxNines).map((k) => [k, k === 0 ? '0%' : `${(100 - 100 / 10 ** k).toFixed(Math.max(0, k - 2))}%`] as const);
-  return lineChart([{ name: 'latency', color: '#1f77b4', points: pts }], { title: 'Latency by percentile', xLabel: 'percentile', yLabel: 'ms', xTicks: ticks });
+  return lineChart(series, { title, xLabel: 'percentile', yLabel: 'ms', xTicks: ticks });
+}
+
+export function spectrumChart(r: LoadFigures): string {
+  return spectraChart([{ name: 'latency', color: '#1f77b4', spectrum: r.spectrum }]);
 }
 
 export function throughputChart(r: LoadFigures): string {
@@ -59,7 +64,8 @@ function shardText(m: MergeNotes): string {
   return [`${m.present.length} of ${m.count} merged`, m.missing.length ? `missing ${m.missing.join(', ')}` : '', late.length ? `late ${late.join(', ')}` : ''].filter(Boolean).join('; ');
 }
 
-export function loadSection(r: LoadFigures, h: 'h2' | 'h3' = 'h2'): string {
+/** `sections`: further HTML (capacity search, baseline comparison) shown after the summary table. */
+export function loadSection(r: LoadFigures, h: 'h2' | 'h3' = 'h2', sections: readonly string[] = []): string {
   const row = (k: string, v: string): string => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`;
   const checks = r.checks.map((c) => `<li class="${c.passed ? 'ok' : 'bad'}">${c.passed ? 'passed' : 'FAILED'}: ${esc(c.name)} — ${esc(c.message)}</li>`).join('');
   const thresholds = r.thresholds.map((t) => `<li class="${t.passed ? 'ok' : 'bad'}">${esc(thresholdName(t))}: ${esc(t.actualText)} — ${t.passed ? 'passed' : 'broken'}</li>`).join('');
@@ -75,6 +81,7 @@ ${row('error rate', `${(r.errorRate * 100).toFixed(3)}%`)}
 ${r.merged ? row('shards', shardText(r.merged)) : ''}
 </table>
 <p>${esc(latencyScope(r))}.</p>
+${sections.join('\n')}
 <${h}>Latency percentile spectrum</${h}>
 ${spectrumChart(r)}
 <${h}>Throughput over time</${h}>

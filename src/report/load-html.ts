@@ -7,8 +7,8 @@ import { esc } from './html-text.ts';
 import { loadSection } from './load-charts.ts';
 import { CHART_CSS } from './svg-chart.ts';
 
-
-export function toLoadHtml(r: LoadRunResult): string {
+/** `sections`: further HTML (capacity search, baseline comparison) shown after the summary table. */
+export function toLoadHtml(r: LoadRunResult, sections: readonly string[] = []): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>pouchproof load ${esc(r.runId)}</title>
 <style>
@@ -20,7 +20,7 @@ ${CHART_CSS}
 </style></head><body>
 <h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
 ${r.failedBecause ? `<p class="bad">${esc(r.failedBecause)}</p>` : ''}
-${loadSection(r)}
+${loadSection(r, 'h2', sections)}
 </body></html>
 `;
 }

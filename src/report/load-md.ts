@@ -4,8 +4,8 @@ import type { MergeNotes } from '../load/shard-record.ts';
 import { publicUrl } from './load-json.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
-const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
-const pct = (x: number): string => `${(x * 100).toFixed(x < 0.001 && x > 0 ? 3 : 2)}%`;
+export const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
+export const pct = (x: number): string => `${(x * 100).toFixed(x < 0.001 && x > 0 ? 3 : 2)}%`;
 
 /** What the latency figures cover, and the failed requests' own percentiles (said wherever latency is shown). */
 export function latencyScope(r: Pick<LoadRunResult, 'errorLatency'>): string {
@@ -21,7 +21,8 @@ export function modelText(r: Pick<LoadRunResult, 'model' | 'rate' | 'connections
   return r.model === 'open' ? `open model, ${n0(r.rate ?? 0)} req/s (latency from intended send time)` : `closed model, ${r.connections} connections`;
 }
 
-export function toLoadMarkdown(r: LoadRunResult): string {
+/** `sections`: further Markdown (capacity search, baseline comparison) shown after the summary. */
+export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = []): string {
   const L: string[] = [];
   const secs = r.totals.wallMs / 1000;
   L.push(`# Load run ${r.runId}: ${r.scenario}`, '');
@@ -31,6 +32,7 @@ export function toLoadMarkdown(r: LoadRunResult): string {
   L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
   L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}`, '');
   if (r.merged) L.push(...shardLines(r.merged));
+  for (const x of sections) L.push(x, '');
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
   L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');

@@ -1,12 +1,16 @@
 /** The three files of a load run (load.json, load.md, load.html), alone or beside another report (`npm start`). */
 import type { LoadRunResult } from '../load/run.ts';
+import { baselineHtml, baselineMarkdown } from './load-baseline.ts';
+import { capacityHtml, capacityMarkdown } from './load-capacity.ts';
 import { toLoadHtml } from './load-html.ts';
 import { toLoadJson } from './load-json.ts';
 import { toLoadMarkdown } from './load-md.ts';
 import { writeReportDir, type WrittenReports } from './write.ts';
 
 export function loadReportFiles(r: LoadRunResult): Record<string, string> {
-  return { 'load.json': toLoadJson(r), 'load.md': toLoadMarkdown(r), 'load.html': toLoadHtml(r) };
+  const md = [capacityMarkdown(r), baselineMarkdown(r)].filter(Boolean);
+  const html = [capacityHtml(r), baselineHtml(r)].filter(Boolean);
+  return { 'load.json': toLoadJson(r), 'load.md': toLoadMarkdown(r, md), 'load.html': toLoadHtml(r, html) };
 }
 
 /** Writes `<root>/<run id>/` with the three files, secrets masked. */

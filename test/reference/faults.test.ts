@@ -3,11 +3,12 @@
  * a reference with only that fault switched on give different observable HTTP behaviour.
  */
 import { randomUUID } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, signingInput } from '../../src/crypto/service-signature.ts';
-import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
+import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS } from '../../src/spec/index.ts';
 import { probeCost, sizesUpTo } from '../../src/check/cost-growth.ts';
 import {
@@ -422,6 +423,29 @@ const DEMOS: Record<FaultName, Demo> = {
     },
     correct: 'linear',
     faulty: 'superlinear',
+  },
+  'store-pool-queue': {
+    // STORE_POOL_SIZE requests whose bodies never arrive hold every store connection with the fault;
+    // one more request then waits in line until they go, however long. The correct server answers it meanwhile.
+    observe: async (ref) => {
+      const { port, hostname } = new URL(ref.url);
+      const head = Object.entries({ ...JSON_HEADERS, ...authHeaders(ref, BROWSER), host: hostname, 'content-length': '100' }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      const stuck = await Promise.all(many(STORE_POOL_SIZE, () => new Promise<Socket>((resolve, reject) => {
+        const s: Socket = connect(Number(port), hostname, () => s.write(`PUT /v1/account/unlock HTTP/1.1\r\n${head}\r\n`, () => resolve(s)));
+        s.on('error', reject);
+      })));
+      try {
+        await sleep(50); // let the server take the stuck requests in first
+        const extra = status(send(ref.url, { method: 'POST', path: '/nowhere' }));
+        const meanwhile = await Promise.race([extra.then(() => true), sleep(1500).then(() => false)]);
+        for (const s of stuck) s.destroy();
+        return { answeredMeanwhile: meanwhile, thenAnswered: await extra };
+      } finally {
+        for (const s of stuck) s.destroy();
+      }
+    },
+    correct: { answeredMeanwhile: true, thenAnswered: 404 },
+    faulty: { answeredMeanwhile: false, thenAnswered: 404 },
   },
 };
 

@@ -2,7 +2,7 @@ import type { Argv } from 'yargs';
 import { UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
-import { LoadUsageError, loadRunId, runLoad, type RunLoadOptions } from '../../load/launch.ts';
+import { LoadUsageError, loadRunId, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { parseShard, parseStartAt, shardSuffix } from '../../load/shard.ts';
 import { formatShardBlocks } from '../../load/shard-markers.ts';
@@ -12,6 +12,11 @@ import { shardReportFiles } from '../../report/load-shard.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { redact } from '../../target/redact.ts';
 import { latencyScope, ms, thresholdName } from '../../report/load-md.ts';
+import { BaselineError } from '../../load/baseline.ts';
+import { ThresholdError } from '../../load/thresholds.ts';
+import { capacityConsole } from '../../report/load-capacity.ts';
+import { baselineConsole } from '../../report/load-baseline.ts';
+import { prepareGates, runGated } from '../../load/gates.ts';
 import { chooseTarget, TargetError } from '../../target/resolve.ts';
 
 function parseParams(list: readonly string[]): Record<string, string> {
@@ -44,12 +49,16 @@ const load: CommandModule = {
       .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
       .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
       .option('target', { type: 'string', describe: 'target base URL, without credentials' })
-      .option('duration', { type: 'string', default: '30s', describe: 'how long to measure (e.g. 30s, 500ms, 2m)' })
+      .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
       .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
       .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
       .option('connections', { type: 'number', describe: 'connections (closed model: each sends as fast as it can)' })
       .option('workers', { type: 'number', describe: 'worker threads generating load (0: the main thread)' })
-      .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; broken → exit 1" })
+      .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1" })
+      .option('find-capacity', { type: 'string', describe: "search the highest open-model rate within this objective, e.g. 'p99<50ms' or 'p99<50ms,errors<0.1%' (errors<1% unless given); --rate is the start rate" })
+      .option('max-rate', { type: 'string', describe: 'capacity search: the highest rate tried (e.g. 5000/s)' })
+      .option('step-duration', { type: 'string', describe: 'capacity search: how long each rate is measured (default 5s)' })
+      .option('baseline', { type: 'string', describe: 'a stored load.json (or its run directory) to compare this run with' })
       .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
       .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
@@ -66,7 +75,7 @@ const load: CommandModule = {
     try {
       return await handle(argv);
     } catch (e) {
-      if (!(e instanceof UsageError || e instanceof LoadUsageError || e instanceof TargetError)) throw e;
+      if (!(e instanceof UsageError || e instanceof LoadUsageError || e instanceof TargetError || e instanceof BaselineError || e instanceof ThresholdError)) throw e;
       process.stderr.write(`pouchproof: ${e.message.replace(/[\r\n]+/g, ' ')}\n`);
       return 2;
     }
@@ -95,27 +104,38 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   // A shard's throughput is a share, so thresholds are judged on the merge; checked here, though.
   if (shard) wrap(() => thresholdSources.map(parseThreshold));
   if (startAt?.warning) process.stderr.write(`pouchproof: ${startAt.warning}\n`);
+  const gates = await prepareGates(scenario.scenario.name, {
+    thresholds: argv['threshold'] as string[],
+    ...(argv['baseline'] !== undefined ? { baseline: argv['baseline'] as string } : {}),
+    ...(argv['find-capacity'] !== undefined ? { findCapacity: argv['find-capacity'] as string } : {}),
+    ...(argv['max-rate'] !== undefined ? { maxRate: wrap(() => parseRate(argv['max-rate'] as string)) } : {}),
+    ...(argv['step-duration'] !== undefined ? { stepMs: wrap(() => parseDuration(argv['step-duration'] as string)) } : {}),
+  });
+  if (shard && (gates.capacity || argv['baseline'] !== undefined)) {
+    throw new UsageError("--shard measures a share of the load: --find-capacity and --baseline judge a whole run (merge the shards with 'pouchproof load merge' first)");
+  }
   const opts: RunLoadOptions = {
     scenario,
     target,
     params: parseParams(argv['param'] as string[]),
-    durationMs: wrap(() => parseDuration(argv['duration'] as string)),
+    ...(argv['duration'] !== undefined ? { durationMs: wrap(() => parseDuration(argv['duration'] as string)) } : {}),
     ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] as number } : {}),
     ...(argv['rate'] !== undefined ? { rate: wrap(() => parseRate(argv['rate'] as string)) } : {}),
     ...(argv['connections'] !== undefined ? { connections: argv['connections'] as number } : {}),
     ...(argv['workers'] !== undefined ? { workers: argv['workers'] as number } : {}),
-    thresholds: shard ? [] : thresholdSources,
+    thresholds: shard ? [] : gates.absolute,
     ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
     ...(startAt ? { startAt } : {}),
     allowRemote: argv['allow-remote'] as boolean,
     ...(argv['seed'] !== undefined ? { seed: argv['seed'] as number } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
-  process.stdout.write(`pouchproof load: ${scenario.scenario.name} for ${argv['duration'] as string}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
+  const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${(argv['duration'] as string | undefined) ?? '30s'}`;
+  process.stdout.write(`pouchproof load: ${scenario.scenario.name} ${what}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();
   let out;
   try {
-    out = await runLoad({ ...opts, signal: intr.signal });
+    out = await runGated({ ...opts, signal: intr.signal }, gates);
   } finally {
     intr.dispose();
   }
@@ -132,6 +152,8 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
     ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
+    ...baselineConsole(r),
+    ...capacityConsole(r),
     `report: ${written.dir}/load.html`,
     ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
     ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
