@@ -6,10 +6,11 @@
 export { run, type RunOptions } from './api/run.ts';
 export { startReference, type Reference, type StartReferenceOptions } from './api/reference.ts';
 export type { TargetOptions } from './api/target.ts';
+export type { ReadingsMode } from './spec/index.ts';
 export { loadProfile, parseProfile, ProfileError, type Profile } from './target/profile.ts';
 export { ALL_PROPERTIES as properties } from '../properties/index.ts';
 export type { Property } from './check/property.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/runner.ts';
-export { UsageError } from './cli/command.ts';
+export { UsageError } from './cli/usage-error.ts';
 export { TargetError } from './target/resolve.ts';

@@ -12,6 +12,7 @@ import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailO
 import { selectProperties } from './check/select.ts';
 import { discovered } from './cli/commands/run.ts';
 import { findingDetail } from './report/console.ts';
+import type { ReadingsMode } from './spec/index.ts';
 import { redact } from './target/redact.ts';
 import type { ResolvedTarget } from './target/resolve.ts';
 
@@ -25,7 +26,7 @@ export interface DescribePropertiesOptions extends TargetOptions {
   /** Cases per property (default 25; some properties run fewer). */
   readonly runs?: number;
   /** `auto` (default): the target's readings of what the spec does not show are probed first; `defaults`: the registry's. */
-  readonly readings?: 'auto' | 'defaults';
+  readonly readings?: ReadingsMode;
   /** Time bound of one property (default 30 s); its test's timeout is this plus a margin. */
   readonly perPropertyMs?: number;
   readonly perRequestMs?: number;

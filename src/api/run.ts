@@ -4,8 +4,9 @@
  * nothing to the console unless given `log`, and writes report files only under `reportDir`.
  */
 import type { FailOnKind, ProgressEvent } from '../check/runner.ts';
-import { conformance, parseSuiteArgs, saveReport, type ReadingsMode } from '../cli/commands/run.ts';
+import { conformance, parseSuiteArgs, saveReport } from '../cli/commands/run.ts';
 import type { Report } from '../report/report-json.ts';
+import type { ReadingsMode } from '../spec/index.ts';
 import { openTarget, type TargetOptions } from './target.ts';
 
 export interface RunOptions extends TargetOptions {

@@ -60,13 +60,8 @@ describe('pouchproof/vitest', () => {
 
   it('a violation fails the test with its message, ground, counterexample, replay token, curl line and the seed', () => {
     const text = failureOf(result({ status: 'failed', findings: [{ kind: 'violation', property: 'usage.never-summed', section: '4.3', message: 'the row was summed', ground: '§4.3 "Rows are never added up."', counterexample: '{"rows":1}', shrinks: 2, replay: 'abc_1', curl: ['# exchange 1\ncurl -X POST http://x/v1/usage'] }] }), [], 77);
-    expect(text).toContain('violation: usage.never-summed (§4.3)');
-    expect(text).toContain('the row was summed');
-    expect(text).toContain('ground: §4.3 "Rows are never added up."');
-    expect(text).toContain('counterexample (2 shrinks): {"rows":1}');
-    expect(text).toContain('replay: pouchproof replay abc_1');
-    expect(text).toContain('curl -X POST http://x/v1/usage');
-    expect(text).toContain('(seed 77)');
+    const parts = ['violation: usage.never-summed (§4.3)', 'the row was summed', 'ground: §4.3 "Rows are never added up."', 'counterexample (2 shrinks): {"rows":1}', 'replay: pouchproof replay abc_1', 'curl -X POST http://x/v1/usage', '(seed 77)'];
+    for (const part of parts) expect(text).toContain(part);
   });
 
   it('assumption and performance findings pass, unless failOn names performance; inconclusive never passes', () => {

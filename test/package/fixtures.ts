@@ -43,5 +43,29 @@ describeProperties({ name: 'faulted', profile: faulted.profile, select: ['usage.
 describeProperties({ name: 'no-credentials', target: faulted.url, select: ['usage.monotone'], readings: 'defaults' });
 `;
 
+/** A TypeScript adopter: the declarations resolve through `exports` and type the API (checked with skipLibCheck off). */
+export const TYPED_CONSUMER = `
+import { run, startReference, properties, loadProfile, UsageError, type Report, type RunOptions } from 'pouchproof';
+import { describeProperties, type DescribePropertiesOptions } from 'pouchproof/vitest';
+
+const options: RunOptions = { only: ['usage.*'], readings: 'defaults', failOn: ['performance'] };
+export async function check(): Promise<0 | 1 | 2> {
+  const ref = await startReference({ faults: ['usage-summed'] });
+  try {
+    const report: Report = await run({ ...options, profile: ref.profile });
+    return report.exitCode;
+  } finally {
+    await ref.close();
+  }
+}
+export const ids: string[] = properties.map((p) => p.id);
+export const load: (path: string) => Promise<{ baseUrl: string }> = loadProfile;
+export const isUsage = (e: unknown): boolean => e instanceof UsageError;
+const suite: DescribePropertiesOptions = { select: ['usage.*'], seed: 1 };
+describeProperties(suite);
+// @ts-expect-error: readings is 'auto' or 'defaults'
+export const wrong: RunOptions = { readings: 'sometimes' };
+`;
+
 export const CONSUMER_PACKAGE = (tarball: string, vitestVersion: string): string =>
   `${JSON.stringify({ name: 'adopter', private: true, type: 'module', dependencies: { pouchproof: `file:${tarball}` }, devDependencies: { vitest: vitestVersion } }, null, 2)}\n`;

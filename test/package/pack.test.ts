@@ -10,7 +10,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_SCRIPT, CONSUMER_PACKAGE, VITEST_FILE } from './fixtures.ts';
+import { API_SCRIPT, CONSUMER_PACKAGE, TYPED_CONSUMER, VITEST_FILE } from './fixtures.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** What the build needs from the clone: the package's own sources and configuration (tests, benches, reports stay behind). */
@@ -73,13 +73,8 @@ describe('the packed tarball', () => {
   it('holds what runs (dist, bin, README, package.json) and nothing else; packing builds it first', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.prepack).toBe('npm run build');
-    expect(tarballFiles).toContain('bin/pouchproof.js');
-    expect(tarballFiles).toContain('dist/src/index.js');
-    expect(tarballFiles).toContain('dist/src/index.d.ts');
-    expect(tarballFiles).toContain('dist/src/vitest.js');
-    expect(tarballFiles).toContain('dist/src/load/worker-boot.mjs');
-    expect(tarballFiles).toContain('dist/properties/index.js');
-    expect(tarballFiles).toContain('dist/scenarios/commit-throughput.js');
+    const needed = ['bin/pouchproof.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/load/worker-boot.mjs', 'dist/properties/index.js', 'dist/scenarios/commit-throughput.js'];
+    expect(needed.filter((f) => !tarballFiles.includes(f))).toEqual([]);
     const stray = tarballFiles.filter((f) => !/^(dist\/.+\.(js|mjs|d\.ts)|bin\/pouchproof\.js|README\.md|package\.json)$/.test(f));
     expect(stray).toEqual([]);
   });
@@ -116,6 +111,15 @@ describe('the packed tarball', () => {
     expect(seen.faulted.exitCode).toBe(1);
     expect(seen.faulted.violations).toBeGreaterThan(0);
     expect(seen.bad).toMatch(/runs must be an integer/);
+  });
+
+  it('the declarations: a TypeScript adopter type-checks against the installed package (no yargs types needed)', async () => {
+    await writeFile(join(project, 'typed.ts'), TYPED_CONSUMER);
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const flags = ['--noEmit', '--strict', '--skipLibCheck', 'false', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', join(ROOT, 'node_modules/@types'), '--types', 'node'];
+    const r = await sh(process.execPath, [tsc, ...flags, 'typed.ts'], project, 120_000);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 
   it('pouchproof/vitest: one test per property in the adopter\'s own vitest run: passed, failed with the finding, skipped', async () => {

@@ -15,7 +15,7 @@ import { selectProperties } from '../../check/select.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
-import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings, type ReadingsMode } from '../../spec/index.ts';
 import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
 import { TargetClient } from '../../target/client.ts';
@@ -55,8 +55,6 @@ export async function loadAllProperties(): Promise<readonly Property[]> {
   return mod.ALL_PROPERTIES;
 }
 
-/** How the run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
-export type ReadingsMode = 'auto' | 'defaults';
 
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
 export function parseAssumeMode(values: readonly string[] | undefined, fallback: ReadingsMode): ReadingsMode {
