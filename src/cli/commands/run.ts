@@ -55,7 +55,6 @@ export async function loadAllProperties(): Promise<readonly Property[]> {
   return mod.ALL_PROPERTIES;
 }
 
-
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
 export function parseAssumeMode(values: readonly string[] | undefined, fallback: ReadingsMode): ReadingsMode {
   const words = (values ?? []).flatMap((v) => String(v).split(',')).map((w) => w.trim());
