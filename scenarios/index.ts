@@ -1,11 +1,12 @@
 /** The load scenarios by name, with the module URL a worker thread imports to rebuild each. */
 import type { Scenario } from '../src/load/scenario.ts';
+import { siblingModule } from '../src/load/module-url.ts';
 
 export const SCENARIO_NAMES = ['commit-throughput', 'commit-contention', 'usage-flood', 'cost-curve', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export function scenarioUrl(name: ScenarioName): string {
-  return new URL(`./${name}.ts`, import.meta.url).href;
+  return siblingModule(import.meta.url, name).href;
 }
 
 export async function loadScenarioByName(name: string): Promise<{ scenario: Scenario; url: string }> {

@@ -10,5 +10,4 @@ export interface CommandModule {
   handler(argv: Record<string, unknown>): Promise<number>;
 }
 
-/** Errors in pouchproof's own input: printed as one line, exit code 2. */
-export class UsageError extends Error {}
+export { UsageError } from './usage-error.ts';

@@ -1,6 +1,9 @@
-// Worker threads start as plain Node: register tsx's loader first, then load the TypeScript entry.
-import { register } from 'tsx/esm/api';
+// Worker threads start as plain Node. From a clone the entry is TypeScript: register tsx's loader
+// first (a dev dependency, hence loaded only then); the built package's entry is plain JavaScript.
 import { workerData } from 'node:worker_threads';
 
-register();
+if (workerData.entry.endsWith('.ts')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import(workerData.entry);

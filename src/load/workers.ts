@@ -6,12 +6,13 @@ import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
+import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
 import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './tally.ts';
 import { mergeTimelines, type SecondBucket } from './timeline.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY = new URL('./worker.ts', import.meta.url).href;
+const ENTRY = siblingModule(import.meta.url, 'worker').href;
 
 /** A barrier: resolves every waiter with one start time once `n` have arrived. */
 function startBarrier(n: number, leadMs: number, notBefore = 0): { wait: () => Promise<number>; gate: Promise<number> } {

@@ -24,6 +24,18 @@ export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env
 const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, dim: 2, bold: 1 } as const;
 type Colour = keyof typeof CODES;
 
+/** A failing finding's detail, one line each: what broke, on what ground, the case, how to replay it, its last curl line. */
+export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl'>): string[] {
+  const w = [f.message];
+  if (f.ground) w.push(`ground: ${f.ground}`);
+  if (f.counterexample) w.push(`counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
+  if (f.replay) w.push(`replay: pouchproof replay ${f.replay}`);
+  // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
+  const lastCurl = f.curl?.map((c) => c.split('\n').filter((l) => !l.startsWith('#')).join('\n')).filter((c) => c.startsWith('curl')).at(-1);
+  if (lastCurl) w.push(lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl);
+  return w;
+}
+
 export class ConsoleView {
   private readonly out: NonNullable<ConsoleOptions['out']>;
   private readonly tty: boolean;
@@ -117,13 +129,7 @@ export class ConsoleView {
       for (const f of p.findings) {
         if (f.kind !== 'violation' && f.kind !== 'server-error' && f.kind !== 'crash') continue;
         w.push(`${this.paint('red', f.kind.toUpperCase())} ${this.paint('bold', f.property)} (§${f.section})`);
-        w.push(`  ${f.message}`);
-        if (f.ground) w.push(`  ground: ${f.ground}`);
-        if (f.counterexample) w.push(`  counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
-        if (f.replay) w.push(`  replay: pouchproof replay ${f.replay}`);
-        // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
-        const lastCurl = f.curl?.map((c) => c.split('\n').filter((l) => !l.startsWith('#')).join('\n')).filter((c) => c.startsWith('curl')).at(-1);
-        if (lastCurl) w.push(`  ${lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl}`);
+        w.push(...findingDetail(f).map((l) => `  ${l}`));
         w.push('');
       }
     }

@@ -233,6 +233,9 @@ export type AssumptionSet = { readonly [N in AssumptionName]: ReadingOf<N> };
 /** Some readings, e.g. what a server was switched to or what discovery found. */
 export type Readings = Partial<AssumptionSet>;
 
+/** How a run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
+export type ReadingsMode = 'auto' | 'defaults';
+
 export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
 
 /** Whether `value` is one of the readings of `name`. */

@@ -142,7 +142,7 @@ export const arr = <I extends Node>(items: I, count?: LimitName, opts: { readonl
   ...opts,
 });
 
-interface FieldOpts<R extends boolean = boolean, U extends boolean = boolean> {
+export interface FieldOpts<R extends boolean = boolean, U extends boolean = boolean> {
   readonly required: R;
   readonly nullable: U;
 }

@@ -7,7 +7,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { Property } from '../../check/property.ts';
-import { DEFAULT_RUNS, FAIL_ON_KINDS, runProperties, type FailOnKind, type RunOptions, type RunResult } from '../../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../../check/runner.ts';
 import { parseDuration } from '../../load/units.ts';
 
 export { DEFAULT_RUNS };
@@ -15,7 +15,7 @@ import { selectProperties } from '../../check/select.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
-import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings, type ReadingsMode } from '../../spec/index.ts';
 import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
 import { TargetClient } from '../../target/client.ts';
@@ -34,12 +34,18 @@ export const DEFAULT_MAX_DURATION = '10m';
 /** The readings probe's own bound (discover.ts's default). */
 const PROBE_LIMIT_MS = 30_000;
 
+/** The version in pouchproof's package.json: the nearest one up named pouchproof (the sources and the built `dist/` sit at different depths). */
 export function toolVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+  for (let dir = new URL('.', import.meta.url); ; ) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'pouchproof') return pkg.version ?? '0.0.0';
+    } catch {
+      // no package.json here: look further up
+    }
+    const up = new URL('..', dir);
+    if (up.href === dir.href) return '0.0.0';
+    dir = up;
   }
 }
 
@@ -48,9 +54,6 @@ export async function loadAllProperties(): Promise<readonly Property[]> {
   const mod = (await import('../../../properties/index.ts')) as { ALL_PROPERTIES: readonly Property[] };
   return mod.ALL_PROPERTIES;
 }
-
-/** How the run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
-export type ReadingsMode = 'auto' | 'defaults';
 
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
 export function parseAssumeMode(values: readonly string[] | undefined, fallback: ReadingsMode): ReadingsMode {
@@ -96,6 +99,11 @@ export async function targetFromArgs(argv: { profile?: unknown; target?: unknown
       ...(argv.target !== undefined ? { url: String(argv.target) } : {}),
     })),
   );
+  return readyTarget(t, overrides);
+}
+
+/** A resolved target with `--assume` overrides applied and, for an outside target, reachable; closed if not. */
+export async function readyTarget(t: ResolvedTarget, overrides: Record<string, string>): Promise<ResolvedTarget & { readonly fixed: Readings }> {
   try {
     const profile = withAssumptions(t.profile, overrides);
     if (!t.embedded) await preflight(profile);
@@ -281,21 +289,58 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
  * Under `--assume auto`, the target's readings, probed before the suite: the run is then judged under
  * what the target was seen to do where the spec is silent (what the user fixed stays fixed).
  */
-async function discovered(
+export async function discovered(
   target: ResolvedTarget & { readonly fixed?: Readings },
-  view: ConsoleView,
+  line: (text: string) => void,
   bounds: { readonly timeLimitMs: number; readonly requestTimeoutMs?: number },
 ): Promise<{ target: ResolvedTarget; discovery: Discovery }> {
   const client = new TargetClient(target.profile);
   try {
     const fixed = target.fixed ?? {};
     const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed, ...bounds });
-    for (const line of readingsConsoleLines(discovery)) view.line(line);
+    for (const l of readingsConsoleLines(discovery)) line(l);
     const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
     return { target: { ...target, profile: { ...target.profile, assumptions } }, discovery };
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/** What the caller of `conformance` sees of it: where its lines go, its progress, its stop signal, and what runs after the suite. */
+export interface ConformanceHooks {
+  readonly line: (text: string) => void;
+  readonly onProgress?: (e: ProgressEvent) => void;
+  readonly signal?: AbortSignal;
+  /** Runs after the suite unless it was stopped (`start`'s load run): what it returns joins the report. */
+  readonly after?: (run: RunResult, signal: AbortSignal | undefined) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>;
+}
+
+export interface ConformanceRun {
+  readonly run: RunResult;
+  readonly report: Report;
+  /** The profile the run was judged under (readings included), whose secrets the reports mask. */
+  readonly profile: Profile;
+  /** Report files besides the standard ones (`readings.md`, and the `after` hook's). */
+  readonly files: Record<string, string>;
+}
+
+/** The readings probe (under `auto`), then the suite: the report, written nowhere (the CLI and the library API share it). */
+export async function conformance(given: ResolvedTarget & { readonly fixed?: Readings }, a: ParsedSuiteArgs, h: ConformanceHooks): Promise<ConformanceRun> {
+  const props = await loadAllProperties();
+  if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
+  const started = Date.now();
+  // The probe takes at most a quarter of the budget (and its own 30 s bound), so the properties keep the rest.
+  const probeBounds = { timeLimitMs: Math.min(PROBE_LIMIT_MS, Math.floor(a.maxDurationMs / 4)), ...(a.perRequestMs ? { requestTimeoutMs: a.perRequestMs } : {}) };
+  const { target, discovery } = a.readings === 'auto' ? await discovered(given, h.line, probeBounds) : { target: given, discovery: undefined };
+  const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
+  h.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
+  const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, ...(h.signal ? { signal: h.signal } : {}), ...(a.failOn ? { failOn: a.failOn } : {}) };
+  // The probe's time comes out of the budget: it counts from before the probe.
+  const run = await runSuite({ ...args, extra: { budgetFrom: started, ...(h.onProgress ? { onProgress: h.onProgress } : {}) } });
+  const more = h.after && !h.signal?.aborted ? await h.after(run, h.signal) : undefined;
+  const { files, ...extra } = more ?? {};
+  const report = reportOf(args, run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
+  return { run, report, profile: target.profile, files: { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files } };
 }
 
 /** Runs the suite with a console view and writes the reports; resolves to the exit code. */
@@ -304,26 +349,18 @@ export async function runAndReport(
   a: ParsedSuiteArgs,
   after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>,
 ): Promise<number> {
-  const props = await loadAllProperties();
-  if (a.only && selectProperties(props, a.only).length === 0) throw new UsageError(`--only ${a.only.join(',')} matches no property; see pouchproof list`);
   const view = new ConsoleView({ out: process.stdout });
-  const started = Date.now();
-  // The probe takes at most a quarter of the budget (and its own 30 s bound), so the properties keep the rest.
-  const probeBounds = { timeLimitMs: Math.min(PROBE_LIMIT_MS, Math.floor(a.maxDurationMs / 4)), ...(a.perRequestMs ? { requestTimeoutMs: a.perRequestMs } : {}) };
-  const { target, discovery } = a.readings === 'auto' ? await discovered(given, view, probeBounds) : { target: given, discovery: undefined };
-  const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
-  view.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const intr = interruptible();
   try {
-    const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, signal: intr.signal, view, ...(a.failOn ? { failOn: a.failOn } : {}) };
-    // The probe's time comes out of the budget: it counts from before the probe.
-    const run = await runSuite({ ...args, extra: { budgetFrom: started } });
-    const more = after && !intr.signal.aborted ? await after(run, intr.signal, view) : undefined;
-    const { files, ...extra } = more ?? {};
-    const report = reportOf(args, run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
+    const { run, report, profile, files } = await conformance(given, a, {
+      line: (l) => view.line(l),
+      onProgress: view.onProgress,
+      signal: intr.signal,
+      ...(after ? { after: (r: RunResult) => after(r, intr.signal, view) } : {}),
+    });
     let written;
     try {
-      written = await saveReport(a.reportDir, report, target.profile.secrets, { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files });
+      written = await saveReport(a.reportDir, report, profile.secrets, files);
     } catch (e) {
       view.summary(report);
       throw e;

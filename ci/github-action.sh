@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The script steps of action.yml, runnable outside GitHub: `install` puts pouchproof on PATH, `run`
+# runs the suite and publishes what it found to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (files;
+# both default to nowhere). `run` exits 0 whatever the verdict, so the reports are still uploaded:
+# the action's last step fails the job from the `exit-code` output.
+# Inputs come as environment variables (INPUT_*), never interpolated into the script, so a secret
+# profile is never part of a command line or the log.
+set -euo pipefail
+
+out() { printf '%s=%s\n' "$1" "$2" >> "${GITHUB_OUTPUT:-/dev/null}"; }
+
+install() {
+  if [[ -n "${INPUT_VERSION:-}" ]]; then
+    npm install --global --no-audit --no-fund "pouchproof@${INPUT_VERSION}"
+  else
+    # The action's own checkout: packed (its prepack builds dist/) and installed like the published package.
+    local here pack
+    here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    pack="$(mktemp -d)"
+    (cd "$here" && npm ci --no-audit --no-fund && npm pack --pack-destination "$pack" >/dev/null)
+    npm install --global --no-audit --no-fund "$pack"/pouchproof-*.tgz
+  fi
+  pouchproof --help >/dev/null
+}
+
+run() {
+  local report_dir="${INPUT_REPORT_DIR:-pouchproof-reports}"
+  local -a cmd
+  read -r -a cmd <<< "${POUCHPROOF_COMMAND:-pouchproof}"
+  local -a args=(run --report-dir "$report_dir")
+  secret_profile=""
+  if [[ -n "${INPUT_PROFILE_JSON:-}" ]]; then
+    secret_profile="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/pouchproof-profile.XXXXXX")"
+    chmod 600 "$secret_profile"
+    trap 'rm -f "${secret_profile}"' EXIT
+    printf '%s' "$INPUT_PROFILE_JSON" > "$secret_profile"
+    args+=(--profile "$secret_profile")
+  elif [[ -n "${INPUT_PROFILE:-}" ]]; then
+    args+=(--profile "$INPUT_PROFILE")
+  fi
+  [[ -n "${INPUT_TARGET:-}" ]] && args+=(--target "$INPUT_TARGET")
+  [[ -n "${INPUT_SEED:-}" ]] && args+=(--seed "$INPUT_SEED")
+  [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
+  [[ -n "${INPUT_FAIL_ON:-}" ]] && args+=(--fail-on "$INPUT_FAIL_ON")
+  [[ -n "${INPUT_MAX_DURATION:-}" ]] && args+=(--max-duration "$INPUT_MAX_DURATION")
+
+  local code=0
+  "${cmd[@]}" "${args[@]}" || code=$?
+  out exit-code "$code"
+
+  local latest="$report_dir/latest" summary="${GITHUB_STEP_SUMMARY:-/dev/null}"
+  if [[ -f "$latest/summary.md" ]]; then
+    local dir
+    dir="$(cd "$latest" && pwd -P)"
+    cat "$dir/summary.md" >> "$summary"
+    out verdict "$(head -n 1 "$dir/summary.md" | sed -e 's/^## pouchproof: //')"
+    out report-dir "$dir"
+    out junit "$dir/junit.xml"
+  else
+    # No report: pouchproof refused its input (exit 2) before running; its one-line reason is in the log.
+    printf '## pouchproof: no report (exit code %s)\n\nSee the log of the pouchproof step for the reason.\n' "$code" >> "$summary"
+    out verdict "no report (exit code $code)"
+  fi
+}
+
+case "${1:-}" in
+  install) install ;;
+  run) run ;;
+  *) echo "usage: $0 install|run" >&2; exit 2 ;;
+esac

@@ -1,0 +1,89 @@
+/**
+ * `pouchproof/vitest`: each property of the suite as one test of the caller's own vitest suite,
+ * against the caller's target (as `@fast-check/vitest` turns properties into tests). A failing
+ * property fails its test with the finding's message, ground, counterexample, replay token and curl
+ * line; a property the profile lacks the credentials for is skipped with the reason.
+ */
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { ALL_PROPERTIES } from '../properties/index.ts';
+import { openTarget, type TargetOptions } from './api/target.ts';
+import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/runner.ts';
+import { selectProperties } from './check/select.ts';
+import { discovered } from './cli/commands/run.ts';
+import { findingDetail } from './report/console.ts';
+import type { ReadingsMode } from './spec/index.ts';
+import { redact } from './target/redact.ts';
+import type { ResolvedTarget } from './target/resolve.ts';
+
+export interface DescribePropertiesOptions extends TargetOptions {
+  /** The `describe` block's name (default `pouchproof`). */
+  readonly name?: string;
+  /** Property id globs, e.g. `usage.*` (default: every property). */
+  readonly select?: readonly string[];
+  /** Seed of every generator (default: random, named in every failure). */
+  readonly seed?: number;
+  /** Cases per property (default 25; some properties run fewer). */
+  readonly runs?: number;
+  /** `auto` (default): the target's readings of what the spec does not show are probed first; `defaults`: the registry's. */
+  readonly readings?: ReadingsMode;
+  /** Time bound of one property (default 30 s); its test's timeout is this plus a margin. */
+  readonly perPropertyMs?: number;
+  readonly perRequestMs?: number;
+  /** Kinds of finding that also fail a test (violations, server errors and crashes always do). */
+  readonly failOn?: readonly FailOnKind[];
+}
+
+/** Why a property's test fails, or undefined when it passes. */
+export function failureOf(r: PropertyResult, failOn: readonly FailOnKind[], seed: number): string | undefined {
+  const failing = r.findings.filter((f: Finding) => isFailing(f.kind) || (failOn as readonly string[]).includes(f.kind));
+  const blocks = failing.map((f) => [`${f.kind}: ${f.property} (§${f.section})`, ...findingDetail(f).map((l) => `  ${l}`)].join('\n'));
+  if (r.status === 'error') blocks.push(...r.findings.filter((f) => f.kind === 'error').map((f) => `pouchproof could not run ${r.id}: ${f.message}`));
+  if (r.status === 'inconclusive') blocks.push(`inconclusive: ${r.inconclusive ?? 'no case completed'}`);
+  if (r.status === 'interrupted') blocks.push('interrupted before it completed');
+  return blocks.length ? `${blocks.join('\n\n')}\n(seed ${seed})` : undefined;
+}
+
+const TARGET_MS = 60_000;
+const MARGIN_MS = 15_000;
+
+/** Registers one test per selected property, in a `describe` block that opens the target before them and closes it after. */
+export function describeProperties(options: DescribePropertiesOptions = {}): void {
+  const props = selectProperties(ALL_PROPERTIES, options.select?.length ? options.select : undefined);
+  if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)} matches no property`);
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
+  describe(options.name ?? 'pouchproof', () => {
+    let target: ResolvedTarget | undefined;
+    beforeAll(async () => {
+      const opened = await openTarget(options);
+      target = opened;
+      if ((options.readings ?? 'auto') === 'auto') {
+        target = (await discovered(opened, () => undefined, { timeLimitMs: TARGET_MS / 2, ...(options.perRequestMs ? { requestTimeoutMs: options.perRequestMs } : {}) })).target;
+      }
+    }, TARGET_MS + MARGIN_MS);
+    afterAll(async () => {
+      await target?.close();
+    });
+    for (const p of props) {
+      test(`${p.id} (§${p.section}): ${p.invariant}`, { timeout: perPropertyMs + MARGIN_MS }, async (ctx) => {
+        if (!target) throw new Error('pouchproof: the target did not open (see the beforeAll error)');
+        const run = await runProperties(target.profile, [p], {
+          seed,
+          runs: options.runs ?? DEFAULT_RUNS,
+          perPropertyMs,
+          ...(options.perRequestMs ? { perRequestMs: options.perRequestMs } : {}),
+          embedded: target.embedded,
+        });
+        const r = run.results[0];
+        if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);
+        if (r.status === 'skipped') {
+          ctx.skip(r.findings[0]?.message ?? 'skipped');
+          return;
+        }
+        const failure = failureOf(r, options.failOn ?? [], seed);
+        if (failure) throw new Error(redact(failure, target.profile.secrets));
+      });
+    }
+  });
+}

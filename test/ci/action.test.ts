@@ -1,0 +1,132 @@
+/**
+ * The CI recipe: action.yml against the published schema of GitHub Action metadata, its inputs wired
+ * to what ci/github-action.sh reads, and the script's `run` step run here as the action runs it,
+ * against the embedded reference (the outputs and step summary checked, the secret profile masked).
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type Reference } from '../../src/api/reference.ts';
+import { closedPort } from '../cli/spawn-cli.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const SCRIPT = join(ROOT, 'ci/github-action.sh');
+
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { steps: { id?: string; env?: Record<string, string>; run?: string; uses?: string }[] };
+}
+
+async function action(): Promise<{ text: string; doc: Action }> {
+  const text = await readFile(join(ROOT, 'action.yml'), 'utf8');
+  return { text, doc: parse(text) as Action };
+}
+
+describe('action.yml', () => {
+  it('is valid GitHub Action metadata (SchemaStore github-action.json)', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'ci/schemas/github-action.json'), 'utf8')) as object;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    const { doc } = await action();
+    const ok = validate(doc);
+    expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+    expect(ok).toBe(true);
+    // The schema does catch a broken file: the check can fail.
+    expect(validate({ ...doc, runs: { using: 'composite', steps: [{ run: 'x' }] } })).toBe(false);
+  });
+
+  it('declares every input it uses, and passes the script every INPUT_ variable the script reads', async () => {
+    const { text, doc } = await action();
+    const used = new Set([...text.matchAll(/inputs\.([a-z-]+)/g)].map((m) => m[1]!));
+    expect([...used].filter((u) => !(u in doc.inputs))).toEqual([]);
+    const script = await readFile(SCRIPT, 'utf8');
+    const read = new Set([...script.matchAll(/INPUT_([A-Z_]+)/g)].map((m) => `INPUT_${m[1]!}`));
+    const passed = new Set(doc.runs.steps.flatMap((s) => Object.keys(s.env ?? {})));
+    expect([...read].filter((v) => !passed.has(v))).toEqual([]);
+    // Secrets reach the script through env only: no input is interpolated into a script line.
+    for (const s of doc.runs.steps) expect(s.run ?? '').not.toMatch(/\$\{\{\s*inputs\./);
+    for (const o of Object.values(doc.outputs)) expect(o.value).toMatch(/^\$\{\{ steps\.run\.outputs\.[a-z-]+ \}\}$/);
+  });
+});
+
+describe('docs/ci.md: the GitLab CI job', () => {
+  it('is YAML with an image, the install and run commands, and reports and JUnit as artifacts', async () => {
+    const md = await readFile(join(ROOT, 'docs/ci.md'), 'utf8');
+    const block = /```yaml\n# \.gitlab-ci\.yml\n([\s\S]*?)```/.exec(md)?.[1];
+    expect(block, 'a ```yaml block opening with # .gitlab-ci.yml').toBeDefined();
+    const doc = parse(block!) as Record<string, { image?: string; script?: string[]; artifacts?: { when?: string; paths?: string[]; reports?: { junit?: string } } }>;
+    const job = doc.pouchproof!;
+    expect(job.image).toMatch(/^node:20/);
+    expect(job.script!.join('\n')).toMatch(/npm install --global pouchproof/);
+    expect(job.script!.join('\n')).toMatch(/pouchproof run .*--report-dir/);
+    expect(job.artifacts?.when).toBe('always');
+    expect(job.artifacts?.reports?.junit).toMatch(/junit\.xml$/);
+  });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+let dir: string;
+let ref: Reference;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pouchproof-action-'));
+  ref = await startReference({ faults: ['usage-summed'] });
+});
+afterAll(async () => {
+  await ref?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function runStep(name: string, inputs: Record<string, string>): Promise<Ran> {
+  const cwd = await mkdtemp(join(dir, `${name}-`));
+  const runnerTemp = join(cwd, 'runner-temp');
+  await mkdir(runnerTemp);
+  const outputFile = join(cwd, 'github-output');
+  const summaryFile = join(cwd, 'step-summary');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const env = { ...process.env, ...inputs, NO_COLOR: '1', RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, POUCHPROOF_COMMAND: `${process.execPath} ${join(ROOT, 'bin/pouchproof.js')}` };
+  const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile('bash', [SCRIPT, 'run'], { cwd, env, timeout: 120_000, killSignal: 'SIGKILL' }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
+  });
+  const outputs = Object.fromEntries((await readFile(outputFile, 'utf8')).split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  // The secret profile's private temporary file is gone once the step ends.
+  expect(await readdir(runnerTemp)).toEqual([]);
+  return { ...r, outputs, summary: await readFile(summaryFile, 'utf8') };
+}
+
+describe('ci/github-action.sh run, as the action runs it', () => {
+  it('a secret profile from the environment: the violation is the verdict, exit-code 1, and no token is printed', async () => {
+    const tokens = JSON.stringify(ref.profileDocument).match(/Bearer [^"\s]+/g) ?? [];
+    expect(tokens.length).toBeGreaterThan(0);
+    const r = await runStep('secret', { INPUT_PROFILE_JSON: JSON.stringify(ref.profileDocument), INPUT_ONLY: 'usage.never-summed', INPUT_SEED: '4', INPUT_MAX_DURATION: '60s' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('1');
+    expect(r.outputs.verdict).toMatch(/^[1-9]\d* violation\(s\)/);
+    expect(r.summary).toMatch(/^## pouchproof: [1-9]\d* violation/);
+    expect(r.summary).toContain('usage.never-summed');
+    expect(r.outputs.junit).toMatch(/\/pouchproof-reports\/[^/]+\/junit\.xml$/);
+    expect(await readFile(r.outputs.junit!, 'utf8')).toContain('<testsuites');
+    const report = await readFile(join(r.outputs['report-dir']!, 'report.json'), 'utf8');
+    for (const t of tokens) for (const text of [r.stdout, r.stderr, r.summary, report]) expect(text).not.toContain(t.slice('Bearer '.length));
+  });
+
+  it('a target that cannot be reached: no report, exit-code 2, the step summary says so', async () => {
+    const r = await runStep('unreachable', { INPUT_TARGET: `http://127.0.0.1:${await closedPort()}` });
+    expect(r.code).toBe(0);
+    expect(r.outputs['exit-code']).toBe('2');
+    expect(r.outputs.verdict).toBe('no report (exit code 2)');
+    expect(r.summary).toContain('no report');
+    expect(r.stderr).toContain('cannot reach the target');
+  });
+});
