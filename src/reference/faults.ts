@@ -139,6 +139,8 @@ const LIST = [
   f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
   // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
   f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
+  // mutation: defects the mutation run of the reference showed no property would see (docs/mutation.md).
+  f('duplicate-keys-first-only', 'robustness', 'looks for a repeated member name only where the body repeats its first member (a shortcut that compares names with the leading one): a later member repeated at the end of the object is accepted, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -423,6 +423,15 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 'linear',
     faulty: 'superlinear',
   },
+  // mutation: a duplicate the default run of the suite never placed (docs/mutation.md).
+  'duplicate-keys-first-only': {
+    observe: async (ref) => {
+      const revoke = (body: string) => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
+      return [await revoke('{"reason":"a","reason":"b"}'), await revoke('{"reason":"a\\"}","x":{"k":1,"k":1}}')];
+    },
+    correct: [400, 400],
+    faulty: [400, 200],
+  },
 };
 
 let correct: RunningReference;
