@@ -432,6 +432,14 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [400, 400],
     faulty: [400, 200],
   },
+  'create-base-ignored': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      return commitOps(ref, [op(ref, { base_revision_id: a['revision_id'] as string })], pouch);
+    },
+    correct: 409,
+    faulty: 200,
+  },
 };
 
 let correct: RunningReference;
