@@ -9,13 +9,15 @@
  *
  * Per scope, two halves of the oracle (mutation/oracle.test.ts):
  * 1. default: every property under the default readings, one test per property;
- * 2. readings (skipped with --no-readings): one test per (alternative reading, property relying on
- *    it), as a second run restricted to the source lines of the mutants the first left alive, so
- *    a mutant the default half killed is not paid for again, and per-test coverage runs only the
- *    pairs that reach a mutant. Code only an alternative reading runs is judged here.
+ * 2. readings (skipped with --no-readings): one test per (alternative reading decided in the scope's
+ *    code, property relying on it), as a second run restricted to the source lines of the mutants
+ *    the first left alive, so a mutant the default half killed is not paid for again, and per-test
+ *    coverage runs only the pairs that reach a mutant. Code only an alternative reading runs is
+ *    judged here. A scope where no reading is decided (store.ts, json-scan.ts) has no readings half.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ALTERNATIVES, READING_SITES } from '../src/reference/index.ts';
 import { mutantsOf, parseEquivalents, render, type Equivalent, type Report } from './summary.ts';
 
 const CONFIG = 'stryker.config.json';
@@ -38,7 +40,7 @@ function readJson<T>(path: string, what: string): T {
 type Config = Record<string, unknown> & { mutate: string[] };
 
 /** Run Stryker on a derived config; a failure to run is fatal, a low score is not (thresholds.break is null). */
-function stryker(config: Config, name: string, half: 'default' | 'readings', args: readonly string[]): Report {
+function stryker(config: Config, name: string, half: 'default' | 'readings', args: readonly string[], env: NodeJS.ProcessEnv = {}): Report {
   const report = `${OUT}/${name}.${half}.json`;
   const file = `${OUT}/stryker.${name}.${half}.json`;
   const derived = {
@@ -49,7 +51,7 @@ function stryker(config: Config, name: string, half: 'default' | 'readings', arg
     jsonReporter: { fileName: report },
   };
   writeFileSync(file, JSON.stringify(derived, null, 2));
-  const r = spawnSync('npx', ['stryker', 'run', file, ...args], { stdio: 'inherit', env: { ...process.env, POUCHPROOF_MUTATION_HALF: half } });
+  const r = spawnSync('npx', ['stryker', 'run', file, ...args], { stdio: 'inherit', env: { ...process.env, ...env, POUCHPROOF_MUTATION_HALF: half } });
   if (r.error) fail(`could not start Stryker: ${r.error.message}`);
   if (r.status !== 0) fail(`Stryker exited with status ${r.status ?? r.signal} on scope ${name} (${half} half); see its output above`);
   return readJson<Report>(report, `the ${half} half's report of ${name}`);
@@ -95,7 +97,13 @@ for (const scope of scopes ?? base.mutate) {
     ),
   ];
   if (ranges.length === 0) continue;
+  // The readings decided in this scope's code (READING_SITES names files relative to src/reference/).
+  const sites = scope.replace(/^src\/reference\//, '').replace(/:[0-9:-]+$/, '').replace(/\*\.ts$/, '');
+  if (!ALTERNATIVES.some((r) => READING_SITES[r.name].includes(sites))) {
+    console.log(`\n== ${scope}: no reading is decided here; the readings half is skipped`);
+    continue;
+  }
   console.log(`\n== ${scope}: the readings half, over the ${ranges.length} line range(s) holding mutants the default half left alive`);
-  Object.assign(second.files, stryker({ ...base, mutate: ranges }, name, 'readings', common).files);
+  Object.assign(second.files, stryker({ ...base, mutate: ranges }, name, 'readings', common, { POUCHPROOF_MUTATION_SITES: sites }).files);
 }
 console.log(`\n${render(mutantsOf(merged, withReadings ? second : undefined, equivalents), equivalents, withReadings)}`);
