@@ -21,6 +21,7 @@ export interface ReportMutant {
   readonly replacement?: string;
   readonly location: { readonly start: Position; readonly end: Position };
   readonly status: MutantStatus;
+  readonly statusReason?: string;
   readonly static?: boolean;
 }
 
@@ -48,6 +49,12 @@ export interface Mutant {
   readonly status: MutantStatus;
   /** Killed by the readings half (the default half left it alive or never ran it). */
   readonly byReadings: boolean;
+  /**
+   * Killed only by findings load can cause (a request unanswered in time, a cost smell, a property
+   * out of time): a real stall, or the machine's load (the oracle's bounds are wide for that
+   * reason); counted as detected, as Stryker does, and shown apart.
+   */
+  readonly byStall: boolean;
   /** The judgement matched in equivalent.json, for a mutant not detected. */
   readonly equivalent?: Equivalent;
 }
@@ -69,6 +76,14 @@ export function originalText(source: string, m: Pick<ReportMutant, 'location'>):
 export const mutantKey = (file: string, m: ReportMutant): string =>
   `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column}:${m.mutatorName}:${m.replacement ?? ''}`;
 
+/**
+ * The oracle's findings, one a line, as its assertion message lists them (Stryker keeps it as a
+ * kill's reason). Transport and performance findings and a property out of time are what load on
+ * a shared machine can cause too; any other kind cannot.
+ */
+const STALL = /(^|\n)(transport |performance )|stopped by its \d+ ms bound/;
+const OTHER_FINDING = /(^|\n)(violation|assumption|server-error|error|crash) /;
+
 const DETECTED: ReadonlySet<MutantStatus> = new Set(['Killed', 'Timeout']);
 const ALIVE: ReadonlySet<MutantStatus> = new Set(['Survived', 'NoCoverage']);
 
@@ -86,7 +101,13 @@ export function matchEquivalent(list: readonly Equivalent[], file: string, mutat
  */
 export function mutantsOf(defaultHalf: Report, readingsHalf: Report | undefined, equivalents: readonly Equivalent[]): Mutant[] {
   const second = new Map<string, MutantStatus>();
-  for (const [file, f] of Object.entries(readingsHalf?.files ?? {})) for (const m of f.mutants) second.set(mutantKey(file, m), m.status);
+  const secondReason = new Map<string, string | undefined>();
+  for (const [file, f] of Object.entries(readingsHalf?.files ?? {})) {
+    for (const m of f.mutants) {
+      second.set(mutantKey(file, m), m.status);
+      secondReason.set(mutantKey(file, m), m.statusReason);
+    }
+  }
   const out: Mutant[] = [];
   for (const [file, f] of Object.entries(defaultHalf.files)) {
     for (const m of f.mutants) {
@@ -94,10 +115,12 @@ export function mutantsOf(defaultHalf: Report, readingsHalf: Report | undefined,
       const later = ALIVE.has(m.status) ? second.get(mutantKey(file, m)) : undefined;
       const byReadings = later !== undefined && DETECTED.has(later);
       const status = byReadings ? later : m.status;
+      const reason = byReadings ? secondReason.get(mutantKey(file, m)) : m.statusReason;
+      const byStall = status === 'Killed' && reason !== undefined && STALL.test(reason) && !OTHER_FINDING.test(reason);
       const original = originalText(f.source, m);
       const replacement = m.replacement ?? '';
       const equivalent = ALIVE.has(status) ? matchEquivalent(equivalents, file, m.mutatorName, original, replacement) : undefined;
-      out.push({ file, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, original, replacement, status, byReadings, ...(equivalent ? { equivalent } : {}) });
+      out.push({ file, line: m.location.start.line, column: m.location.start.column, mutator: m.mutatorName, original, replacement, status, byReadings, byStall, ...(equivalent ? { equivalent } : {}) });
     }
   }
   return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
@@ -108,6 +131,7 @@ export interface Tally {
   readonly killed: number;
   readonly timeout: number;
   readonly byReadings: number;
+  readonly byStall: number;
   /** Survived and no coverage count every such mutant, judged equivalent or not. */
   readonly survived: number;
   readonly noCoverage: number;
@@ -123,6 +147,7 @@ export function tally(ms: readonly Mutant[]): Tally {
     killed: count((m) => m.status === 'Killed'),
     timeout: count((m) => m.status === 'Timeout'),
     byReadings: count((m) => m.byReadings),
+    byStall: count((m) => m.byStall),
     survived: count((m) => m.status === 'Survived'),
     noCoverage: count((m) => m.status === 'NoCoverage'),
     equivalent: count((m) => m.equivalent !== undefined),
@@ -183,6 +208,7 @@ export function render(ms: readonly Mutant[], equivalents: readonly Equivalent[]
   out.push('');
   out.push(`Mutation score: ${fmt(s.overall)} overall, ${fmt(s.covered)} on covered code (${t.killed + t.timeout} of ${t.mutants} mutants detected).`);
   out.push(`Not counting the ${t.equivalent} judged equivalent (mutation/equivalent.json): ${fmt(s.judged)}.`);
+  out.push(`${t.byStall} of the kills rest only on findings load could cause too (transport, performance, a property out of time); ${t.timeout} are Stryker timeouts.`);
   out.push(readingsRan ? `The readings half killed ${t.byReadings} of them that the default half left alive.` : 'The readings half did not run (--no-readings): code only an alternative reading runs shows as no coverage.');
   const live = ms.filter((m) => ALIVE.has(m.status) && !m.equivalent);
   out.push('', `Surviving mutants (${live.length}):`);

@@ -51,8 +51,23 @@ describe('mutation summary', () => {
     expect(scoresOf(t).overall).toBeCloseTo(66.67, 1);
   });
 
+  it('shows apart the kills that rest only on findings load can cause', () => {
+    const reason = (lines: string[]) => `findings:\n${lines.join('\n')}\n: expected [ 'x' ] to deeply equal []`;
+    const ms = mutantsOf(
+      report(
+        mutant('1', 'Killed', [1, 11], [1, 16], 'EqualityOperator', 'x >= 1', { statusReason: reason(['transport p: no response within 10000 ms']) }),
+        mutant('2', 'Killed', [2, 5], [2, 7], 'ConditionalExpression', 'true', { statusReason: reason(['transport p: no response', 'violation p: applied']) }),
+        mutant('3', 'Killed', [3, 3], [3, 7], 'BlockStatement', '', { statusReason: reason(['p: stopped by its 150000 ms bound after 2 of 5 cases']) }),
+      ),
+      undefined,
+      [],
+    );
+    expect(ms.map((m) => m.byStall)).toEqual([true, false, true]);
+    expect(render(ms, [], false)).toContain('2 of the kills rest only on findings load could cause too');
+  });
+
   it('scores overall, on covered code, and without the judged equivalents', () => {
-    const s = scoresOf({ mutants: 10, killed: 6, timeout: 1, byReadings: 0, survived: 2, noCoverage: 1, equivalent: 2, errors: 0 });
+    const s = scoresOf({ mutants: 10, killed: 6, timeout: 1, byReadings: 0, byStall: 0, survived: 2, noCoverage: 1, equivalent: 2, errors: 0 });
     expect(s.overall).toBeCloseTo(70);
     expect(s.covered).toBeCloseTo((7 / 9) * 100);
     expect(s.judged).toBeCloseTo((7 / 8) * 100);
