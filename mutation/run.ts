@@ -1,5 +1,5 @@
 /**
- * `npm run mutation [-- --mutate <glob>] [--no-readings]`: Stryker over the reference with the
+ * `npm run mutation [-- --mutate <glob>] [--no-readings] [--summary]`: Stryker over the reference with the
  * pouchproof suite as the oracle (docs/mutation.md), then the score, a per-file table, the surviving
  * mutants and the ones judged equivalent (mutation/equivalent.json).
  *
@@ -66,7 +66,9 @@ const scopeName = (glob: string): string =>
 
 const argv = process.argv.slice(2);
 const withReadings = !argv.includes('--no-readings');
-const rest = argv.filter((a) => a !== '--no-readings');
+/** `--summary`: print from the reports of the last run, without running Stryker. */
+const summaryOnly = argv.includes('--summary');
+const rest = argv.filter((a) => a !== '--no-readings' && a !== '--summary');
 const at = rest.indexOf('--mutate');
 if (at >= 0 && rest[at + 1] === undefined) fail('--mutate needs a file or glob');
 const scopes = at >= 0 ? [rest[at + 1]!] : null;
@@ -85,6 +87,15 @@ const merged: { files: Record<string, Report['files'][string]> } = { files: {} }
 const second: { files: Record<string, Report['files'][string]> } = { files: {} };
 for (const scope of scopes ?? base.mutate) {
   const name = scopeName(scope);
+  if (summaryOnly) {
+    if (!existsSync(`${OUT}/${name}.default.json`)) {
+      console.log(`== ${scope}: not measured (no ${OUT}/${name}.default.json)`);
+      continue;
+    }
+    Object.assign(merged.files, readJson<Report>(`${OUT}/${name}.default.json`, 'a report').files);
+    if (withReadings && existsSync(`${OUT}/${name}.readings.json`)) Object.assign(second.files, readJson<Report>(`${OUT}/${name}.readings.json`, 'a report').files);
+    continue;
+  }
   console.log(`\n== ${scope}: the default half`);
   const first = stryker({ ...base, mutate: [scope] }, name, 'default', common);
   Object.assign(merged.files, first.files);
