@@ -187,10 +187,11 @@ const short = (s: string, max = 70): string => {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 };
 
-/** Equivalents listed in equivalent.json that matched no live mutant: stale judgements to review. */
+/** Equivalents of the files measured that matched no live mutant: stale judgements to review. */
 export function unmatched(equivalents: readonly Equivalent[], ms: readonly Mutant[]): Equivalent[] {
   const used = new Set(ms.flatMap((m) => (m.equivalent ? [m.equivalent] : [])));
-  return equivalents.filter((e) => !used.has(e));
+  const measured = new Set(ms.map((m) => m.file));
+  return equivalents.filter((e) => measured.has(e.file) && !used.has(e));
 }
 
 export function render(ms: readonly Mutant[], equivalents: readonly Equivalent[], readingsRan: boolean): string {
