@@ -37,6 +37,9 @@ const ATOMIC = readingJudgement('commits.atomic', 'A batch with a conflicting op
 const REPLAY = readingJudgement('commits.replay-safe', 'A replayed operation_id answers the first result or is refused, and applies nothing new.', 'operation-id-idempotency');
 const CONFLICT_FORM = readingJudgement('commits.conflict-form', 'A conflict is refused in the form the run reads (a 4xx, or a per-op status).', 'conflict-behaviour');
 
+/** op-semantics=base-only: a create starts an artifact from nothing, so it names no base (the spec shows no state rules). */
+const CREATE_NULL_BASE = readingJudgement('commits.create-null-base', 'A create of a new artifact with a non-null base_revision_id does not apply.', 'op-semantics');
+
 const onMoved = { judgement: STALE_NOT_APPLIED } as const;
 
 /**
@@ -91,16 +94,29 @@ const staleBaseRejected = defineProperty({
 const createExistingRejected = defineProperty({
   id: 'commits.create-existing-rejected',
   section: '4.2',
-  invariant: 'A create of an artifact that already exists does not apply, and the existing artifact keeps its head.',
+  invariant: 'A create of an artifact that already exists does not apply, and the existing artifact keeps its head; nor does a create of a new artifact that names a base (op-semantics).',
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
-  judgements: [STALE_NOT_APPLIED, CONFLICT_FORM],
+  judgements: [STALE_NOT_APPLIED, CONFLICT_FORM, CREATE_NULL_BASE],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ before: fc.constantFrom<'none' | OpType>('none', 'update', 'delete', 'rename') }),
+  arbitrary: () => fc.record({ before: fc.constantFrom<'none' | OpType | 'new-with-base'>('none', 'update', 'delete', 'rename', 'new-with-base') }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const a = artifacts[0]!;
+    if (c.before === 'new-with-base') {
+      // The base names a real revision (of another artifact), so only the create's own rule can refuse it.
+      const based = op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: a.head });
+      const what = 'a create of a new artifact naming a base revision';
+      const ex = await commit(ctx, pouch, [based]);
+      const u = unexpected(ex, what);
+      if (u) return u;
+      const f = fates(ctx, ex, [based]);
+      if (f.ops[0] === 'applied') return assumptionMismatch('op-semantics', `${what}: applied (${f.answer})`);
+      const notes = new Notes();
+      if (f.ops[0] === 'refused') notes.add(f.conflictForm);
+      return notes.result(await extend(ctx, pouch, a, `an update on the head after ${what}`, onMoved));
+    }
     if (c.before !== 'none') {
       const next = op(ctx, { type: c.before, artifact: a.id, revision: ctx.uuid(), base: a.head });
       const moved = await commit(ctx, pouch, [next]);

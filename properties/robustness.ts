@@ -11,14 +11,14 @@ import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, type AssumptionName,
 import type { Exchange } from '../src/target/client.ts';
 import { plainRequest, prepare, sendPlain } from './support/requests.ts';
 
-export type Bad = 'truncated' | 'trailing-comma' | 'single-quotes' | 'nan' | 'empty' | 'not-an-object' | 'text-plain' | 'deep-nesting' | 'invalid-utf8' | 'duplicate-keys';
-export const BAD: readonly Bad[] = ['truncated', 'trailing-comma', 'single-quotes', 'nan', 'empty', 'not-an-object', 'text-plain', 'deep-nesting', 'invalid-utf8', 'duplicate-keys'];
+export type Bad = 'truncated' | 'trailing-comma' | 'single-quotes' | 'nan' | 'empty' | 'not-an-object' | 'text-plain' | 'deep-nesting' | 'invalid-utf8' | 'duplicate-keys' | 'duplicate-keys-late';
+export const BAD: readonly Bad[] = ['truncated', 'trailing-comma', 'single-quotes', 'nan', 'empty', 'not-an-object', 'text-plain', 'deep-nesting', 'invalid-utf8', 'duplicate-keys', 'duplicate-keys-late'];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
 const JSON_ONLY = specJudgement('robustness.json-only', 'A body that is not JSON (or not the JSON the endpoint takes) is refused with a 4xx.', 'jsonBodies');
 
 /** Where the 4xx rests on a reading rather than on RFC 8259 or the schema. */
-const READING: Partial<Record<Bad, AssumptionName>> = { 'text-plain': 'content-type-json-only', 'duplicate-keys': 'duplicate-keys' };
+const READING: Partial<Record<Bad, AssumptionName>> = { 'text-plain': 'content-type-json-only', 'duplicate-keys': 'duplicate-keys', 'duplicate-keys-late': 'duplicate-keys' };
 
 /** Deep enough to overflow any recursive walk over the parsed value (V8 stops near 10k frames). */
 export const NESTING_DEPTH = 10_000;
@@ -39,6 +39,31 @@ const arbBad: fc.Arbitrary<BadCase[]> = fc
 /** `json` (an object's text) with one more member first. */
 function withMember(json: string, member: string): string {
   return json === '{}' ? `{${member}}` : `{${member},${json.slice(1)}`;
+}
+
+/**
+ * `value` as JSON with the last member of its last-written object repeated with the same value, after
+ * every string, escape and nested value before it: a duplicate check that stops early, skips nested
+ * objects or compares names only with the first member misses it. Under `duplicate-keys=last-wins`
+ * the body means exactly `value`.
+ */
+export function withLateDuplicate(value: object): string {
+  let target: object = value;
+  for (;;) {
+    const last = Object.values(target).at(-1) as unknown;
+    const inner = Array.isArray(last) ? (last.at(-1) as unknown) : last;
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner) || Object.keys(inner).length === 0) break;
+    target = inner;
+  }
+  const member = Object.entries(target).at(-1);
+  const own = JSON.stringify(target);
+  if (!member) return own;
+  const doubled = `${own.slice(0, -1)},${JSON.stringify(member[0])}:${JSON.stringify(member[1])}}`;
+  if (target === value) return doubled;
+  // Stand-in: no generated body holds a NUL character.
+  const PLACEHOLDER = '\u0000late-duplicate\u0000';
+  const swapped = JSON.stringify(value, (_k, v: unknown) => (v === target ? PLACEHOLDER : v));
+  return swapped.replace(JSON.stringify(PLACEHOLDER), doubled);
 }
 
 /** The bytes of a bad body built from a valid one, and any header it needs. */
@@ -70,6 +95,8 @@ export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Arra
       const first = Object.keys(JSON.parse(json) as object)[0];
       return { raw: first ? withMember(json, `${JSON.stringify(first)}:null`) : '{"a":1,"a":2}' };
     }
+    case 'duplicate-keys-late':
+      return { raw: json === '{}' ? '{"a":"\\"{","b":[{}],"b":[{}]}' : withLateDuplicate(JSON.parse(json) as object) };
   }
 }
 

@@ -68,7 +68,9 @@ function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly s
 function expected(ctx: CaseContext, a: SignatureAttack): 'reject' | 'accept' | undefined {
   if (a.expect !== 'assumption') return a.expect;
   const name = a.assumption as AssumptionName;
-  return ctx.assumptions[name] === assumptionOf(name).default ? a.defaultVerdict : undefined;
+  const chosen = ctx.assumptions[name];
+  if (chosen === assumptionOf(name).default) return a.defaultVerdict;
+  return a.verdictUnder?.value === chosen ? a.verdictUnder.verdict : undefined;
 }
 
 /**

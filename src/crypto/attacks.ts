@@ -47,6 +47,12 @@ export interface SignatureAttack {
   assumption?: AssumptionName;
   /** For `assumption` entries: the signature check's verdict under the registry's default readings. */
   defaultVerdict?: 'reject' | 'accept';
+  /**
+   * The verdict under one alternative reading, where the registry's words for it decide it ("any
+   * enrolled device key may sign", "only low-S signatures verify"); under any other alternative the
+   * attack proves nothing and is not judged.
+   */
+  verdictUnder?: { readonly value: string; readonly verdict: 'reject' | 'accept' };
   needs?: 'otherDevice';
   apply(ctx: AttackContext): AttackResult;
 }
@@ -318,7 +324,7 @@ const MUST_ACCEPT: SignatureAttack[] = [
 
 const READING_DEPENDENT: SignatureAttack[] = [
   depends('ok.high-s', 'the high-S twin (s replaced by n - s)', 'high-s-accepted', 'accept', (c) =>
-    withSignature(c, (sig) => joinRs(sig.subarray(0, 32), bytesOf(P256_N - bigintOf(sig.subarray(32)), 32)))),
+    withSignature(c, (sig) => joinRs(sig.subarray(0, 32), bytesOf(P256_N - bigintOf(sig.subarray(32)), 32))), { verdictUnder: { value: 'rejected', verdict: 'reject' } }),
   depends('ok.reordered-keys', 'the same body with members in reverse order at every level', 'canonical-json', 'accept', (c) =>
     plain(c, signedBy(c), c.body, enc(JSON.stringify(reversedKeys(c.body))))),
   depends('ok.pretty-printed', 'the same body pretty-printed with whitespace', 'canonical-json', 'accept', (c) =>
@@ -347,7 +353,7 @@ const READING_DEPENDENT: SignatureAttack[] = [
   depends('replay.other-pouch', 'a valid header and body replayed on another pouch id: the signature covers the body only, so the path is not bound', 'jws-form', 'accept', (c) =>
     ({ ...plain(c, signedBy(c)), pouchId: otherUuid(c.pouchId, 'pouch') })),
   depends('device.other', 'a valid signature by another enrolled device, with its own kid', 'kid-binding', 'reject', (c) =>
-    plain(c, detached(headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice' }),
+    plain(c, detached(headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice', verdictUnder: { value: 'unbound', verdict: 'accept' } }),
 ];
 
 export const SIGNATURE_ATTACKS: readonly SignatureAttack[] = Object.freeze([...MUST_REJECT, ...MUST_ACCEPT, ...READING_DEPENDENT]);

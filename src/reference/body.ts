@@ -75,6 +75,8 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
   });
 }
 
+const duplicateKey = (key: string): HttpError => badRequest('duplicate_key', `JSON object has the member name ${JSON.stringify(key.slice(0, 80))} twice`);
+
 /** Decodes and parses a body; throws HttpError(400) with a message naming the problem. */
 export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: ReadingSet): unknown {
   // `duplicate-keys`: `rejected` answers 400 to a repeated member name; `last-wins` is plain JSON.parse.
@@ -93,9 +95,8 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
     const problem = scanJson(text, depthBound);
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
-    if (problem?.kind === 'duplicate' && !lastWins) {
-      throw badRequest('duplicate_key', `JSON object has the member name ${JSON.stringify(problem.key.slice(0, 80))} twice`);
-    }
+    if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
+    if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);
   }
   let value: unknown;
   if (faults.has('malformed-json-500') || faults.has('dies-on-input')) {

@@ -144,6 +144,9 @@ const LIST = [
   f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
   // capacity: a server that degrades under load, for the capacity search (pouchproof load --find-capacity).
   f('store-pool-queue', 'robustness', `every request holds one of ${STORE_POOL_SIZE} simulated store connections while it is handled (its body read included) plus a ${STORE_HOLD_MS} ms round trip; beyond ${STORE_POOL_SIZE} in flight the rest wait in line: latency is flat up to ${(STORE_POOL_SIZE * 1000) / STORE_HOLD_MS} req/s and grows without bound above (a knee)`, ['load.capacity']),
+  // mutation: defects the mutation run of the reference showed no property would see (docs/mutation.md).
+  f('duplicate-keys-first-only', 'robustness', 'looks for a repeated member name only where the body repeats its first member (a shortcut that compares names with the leading one): a later member repeated at the end of the object is accepted, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
+  f('create-base-ignored', 'commits', 'a create of a new artifact never looks at its base_revision_id: one naming a base (any revision of the pouch) is applied', ['commits.create-existing-rejected'], { deviatesFrom: 'op-semantics' }),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

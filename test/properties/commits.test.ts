@@ -5,6 +5,8 @@ import { propertySuite } from './suite.ts';
 propertySuite('commits (4.2)', [...COMMITS, ...RACES], [
   { id: 'commits.stale-base-rejected', fault: 'stale-base-accepted', expect: 'failing' },
   { id: 'commits.create-existing-rejected', fault: 'create-overwrites', expect: 'failing' },
+  // That a create names no base is the registry's op-semantics=base-only; the spec shows no state rules.
+  { id: 'commits.create-existing-rejected', fault: 'create-base-ignored', expect: 'assumption:op-semantics' },
   { id: 'commits.revision-reuse-rejected', fault: 'revision-reuse-accepted', expect: 'assumption:revision-id-unique' },
   { id: 'commits.batch-chains', fault: 'no-batch-chaining', expect: 'assumption:batch-chaining' },
   { id: 'commits.seq-increasing', fault: 'seq-per-batch', expect: 'assumption:seq-semantics' },

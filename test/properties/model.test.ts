@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badBody, BAD } from '../../properties/robustness.ts';
+import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts';
 import { firstMismatch, predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/commit-outcome.ts';
@@ -101,6 +101,14 @@ describe('judging refusals', () => {
 });
 
 describe('bad bodies', () => {
+  it('repeat the last member of the last-written object, same value, so last-wins reads the body unchanged', () => {
+    const body = { day: '2026-01-01', rows: [{ a: 1 }, { b: 'x\\"}', c: { d: [1] } }] };
+    const text = withLateDuplicate(body);
+    expect(text).toBe('{"day":"2026-01-01","rows":[{"a":1},{"b":"x\\\\\\"}","c":{"d":[1],"d":[1]}}]}');
+    expect(JSON.parse(text)).toEqual(body);
+    expect(withLateDuplicate({ reason: 'r' })).toBe('{"reason":"r","reason":"r"}');
+  });
+
   it('are not JSON the endpoint takes, except the two that rest on readings', () => {
     for (const json of ['{}', '{"rows":[]}']) {
       for (const bad of BAD) {
@@ -115,6 +123,7 @@ describe('bad bodies', () => {
         }
         if (bad === 'text-plain') expect(headers?.['content-type']).toBe('text/plain');
         else if (bad === 'duplicate-keys') expect(text).toMatch(/"(rows|a)":.*"\1":/);
+        else if (bad === 'duplicate-keys-late') expect(text).toMatch(/"(rows|b)":(.*),"\1":\2\}$/);
         else if (bad === 'not-an-object') expect(typeof parsed).toBe('string');
         else if (bad === 'deep-nesting') expect(text.startsWith('{"rows":[[[[')).toBe(true);
         else expect(parsed, `${bad} of ${json}`).toBeUndefined();

@@ -447,6 +447,23 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: { answeredMeanwhile: true, thenAnswered: 404 },
     faulty: { answeredMeanwhile: false, thenAnswered: 404 },
   },
+  // mutation: a duplicate the default run of the suite never placed (docs/mutation.md).
+  'duplicate-keys-first-only': {
+    observe: async (ref) => {
+      const revoke = (body: string) => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
+      return [await revoke('{"reason":"a","reason":"b"}'), await revoke('{"reason":"a\\"}","x":{"k":1,"k":1}}')];
+    },
+    correct: [400, 400],
+    faulty: [400, 200],
+  },
+  'create-base-ignored': {
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      return commitOps(ref, [op(ref, { base_revision_id: a['revision_id'] as string })], pouch);
+    },
+    correct: 409,
+    faulty: 200,
+  },
 };
 
 let correct: RunningReference;

@@ -119,7 +119,7 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
   // Validation guarantees the member is present; only a validator that lets it be absent (fault nullable-missing-as-null) makes `??` matter.
   const base = op.base_revision_id ?? null;
   if (op.type === 'create') {
-    if (base !== null) return 'a create needs base_revision_id null';
+    if (base !== null && !faults.has('create-base-ignored')) return 'a create needs base_revision_id null';
     if (exists && !faults.has('create-overwrites')) return 'create of an artifact that already exists';
   } else {
     if (!exists) return `${op.type} of an artifact that does not exist`;
