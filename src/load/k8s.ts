@@ -54,7 +54,7 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
     ...(o.secret ? ['--profile', `${PROFILE_DIR}/${PROFILE_FILE}`] : []),
     '--shard', `$(JOB_COMPLETION_INDEX)/${o.shards}`,
     '--start-at', String(o.startAtMs),
-    '--reports', REPORTS_DIR,
+    '--report-dir', REPORTS_DIR,
     '--print-shard',
   ];
   const deadline = Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000);

@@ -10,7 +10,7 @@ const reports = mkdtempSync(join(tmpdir(), 'pouchproof-gates-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
 function cli(out: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'pouchproof.js'), 'load', ...args, '--reports', join(reports, out)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'pouchproof.js'), 'load', ...args, '--report-dir', join(reports, out)], { cwd: root, encoding: 'utf8', timeout: 60_000 });
   const dirs = (() => {
     try {
       return readdirSync(join(reports, out));

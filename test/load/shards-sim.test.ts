@@ -36,7 +36,7 @@ describe('sharded load, simulated', () => {
     const startAt = String(Date.now() + 3000);
     const shards = await Promise.all(
       [0, 1, 2].map((i) =>
-        pouchproof(['load', '--scenario', 'commit-throughput', '--profile', profile, '--duration', '1s', '--workers', '0', '--connections', '6', '--seed', '42', '--shard', `${i}/3`, '--start-at', startAt, '--threshold', 'p99<60s', '--reports', reports]),
+        pouchproof(['load', '--scenario', 'commit-throughput', '--profile', profile, '--duration', '1s', '--workers', '0', '--connections', '6', '--seed', '42', '--shard', `${i}/3`, '--start-at', startAt, '--threshold', 'p99<60s', '--report-dir', reports]),
       ),
     );
     for (const s of shards) expect(s.code, s.stderr).toBe(0);

@@ -238,7 +238,7 @@ describe('waiting for the shared start', () => {
 describe('pouchproof load: bad shard input', () => {
   it('exits 2 with one line before anything starts', async () => {
     const { default: load } = await import('../../src/cli/commands/load.ts');
-    const base = { scenario: 'commit-throughput', duration: '1s', threshold: [], param: [], fault: [], 'allow-remote': false, reports: dir, 'print-shard': false };
+    const base = { scenario: 'commit-throughput', duration: '1s', threshold: [], param: [], fault: [], 'allow-remote': false, 'report-dir': dir, 'print-shard': false };
     for (const [extra, why] of [
       [{ shard: '3/3' }, /0-based/],
       [{ shard: 'x' }, /expected I\/N/],

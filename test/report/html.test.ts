@@ -70,7 +70,7 @@ const findings: Record<string, Finding> = {
 const load = {
   runId: 'load-1', scenario: 'commit-throughput', description: 'commits at full speed', unit: 'ops', target: { url: 'http://127.0.0.1:9', embedded: true }, model: 'closed', connections: 4,
   totals: { sent: 100, completed: 100, ok: 100, notOk: 0, errors: 0, dropped: 0, unsent: 0, units: 100, bytesSent: 1000, wallMs: 2000 },
-  rates: { rps: 50, okPerSecond: 50, goodput: 50 }, errorRate: 0, latency: { count: 100, min: 900, mean: 1000, p50: 1000, p90: 1500, p99: 2000, p999: 2500, max: 3000 },
+  rates: { rps: 50, okPerSecond: 50, goodput: 50 }, errorRate: 0, latency: { count: 100, min: 900, mean: 1000, p50: 1000, p90: 1500, p99: 2000, p999: 2500, max: 3000 }, errorLatency: { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 },
   spectrum: [{ percentile: 50, us: 1000 }, { percentile: 90, us: 1500 }, { percentile: 99, us: 2000 }], timeline: [{ completed: 50, ok: 50, units: 50, errors: 0 }, { completed: 50, ok: 50, units: 50, errors: 0 }],
   checks: [{ name: 'seq-monotonic', passed: true, message: 'held' }], thresholds: [], generator: { busy: [], loopUtilization: [], prepareMs: [], limited: false, note: 'one worker' }, interrupted: false, exitCode: 0,
 } as unknown as LoadFigures;
