@@ -95,7 +95,7 @@ const LIST = [
   f('high-water-stale', 'commits', 'reports high_water as the pouch seq read before the batch was applied', ['commits.seq-increasing'], { deviatesFrom: 'seq-semantics' }),
   f('check-then-act-race', 'commits', 'awaits a simulated store round-trip between the conflict check and the apply: concurrent commits on one base can all apply', ['races.one-winner']),
   f('envelope-empty-refused', 'commits', 'refuses an op whose envelope is the empty string, which 2.5 allows ("may be empty")', ['boundaries.limits-accepted', 'shapes.valid-accepted']),
-  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates and slowing large commits', ['load.cost-curve', 'performance.cost-growth']),
+  f('quadratic-blob-ids', 'commits', 'adds an O(n²) duplicate check over each op\'s blob_ids (indexOf in a loop), rejecting duplicates (which the spec does not forbid: a valid batch refused) and slowing large commits', ['load.cost-curve', 'performance.cost-growth', 'shapes.valid-accepted', 'boundaries.limits-accepted']),
   // Service-Signature.
   f('signature-not-verified', 'signatures', 'requires the Service-Signature header but never verifies it', ['signatures.forgeries-rejected']),
   f('signature-header-optional', 'signatures', 'verifies Service-Signature when present but accepts a device commit without it', ['signatures.header-required']),
