@@ -10,4 +10,4 @@ export interface CommandModule {
   handler(argv: Record<string, unknown>): Promise<number>;
 }
 
-export { UsageError } from './usage-error.ts';
+export { asUsage, UsageError } from './usage-error.ts';

@@ -3,3 +3,12 @@
  * library's declarations, which export it, need no yargs types.
  */
 export class UsageError extends Error {}
+
+/** Runs a parser of pouchproof's own input; whatever it throws becomes a UsageError (one line, exit 2). */
+export function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}

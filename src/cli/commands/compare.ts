@@ -14,7 +14,7 @@ import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison 
 import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
-import { UsageError, type CommandModule } from '../command.ts';
+import { asUsage, UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { makeRunId } from '../../check/runner.ts';
 import type { Profile } from '../../target/profile.ts';
@@ -78,7 +78,7 @@ const compare: CommandModule = {
     const runs = parsePositive('runs', argv['runs'], 25, 100_000)!;
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const only = parseOnly(argv['only']);
-    const loadDurationMs = argv['load'] ? wrapUsage(() => parseDuration(String(argv['load-duration']))) : 0;
+    const loadDurationMs = argv['load'] ? asUsage(() => parseDuration(String(argv['load-duration']))) : 0;
     const scenario = argv['load'] ? await loadScenarioByName(String(argv['load'])).catch((e: Error) => Promise.reject(new UsageError(e.message))) : undefined;
     const props = await loadAllProperties();
     const resolved = await resolveAll(argv);
@@ -124,13 +124,5 @@ const compare: CommandModule = {
     }
   },
 };
-
-function wrapUsage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
 
 export default compare;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
-import { UsageError, type CommandModule } from '../command.ts';
+import { asUsage, UsageError, type CommandModule } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { K8sError, indexedJob, k8sRecipe, type K8sJobOptions } from '../../load/k8s.ts';
@@ -41,22 +41,14 @@ const loadK8s: CommandModule = {
   handler: oneLineErrors((argv) => handle(argv), [UsageError, K8sError]),
 };
 
-function check<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
 async function handle(argv: Record<string, unknown>): Promise<number> {
   if (!argv['allow-remote']) throw new UsageError('the pods load a target that is not on their loopback interface: pass --allow-remote to say so');
   const duration = argv['duration'] as string;
-  const durationMs = check(() => parseDuration(duration));
-  const leadMs = check(() => parseDuration(argv['lead'] as string));
-  if (argv['rate'] !== undefined) check(() => parseRate(argv['rate'] as string));
+  const durationMs = asUsage(() => parseDuration(duration));
+  const leadMs = asUsage(() => parseDuration(argv['lead'] as string));
+  if (argv['rate'] !== undefined) asUsage(() => parseRate(argv['rate'] as string));
   const thresholds = argv['threshold'] as string[];
-  check(() => thresholds.map(parseThreshold));
+  asUsage(() => thresholds.map(parseThreshold));
   const shards = argv['shards'] as number;
   const connections = argv['connections'] as number | undefined;
   if (connections !== undefined && argv['rate'] === undefined && connections < shards) throw new UsageError(`--connections ${connections} cannot be split over ${shards} shards`);

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
-import { UsageError, type CommandModule } from '../command.ts';
+import { asUsage, UsageError, type CommandModule } from '../command.ts';
+import { oneLineErrors } from '../one-line-errors.ts';
 import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { LoadUsageError, loadRunId, type RunLoadOptions } from '../../load/launch.ts';
@@ -27,14 +28,6 @@ function parseParams(list: readonly string[]): Record<string, string> {
     out[item.slice(0, i)] = item.slice(i + 1);
   }
   return out;
-}
-
-function wrap<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
 }
 
 /** `pouchproof load`: one load scenario against a target, or against the embedded reference. */
@@ -70,16 +63,8 @@ const load: CommandModule = {
       .option('shard', { type: 'string', describe: "run shard I of N (0-based, e.g. 0/4): its share of the rate or connections, its own identifiers; writes shard.json and shard.hlog for 'load merge', which judges the thresholds" })
       .option('start-at', { type: 'string', describe: 'start measuring at this time (ISO with zone, or epoch ms; at most 1 h ahead), shared by the shards' })
       .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" }),
-  async handler(argv) {
-    // Bad input is reported here, as one line with exit code 2, before anything is started.
-    try {
-      return await handle(argv);
-    } catch (e) {
-      if (!(e instanceof UsageError || e instanceof LoadUsageError || e instanceof TargetError || e instanceof BaselineError || e instanceof ThresholdError)) throw e;
-      process.stderr.write(`pouchproof: ${e.message.replace(/[\r\n]+/g, ' ')}\n`);
-      return 2;
-    }
-  },
+  // Bad input is reported as one line with exit code 2, before anything is started.
+  handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
 };
 
 /** `--report-dir`, or the deprecated `--reports` with a warning when it is the one given. */
@@ -97,19 +82,19 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     ...(argv['target'] !== undefined ? { url: argv['target'] as string } : {}),
     faults: (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
-  const shard = argv['shard'] !== undefined ? wrap(() => parseShard(argv['shard'] as string)) : undefined;
-  const startAt = argv['start-at'] !== undefined ? wrap(() => parseStartAt(argv['start-at'] as string, Date.now())) : undefined;
+  const shard = argv['shard'] !== undefined ? asUsage(() => parseShard(argv['shard'] as string)) : undefined;
+  const startAt = argv['start-at'] !== undefined ? asUsage(() => parseStartAt(argv['start-at'] as string, Date.now())) : undefined;
   if (argv['print-shard'] && !shard) throw new UsageError('--print-shard needs --shard I/N');
   const thresholdSources = argv['threshold'] as string[];
   // A shard's throughput is a share, so thresholds are judged on the merge; checked here, though.
-  if (shard) wrap(() => thresholdSources.map(parseThreshold));
+  if (shard) asUsage(() => thresholdSources.map(parseThreshold));
   if (startAt?.warning) process.stderr.write(`pouchproof: ${startAt.warning}\n`);
   const gates = await prepareGates(scenario.scenario.name, {
     thresholds: argv['threshold'] as string[],
     ...(argv['baseline'] !== undefined ? { baseline: argv['baseline'] as string } : {}),
     ...(argv['find-capacity'] !== undefined ? { findCapacity: argv['find-capacity'] as string } : {}),
-    ...(argv['max-rate'] !== undefined ? { maxRate: wrap(() => parseRate(argv['max-rate'] as string)) } : {}),
-    ...(argv['step-duration'] !== undefined ? { stepMs: wrap(() => parseDuration(argv['step-duration'] as string)) } : {}),
+    ...(argv['max-rate'] !== undefined ? { maxRate: asUsage(() => parseRate(argv['max-rate'] as string)) } : {}),
+    ...(argv['step-duration'] !== undefined ? { stepMs: asUsage(() => parseDuration(argv['step-duration'] as string)) } : {}),
   });
   if (shard && (gates.capacity || argv['baseline'] !== undefined)) {
     throw new UsageError("--shard measures a share of the load: --find-capacity and --baseline judge a whole run (merge the shards with 'pouchproof load merge' first)");
@@ -118,9 +103,9 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     scenario,
     target,
     params: parseParams(argv['param'] as string[]),
-    ...(argv['duration'] !== undefined ? { durationMs: wrap(() => parseDuration(argv['duration'] as string)) } : {}),
+    ...(argv['duration'] !== undefined ? { durationMs: asUsage(() => parseDuration(argv['duration'] as string)) } : {}),
     ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] as number } : {}),
-    ...(argv['rate'] !== undefined ? { rate: wrap(() => parseRate(argv['rate'] as string)) } : {}),
+    ...(argv['rate'] !== undefined ? { rate: asUsage(() => parseRate(argv['rate'] as string)) } : {}),
     ...(argv['connections'] !== undefined ? { connections: argv['connections'] as number } : {}),
     ...(argv['workers'] !== undefined ? { workers: argv['workers'] as number } : {}),
     thresholds: shard ? [] : gates.absolute,
