@@ -265,19 +265,35 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     }
   };
 
+  /** Open model: every request due by `t` (and inside the window) joins the queue, or is dropped when it is full. */
+  const admitDue = (t: number): void => {
+    if (o.model.kind !== 'open') return;
+    const interval = 1000 / o.model.rate;
+    for (let due = t0 + nextIndex * interval; due <= t && due < tEnd && sent + queue.size < o.maxRequests; due = t0 + nextIndex * interval) {
+      if (!queue.push(due)) dropped++;
+      nextIndex++;
+    }
+  };
+
   const tick = (): void => {
     timer = undefined;
     const t = now();
-    if (t >= tEnd || sent + queue.size >= o.maxRequests || (o.control !== undefined && Atomics.load(o.control, CONTROL_STOP) === 1)) {
+    if (o.control !== undefined && Atomics.load(o.control, CONTROL_STOP) === 1) {
+      stop();
+      return;
+    }
+    if (t >= tEnd || sent + queue.size >= o.maxRequests) {
+      // A tick that fires late (a busy event loop) still owes the requests that fell due before the
+      // window closed: they are sent now, late, their latency counted from when they were due, and
+      // whatever cannot be sent is counted as unsent rather than vanishing from the run.
+      admitDue(t);
+      drain();
       stop();
       return;
     }
     if (o.model.kind === 'open') {
       const interval = 1000 / o.model.rate;
-      while (t0 + nextIndex * interval <= t && sent + queue.size < o.maxRequests) {
-        if (!queue.push(t0 + nextIndex * interval)) dropped++;
-        nextIndex++;
-      }
+      admitDue(t);
       drain();
       const nextDue = t0 + nextIndex * interval;
       timer = setTimeout(tick, Math.max(0, Math.min(nextDue, tEnd) - now()));

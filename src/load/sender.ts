@@ -1,16 +1,22 @@
 /**
- * How the load engine puts requests on the wire: undici's `dispatch` with one handler object per
- * request (no promise, no stream, no per-request timer), bounded whatever the target does:
+ * How the load engine puts requests on the wire: its own HTTP/1.1 connections (node:net, node:tls),
+ * one request at a time on each, the request written as one string and the answer read by a parser
+ * that keeps only the status, the framing and the body (http1-response.ts). A general client
+ * (undici) spent about twice the CPU per request on work a load generator does not need: on one
+ * core that made the generator, not the target, the bottleneck. Bounded whatever the target does:
  * - every response body is read up to RESPONSE_BODY_CAP_BYTES and abandoned past it, so an endless
- *   body costs one capped buffer per connection, never the machine's memory;
- * - every request has a total deadline (its timeout from the moment it was dispatched), enforced by
- *   one sweep timer for all of them, so a body dripped a byte at a time cannot outlive it (undici's
- *   own body timeout restarts with every byte);
+ *   body costs one capped buffer per connection, never the machine's memory; heads are capped too;
+ * - every request has a total deadline (its timeout from the moment it was sent), enforced by one
+ *   sweep timer for all of them, so a body dripped a byte at a time cannot outlive it;
  * - `abandonAll` settles whatever is still in flight at once (the end of a run).
  * Each request settles exactly once, through its `done` callback, with the response or an Error.
+ * A connection is reused while the server keeps it open (and, when it says how long it keeps idle
+ * connections with Keep-Alive: timeout=N, not past a second before that); anything else closes it.
  */
+import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Pool, type Dispatcher } from 'undici';
+import { rootCertificates, connect as tlsConnect } from 'node:tls';
+import { ResponseParser, type FeedResult } from './http1-response.ts';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
 
 /** Response bytes read per request at most; past it the response is abandoned (and counted). */
@@ -44,20 +50,31 @@ export class AbandonedError extends Error {
   }
 }
 
+/** A request that could not be written (a header or path that would break the message). */
+export class InvalidRequestError extends Error {
+  override readonly name = 'InvalidRequestError';
+  readonly code = 'INVALID_REQUEST';
+}
+
 export type Done = (flight: Flight, res: LoadResponse | Error) => void;
 
 const now = (): number => performance.timeOrigin + performance.now();
 
-/** One request on the wire: undici's handler for it, and what the engine needs when it settles. */
-export class Flight implements Dispatcher.DispatchHandler {
+/** Idle connections are not reused this close to the server's advertised keep-alive timeout. */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+/** Without an advertised timeout, an idle connection is reused for this long. */
+const KEEP_ALIVE_DEFAULT_MS = 30_000;
+/** One read buffer per sender, shared by its plain connections: reads are handled one at a time and whatever is kept is copied. */
+const READ_BUFFER_BYTES = 64 * 1024;
+
+/** One request: what the engine needs when it settles. */
+export class Flight {
   /** Epoch ms the request counts its latency from (intended send time, or actual send). */
   intended = 0;
   deadline = 0;
   settled = false;
-  private controller: Dispatcher.DispatchController | undefined;
-  private status = 0;
-  private chunks: Buffer[] = [];
-  private size = 0;
+  /** The connection carrying it, once written. */
+  conn: Conn | undefined;
 
   constructor(
     private readonly sender: Sender,
@@ -65,46 +82,19 @@ export class Flight implements Dispatcher.DispatchHandler {
     private readonly done: Done,
   ) {}
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.settled) controller.abort(new AbandonedError('timeout', 'abandoned'));
-    else this.controller = controller;
-  }
-
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number): void {
-    this.status = statusCode;
-  }
-
-  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
-    this.size += chunk.length;
-    if (this.size > this.sender.capBytes) this.abandon('body-over-cap');
-    else this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.settled) return;
-    const c = this.chunks;
-    const body = c.length === 1 ? c[0]!.toString('utf8') : c.length === 0 ? '' : Buffer.concat(c, this.size).toString('utf8');
-    this.settle({ status: this.status, body });
-  }
-
-  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
-    if (!this.settled) this.settle(err);
-  }
-
   /** Gives up on the request: settles it now with the cause, and closes its connection. */
   abandon(cause: AbandonCause): void {
     if (this.settled) return;
+    this.conn?.detach(true);
     this.settle(new AbandonedError(cause, abandonReason(cause, this.sender.capBytes)));
-    this.controller?.abort(new AbandonedError(cause, 'abandoned'));
   }
 
-  private settle(res: LoadResponse | Error): void {
+  settle(res: LoadResponse | Error): void {
+    if (this.settled) return;
     this.settled = true;
-    this.chunks = [];
-    // undici reports some failures (a header it refuses) inside dispatch itself: answering those
-    // synchronously would let send → done → send recurse without bound, and freeing the slot at once
-    // would let the caller's send loop spin; both wait for the next turn of the event loop.
+    // A failure found inside send itself (a header that cannot be written): answering it
+    // synchronously would let send → done → send recurse without bound, and freeing the slot at
+    // once would let the caller's send loop spin; both wait for the next turn of the event loop.
     if (this.sender.dispatching) setImmediate(() => this.finish(res));
     else this.finish(res);
   }
@@ -115,30 +105,124 @@ export class Flight implements Dispatcher.DispatchHandler {
   }
 }
 
+/** One HTTP/1.1 connection, reopened when the server closes it; one request on it at a time. */
+class Conn {
+  socket: Socket | undefined;
+  flight: Flight | undefined;
+  /** Epoch ms past which the idle socket is not reused. */
+  private reuseUntil = 0;
+  private readonly parser: ResponseParser;
+
+  constructor(private readonly sender: Sender) {
+    this.parser = new ResponseParser(sender.capBytes);
+  }
+
+  start(f: Flight, text: string): void {
+    if (this.socket && now() > this.reuseUntil) this.kill();
+    this.socket ??= this.sender.open(this);
+    this.flight = f;
+    f.conn = this;
+    this.parser.reset();
+    this.socket.write(text);
+  }
+
+  onData(socket: Socket, buf: Buffer, start: number, end: number): void {
+    if (socket !== this.socket) return;
+    const f = this.flight;
+    // Bytes no request asked for: the connection's state is unknown, so it is not reused.
+    if (!f) return this.kill();
+    this.conclude(f, this.parser.feed(buf, start, end));
+  }
+
+  /** The socket ended, closed or failed. */
+  onGone(socket: Socket, err: Error | undefined): void {
+    if (socket !== this.socket) return;
+    this.socket = undefined;
+    socket.destroy();
+    const f = this.flight;
+    if (!f) return;
+    if (err) {
+      this.detach(false);
+      f.settle(err);
+    } else this.conclude(f, this.parser.close());
+  }
+
+  private conclude(f: Flight, r: FeedResult): void {
+    switch (r.kind) {
+      case 'more':
+        return;
+      case 'done':
+        if (r.keepAlive && this.socket) this.reuseUntil = now() + (r.keepAliveMs === undefined ? KEEP_ALIVE_DEFAULT_MS : r.keepAliveMs - KEEP_ALIVE_MARGIN_MS);
+        this.detach(!r.keepAlive);
+        f.settle({ status: r.status, body: r.body });
+        return;
+      case 'over-cap':
+        f.abandon('body-over-cap');
+        return;
+      case 'error':
+        this.detach(true);
+        f.settle(new Error(`malformed response: ${r.message}`));
+        return;
+      default:
+        return r satisfies never;
+    }
+  }
+
+  /** Frees the connection of its request (closing the socket if `close`), for the next one. */
+  detach(close: boolean): void {
+    const f = this.flight;
+    if (f) f.conn = undefined;
+    this.flight = undefined;
+    if (close) this.kill();
+    this.sender.release(this);
+  }
+
+  kill(): void {
+    const s = this.socket;
+    this.socket = undefined;
+    s?.destroy();
+  }
+}
+
 export class Sender {
   readonly inFlight = new Set<Flight>();
-  /** True while undici's dispatch runs (see Flight.settle). */
+  /** True while send runs (see Flight.settle). */
   dispatching = false;
-  private readonly pool: Pool;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly secure: boolean;
+  private readonly servername: string | undefined;
+  private readonly hostHeader: string;
   private readonly prefix: string;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly conns: Conn[] = [];
+  private readonly idle: Conn[] = [];
+  private readonly waiting: Array<{ readonly f: Flight; readonly text: string }> = [];
+  private waitingHead = 0;
+  private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  private closed = false;
 
   constructor(
     baseUrl: string,
-    connections: number,
+    private readonly connections: number,
     readonly timeoutMs: number,
     readonly capBytes = RESPONSE_BODY_CAP_BYTES,
+    /** Extra trusted certificates for https targets (the system's, and NODE_EXTRA_CA_CERTS, are trusted anyway). */
+    private readonly tlsCa?: string,
   ) {
     const u = new URL(baseUrl);
+    this.secure = u.protocol === 'https:';
+    this.host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+    this.port = Number(u.port || (this.secure ? 443 : 80));
+    this.servername = this.secure && isIP(this.host) === 0 ? this.host : undefined;
+    this.hostHeader = u.host;
     this.prefix = u.pathname.replace(/\/+$/, '');
-    // The deadline sweep bounds each request; undici's per-phase timers stay as a backstop.
-    this.pool = new Pool(u.origin, { connections, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 30_000 });
     // A request overstays its deadline by at most one sweep period.
     this.sweeper = setInterval(() => this.sweep(), Math.max(5, Math.min(100, timeoutMs / 10)));
     this.sweeper.unref();
   }
 
-  /** Dispatches `req`; `done` is called exactly once. Latency is the caller's, from `intended`. */
+  /** Sends `req`; `done` is called exactly once. Latency is the caller's, from `intended`. */
   send(req: LoadRequest, intended: number, done: Done): Flight {
     const f = new Flight(this, req, done);
     f.intended = intended;
@@ -146,9 +230,15 @@ export class Sender {
     this.inFlight.add(f);
     this.dispatching = true;
     try {
-      this.pool.dispatch({ method: req.method, path: this.prefix + req.path, headers: req.headers, body: req.body }, f);
+      const text = this.closed ? new InvalidRequestError('the sender is closed') : requestText(req, this.prefix, this.hostHeader);
+      if (typeof text !== 'string') f.settle(text);
+      else {
+        const conn = this.idle.pop() ?? (this.conns.length < this.connections ? this.newConn() : undefined);
+        if (conn) conn.start(f, text);
+        else this.waiting.push({ f, text });
+      }
     } catch (e) {
-      f.onResponseError(undefined, e instanceof Error ? e : new Error(String(e)));
+      f.settle(e instanceof Error ? e : new Error(String(e)));
     } finally {
       this.dispatching = false;
     }
@@ -160,6 +250,41 @@ export class Sender {
     return new Promise((resolve, reject) => {
       this.send(req, now(), (_f, res) => (res instanceof Error ? reject(res) : resolve(res)));
     });
+  }
+
+  /** A connection is free: it takes the oldest waiting request, or waits itself. */
+  release(conn: Conn): void {
+    while (this.waitingHead < this.waiting.length) {
+      const next = this.waiting[this.waitingHead]!;
+      this.waiting[this.waitingHead++] = undefined as never;
+      if (this.waitingHead === this.waiting.length) {
+        this.waiting.length = 0;
+        this.waitingHead = 0;
+      }
+      if (!next.f.settled) return conn.start(next.f, next.text);
+    }
+    if (!this.closed) this.idle.push(conn);
+  }
+
+  /** Opens the socket of `conn`. */
+  open(conn: Conn): Socket {
+    let s: Socket;
+    if (this.secure) {
+      s = tlsConnect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(this.servername ? { servername: this.servername } : {}), ...(this.tlsCa ? { ca: [...rootCertificates, this.tlsCa] } : {}) });
+      s.setNoDelay(true);
+      s.on('data', (d: Buffer) => conn.onData(s, d, 0, d.length));
+    } else {
+      s = netConnect({
+        host: this.host,
+        port: this.port,
+        noDelay: true,
+        onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
+      });
+    }
+    s.on('error', (e: Error) => conn.onGone(s, e));
+    s.on('end', () => conn.onGone(s, undefined));
+    s.on('close', () => conn.onGone(s, undefined));
+    return s;
   }
 
   /** Abandons every request past its deadline. */
@@ -175,7 +300,68 @@ export class Sender {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    this.closed = true;
     this.abandonAll('abandoned-at-end');
-    await this.pool.destroy().catch(() => undefined);
+    for (const c of this.conns) c.kill();
+    this.idle.length = 0;
   }
+
+  private newConn(): Conn {
+    const c = new Conn(this);
+    this.conns.push(c);
+    return c;
+  }
+}
+
+// ---- writing a request ----
+
+/** A field name is a token (RFC 9110 section 5.1). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A field value never holds CR, LF or NUL (RFC 9110 section 5.5): they would end or split the message. */
+const BAD_VALUE = /[\0\r\n]/;
+/** A request target is visible ASCII. */
+const TARGET = /^[\x21-\x7e]+$/;
+/** Fields the sender writes itself, or that would change how the message is framed or kept. */
+const OWN_FIELDS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
+
+type HeaderLines = { readonly text: string; readonly host: boolean } | InvalidRequestError;
+
+/**
+ * The header lines of the last few header objects, by identity: a run sends the same few objects
+ * over and over (unsigned requests), or a new object per request (a signed one), which a small ring
+ * handles without the cost a WeakMap entry per request would put on the garbage collector.
+ */
+const recentHeaders: Array<Readonly<Record<string, string>> | undefined> = [undefined, undefined, undefined, undefined];
+const recentLines: HeaderLines[] = [new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError('')];
+let recentNext = 0;
+
+function headerLines(headers: Readonly<Record<string, string>>): HeaderLines {
+  for (let i = 0; i < recentHeaders.length; i++) if (recentHeaders[i] === headers) return recentLines[i]!;
+  let text = '';
+  let host = false;
+  let out: HeaderLines | undefined;
+  for (const name in headers) {
+    const value = headers[name]!;
+    const lower = name.toLowerCase();
+    if (!TOKEN.test(name) || BAD_VALUE.test(value) || OWN_FIELDS.has(lower)) {
+      out = new InvalidRequestError(`invalid ${name} header`);
+      break;
+    }
+    if (lower === 'host') host = true;
+    text += `${name}: ${value}\r\n`;
+  }
+  out ??= { text, host };
+  recentHeaders[recentNext] = headers;
+  recentLines[recentNext] = out;
+  recentNext = (recentNext + 1) % recentHeaders.length;
+  return out;
+}
+
+/** The whole request as one string: start line, fields, Content-Length, body. */
+export function requestText(req: LoadRequest, prefix: string, hostHeader: string): string | InvalidRequestError {
+  const target = prefix + req.path;
+  if (!TARGET.test(target)) return new InvalidRequestError(`invalid request path ${JSON.stringify(target.slice(0, 60))}`);
+  const h = headerLines(req.headers);
+  if (h instanceof InvalidRequestError) return h;
+  return `${req.method} ${target} HTTP/1.1\r\n${h.host ? '' : `host: ${hostHeader}\r\n`}${h.text}content-length: ${Buffer.byteLength(req.body)}\r\n\r\n${req.body}`;
 }

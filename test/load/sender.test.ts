@@ -36,7 +36,7 @@ describe('Sender', () => {
     }
   });
 
-  it('settles a request undici refuses inside dispatch itself (deferred, so send → done → send cannot recurse), and the run still ends', async () => {
+  it('settles a request the sender refuses inside send itself (deferred, so send → done → send cannot recurse), and the run still ends', async () => {
     const bad = req({ 'x-bad': 'a\r\nb' });
     const seen: string[] = [];
     const source: RequestSource = {
