@@ -18,6 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { COMMIT_PARAMS, PREBUILD_MAX, commitSource } from '../scenarios/commit-throughput.ts';
@@ -150,13 +151,29 @@ interface Round {
   readonly rps: number;
   readonly cpuUs: number;
   readonly note: string;
+  /** The engine's time building, signing and judging, per request (µs). */
+  readonly genUs?: number;
 }
 
-async function measured(f: () => Promise<{ n: number; seconds: number; note: string }>): Promise<Round> {
+type RoundRun = { n: number; seconds: number; note: string; genUs?: number };
+
+async function measured(f: () => Promise<RoundRun>): Promise<Round> {
   const c0 = process.cpuUsage();
   const out = await f();
   const d = process.cpuUsage(c0);
-  return { rps: out.n / out.seconds, cpuUs: (d.user + d.system) / Math.max(1, out.n), note: out.note };
+  return { rps: out.n / out.seconds, cpuUs: (d.user + d.system) / Math.max(1, out.n), note: out.note, ...(out.genUs === undefined ? {} : { genUs: out.genUs }) };
+}
+
+/** Median µs per call of `f` over a few tight loops (after a warm-up). */
+function tightUs(f: () => unknown, n = 2000): number {
+  for (let i = 0; i < n / 4; i++) f();
+  const runs: number[] = [];
+  for (let k = 0; k < 5; k++) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) f();
+    runs.push(((performance.now() - t0) * 1000) / n);
+  }
+  return median(runs);
 }
 
 function limitOf(e: EngineResult): string {
@@ -188,12 +205,12 @@ export async function againstNginx(): Promise<void> {
     const fixed = commitRequest(caller, builder.build(makeChains(rng, [rng.uuid()], 1)[0]!), 'fixed');
     const w = wrk({ url: nginx.url + fixed.path, body: fixed.body, headers: fixed.headers, connections: CONNECTIONS, seconds: ROUND_SECONDS, core: genCore });
     const ms = ROUND_SECONDS * 1000;
-    const engineRun = async (source: RequestSource): Promise<{ n: number; seconds: number; note: string }> => {
+    const engineRun = async (source: RequestSource): Promise<RoundRun> => {
       const e = await runEngine({ baseUrl: nginx.url, source, model: { kind: 'closed' }, connections: CONNECTIONS, durationMs: ms, maxRequests: 100_000_000, timeoutMs: 10_000, warmupMs: 300 });
       const bad = e.completed - e.ok;
-      return { n: e.completed, seconds: e.wallMs / 1000, note: `${bad === 0 ? 'all ok' : `${bad} not ok`}; ${limitOf(e)}` };
+      return { n: e.completed, seconds: e.wallMs / 1000, note: `${bad === 0 ? 'all ok' : `${bad} not ok`}; ${limitOf(e)}`, genUs: (e.generatorMs * 1000) / Math.max(1, e.completed) };
     };
-    const gens: ReadonlyArray<{ name: string; run: () => Promise<{ n: number; seconds: number; note: string }> }> = [
+    const gens: ReadonlyArray<{ name: string; run: () => Promise<RoundRun> }> = [
       {
         name: 'autocannon, fixed body',
         run: async () => {
@@ -224,6 +241,17 @@ export async function againstNginx(): Promise<void> {
       `  fixed body vs autocannon, per core: ${(cpu(0) / cpu(1)).toFixed(2)} (target ≥ 1; rounds ${perRound.map((x) => x.toFixed(2)).join(', ')}); by rate ${(rate(1) / rate(0)).toFixed(2)}; fixed/wrk ${(rate(1) / w).toFixed(2)}`,
     );
     console.log(`  live-signed commits per core: ${(1e6 / cpu(2)).toFixed(0)}/s vs target ${SIGNED_TARGET_RPS}/s (${((1e6 / cpu(2)) / SIGNED_TARGET_RPS).toFixed(2)})`);
+    // What limits it: the same work in a tight loop, without HTTP, beside what the run spent.
+    const chain = makeChains(rng, [rng.uuid()], 1)[0]!;
+    const buildSign = tightUs(() => builder.build(chain));
+    const body = fixed.body;
+    const signOnly = tightUs(() => caller.signer!.sign(body));
+    const gen = median(rounds[2]!.map((x) => x.genUs ?? 0));
+    console.log(
+      `  what limits it: ${cpu(2).toFixed(0)} µs CPU per signed request, of which ${gen.toFixed(0)} µs building, signing and judging in the run ` +
+        `(the same build + sign alone in a tight loop: ${buildSign.toFixed(0)} µs, the ES256 signature alone ${signOnly.toFixed(0)} µs → ${(1e6 / signOnly / 1000).toFixed(1)}k/s per core with free HTTP) ` +
+        `and ${(cpu(2) - gen).toFixed(0)} µs for HTTP, the event loop and bookkeeping (${cpu(1).toFixed(0)} µs in all with a fixed body at its higher rate)`,
+    );
   } finally {
     await nginx.stop();
     // Unpin, so the reference comparison below may use both cores again.

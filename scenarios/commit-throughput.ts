@@ -40,6 +40,9 @@ export const PREBUILD_PARAM: ParamDef = {
   max: PREBUILD_MAX,
 };
 
+/** Commits built ahead of their send in the window (the engine's prefetch), per worker. */
+const PREFETCH_MAX = 64;
+
 /** Pre-building yields to the event loop this often, so idle keep-alive connections stay serviced. */
 const PREBUILD_SLICE_MS = 50;
 
@@ -120,6 +123,9 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
   };
 
   return {
+    // A free artifact's head is known and nothing else touches it until its commit is sent: its next
+    // commit may be built ahead, in batches.
+    prefetch: Math.min(PREFETCH_MAX, 2 * ctx.connections),
     next(): LoadRequest | undefined {
       if (freeHead >= free.length) return undefined;
       const chain = free[freeHead++]!;

@@ -165,10 +165,42 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
 
-  const pull = (): LoadRequest | undefined => {
+  // Requests taken from the source ahead of their send (RequestSource.prefetch), refilled in
+  // batches after the event loop's I/O; their building counts as the generator's time all the same.
+  const prefetchMax = Math.max(0, Math.min(1024, Math.floor(o.source.prefetch ?? 0)));
+  const ahead: Array<LoadRequest | undefined> = [];
+  let aheadHead = 0;
+  let refillPending = false;
+  const refill = (): void => {
+    refillPending = false;
+    if (stopped) return;
     const g = performance.now();
-    const r = o.source.next();
+    while (ahead.length - aheadHead < prefetchMax) {
+      const r = o.source.next();
+      if (!r) break;
+      ahead.push(r);
+    }
     generatorMs += performance.now() - g;
+  };
+
+  const pull = (): LoadRequest | undefined => {
+    let r: LoadRequest | undefined;
+    if (aheadHead < ahead.length) {
+      r = ahead[aheadHead];
+      ahead[aheadHead++] = undefined;
+      if (aheadHead === ahead.length) {
+        ahead.length = 0;
+        aheadHead = 0;
+      }
+    } else {
+      const g = performance.now();
+      r = o.source.next();
+      generatorMs += performance.now() - g;
+    }
+    if (prefetchMax > 0 && !refillPending && !stopped && (ahead.length - aheadHead) * 2 <= prefetchMax) {
+      refillPending = true;
+      setImmediate(refill);
+    }
     return r;
   };
 

@@ -181,14 +181,13 @@ export class ResponseParser {
     if (nl < 0) nl = n;
     const lineEnd = nl > 0 && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
     // HTTP/1.x SP 3DIGIT (SP reason)?, read by hand: this runs once per request.
-    const d = (k: number): number => text.charCodeAt(k) - 0x30;
-    const minor = d(7);
+    const minor = digit(text, 7);
     const good =
       text.startsWith('HTTP/1.') && (minor === 0 || minor === 1) && text.charCodeAt(8) === 0x20 &&
-      d(9) >= 1 && d(9) <= 9 && d(10) >= 0 && d(10) <= 9 && d(11) >= 0 && d(11) <= 9 && (lineEnd === 12 || text.charCodeAt(12) === 0x20);
+      digit(text, 9) >= 1 && digit(text, 10) >= 0 && digit(text, 11) >= 0 && (lineEnd === 12 || text.charCodeAt(12) === 0x20);
     if (!good || lineEnd < 12) return `not an HTTP/1.x status line: ${JSON.stringify(text.slice(0, Math.min(lineEnd, 40)))}`;
     const http10 = minor === 0;
-    this.status = d(9) * 100 + d(10) * 10 + d(11);
+    this.status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11);
     let length: number | undefined;
     let chunked: boolean | undefined;
     let connection = '';
@@ -345,6 +344,12 @@ function error(message: string): FeedResult {
 
 const LF_CR_LF = Buffer.from('\n\r\n', 'latin1');
 const LF_LF = Buffer.from('\n\n', 'latin1');
+
+/** The decimal digit at `k`, or -1. */
+function digit(text: string, k: number): number {
+  const d = text.charCodeAt(k) - 0x30;
+  return d >= 0 && d <= 9 ? d : -1;
+}
 
 /** Whether the field name at `pos` is `lower` (letters and '-'), ignoring ASCII case. */
 function named(text: string, pos: number, lower: string): boolean {

@@ -56,6 +56,13 @@ export interface RequestSource {
    * serviced (a server closing them unseen would fail the first requests of the window).
    */
   prepare?(): void | Promise<void>;
+  /**
+   * How many requests the engine may take from `next` ahead of their send, building them in idle
+   * moments and in batches (a batch keeps signing code and tables hot in the CPU's caches, and in the
+   * open model the building happens off the latency path). Only for sources whose next request does
+   * not depend on answers still to come; absent or 0: each request is taken when it is sent.
+   */
+  readonly prefetch?: number;
   /** After the run: invariant checks with sequential requests. */
   check?(send: Send): Promise<CheckResult[]>;
   /** Scenario figures, summed across workers (e.g. conflicts, lost updates). */

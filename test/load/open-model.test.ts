@@ -42,3 +42,33 @@ describe('open model', () => {
     expect(r.latency.max).toBeGreaterThan(200_000);
   });
 });
+
+describe('prefetch', () => {
+  const counting = (prefetch?: number) => {
+    let built = 0;
+    let completed = 0;
+    const s: RequestSource = {
+      ...(prefetch === undefined ? {} : { prefetch }),
+      next: () => (built++, { method: 'POST', path: '/', headers: {}, body: `{"n":${built}}`, kind: 'k' }),
+      complete: (_r, res) => (completed++, { ok: !(res instanceof Error) && res.status === 200, units: 1 }),
+    };
+    return { s, built: () => built, completed: () => completed };
+  };
+
+  it('takes requests ahead of their send only as far as the source allows, in both models', async () => {
+    for (const model of [{ kind: 'closed' } as const, { kind: 'open', rate: 500 } as const]) {
+      const plain = counting();
+      const r0 = await runEngine({ baseUrl: url, source: plain.s, model, connections: 4, durationMs: 300, maxRequests: 1_000_000, timeoutMs: 5000 });
+      // Without prefetch every request taken is sent (the open model may hold one it could not send).
+      expect(plain.built() - r0.sent).toBeLessThanOrEqual(1);
+      const ahead = counting(8);
+      const r1 = await runEngine({ baseUrl: url, source: ahead.s, model, connections: 4, durationMs: 300, maxRequests: 1_000_000, timeoutMs: 5000 });
+      expect(r1.sent).toBeGreaterThan(20);
+      expect(r1.completed).toBe(r1.sent);
+      expect(ahead.completed()).toBe(r1.sent);
+      // Built ahead at most 8 beyond what was sent, and some were (the refill runs in idle moments).
+      expect(ahead.built() - r1.sent).toBeGreaterThan(0);
+      expect(ahead.built() - r1.sent).toBeLessThanOrEqual(8 + 1);
+    }
+  });
+});
