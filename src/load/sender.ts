@@ -144,10 +144,11 @@ class Conn {
     if (err) {
       this.detach(false);
       f.settle(err);
-    } else this.conclude(f, this.parser.close());
+    } else this.conclude(f, this.parser.close(), true);
   }
 
-  private conclude(f: Flight, r: FeedResult): void {
+  /** What a parser result means for `f`; `closed`: the connection has ended (an error then says so, rather than "malformed"). */
+  private conclude(f: Flight, r: FeedResult, closed = false): void {
     switch (r.kind) {
       case 'more':
         return;
@@ -161,7 +162,7 @@ class Conn {
         return;
       case 'error':
         this.detach(true);
-        f.settle(new Error(`malformed response: ${r.message}`));
+        f.settle(new Error(closed ? r.message : `malformed response: ${r.message}`));
         return;
       default:
         return r satisfies never;
