@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { COMMIT_PARAMS, PREBUILD_MAX, commitSource } from '../scenarios/commit-throughput.ts';
 import { CommitBuilder, makeChains } from '../src/load/bodies.ts';
+import { median as medianOf } from '../src/check/mutants.ts';
 import { runEngine, type EngineResult } from '../src/load/engine.ts';
 import { callerOf, commitRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
@@ -160,10 +161,7 @@ function cannedEnvelope(rng: Rng): string {
   return JSON.stringify({ ok: true, data: { results: [result] }, meta: { request_id: 'bench' } });
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const median = (xs: readonly number[]): number => medianOf(xs) ?? 0;
 
 /** One round of one generator: its rate, and its CPU time per request (the figure a shared machine distorts least). */
 interface Round {

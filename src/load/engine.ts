@@ -314,23 +314,21 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
       stop();
       return;
     }
-    if (t >= tEnd || sent + queue.size >= o.maxRequests) {
-      // A tick that fires late (a busy event loop) still owes the requests that fell due before the
-      // window closed: they are sent now, late, their latency counted from when they were due, and
-      // whatever cannot be sent is counted as unsent rather than vanishing from the run.
-      admitDue(t);
-      drain();
+    const over = t >= tEnd || sent + queue.size >= o.maxRequests;
+    // Even the last tick, firing late (a busy event loop), admits the requests that fell due before
+    // the window closed: they are sent now, late, their latency counted from when they were due, and
+    // whatever cannot be sent is counted as unsent rather than vanishing from the run.
+    admitDue(t);
+    drain();
+    if (over) {
       stop();
       return;
     }
     if (o.model.kind === 'open') {
       const interval = 1000 / o.model.rate;
-      admitDue(t);
-      drain();
       const nextDue = t0 + nextIndex * interval;
       timer = setTimeout(tick, Math.max(0, Math.min(nextDue, tEnd) - now()));
     } else {
-      drain();
       // The closed model is driven by completions; this timer only ends the run or retries a
       // source that had nothing to offer.
       timer = setTimeout(tick, sender.inFlight.size === 0 ? 1 : Math.max(1, Math.min(50, tEnd - t)));

@@ -83,18 +83,17 @@ export class ResponseParser {
       switch (this.state) {
         case State.Head: {
           const stop = this.headEnd(buf, i, end);
+          if (this.pendingBytes + ((stop < 0 ? end : stop) - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response head over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
           if (stop < 0) {
-            if (this.pendingBytes + (end - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response head over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
             this.keep(buf, i, end);
             return MORE;
           }
-          if (this.pendingBytes + (stop - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response head over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
           const text = this.takeText(buf, i, stop);
           i = stop;
           const problem = this.head(text);
           if (problem !== undefined) return error(problem);
           if (this.state === State.Head) continue; // a 1xx interim answer: the real one follows
-          if (this.state === State.Length && this.remaining === 0) return this.done(buf, i, end);
+          if (this.state === State.Length && this.remaining === 0) return this.finish(i < end);
           break;
         }
         case State.Length: {
@@ -102,7 +101,7 @@ export class ResponseParser {
           if (!this.bodyPart(buf, i, i + n, this.remaining === n && this.bodyBytes === 0)) return OVER_CAP;
           this.remaining -= n;
           i += n;
-          if (this.remaining === 0) return this.done(buf, i, end);
+          if (this.remaining === 0) return this.finish(i < end);
           break;
         }
         case State.UntilClose: {
@@ -156,7 +155,7 @@ export class ResponseParser {
           const line = this.takeText(buf, i, nl + 1);
           i = nl + 1;
           // Trailer fields are read past; the empty line ends the message.
-          if (line === '\n' || line === '\r\n') return this.done(buf, i, end);
+          if (line === '\n' || line === '\r\n') return this.finish(i < end);
           break;
         }
         default:
@@ -168,10 +167,8 @@ export class ResponseParser {
 
   /** The connection ended: the response is complete only if its body runs until close. */
   close(): FeedResult {
-    if (this.state === State.UntilClose) {
-      this.keepAlive = false;
-      return this.finish(false);
-    }
+    // (A body until close never leaves its connection open: head() said so.)
+    if (this.state === State.UntilClose) return this.finish(false);
     return error(this.state === State.Head && this.pendingBytes === 0 && this.status === 0 ? 'connection closed before any response' : 'connection closed before the response ended');
   }
 
@@ -281,11 +278,6 @@ export class ResponseParser {
     return true;
   }
 
-  /** Complete at `i`; bytes after it (no request asked for them) make the connection unusable. */
-  private done(_buf: Buffer, i: number, end: number): FeedResult {
-    return this.finish(i < end);
-  }
-
   /**
    * The index just past the head's blank line in `buf[from, end)`, or -1, the scan resuming with the
    * next piece. A blank line follows a line's LF: it is LF LF or LF CR LF.
@@ -317,6 +309,7 @@ export class ResponseParser {
     return -1;
   }
 
+  /** The response is complete; `extra`: bytes follow it that no request asked for, so the connection is not reused. */
   private finish(extra: boolean): FeedResult {
     const body =
       this.bodyText ?? (this.body.length === 0 ? '' : this.body.length === 1 ? this.body[0]!.toString('utf8') : Buffer.concat(this.body, this.bodyBytes).toString('utf8'));

@@ -208,7 +208,7 @@ export class Sender {
     private readonly connections: number,
     readonly timeoutMs: number,
     readonly capBytes = RESPONSE_BODY_CAP_BYTES,
-    /** Extra trusted certificates for https targets (the system's, and NODE_EXTRA_CA_CERTS, are trusted anyway). */
+    /** A certificate to trust for https targets besides Node's bundled roots (without it: those and NODE_EXTRA_CA_CERTS). */
     private readonly tlsCa?: string,
   ) {
     const u = new URL(baseUrl);
