@@ -10,9 +10,9 @@ import { ALL_PROPERTIES } from '../properties/index.ts';
 import { openTarget, type TargetOptions } from './api/target.ts';
 import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/runner.ts';
 import { selectProperties } from './check/select.ts';
-import { discovered } from './cli/commands/run.ts';
+import { discovered, unidentified } from './cli/commands/run.ts';
 import { findingDetail } from './report/console.ts';
-import type { ReadingsMode } from './spec/index.ts';
+import type { AssumptionName, ReadingsMode } from './spec/index.ts';
 import { redact } from './target/redact.ts';
 import type { ResolvedTarget } from './target/resolve.ts';
 
@@ -55,11 +55,14 @@ export function describeProperties(options: DescribePropertiesOptions = {}): voi
   const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
   describe(options.name ?? 'pouchproof', () => {
     let target: ResolvedTarget | undefined;
+    let unknownReadings: ReadonlyMap<AssumptionName, string> | undefined;
     beforeAll(async () => {
       const opened = await openTarget(options);
       target = opened;
       if ((options.readings ?? 'auto') === 'auto') {
-        target = (await discovered(opened, () => undefined, { timeLimitMs: TARGET_MS / 2, ...(options.perRequestMs ? { requestTimeoutMs: options.perRequestMs } : {}) })).target;
+        const d = await discovered(opened, () => undefined, { timeLimitMs: TARGET_MS / 2, ...(options.perRequestMs ? { requestTimeoutMs: options.perRequestMs } : {}) });
+        target = d.target;
+        unknownReadings = unidentified(d.discovery);
       }
     }, TARGET_MS + MARGIN_MS);
     afterAll(async () => {
@@ -74,6 +77,7 @@ export function describeProperties(options: DescribePropertiesOptions = {}): voi
           perPropertyMs,
           ...(options.perRequestMs ? { perRequestMs: options.perRequestMs } : {}),
           embedded: target.embedded,
+          ...(unknownReadings?.size ? { unknownReadings } : {}),
         });
         const r = run.results[0];
         if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);

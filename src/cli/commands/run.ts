@@ -15,7 +15,7 @@ import { selectProperties } from '../../check/select.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { buildReport, type Report } from '../../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../report/write.ts';
-import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings, type ReadingsMode } from '../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type AssumptionName, type Readings, type ReadingsMode } from '../../spec/index.ts';
 import { discoverReadings, type Discovery } from '../../check/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../../report/readings.ts';
 import { TargetClient } from '../../target/client.ts';
@@ -306,6 +306,11 @@ export async function discovered(
   }
 }
 
+/** The readings the probe could not identify (and the user did not fix): judgements resting on them are unknown. */
+export function unidentified(d: Discovery): ReadonlyMap<AssumptionName, string> {
+  return new Map(d.table.filter((r) => r.status === 'unknown' && d.fixed[r.assumption] === undefined).map((r) => [r.assumption, r.status === 'unknown' ? r.why : ''] as const));
+}
+
 /** What the caller of `conformance` sees of it: where its lines go, its progress, its stop signal, and what runs after the suite. */
 export interface ConformanceHooks {
   readonly line: (text: string) => void;
@@ -336,7 +341,8 @@ export async function conformance(given: ResolvedTarget & { readonly fixed?: Rea
   h.line(`pouchproof: ${where}, seed ${a.seed}, ${a.runs} runs per property`);
   const args: SuiteArgs = { target, props, seed: a.seed, runs: a.runs, only: a.only, perRequestMs: a.perRequestMs, perPropertyMs: a.perPropertyMs, maxDurationMs: a.maxDurationMs, ...(h.signal ? { signal: h.signal } : {}), ...(a.failOn ? { failOn: a.failOn } : {}) };
   // The probe's time comes out of the budget: it counts from before the probe.
-  const run = await runSuite({ ...args, extra: { budgetFrom: started, ...(h.onProgress ? { onProgress: h.onProgress } : {}) } });
+  const unknownReadings = discovery ? unidentified(discovery) : undefined;
+  const run = await runSuite({ ...args, extra: { budgetFrom: started, ...(h.onProgress ? { onProgress: h.onProgress } : {}), ...(unknownReadings?.size ? { unknownReadings } : {}) } });
   const more = h.after && !h.signal?.aborted ? await h.after(run, h.signal) : undefined;
   const { files, ...extra } = more ?? {};
   const report = reportOf(args, run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
