@@ -99,13 +99,14 @@ export const USAGE_READING_PAIRS: readonly { readonly key: KeyReading; readonly 
 
 /**
  * The calibration: three reports on one fresh source whose `stored` answers differ under every pair
- * of readings (3,3,2 · 3,6,8 · 3,3,3 under day-assistant-model for rows-changed, rows-held,
- * rows-accepted; 2,3,2 · 2,4,5 under day-assistant) and from what `stored` would answer if it
- * counted something no reading names: requests (1,2,3), tokens (thousands), a key of the day alone
- * (2,2,2 · 2,2,0), a constant. It only inserts rows and raises them strictly (and names one zero
- * row twice in one request), so a server whose merge is wrong, summing or keeping the last write,
- * answers it as a correct one of its meaning does: the meaning is identified, and the laws that
- * follow it catch the merge. An answer that fits no pair is no known reading, and says so.
+ * of readings (3,3,3 · 3,6,8 · 3,3,4 under day-assistant-model for rows-changed, rows-held,
+ * rows-accepted; 2,3,3 · 2,4,5 under day-assistant) and from what `stored` would answer if it
+ * counted something no reading names: requests (1,2,3), tokens (thousands), rows inserted but not
+ * raised (3,3,2 · 2,2,1), a key of the day alone (2,2,2), a constant. It only inserts rows and
+ * raises them strictly under both keys (and names one zero row twice in one request), so a server
+ * whose merge is wrong, summing or keeping the last write, answers it as a correct one of its
+ * meaning does: the meaning is identified, and the laws that follow it catch the merge. An answer
+ * that fits no pair is no known reading, and says so.
  */
 export function calibrationPlan(source: number, days: { readonly recent: string; readonly older: string }): UsageRequest[] {
   const row = (day: string, assistant: string, model: string, total: number): UsageRow => ({ day, assistant, model, input: total, output: 0, cache_read: 0, cache_write: 0 });
@@ -115,7 +116,7 @@ export function calibrationPlan(source: number, days: { readonly recent: string;
   return [
     { source, rows: [row(d1, A, 'calibration-1', 5000), row(d1, A, 'calibration-2', 3000), row(d2, B, 'calibration-2', 0)] },
     { source, rows: [row(d1, A, 'calibration-3', 7000), row(d2, A, 'calibration-1', 9000), row(d1, B, 'calibration-1', 4000)] },
-    { source, rows: [row(d2, B, 'calibration-1', 3000), zero, zero] },
+    { source, rows: [row(d2, B, 'calibration-1', 3000), zero, zero, row(d1, A, 'calibration-1', 8000)] },
   ];
 }
 

@@ -21,6 +21,7 @@ import { pouchKey } from './handlers/commit.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';
 import { MemoryStore, type Store } from './store.ts';
 import { BodyValidator, validateParams } from './validate.ts';
+import { UnnamedSet } from './unnamed.ts';
 
 export interface ReferenceOptions {
   host?: string;
@@ -28,6 +29,8 @@ export interface ReferenceOptions {
   faults?: readonly string[];
   /** Readings to serve where the spec is silent (unset: the registry default); validated against the registry. */
   readings?: Readings;
+  /** Choices the spec allows that the registry does not name (unnamed.ts), to show the suite does not guess. */
+  unnamed?: readonly string[];
   fixture?: Fixture;
   /** Another store implementation (default: in memory). */
   store?: Store;
@@ -93,6 +96,7 @@ interface Outcome {
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
   const faults = new FaultSet(o.faults ?? []);
+  const unnamed = new UnnamedSet(o.unnamed ?? []);
   const readings = resolveReadings(o.readings ?? {}, faults.names);
   const validator = new BodyValidator(faults, readings);
   const fixture = o.fixture ?? generateFixture();
@@ -151,7 +155,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     if (badBody) throw badBody;
     // Both were checked against this endpoint's nodes above: they have its types.
     const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
-    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
+    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture });
   }
 
   /**
@@ -201,6 +205,11 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       if (t % STALL_PERIOD_MS < STALL_MS) notBefore = startedAt + t - (t % STALL_PERIOD_MS) + STALL_MS;
     }
     const requestId = randomUUID();
+    // `refuse-everything`: a guard that refuses every request, with a body that contradicts its status.
+    if (faults.has('refuse-everything')) {
+      req.resume();
+      return send(res, { status: 400, body: { ok: true, data: {}, meta: meta(requestId) } }, notBefore);
+    }
     try {
       const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
       send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
@@ -267,7 +276,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   return {
     url,
     profile: profileOf(fixture, url, {
-      pouchIds: mustExist,
+      // Listed whatever the reading, as a staging profile lists the pouches its device may commit to:
+      // a commit refused even there cannot be put down to a pouch that must exist first.
+      pouchIds: true,
       cliRequestIds: readings.is('cli-request-exists', 'profile-ids'),
       browserIds: readings.is('browser-exists', 'profile-ids'),
     }),

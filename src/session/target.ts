@@ -28,6 +28,8 @@ export interface EmbeddedOptions {
   readonly faults?: readonly string[];
   /** The readings it serves: the session is judged under them, as `auto` would find them. */
   readonly readings?: Readings;
+  /** Choices the spec allows that no reading names: the session is not told of them. */
+  readonly unnamed?: readonly string[];
 }
 
 /** A resolved target with the fixed readings applied; `fixed` is what the readings probe must keep. */
@@ -39,7 +41,7 @@ export async function openTarget(o: TargetOptions = {}, embedded: EmbeddedOption
   const t: ResolvedTarget =
     typeof o.profile === 'object'
       ? { profile: o.profile, embedded: false, close: async () => undefined }
-      : await asUsage(() => resolveTarget(chooseTarget({ ...(path !== undefined ? { profilePath: path } : {}), ...(o.target !== undefined ? { url: o.target } : {}), ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.readings ? { readings: embedded.readings } : {}) })));
+      : await asUsage(() => resolveTarget(chooseTarget({ ...(path !== undefined ? { profilePath: path } : {}), ...(o.target !== undefined ? { url: o.target } : {}), ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.readings ? { readings: embedded.readings } : {}), ...(embedded.unnamed ? { unnamed: embedded.unnamed } : {}) })));
   try {
     const served = t.embedded && embedded.readings ? { ...(embedded.readings as Record<string, string>) } : {};
     const profile = withAssumptions(t.profile, { ...served, ...(o.assume ?? {}) });

@@ -44,14 +44,15 @@ describe('the usage merge model', () => {
     const answers = USAGE_READING_PAIRS.map((p) => JSON.stringify(predict(plan, p.key, p.stored)));
     // rows-accepted counts the rows sent whatever the key: one answer for both keys; every other pair its own.
     expect(new Set(answers).size).toBe(USAGE_READING_PAIRS.length - 1);
-    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([3, 3, 2]);
+    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([3, 3, 3]);
     expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([3, 6, 8]);
-    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([3, 3, 3]);
-    expect(predict(plan, 'day-assistant', 'rows-changed')).toEqual([2, 3, 2]);
+    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([3, 3, 4]);
+    expect(predict(plan, 'day-assistant', 'rows-changed')).toEqual([2, 3, 3]);
     expect(predict(plan, 'day-assistant', 'rows-held')).toEqual([2, 4, 5]);
-    // Requests counted, tokens counted, a key of the day alone, a constant: no known reading fits, so the reading is unknown rather than guessed.
-    for (const unnamed of [[1, 2, 3], [8000, 28000, 31000], [2, 2, 2], [2, 2, 0], [1, 1, 1], [0, 0, 0]]) expect(fittingPairs(plan, unnamed)).toEqual([]);
-    expect(fittingPairs(plan, [3, 3, 2])).toEqual([{ key: 'day-assistant-model', stored: 'rows-changed' }]);
+    // Requests counted, tokens counted, rows inserted but not raised, a key of the day alone, a constant:
+    // no known reading fits, so the reading is unknown rather than guessed.
+    for (const unnamed of [[1, 2, 3], [8000, 28000, 36000], [3, 3, 2], [2, 2, 1], [2, 2, 2], [1, 1, 1], [0, 0, 0]]) expect(fittingPairs(plan, unnamed)).toEqual([]);
+    expect(fittingPairs(plan, [3, 3, 3])).toEqual([{ key: 'day-assistant-model', stored: 'rows-changed' }]);
   });
 
 });
