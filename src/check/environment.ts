@@ -11,7 +11,7 @@
  * 4. otherwise the harness made the refused request as the spec states it, with the profile's
  *    credentials: the endpoint is not served, a violation of what the spec says it does.
  */
-import { ENDPOINT_BY_ID, assumptionOf, type EndpointId, type ReadingOf } from '../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, assumptionOf, type EndpointId, type ReadingOf } from '../spec/index.ts';
 import type { CallOptions, Exchange } from '../target/client.ts';
 import { assumptionMismatch, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
 import { SERVES } from './judgements.ts';
@@ -101,7 +101,10 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   const alike = anonymous.response?.status === first.response?.status;
   const creds = alike ? `; the same request without credentials is answered alike (${describeResponse(anonymous)}), so if the profile's credentials for accounts.primary.${e.caller} are no longer valid, that is the cause` : '';
   const how = e.signedByDevice ? ', signed as section 5 states in either JWS form over bytes that are canonical under every reading,' : '';
-  return { served: false, outcome: violation(SERVES[endpoint], `${what}${how} is refused (${describeResponse(first)}), and no reading of the registry covers it${creds}`) };
+  // The controls above decide it on their own: every alternative the plain request could rest on was
+  // tried (a listed id, both JWS forms, bytes canonical under every reading), so no reading the probe
+  // left unidentified, whatever the case consulted on its way here, makes it a guess.
+  return { served: false, outcome: violation(SERVES[endpoint], `${what}${how} is refused (${describeResponse(first)}), and no reading of the registry covers it${creds}`, { independentOf: ASSUMPTIONS.map((a) => a.name) }) };
 }
 
 function listedIds(ctx: CaseContext, list: 'pouch' | 'cli-request' | 'browser'): readonly string[] {

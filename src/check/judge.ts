@@ -11,8 +11,8 @@ import type { TimelineData } from './linearizability/timeline.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
 import { PASS, type Failure, type Outcome } from './property.ts';
 
-export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData } = {}): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}) };
+export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}) };
 }
 
 /** A violation of a constraint judgement: the clause is the judged constraint's own. */

@@ -45,6 +45,8 @@ export type Outcome =
       readonly clause: SpecClause;
       /** For a history that cannot be linearized: the witness, drawn by the reports. */
       readonly timeline?: TimelineData;
+      /** Readings the judgement holds under whatever they are (it tried every alternative): an unidentified one does not make it unknown. */
+      readonly independentOf?: readonly AssumptionName[];
     }
   | {
       readonly ok: false;

@@ -47,7 +47,8 @@ export interface CaseRun {
 function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, unknown: ReadonlyMap<AssumptionName, string>): Outcome {
   if (unknown.size === 0) return o;
   if (!o.ok && (o.kind === 'server-error' || o.kind === 'transport' || o.kind === 'performance' || o.kind === 'unknown')) return o;
-  const names = [...consulted].filter((n) => unknown.has(n));
+  const independent: readonly AssumptionName[] = !o.ok && o.kind === 'violation' ? (o.independentOf ?? []) : [];
+  const names = [...consulted].filter((n) => unknown.has(n) && !independent.includes(n));
   if (names.length === 0) return o;
   const why = names.map((n) => `${n} (${unknown.get(n)})`).join('; ');
   const seen = o.ok ? 'the case passed' : `the case found: ${o.message}`;
