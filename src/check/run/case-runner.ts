@@ -55,7 +55,19 @@ function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, un
   return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${seen}, which under an unknown reading decides nothing`);
 }
 
+/**
+ * One case, sent again once (fresh ids, a fresh context) when the network alone left it unjudged: a
+ * connection reset or a timeout on a shared network says nothing of the target's conformance, and one
+ * such blip must not leave a property below its floor. Once only, and not when the target seems down.
+ */
 export async function runCase(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
+  const first = await runCaseOnce(prop, input, d);
+  const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
+  if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;
+  return runCaseOnce(prop, input, d);
+}
+
+async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
   const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment });
   let outcome: Outcome;
   let threw = false;
