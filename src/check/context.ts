@@ -13,6 +13,10 @@ import type { CaseContext } from './property.ts';
 /** Requests in a row that got no complete response before the run judges the target unreachable. */
 export const UNREACHABLE_AFTER = 8;
 
+/** The last requests weighed for a target too slow to judge, and the share of timeouts among them that ends the run. */
+export const SLOW_WINDOW = 40;
+export const SLOW_SHARE = 0.75;
+
 /** How long after a dropped connection the fresh one that confirms a crash is tried. */
 export const CONFIRM_GRACE_MS = 100;
 
@@ -40,6 +44,8 @@ export class RequestCounter {
   lastSilence = '';
   /** Set once the target is confirmed down. */
   crash?: Crash;
+  /** How each of the last `SLOW_WINDOW` exchanges ended (oldest first). */
+  private readonly recent: ('answered' | 'timeout' | 'silent')[] = [];
   private lastAnswered?: Exchange;
   private streakFirst?: Exchange;
   /** The kinds of failure already confirmed (or not) in this streak: each is new evidence once. */
@@ -48,12 +54,28 @@ export class RequestCounter {
   /** `canConnect`: whether a fresh connection to the target succeeds (undefined: no confirmation, never a crash). */
   constructor(private readonly canConnect?: () => Promise<{ readonly ok: boolean; readonly reason: string }>) {}
 
+  /**
+   * The target completes no response: the last requests got none, and none of the recent ones did.
+   * Cases run side by side, so a slow target's timeouts can come in a row after its answers: a
+   * target that answered any of the recent requests is slow (see `tooSlow`), not gone.
+   */
   get unreachable(): boolean {
-    return this.silent >= UNREACHABLE_AFTER;
+    return this.silent >= UNREACHABLE_AFTER && !this.recent.includes('answered');
+  }
+
+  /** Most of the last requests timed out: the target is too slow for the run's per-request bound to judge anything. */
+  get tooSlow(): { readonly timeouts: number; readonly of: number } | undefined {
+    if (this.recent.length < SLOW_WINDOW) return undefined;
+    const timeouts = this.recent.filter((x) => x === 'timeout').length;
+    return timeouts >= SLOW_SHARE * SLOW_WINDOW ? { timeouts, of: SLOW_WINDOW } : undefined;
   }
 
   /** Records one exchange; confirms a refused or dropped connection once per streak. */
   async record(ex: Exchange): Promise<void> {
+    if (ex.failure !== 'aborted') {
+      this.recent.push(ex.verdict !== 'transport-error' ? 'answered' : ex.failure === 'timeout' ? 'timeout' : 'silent');
+      if (this.recent.length > SLOW_WINDOW) this.recent.shift();
+    }
     if (ex.verdict !== 'transport-error') {
       this.silent = 0;
       this.streakChecked.clear();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema, type Report } from '../../src/report/report-json.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
-import { headersThenStall, resetMidBody, slowProxy, type Local } from './misbehaving-servers.ts';
+import { headersThenStall, mostlySlowProxy, resetMidBody, slowProxy, type Local } from './misbehaving-servers.ts';
 import { pouchproof } from './spawn-cli.ts';
 
 let dir: string;
@@ -89,5 +89,18 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
     // Bounded: the budget, plus start-up and the in-flight request of the last property.
     expect(report.durationMs).toBeLessThan(60_000);
+  });
+
+  it('a correct target that answers one request in ten at once and the rest after 3 s, against a 500 ms bound: the run ends early with one line and exit 2', async () => {
+    const started = Date.now();
+    const { code, stdout, report } = await runAgainst(await mostlySlowProxy(ref.url, 10, 3000), 'too-slow', ['--assume', 'defaults', '--per-request-ms', '500', '--max-duration', '10m']);
+    expect(code).toBe(2);
+    expect(report.inconclusive).toMatch(/^the target timed out on \d+ of the last 40 requests \(each given 500 ms\): too slow to judge at this bound/);
+    expect(stdout).toMatch(/^inconclusive: the target timed out on \d+ of the last 40 requests/m);
+    expect(report.properties.flatMap((p) => p.findings).some((f) => f.kind === 'transport' && /the run stops here \(raise --per-request-ms or timeouts\.requestMs to judge a slower target\)/.test(f.message))).toBe(true);
+    expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
+    // Ended by the timeouts, long before the ten minutes the budget allowed.
+    expect(Date.now() - started).toBeLessThan(120_000);
+    expect(report.totals.passed).toBe(0);
   });
 });

@@ -146,3 +146,21 @@ export async function throttlingGateway(upstream: string, perSecond: number): Pr
   });
   return { ...local, throttled: () => throttled };
 }
+
+/** A correct target that answers one request in `fastEvery` at once and holds every other for `delayMs` first. */
+export function mostlySlowProxy(upstream: string, fastEvery: number, delayMs: number): Promise<Local> {
+  const up = new URL(upstream);
+  let n = 0;
+  return listen((req, res, body) => {
+    const wait = n++ % fastEvery === 0 ? 0 : delayMs;
+    const timer = setTimeout(() => {
+      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      out.end(body);
+    }, wait);
+    res.on('close', () => clearTimeout(timer));
+  });
+}

@@ -5,8 +5,8 @@
  * - 1: the target broke the spec: a violation, a server error or a crash (or a finding of a kind
  *   `--fail-on` names), or the target stopped answering;
  * - 2: nothing wrong was shown, but something could not be vouched for: a property pouchproof could
- *   not run (`error`), a property below its evidence floor (`inconclusive`), or a run in which
- *   every property was skipped (nothing was checked);
+ *   not run (`error`), a property below its evidence floor (`inconclusive`), a run ended because the
+ *   target timed out on most requests, or a run in which every property was skipped (nothing was checked);
  * - 0: every property reported as passed met its floor, and nothing failed. Skips alone (a
  *   capability the profile does not give, a property that does not apply under the readings) do
  *   not make a run exit 2 unless everything was skipped.
@@ -16,11 +16,12 @@
 import type { FailOnKind, PropertyResult } from './result.ts';
 import { isFailing } from './result.ts';
 
-export function exitCodeOf(results: readonly PropertyResult[], o: { readonly unreachable?: boolean; readonly failOn?: readonly FailOnKind[] }): 0 | 1 | 2 {
+export function exitCodeOf(results: readonly PropertyResult[], o: { readonly unreachable?: boolean; readonly tooSlow?: boolean; readonly failOn?: readonly FailOnKind[] }): 0 | 1 | 2 {
   const failOn: readonly string[] = o.failOn ?? [];
   const failing = results.some((r) => r.findings.some((f) => isFailing(f.kind) || failOn.includes(f.kind)));
   if (failing || o.unreachable) return 1;
-  if (results.some((r) => r.status === 'error' || r.status === 'inconclusive')) return 2;
+  // A run ended because the target was too slow to judge at the run's bound has not vouched for the rest.
+  if (o.tooSlow || results.some((r) => r.status === 'error' || r.status === 'inconclusive')) return 2;
   if (results.length > 0 && results.every((r) => r.status === 'skipped')) return 2;
   return 0;
 }

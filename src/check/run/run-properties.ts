@@ -45,6 +45,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const notRun: string[] = [];
   let stopReason: string | undefined;
   let unreachable: string | undefined;
+  let tooSlow: string | undefined;
   try {
     for (const [i, prop] of selected.entries()) {
       if (o.signal?.aborted) {
@@ -65,7 +66,14 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       const r = await runProperty(prop, { profile, client, counter, environment }, propertyOptions(prop, profile, o, share));
       if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
       results.push(r);
+      const slow = counter.tooSlow;
       if (counter.crash) stopReason = `not run: the target went down (see the crash finding of ${prop.id})`;
+      else if (slow && !counter.unreachable) {
+        // Waiting out the rest of the budget on timeouts would vouch for nothing: said once, and the run ends.
+        tooSlow = redact(`the target timed out on ${slow.timeouts} of the last ${slow.of} requests (each given ${o.perRequestMs ?? profile.timeouts.requestMs} ms): too slow to judge at this bound`, profile.secrets);
+        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${tooSlow}; the run stops here (raise --per-request-ms or timeouts.requestMs to judge a slower target)` });
+        stopReason = 'not run: the target was too slow to judge';
+      }
       else if (counter.unreachable) {
         // A target that completes no response cannot be judged: said once, loudly, instead of timing out every case.
         unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no complete response (last: ${counter.lastSilence})`, profile.secrets);
@@ -80,11 +88,12 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   }
   const throttle = client.throttling();
   const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
-  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}) });
+  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}) });
 }
 
-function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling'] }): RunResult {
-  const inconclusive = couldNotVouch(results);
+function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string }): RunResult {
+  const vouch = couldNotVouch(results);
+  const inconclusive = s.tooSlow ? `${s.tooSlow}${vouch ? `; ${vouch}` : ''}` : vouch;
   const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
   const observed = results.flatMap((r) => r.coverage?.observations ?? []);
@@ -102,7 +111,7 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(hints.length ? { hints } : {}),
     ...(s.throttling ? { throttling: s.throttling } : {}),
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
-    exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
+    exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, tooSlow: s.tooSlow !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
     ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),
     ...(observed.length ? { coverage: coverageTable(observed) } : {}),
   };
