@@ -81,6 +81,8 @@ const headSeq = defineProperty({
   judgements: [HEAD_SEQ, HEAD_MOVES],
   needs: ['browser', 'account-changes'],
   runs: 10,
+  // The account has one head_seq: cases run side by side would interleave their changes on it.
+  concurrency: 1,
   arbitrary: () => fc.array(validRequest('changeUnlock', { boundaries: false }), { minLength: 2, maxLength: 3 }),
   async check(ctx, samples: Sample[]) {
     let last: number | undefined;

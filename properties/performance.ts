@@ -116,6 +116,8 @@ const costGrowth = defineProperty<number>({
   needs: ['device', 'pouch'],
   // One case: the probe is a measurement, not a search; its seed only orders the sizes of each round.
   runs: 1,
+  // Measured alone: other cases in flight would be measured with it.
+  concurrency: 1,
   arbitrary: () => fc.integer(),
   describe: (seed) => `cost probe (size order seed ${seed}) over ${SHAPES.map((s) => `${s.dimension.name} ${[s.dimension.baseline, ...s.dimension.sizes].join('/')}`).join('; ')}`,
   async check(ctx, seed) {

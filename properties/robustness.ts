@@ -175,6 +175,7 @@ const oversized = defineProperty({
   needs: ['device'],
   // One case per run: the body is 64 MiB.
   runs: 1,
+  concurrency: 1,
   arbitrary: () => fc.constant('reportUsage' as const),
   async check(ctx, endpoint) {
     // Only a target that served before the big body can be said to have stopped serving after it.
