@@ -1,10 +1,13 @@
 import type { CommandModule } from '../command.ts';
+import { DEFAULT_FLOOR } from '../../check/property.ts';
 import { selectProperties } from '../../check/select.ts';
 import { groundLines, groundRows } from '../../report/grounds.ts';
 import { loadAllProperties } from '../../session/index.ts';
 import { parseOnly } from '../args.ts';
 
-/** `pouchproof list`: every property with its section, invariant, assumptions and needs. */
+const pct = (x: number): string => (x === 1 ? 'every one' : `${Math.round(x * 100)}%`);
+
+/** `pouchproof list`: every property with its section, invariant, assumptions, needs and evidence floor. */
 const list: CommandModule = {
   describe: 'list every property with its section and assumptions',
   examples: [
@@ -23,7 +26,7 @@ const list: CommandModule = {
       process.stdout.write(argv.json ? `${JSON.stringify(rows, null, 2)}\n` : `${groundLines(rows).join('\n')}\n`);
       return 0;
     }
-    const rows = props.map((p) => ({ id: p.id, section: p.section, invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs], ...(p.runs !== undefined ? { runs: p.runs } : {}) }));
+    const rows = props.map((p) => ({ id: p.id, section: p.section, invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs], floor: { ...(p.floor ?? DEFAULT_FLOOR) }, ...(p.runs !== undefined ? { runs: p.runs } : {}), ...(p.concurrency !== undefined ? { concurrency: p.concurrency } : {}) }));
     if (argv.json) {
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return 0;
@@ -33,7 +36,8 @@ const list: CommandModule = {
       lines.push(`${r.id}  (§${r.section})`);
       lines.push(`    ${r.invariant}`);
       lines.push(`    assumptions: ${r.assumptions.length ? r.assumptions.join(', ') : '(none)'}`);
-      lines.push(`    needs: ${r.needs.length ? r.needs.join(', ') : '(nothing)'}${r.runs !== undefined ? `; at most ${r.runs} cases` : ''}`);
+      lines.push(`    needs: ${r.needs.length ? r.needs.join(', ') : '(nothing)'}${r.runs !== undefined ? `; at most ${r.runs} cases` : ''}${r.concurrency !== undefined ? `; ${r.concurrency} at a time` : ''}`);
+      lines.push(`    vouches when it judged: ${pct(r.floor.coverage)} of its coverage cases, ${pct(r.floor.random)} of its random cases`);
     }
     lines.push('', `${rows.length} properties`);
     process.stdout.write(`${lines.join('\n')}\n`);
