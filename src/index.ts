@@ -9,7 +9,14 @@ export type { TargetOptions } from './api/target.ts';
 export type { ReadingsMode } from './spec/index.ts';
 export { loadProfile, parseProfile, ProfileError, type Profile } from './target/profile.ts';
 export { ALL_PROPERTIES as properties } from '../properties/index.ts';
-export type { Property } from './check/property.ts';
+export type { Property, CaseContext, Outcome, Capability, EvidenceFloor } from './check/property.ts';
+// Properties of your own, beside the catalogue (`run({ properties: [...properties, mine] })`): built and
+// judged as the built-in ones are, so their findings carry grounds the same way.
+export { defineProperty, PASS, notApplicable, unknownOutcome, DEFAULT_FLOOR } from './check/property.ts';
+export { specJudgement, readingJudgement, type Judgement } from './check/judgements.ts';
+export { violation, assumptionMismatch, expectAccepted, expectRejected, isRefusal, dataOf } from './check/judge.ts';
+export { judgeServed } from './check/controls.ts';
+export { CLAUSES, type ClauseName, type AssumptionName } from './spec/index.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/runner.ts';
 export { UsageError } from './session/usage-error.ts';

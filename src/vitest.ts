@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
+import type { Property } from './check/property.ts';
 import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/runner.ts';
 import { selectProperties } from './check/select.ts';
 import { drawSeed, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
@@ -30,6 +31,8 @@ export interface DescribePropertiesOptions extends TargetOptions {
   readonly perRequestMs?: number;
   /** Kinds of finding that also fail a test (violations, server errors and crashes always do). */
   readonly failOn?: readonly FailOnKind[];
+  /** The properties to choose from: the catalogue (default), your own `defineProperty` ones, or both. */
+  readonly properties?: readonly Property[];
 }
 
 /** Why a property's test fails, or undefined when it passes. */
@@ -49,7 +52,7 @@ const MARGIN_MS = 15_000;
 
 /** Registers one test per selected property, in a `describe` block that opens the target before them and closes it after. */
 export function describeProperties(options: DescribePropertiesOptions = {}): void {
-  const props = selectProperties(ALL_PROPERTIES, options.select?.length ? options.select : undefined);
+  const props = selectProperties(options.properties ?? ALL_PROPERTIES, options.select?.length ? options.select : undefined);
   if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)} matches no property`);
   const seed = options.seed ?? drawSeed();
   const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
