@@ -8,6 +8,7 @@ import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';
+import { withData } from '../src/target/client.ts';
 import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
 
 const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId');
@@ -35,8 +36,8 @@ const deviceCreated = defineProperty({
       if (!acc.ok) return acc;
       // Refused as the run's readings expect (an empty list under empty-lists=rejected): no device to look at.
       if (ex.verdict !== 'accepted') return notApplicable('the approval was refused as the run\'s readings expect: no device to look at');
-      const id = dataOf(ex)?.['device_id'];
-      if (typeof id !== 'string' || !PATTERNS.uuid.regex.test(id)) {
+      const id = withData<'approveDevice'>(ex).data?.device_id;
+      if (id === undefined || !PATTERNS.uuid.regex.test(id)) {
         return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);
       }
       ids.push(id.toLowerCase());
@@ -92,8 +93,8 @@ const headSeq = defineProperty({
       const acc = await mustAccept(ctx, 'changeUnlock', ex, s, { what: `master-password change ${i + 1}` });
       if (!acc.ok) return acc;
       if (ex.verdict !== 'accepted') continue;
-      const seq = dataOf(ex)?.['head_seq'];
-      if (typeof seq !== 'number' || !Number.isInteger(seq)) {
+      const seq = withData<'changeUnlock'>(ex).data?.head_seq;
+      if (seq === undefined || !Number.isInteger(seq)) {
         const shape = envelopeOutcome('changeUnlock', ex);
         return shape.ok ? violation(HEAD_SEQ, `master-password change ${i + 1} answered head_seq ${JSON.stringify(seq)}`) : shape;
       }

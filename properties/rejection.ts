@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { judgeServed } from '../src/check/controls.ts';
-import { assumptionMismatch, dataOf, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
+import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
 import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
@@ -203,13 +203,12 @@ async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, 
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
   const valid = [...byKey.values()].slice(0, LIMITS.usageRowsPerRequest.max);
   if (valid.length === 0) return PASS;
-  const sample = { params: { sourceId }, body: { rows: valid as unknown as Json[] } };
-  const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
-  const acc = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `the refused report's valid rows, sent alone` });
+  const request = { params: { sourceId }, body: { rows: valid } };
+  const ex = await ctx.send('reportUsage', request);
+  const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `the refused report's valid rows, sent alone` });
   if (!acc.ok || ex.verdict !== 'accepted') return acc;
-  const stored = dataOf(ex)?.['stored'];
   // The model says what a source that holds nothing answers, under every reading of stored.
-  return judgePlan(ctx, [{ source: 0, rows: valid }], [typeof stored === 'number' ? stored : undefined], onStored);
+  return judgePlan(ctx, [{ source: 0, rows: valid }], [ex.data?.stored], onStored);
 }
 
 // 4.2, 4.3: a refused request changes nothing.

@@ -6,11 +6,10 @@
  */
 import fc from 'fast-check';
 import { judgeServed } from '../../src/check/controls.ts';
-import { assumptionMismatch, blame, dataOf, type Blame } from '../../src/check/judge.ts';
+import { assumptionMismatch, blame, type Blame } from '../../src/check/judge.ts';
 import { specJudgement, type SpecJudgement } from '../../src/check/judgements.ts';
 import { plainDay } from '../../src/check/plain.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
-import type { Json } from '../../src/gen/index.ts';
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
   USAGE_READING_PAIRS,
@@ -117,12 +116,11 @@ export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest
   for (const [i, req] of plan.entries()) {
     let id = ids.get(req.source);
     if (!id) ids.set(req.source, (id = ctx.sourceId()));
-    const sample = { params: { sourceId: id }, body: { rows: req.rows as unknown as Json[] } };
-    const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
-    const acc = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
+    const request = { params: { sourceId: id }, body: { rows: [...req.rows] } };
+    const ex = await ctx.send('reportUsage', request);
+    const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
     if (!acc.ok) return acc;
-    const stored = dataOf(ex)?.['stored'];
-    observed.push(typeof stored === 'number' ? stored : undefined);
+    observed.push(ex.data?.stored);
   }
   return judgePlan(ctx, plan, observed, b, plan.length - bare.length);
 }

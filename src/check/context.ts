@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AssumptionName, AssumptionSet } from '../spec/index.ts';
-import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
+import { typedCall, type CallOptions, type Exchange, type TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
 import { Environment } from './environment.ts';
@@ -140,7 +140,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
   const consulted = new Set<AssumptionName>();
   const assumptions = consulting(d.assumptions, consulted);
   let requests = 0;
-  return {
+  const ctx: RecordingContext = {
     profile: { ...d.profile, assumptions },
     assumptions,
     client: d.client,
@@ -162,9 +162,11 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
       await d.counter.record(ex);
       return ex;
     },
+    send: (endpoint, req, o) => typedCall((x) => ctx.call(x), endpoint, req, o),
     allows: (cap) => missingCapability(d.profile, cap, { embedded: d.embedded ?? false }) === undefined,
     environment: d.environment ?? new Environment(),
     uuid: () => randomUUID(),
     sourceId: () => randomBytes(16).toString('hex'),
   };
+  return ctx;
 }

@@ -19,7 +19,7 @@
  */
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../gen/index.ts';
-import type { Exchange } from '../target/client.ts';
+import type { Exchange, TypedRequest } from '../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from './plain.ts';
@@ -43,8 +43,10 @@ export interface ServedOptions {
  * Judges the answer to a request the spec allows (`sent`, as sent): PASS when served; otherwise
  * controls decide between the environment, a reading, a violation and unknown (see the module comment).
  */
-export async function judgeServed(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, ex: Exchange, o: ServedOptions): Promise<Outcome> {
+export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoint: E, request: RequestSample | TypedRequest<E>, ex: Exchange, o: ServedOptions): Promise<Outcome> {
   if (ex.verdict === 'accepted') return PASS;
+  // A typed request is JSON by construction of the model: the controls edit it as JSON.
+  const sent = request as RequestSample;
   if (!isRefusal(ex)) return expectAccepted(ex, { what: o.what, blame: { judgement: SERVES[endpoint] } });
   const situations = [...situationsIn(endpoint, sent.body), ...(o.situations ?? [])];
   // A request in a situation the run's own readings refuse (a future day under not-future…): the refusal is expected.

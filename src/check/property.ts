@@ -5,8 +5,8 @@
  * The runner (runner.ts) turns failing outcomes into shrunk, replayable findings.
  */
 import type fc from 'fast-check';
-import type { AssumptionName, AssumptionSet, SpecClause } from '../spec/index.ts';
-import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
+import type { AssumptionName, AssumptionSet, EndpointId, SpecClause } from '../spec/index.ts';
+import type { CallOptions, Exchange, TargetClient, TypedExchange, TypedRequest } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
 import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judgements.ts';
 
@@ -125,7 +125,12 @@ export interface CaseContext {
   readonly profile: Profile;
   readonly assumptions: AssumptionSet;
   readonly client: TargetClient;
-  /** Sends one call and records the exchange for the case's report. */
+  /**
+   * Sends a request the spec allows, typed by its endpoint, and records the exchange; an accepted
+   * answer carries its `data`, typed, validated against the endpoint's schema.
+   */
+  send<E extends EndpointId>(endpoint: E, req: TypedRequest<E>, o?: Omit<CallOptions, 'endpoint' | 'params' | 'body' | 'rawBody'>): Promise<TypedExchange<E>>;
+  /** The raw door: any parameters, any body or raw bytes (a violation, a forgery, a broken body); records the exchange. */
   call(o: CallOptions): Promise<Exchange>;
   /** Fresh identifiers for a live, shared target (never from fast-check's biased uuid()). */
   uuid(): string;

@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
-import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
@@ -62,6 +62,30 @@ export interface Exchange {
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** A request the spec allows, typed by its endpoint: its parameters and body as the spec model types them. */
+export interface TypedRequest<E extends EndpointId> {
+  readonly params: EndpointParams<E>;
+  readonly body: EndpointBody<E>;
+}
+
+/**
+ * What came back to a typed request: the exchange, and, once classification has validated the
+ * envelope against the endpoint's schema (`verdict` accepted), its `data` typed by the endpoint.
+ */
+export type TypedExchange<E extends EndpointId> = Exchange & { readonly data?: EndpointData<E> };
+
+/** The typed door of a request the spec allows; anything else (a broken body, raw bytes) goes through `call`, the raw one. */
+export function typedCall<E extends EndpointId>(call: (o: CallOptions) => Promise<Exchange>, endpoint: E, req: TypedRequest<E>, o: Omit<CallOptions, 'endpoint' | 'params' | 'body' | 'rawBody'> = {}): Promise<TypedExchange<E>> {
+  return call({ ...o, endpoint, params: req.params as Record<string, string>, body: req.body }).then((ex) => withData<E>(ex));
+}
+
+/** The exchange with its validated `data`, typed (present only for an accepted answer, whose envelope the endpoint's schema passed). */
+export function withData<E extends EndpointId>(ex: Exchange): TypedExchange<E> {
+  if (ex.verdict !== 'accepted') return ex;
+  const json = ex.response?.json as { data?: EndpointData<E> } | undefined;
+  return json?.data === undefined ? ex : { ...ex, data: json.data };
+}
 
 class GateRejected extends Error {
   constructor() {
