@@ -15,10 +15,10 @@
  * suspicion before reporting it (src/check/cost-growth.ts).
  */
 import fc from 'fast-check';
-import { describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/cost-growth.ts';
+import { costCurve, describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/cost-growth.ts';
 import { unexpected } from '../src/check/judge.ts';
 import { performanceJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/check/property.ts';
+import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome } from '../src/check/property.ts';
 import { LIMITS } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, type Op, type Pouch } from './support/commits.ts';
 
@@ -130,14 +130,24 @@ const costGrowth = defineProperty<number>({
       if (stop.outcome) return stop.outcome;
       verdicts.push({ shape, verdict });
     }
-    const worse = verdicts.flatMap(({ shape, verdict }) => (verdict.kind === 'superlinear' ? [describeEvidence(shape.dimension, verdict.evidence)] : []));
-    if (worse.length === 0) return PASS;
-    return {
-      ok: false,
-      kind: 'performance',
-      judgement: COST_LINEAR.id,
-      message: `${inProcess ? 'cost (CPU time of the in-process reference)' : 'latency'} grows worse than linearly (suspected, then confirmed by a second measurement; fastest of both): ${worse.join(' | ')}`,
-    };
+    const measure = inProcess ? 'cpu' : 'latency';
+    const worse = verdicts.filter((v) => v.verdict.kind === 'superlinear');
+    const curves = verdicts.flatMap(({ shape, verdict }) => (verdict.kind === 'inconclusive' ? [] : [costCurve(shape.dimension, verdict.evidence, measure)]));
+    if (worse.length > 0) {
+      return {
+        ok: false,
+        kind: 'performance',
+        judgement: COST_LINEAR.id,
+        message: `${inProcess ? 'cost (CPU time of the in-process reference)' : 'latency'} grows worse than linearly (suspected, then confirmed by a second measurement; fastest of both): ${worse.map(({ shape, verdict }) => (verdict.kind === 'superlinear' ? describeEvidence(shape.dimension, verdict.evidence) : '')).join(' | ')}`,
+        curves,
+      };
+    }
+    // A dimension not measured to its limit vouches for nothing: the case is left unjudged, with how far it got.
+    const short = verdicts.flatMap(({ shape, verdict }) =>
+      verdict.kind === 'inconclusive' ? [`${shape.dimension.what}: ${verdict.reason}${verdict.reached !== undefined ? ` (measured up to ${verdict.reached} of ${shape.dimension.sizes.at(-1)})` : ''}`] : [],
+    );
+    if (short.length > 0) return unknownOutcome(`the cost probe could not measure every dimension to its limit within ${COST_PROBE_BUDGET_MS / 1000} s: ${short.join('; ')}`);
+    return PASS;
   },
 });
 

@@ -65,7 +65,7 @@ export interface CostEvidence {
 export type CostVerdict =
   | { readonly kind: 'linear'; readonly evidence: CostEvidence; readonly requests: number; readonly ms: number }
   | { readonly kind: 'superlinear'; readonly evidence: CostEvidence; readonly first: CostEvidence; readonly requests: number; readonly ms: number }
-  | { readonly kind: 'inconclusive'; readonly reason: string; readonly requests: number; readonly ms: number };
+  | { readonly kind: 'inconclusive'; readonly reason: string; readonly requests: number; readonly ms: number; readonly reached?: number };
 
 /** Rounds over every size, after the discarded warm-up round. */
 export const COST_ROUNDS = 4;
@@ -152,51 +152,167 @@ interface Measured {
   readonly evidence?: CostEvidence;
   /** Fastest latency per size, the baseline's included. */
   readonly fastest?: ReadonlyMap<number, number>;
+  /** A size whose fastest request cost many times what the linear model allows: evidence in itself once a second measurement sees it too. */
+  readonly outlier?: { readonly size: number; readonly ms: number; readonly predicted: number };
   readonly refused?: string;
+  /** The largest size measured before the measurement stopped. */
+  readonly reached?: number;
   readonly requests: number;
 }
 
+/** How many times its linear prediction one size's fastest request must cost to be evidence on its own (in both measurements). */
+export const OUTLIER_FACTOR = 8;
+/** The smallest excess over that prediction an outlier needs (ms), and at least this many baselines. */
+export const OUTLIER_MIN_MS = 20;
+export const OUTLIER_BASELINES = 2;
+
+/** The marginal cost per unit of size a linear model fits through what was measured (least squares through the origin). */
+function perUnit(baseline: number, fastest: ReadonlyMap<number, number>): number {
+  const base = fastest.get(baseline) ?? 0;
+  let num = 0;
+  let den = 0;
+  for (const [size, ms] of fastest) {
+    if (size === baseline) continue;
+    num += (size - baseline) * (ms - base);
+    den += (size - baseline) ** 2;
+  }
+  return den > 0 ? Math.max(0, num / den) : 0;
+}
+
+/**
+ * One measurement, climbing: the baseline, then each size from the smallest up (each doubling the
+ * last), every round of a size beside a request of the baseline so drift hits both; fastest of the
+ * rounds. Before each size the linear model fitted so far says what it should cost: a size whose time
+ * at that rate would pass the deadline is not begun (the measurement stops, with how far it got), and
+ * a size whose fastest request costs many times the model's prediction is evidence in itself (once
+ * confirmed by a second measurement), without climbing further. So a slow server is judged within the budget, on what it reached.
+ */
 async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: readonly T[]) => T[], deadline: number): Promise<Measured> {
-  const all = [d.baseline, ...d.sizes];
   const fastest = new Map<number, number>();
   let requests = 0;
-  for (let round = 0; round <= COST_ROUNDS; round++) {
-    for (const size of shuffle(all)) {
-      if (Date.now() > deadline) return { refused: 'the probe\'s time budget ran out', requests };
-      const r = await send(size);
-      requests++;
-      if ('refused' in r) return { refused: r.refused, requests };
-      if (round === 0) continue; // warm-up
-      fastest.set(size, Math.min(fastest.get(size) ?? Infinity, r.ms));
-    }
+  let reached: number | undefined;
+  const take = async (size: number): Promise<number | string> => {
+    const r = await send(size);
+    requests++;
+    return 'refused' in r ? r.refused : r.ms;
+  };
+  // Warm-up (JIT, connection, caches): the baseline and the smallest size, discarded.
+  for (const size of [d.baseline, d.sizes[0] ?? d.baseline]) {
+    if (Date.now() > deadline) return { refused: 'the probe\'s time budget ran out', requests };
+    const w = await take(size);
+    if (typeof w === 'string') return { refused: w, requests };
   }
-  return { evidence: judgeFastest(d, fastest), fastest, requests };
+  for (const size of d.sizes) {
+    const base = fastest.get(d.baseline);
+    const predicted = base === undefined ? 0 : perUnit(d.baseline, fastest) * (size - d.baseline);
+    const last = reached === undefined ? undefined : fastest.get(reached);
+    // Time this size will take at the rate seen so far: a request of it and one of the baseline per round.
+    const perRound = Math.max(base ?? 0, 0) + Math.max(base === undefined ? 0 : base + predicted, last ?? 0);
+    if (reached !== undefined && Date.now() + COST_ROUNDS * perRound > deadline) return { refused: `the probe's time budget ran out before ${d.what} ${size}`, reached, fastest, requests };
+    for (let round = 0; round < COST_ROUNDS; round++) {
+      if (Date.now() > deadline) return { refused: `the probe's time budget ran out at ${d.what} ${size}`, ...(reached !== undefined ? { reached } : {}), fastest, requests };
+      for (const s of shuffle([d.baseline, size])) {
+        const ms = await take(s);
+        if (typeof ms === 'string') return { refused: ms, requests };
+        fastest.set(s, Math.min(fastest.get(s) ?? Infinity, ms));
+      }
+    }
+    // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
+    const at = fastest.get(size)!;
+    if (base !== undefined && reached !== undefined) {
+      const now = fastest.get(d.baseline)!;
+      const excess = at - now - predicted;
+      if (excess >= Math.max(OUTLIER_MIN_MS, OUTLIER_BASELINES * now) && at - now > OUTLIER_FACTOR * Math.max(predicted, 0)) {
+        return { outlier: { size, ms: at, predicted: now + predicted }, reached: size, fastest, requests };
+      }
+    }
+    reached = size;
+  }
+  return { evidence: judgeFastest(d, fastest), fastest, reached, requests };
 }
 
 function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): CostEvidence {
   const point = (size: number): CostPoint => ({ size, ms: fastest.get(size)! });
-  return judgeCost(point(d.baseline), d.sizes.map(point));
+  return judgeCost(point(d.baseline), d.sizes.filter((s) => fastest.has(s)).map(point));
 }
 
+/** A confirming measurement may run past the deadline by this many times what the first measurement took. */
+export const CONFIRM_ALLOWANCE = 1.5;
+
 /**
- * Probes one dimension: a measurement, and when it suspects growth worse than linear, a second one
- * from scratch that must be suspect too, judged with the first (the fastest of both per size).
- * `deadline` (epoch ms) bounds both.
+ * Probes one dimension: a climbing measurement, and when it suspects growth worse than linear, a
+ * second one from scratch that must be suspect too, judged with the first (the fastest of both per
+ * size). `deadline` (epoch ms) bounds the first; a suspicion raised before it is confirmed even past
+ * it, within `CONFIRM_ALLOWANCE` times the first's duration (on a slow machine a real defect would
+ * otherwise be dropped for want of time). A size taking many times its linear prediction, twice, is
+ * evidence on its own and confirmed the same way. A measurement that did not reach the largest size
+ * in time leaves the dimension inconclusive, with how far it got.
  */
 export async function probeCost(d: CostDimension, send: SendSized, o: { readonly seed: number; readonly deadline: number }): Promise<CostVerdict> {
   const started = Date.now();
   const shuffle = shuffler(o.seed);
   const first = await measureOnce(d, send, shuffle, o.deadline);
   const ms = () => Date.now() - started;
-  if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms() };
+  const allowance = () => Math.max(o.deadline, Date.now() + CONFIRM_ALLOWANCE * ms());
+  if (first.outlier) {
+    const again = await measureOnce(d, send, shuffle, allowance());
+    const requests = first.requests + again.requests;
+    if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, first, again), first: outlierEvidence(d, first, first), requests, ms: ms() };
+    if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
+    return { kind: 'linear', evidence: again.evidence, requests, ms: ms() };
+  }
+  if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms(), ...(first.reached !== undefined ? { reached: first.reached } : {}) };
   if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
-  const again = await measureOnce(d, send, shuffle, o.deadline);
+  const again = await measureOnce(d, send, shuffle, allowance());
   const requests = first.requests + again.requests;
+  if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, again, again), first: first.evidence, requests, ms: ms() };
   if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
   const both = new Map([...first.fastest!].map(([size, t]) => [size, Math.min(t, again.fastest!.get(size) ?? t)]));
   const pooled = judgeFastest(d, both);
   if (!again.evidence.suspect || !pooled.superlinear) return { kind: 'linear', evidence: pooled, requests, ms: ms() };
   return { kind: 'superlinear', evidence: pooled, first: first.evidence, requests, ms: ms() };
+}
+
+/** The evidence of an outlier: the sizes measured up to it (fastest of both measurements), judged as any measurement is. */
+function outlierEvidence(d: CostDimension, a: Measured, b: Measured): CostEvidence {
+  const sizes = new Map<number, number>();
+  for (const m of [a, b]) for (const [size, t] of m.fastest ?? []) sizes.set(size, Math.min(sizes.get(size) ?? Infinity, t));
+  return { ...judgeFastest(d, sizes), superlinear: true, suspect: true };
+}
+
+/**
+ * One dimension's measurement as data, for reports and for anyone who reads a performance finding
+ * without parsing its message: the fastest cost per size (the baseline's first), and the figures the
+ * verdict read. Figures that could not be computed (too few points rose) are null.
+ */
+export interface CostCurve {
+  readonly dimension: string;
+  readonly what: string;
+  /** What a point's cost is: the request's latency, or the in-process reference's CPU time over it. */
+  readonly measure: 'latency' | 'cpu';
+  readonly verdict: 'linear' | 'superlinear';
+  /** Fastest cost per size (ms), the baseline first. */
+  readonly points: readonly CostPoint[];
+  readonly exponent: number | null;
+  readonly linearRatio: number | null;
+  readonly excessMs: number;
+  readonly doublings: readonly (number | null)[];
+}
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+export function costCurve(d: Pick<CostDimension, 'name' | 'what'>, e: CostEvidence, measure: CostCurve['measure']): CostCurve {
+  return {
+    dimension: d.name,
+    what: d.what,
+    measure,
+    verdict: e.superlinear ? 'superlinear' : 'linear',
+    points: [e.baseline, ...e.points].map((p) => ({ size: p.size, ms: p.ms })),
+    exponent: finite(e.exponent),
+    linearRatio: finite(e.linearRatio),
+    excessMs: e.excessMs,
+    doublings: e.doublings.map(finite),
+  };
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : String(x));

@@ -13,6 +13,7 @@ import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judgements
 export type { Judgement, JudgementGround, PerformanceGround } from './judgements.ts';
 import type { Environment } from './environment.ts';
 import type { TimelineData } from './linearizability/timeline.ts';
+import type { CostCurve } from './cost-growth.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =
@@ -63,10 +64,12 @@ export type Outcome =
   | {
       readonly ok: false;
       readonly kind: 'performance';
-      /** The evidence: sizes, latencies, the fitted exponent. */
+      /** The evidence in words: sizes, latencies, the fitted exponent. */
       readonly message: string;
       /** The judgement that found it (a performance judgement the property lists). */
       readonly judgement: string;
+      /** The same evidence as data: each dimension measured, its fastest cost per size and the figures judged. */
+      readonly curves?: readonly CostCurve[];
     }
   | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string }
   | {

@@ -43,6 +43,19 @@ export const TimelineSchema = z.strictObject({
   ops: z.array(z.strictObject({ id: z.number().int(), client: z.string(), label: z.string(), callMs: z.number(), retMs: z.number().optional() })),
 });
 
+/** A performance finding's measurement of one dimension (src/check/cost-growth.ts `CostCurve`). */
+export const CostCurveSchema = z.strictObject({
+  dimension: z.string(),
+  what: z.string(),
+  measure: z.enum(['latency', 'cpu']),
+  verdict: z.enum(['linear', 'superlinear']),
+  points: z.array(z.strictObject({ size: z.number().int().nonnegative(), ms: z.number() })),
+  exponent: z.number().nullable(),
+  linearRatio: z.number().nullable(),
+  excessMs: z.number(),
+  doublings: z.array(z.number().nullable()),
+});
+
 export const FindingSchema = z.strictObject({
   kind: FindingKindSchema,
   property: z.string(),
@@ -58,6 +71,7 @@ export const FindingSchema = z.strictObject({
   curl: z.array(z.string()).optional(),
   exchanges: z.array(ExchangeSchema).optional(),
   timeline: TimelineSchema.optional(),
+  curves: z.array(CostCurveSchema).optional(),
   shrinks: z.number().int().nonnegative().optional(),
   occurrences: z.number().int().positive().optional(),
   detectedAfterRequests: z.number().int().nonnegative().optional(),
@@ -220,8 +234,12 @@ function phaseReport(p: PhaseLedger) {
 }
 
 function findingReport(f: Finding): FindingReport {
-  const { timeline, ...rest } = f;
-  return { ...rest, ...(timeline ? { timeline: { title: timeline.title, ops: timeline.ops.map((o) => ({ ...o })) } } : {}) };
+  const { timeline, curves, ...rest } = f;
+  return {
+    ...rest,
+    ...(timeline ? { timeline: { title: timeline.title, ops: timeline.ops.map((o) => ({ ...o })) } } : {}),
+    ...(curves ? { curves: curves.map((c) => ({ ...c, points: c.points.map((p) => ({ ...p })), doublings: [...c.doublings] })) } : {}),
+  };
 }
 
 export interface ReportMeta {

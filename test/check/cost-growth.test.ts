@@ -87,16 +87,19 @@ describe('judgeCost', () => {
 });
 
 describe('probeCost', () => {
-  it('flags quadratic cost after a confirming second measurement, interleaving every size in each round', async () => {
+  it('flags quadratic cost after a confirming second measurement, climbing the sizes with each round beside a baseline request', async () => {
     const send = modelled(quadratic, 7, 40);
     const v = await probeCost(DIM, send, { seed: 3, ...far });
     expect(v.kind).toBe('superlinear');
-    const perMeasurement = (COST_ROUNDS + 1) * (DIM.sizes.length + 1);
+    // Per measurement: a warm-up (the baseline and the smallest size), then every round of a size paired with a baseline.
+    const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
     expect(v.requests).toBe(2 * perMeasurement);
-    // Every round visits every size once.
-    for (let r = 0; r < 2 * (COST_ROUNDS + 1); r++) {
-      const round = send.sent.slice(r * (DIM.sizes.length + 1), (r + 1) * (DIM.sizes.length + 1));
-      expect([...round].sort((a, b) => a - b)).toEqual([DIM.baseline, ...DIM.sizes]);
+    for (let m = 0; m < 2; m++) {
+      const sent = send.sent.slice(m * perMeasurement + 2, (m + 1) * perMeasurement);
+      for (let r = 0; r < sent.length / 2; r++) {
+        const pair = sent.slice(2 * r, 2 * r + 2).sort((a, b) => a - b);
+        expect(pair).toEqual([DIM.baseline, DIM.sizes[Math.floor(r / COST_ROUNDS)]]);
+      }
     }
   });
 
@@ -110,7 +113,7 @@ describe('probeCost', () => {
   it('reports nothing when a suspicion is not confirmed', async () => {
     let measurement = 0;
     let n = 0;
-    const perMeasurement = (COST_ROUNDS + 1) * (DIM.sizes.length + 1);
+    const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
     const send: SendSized = async (size) => {
       measurement = Math.floor(n++ / perMeasurement);
       return { ms: measurement === 0 ? quadratic(size) : linear(size) };
@@ -125,6 +128,39 @@ describe('probeCost', () => {
     expect(refused).toMatchObject({ kind: 'inconclusive', reason: 'HTTP 413' });
     const late = await probeCost(DIM, async () => ({ ms: 1 }), { seed: 1, deadline: Date.now() - 1 });
     expect(late).toMatchObject({ kind: 'inconclusive', requests: 0 });
+  });
+
+  it('does not begin a size the rate seen so far says would pass the deadline, and says how far it got', async () => {
+    // Linear at 1 ms per unit: the largest size would take 4 rounds of ~2 s; the deadline leaves room for the smaller ones only.
+    let clock = 0;
+    const realNow = Date.now;
+    Date.now = () => clock;
+    try {
+      const send: SendSized = async (size) => {
+        const ms = 1 + size;
+        clock += ms;
+        return { ms };
+      };
+      const v = await probeCost(DIM, send, { seed: 1, deadline: 12_000 });
+      expect(v).toMatchObject({ kind: 'inconclusive', reached: LIMIT / 2 });
+      expect(v.kind === 'inconclusive' && v.reason).toMatch(new RegExp(`before blob_ids per op ${LIMIT}`));
+      // Nothing was sent at the size it did not begin.
+      expect(clock).toBeLessThan(12_000);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('takes a size whose requests cost many times the linear prediction, twice, as evidence without climbing further', async () => {
+    // Linear up to half the limit, then a cliff (a quadratic term that only shows at the largest sizes, or a pathological path).
+    const cliff = (n: number) => (n >= LIMIT / 2 ? linear(n) + 400 : linear(n));
+    const send = modelled(cliff, 5, 0);
+    const v = await probeCost(DIM, send, { seed: 2, ...far });
+    expect(v.kind).toBe('superlinear');
+    // Each measurement's fastest at half the limit is far beyond the line the smaller sizes drew: the limit is never sent.
+    const perMeasurement = 2 + COST_ROUNDS * 2 * (DIM.sizes.length - 1);
+    expect(v.requests).toBe(2 * perMeasurement);
+    expect(send.sent).not.toContain(LIMIT);
   });
 
   it('takes its sizes from the limit, never beyond it', () => {
@@ -198,7 +234,7 @@ describe('failOn and reports', () => {
       expect(md.split('\n')[0]).toBe(failOn ? '## pouchproof: 1 performance finding(s) (--fail-on performance)' : '## pouchproof: no violations');
       const junit = toJunit(report);
       if (failOn) expect(junit).toContain('<failure type="performance"');
-      else expect(junit).toMatch(/<system-out>\[performance\] exponent 2<\/system-out>/);
+      else expect(junit).toMatch(/<system-out>\[evidence\] judged 1\/1 random[^\n]*\n\[performance\] exponent 2<\/system-out>/);
       let out = '';
       new ConsoleView({ out: { write: (s: string) => (out += s), isTTY: false }, env: {} }).summary(report);
       expect(out).toContain('Performance findings (cost smells, no clause of the spec;');

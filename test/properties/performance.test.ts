@@ -11,6 +11,9 @@ import { ALTERNATIVES, keyOf, type Reading } from '../../src/reference/index.ts'
 import type { Readings } from '../../src/spec/index.ts';
 import PERFORMANCE, { COST_LINEAR } from '../../properties/performance.ts';
 import { References, runAgainst } from './harness.ts';
+import { runProperties } from '../../src/check/runner.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+import { slowProxy } from '../cli/misbehaving-servers.ts';
 
 const [costGrowth] = PERFORMANCE;
 const refs = new References();
@@ -30,6 +33,13 @@ describe('performance.cost-growth', () => {
     expect(found[0]).toMatchObject({ property: 'performance.cost-growth', judgement: COST_LINEAR.id });
     expect(found[0]!.message).toMatch(/blob_ids per op .*1: [\d.]+ ms, 250: [\d.]+ ms, 500: [\d.]+ ms, 1000: [\d.]+ ms, 2000: [\d.]+ ms; fitted exponent of the marginal cost [\d.]+/);
     expect(found[0]!.message).toContain('confirmed by a second measurement');
+    // The same evidence as data: every dimension measured, the blob ids judged worse than linear.
+    const curves = found[0]!.curves ?? [];
+    expect(curves.map((c) => c.dimension)).toEqual(['blob_ids', 'envelope', 'ops']);
+    const blobs = curves.find((c) => c.dimension === 'blob_ids')!;
+    expect(blobs).toMatchObject({ verdict: 'superlinear', measure: 'cpu' });
+    expect(blobs.points.map((p) => p.size)).toEqual([1, 250, 500, 1000, 2000]);
+    expect(blobs.exponent).toBeGreaterThan(1);
     // A performance finding alone does not fail the property (the run decides, under --fail-on).
     expect(result.status).toBe('passed');
   }, 60_000);
@@ -53,4 +63,20 @@ describe('performance.cost-growth', () => {
     }
     expect(noisy).toEqual([]);
   }, 300_000);
+
+  it('leaves the property unjudged on a target too slow to measure to the limits within its budget: an unknown finding saying how far it got, never a pass', async () => {
+    const ref = await refs.get();
+    // 0–600 ms per request: a dimension needs a few dozen requests, so the budget ends before the three are measured.
+    const slow = await slowProxy(ref.url, 600);
+    try {
+      const profile = parseProfile({ ...(ref.profile as object), baseUrl: slow.url });
+      const run = await runProperties(profile, [costGrowth], { seed: 1, runs: 1, embedded: false, perPropertyMs: 90_000 });
+      const result = run.results[0]!;
+      expect(result.status, JSON.stringify(result.findings)).toBe('inconclusive');
+      expect(result.findings.map((f) => f.kind)).toEqual(['unknown']);
+      expect(result.findings[0]!.message).toMatch(/could not measure every dimension to its limit within 15 s: .*(measured up to \d+ of \d+|ran out)/);
+    } finally {
+      await slow.close();
+    }
+  }, 120_000);
 });

@@ -73,6 +73,7 @@ export function caseFinding(
     counterexample: clean(`${at.label ? `${at.label}: ` : ''}${describeInput(prop, at.input)}`),
     ...evidence(prop, at.exchanges, secrets),
     ...(outcome.kind === 'violation' && outcome.timeline ? { timeline: outcome.timeline } : {}),
+    ...(outcome.kind === 'performance' && outcome.curves ? { curves: [...outcome.curves] } : {}),
     ...more,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { RecordedExchange } from '../exchange-record.ts';
 import type { TimelineData } from '../linearizability/timeline.ts';
+import type { CostCurve } from '../cost-growth.ts';
 import type { CoverageObservation, CoverageTable } from '../coverage-table.ts';
 import type { FindingKind } from '../property.ts';
 import type { Ledger } from './ledger.ts';
@@ -38,6 +39,8 @@ export interface Finding {
   exchanges?: RecordedExchange[];
   /** For a history that cannot be linearized: the witness as a timeline. */
   timeline?: TimelineData;
+  /** For a performance finding: each dimension measured, as data (sizes, fastest costs, exponent). */
+  curves?: CostCurve[];
   shrinks?: number;
   /** How many cases showed this finding (assumption, unknown and transport findings are deduplicated). */
   occurrences?: number;
