@@ -94,6 +94,14 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   if (!want) return PASS;
   // The catalogue forges and varies signatures of the registry's JWS form; under another form its verdicts do not hold.
   if (ctx.assumptions['jws-form'] !== assumptionOf('jws-form').default) return PASS;
+  if (a.first === 'original') {
+    // What the attack replays must first have been accepted: a refused original leaves nothing to replay (variants-accepted judges it).
+    const o = ORIGINAL.apply(actx);
+    const first = await ctx.call({ endpoint: 'commitOperations', params: { pouchId: o.pouchId }, body: o.body, ...(o.rawBody ? { rawBody: o.rawBody } : {}), signature: { header: o.header } });
+    const u = unexpected(first, `the original of ${a.id}`);
+    if (u) return u;
+    if (fates(ctx, first, body['ops'] as Op[]).batch !== 'applied') return PASS;
+  }
   const r = a.apply(actx);
   // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
   if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return PASS;
@@ -115,7 +123,8 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
     return variantRefused(ctx, pouch, body, what, b, f.answer);
   }
   if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
-  return appliedNothing(ctx, r.pouchId, [...artifactsOf(body), ...artifactsOf(r.body)], what, b);
+  // The original of a replay applied by design: only what the attack's own body names must be free.
+  return appliedNothing(ctx, r.pouchId, a.first === 'original' ? artifactsOf(r.body) : [...artifactsOf(body), ...artifactsOf(r.body)], what, b);
 }
 
 /**
@@ -133,6 +142,8 @@ const OPS_ONLY: SignatureAttack = {
 };
 
 const ATTACKS: readonly SignatureAttack[] = [...SIGNATURE_ATTACKS, OPS_ONLY];
+/** The plainly signed commit: what an attack with `first: 'original'` sends before itself. */
+const ORIGINAL = SIGNATURE_ATTACKS.find((a) => a.id === 'ok.original')!;
 
 const REJECTS = ATTACKS.filter((a) => a.id !== 'header.missing' && (a.expect === 'reject' || (a.expect === 'assumption' && a.defaultVerdict === 'reject')));
 const ACCEPTS = ATTACKS.filter((a) => a.expect === 'accept' || (a.expect === 'assumption' && a.defaultVerdict === 'accept'));

@@ -54,6 +54,11 @@ export interface SignatureAttack {
    */
   verdictUnder?: { readonly value: string; readonly verdict: 'reject' | 'accept' };
   needs?: 'otherDevice';
+  /**
+   * `original`: the plainly signed commit is sent first and must apply; the attack then replays
+   * what it learnt from that exchange (a verifier that caches results is only fooled the second time).
+   */
+  first?: 'original';
   apply(ctx: AttackContext): AttackResult;
 }
 
@@ -160,6 +165,15 @@ function opFieldChanged(ctx: AttackContext, field: string): Record<string, unkno
   const op = { ...firstOp(ctx) };
   op[field] = changed(PouchOperation.fields[field]!.node, op[field], `op/${field}`);
   ops[0] = op;
+  return body;
+}
+
+/** The same commit with another operation_id and its first op creating another artifact under another revision id. */
+function otherCommit(ctx: AttackContext): Record<string, unknown> {
+  const body = structuredClone(ctx.body);
+  body['operation_id'] = otherUuid(String(body['operation_id'] ?? ''), 'replay/operation');
+  const ops = Array.isArray(body['ops']) ? (body['ops'] as Record<string, unknown>[]) : [];
+  if (ops[0]) ops[0] = { ...ops[0], artifact_id: otherUuid(String(ops[0]['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(ops[0]['revision_id'] ?? ''), 'replay/revision') };
   return body;
 }
 
@@ -300,6 +314,12 @@ const MUST_REJECT: SignatureAttack[] = [
   ),
   ...Object.keys(PouchOperation.fields).map((field) =>
     reject(`body.op.${field}-changed`, `ops[0].${field} changed (or added) after signing`, (c) => plain(c, signedBy(c), opFieldChanged(c, field))),
+  ),
+  reject(
+    'replay.accepted-header',
+    'the header of a commit just accepted, sent again with another body (another operation_id, a new artifact): a verifier caching results by header value takes it',
+    (c) => plain(c, signedBy(c), otherCommit(c)),
+    { first: 'original' },
   ),
   reject('replay.other-body', 'a valid header for another body (other operation_id and epoch) replayed', (c) => {
     const other = { ...structuredClone(c.body), operation_id: derivedUuid('replay/operation'), epoch: derivedUuid('replay/epoch') };

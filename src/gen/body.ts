@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { ENDPOINT_BY_ID, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { affectsCoherence, chainOps, coherent } from './coherence.ts';
-import { arrayDepth, concretePath, toJsonPath, withAt, type Json, type JsonObject, type Params } from './json.ts';
+import { arrayDepth, concretePath, getAt, toJsonPath, withAt, type Json, type JsonObject, type Params } from './json.ts';
 
 export function bodyArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<JsonObject> {
   return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => coherent(endpoint, b) as JsonObject);
@@ -20,8 +20,8 @@ export function paramsArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {
   return fc.record(shape);
 }
 
-/** What to do at the chosen location. */
-export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true };
+/** What to do at the chosen location; `rename` moves a member to another name in the same object (its value kept). */
+export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true } | { readonly rename: string };
 
 export interface EditedRequest {
   readonly params: Params;
@@ -49,7 +49,7 @@ export function editedRequest(
     return fc.record({ params: paramsArbitrary(e), body: bodyArbitrary(e, opts.body), edit }).map(({ params, body, edit }) => {
       const next = { ...params };
       if ('set' in edit) next[c.path] = String(edit.set);
-      else if ('remove' in edit) delete next[c.path];
+      else if ('remove' in edit || 'rename' in edit) delete next[c.path];
       return { params: next, body, path: c.path, at: [c.path] };
     });
   }
@@ -67,6 +67,7 @@ export function editedRequest(
       let next: Json = body;
       if ('set' in edit) next = withAt(body, at, edit.set);
       else if ('remove' in edit) next = withAt(body, at, undefined);
+      else if ('rename' in edit) next = withAt(withAt(body, at, undefined), [...at.slice(0, -1), edit.rename], getAt(body, at) ?? null);
       if (opts.recohere === 'always' || ('set' in edit && Array.isArray(edit.set) && affectsCoherence(e, c.path))) next = coherent(e, next);
       return { params, body: next, path: toJsonPath(at), at };
     });

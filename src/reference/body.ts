@@ -5,9 +5,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest } from './errors.ts';
-import type { FaultSet } from './faults.ts';
+import { INT_DIGITS_CAP, type FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
+import { firstValue, holdsLoneSurrogate, longestNumber, looksUtf16le, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
 import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
@@ -20,6 +21,9 @@ export const MAX_BODY_BYTES = BODY_SIZE_CAP_BYTES;
 export const MAX_JSON_DEPTH = 64;
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+/** `content-type-exact`: the one spelling a hand-written check compares with. */
+const EXACT_JSON_TYPE = 'application/json';
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function tooLargeError(): HttpError {
@@ -27,10 +31,11 @@ function tooLargeError(): HttpError {
 }
 
 /** `content-type-json-only`: `rejected` answers 415 to any other type; `sniffed` parses the body as JSON whatever it is labelled. */
-export function checkContentType(req: IncomingMessage, readings: ReadingSet): void {
+export function checkContentType(req: IncomingMessage, faults: FaultSet, readings: ReadingSet): void {
   if (readings.is('content-type-json-only', 'sniffed')) return;
   const ct = req.headers['content-type'];
-  if (!ct || !JSON_TYPE.test(ct)) {
+  // `content-type-exact`: the header compared as a string, so parameters and upper case are refused.
+  if (!ct || !JSON_TYPE.test(ct) || (faults.has('content-type-exact') && ct !== EXACT_JSON_TYPE)) {
     throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json (got ${ct ? JSON.stringify(ct.slice(0, 80)) : 'none'})`);
   }
 }
@@ -82,7 +87,9 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
   // `duplicate-keys`: `rejected` answers 400 to a repeated member name; `last-wins` is plain JSON.parse.
   const lastWins = readings.is('duplicate-keys', 'last-wins');
   let text: string;
-  if (faults.has('invalid-utf8-accepted')) {
+  if (faults.has('json-encoding-sniffed') && looksUtf16le(raw)) {
+    text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf16le');
+  } else if (faults.has('invalid-utf8-accepted')) {
     text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
   } else {
     try {
@@ -91,9 +98,11 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
       throw badRequest('invalid_utf8', 'request body is not valid UTF-8');
     }
   }
+  text = lenientText(text, faults);
   if (!lastWins || !faults.has('deep-nesting-crash')) {
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
-    const problem = scanJson(text, depthBound);
+    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names.
+    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped') });
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
     if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
     if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);
@@ -109,7 +118,25 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     }
   }
   if (faults.has('deep-nesting-crash')) depthOf(value);
+  // `lone-surrogate-500`: the body's strings go through a strict UTF-8 encoder on their way to storage, which throws on a lone surrogate.
+  if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(value)) throw new Error('cannot encode a lone surrogate as UTF-8');
   return value;
+}
+
+/**
+ * The text a lenient parser effectively reads, one fault at a time (lenient-json.ts); the text
+ * itself under the correct reference. A number past the digit cap throws a plain error, as
+ * Python's int() does, which the generic handler answers 500.
+ */
+function lenientText(text: string, faults: FaultSet): string {
+  let t = text;
+  // Stryker disable next-line all: the parser faults only
+  if (faults.has('json-huge-number-500') && longestNumber(t) > INT_DIGITS_CAP) throw new Error(`Exceeds the limit (${INT_DIGITS_CAP} digits) for integer string conversion`);
+  if (faults.has('json-comments')) t = withoutComments(t);
+  if (faults.has('json-lenient-numbers')) t = withPlainNumbers(t);
+  if (faults.has('json-raw-control-chars')) t = withEscapedControls(t);
+  if (faults.has('json-trailing-garbage')) t = firstValue(t.trimStart());
+  return t;
 }
 
 /** The naive depth measure of the `deep-nesting-crash` fault: recursion without a bound. */
