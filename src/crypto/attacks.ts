@@ -316,7 +316,7 @@ const MUST_REJECT: SignatureAttack[] = [
     reject(`body.op.${field}-changed`, `ops[0].${field} changed (or added) after signing`, (c) => plain(c, signedBy(c), opFieldChanged(c, field))),
   ),
   reject(
-    'replay.accepted-header',
+    'body.changed-after-acceptance',
     'the header of a commit just accepted, sent again with another body (another operation_id, a new artifact): a verifier caching results by header value takes it',
     (c) => plain(c, signedBy(c), otherCommit(c)),
     { first: 'original' },

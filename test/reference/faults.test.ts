@@ -540,7 +540,7 @@ const DEMOS: Record<FaultName, Demo> = {
   'signature-cache-by-header': {
     observe: async (ref) => {
       const c = attackContext(ref);
-      return [await sendAttack(ref, 'ok.original', c), await sendAttack(ref, 'replay.accepted-header', c)];
+      return [await sendAttack(ref, 'ok.original', c), await sendAttack(ref, 'body.changed-after-acceptance', c)];
     },
     correct: [200, 401],
     faulty: [200, 200],
