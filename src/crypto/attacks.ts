@@ -17,7 +17,7 @@ import {
   type AssumptionName, type Node,
 } from '../spec/index.ts';
 import {
-  bigintOf, bytesOf, derOf, ecdsaSign, joinRs, labelledScalar, publicJwkOfScalar, rsOf, scalarOf,
+  bigintOf, bytesOf, derOf, ecdsaSign, joinRs, labelledScalar, publicJwkOfScalar, rsOf, scalarOf, selfSignedCertificate,
 } from './attack-signing.ts';
 import { b64u } from './base64url.ts';
 import { blake3 } from './blake3.ts';
@@ -70,6 +70,7 @@ const headerJson = (kid: string): string => `{"alg":"ES256","kid":${JSON.stringi
 const digestOf = (body: unknown): Uint8Array => blake3(canonicalize(body));
 const wireOf = (body: unknown): Uint8Array => enc(canonicalize(body));
 const ATTACKER = labelledScalar('attacker key');
+const ATTACKER_CERTIFICATE = selfSignedCertificate(ATTACKER, 'pouchproof attacker');
 
 /** A detached JWS: header JSON text as given, payload = the default digest of `body` unless given. */
 function detached(header: string, d: Uint8Array, body: unknown, opts: { payload?: Uint8Array; prehash?: boolean; entropy?: Uint8Array } = {}): string {
@@ -259,10 +260,16 @@ const MUST_REJECT: SignatureAttack[] = [
     plain(c, detached(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jwk":${canonicalize(publicJwkOfScalar(ATTACKER))}}`, ATTACKER, c.body))),
   reject('key.jku', 'jku pointing at an attacker JWK Set, signed by the attacker', (c) =>
     plain(c, detached(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jku":"https://attacker.invalid/jwks.json"}`, ATTACKER, c.body))),
+  reject('key.x5c', 'attacker certificate (self-signed) embedded as x5c, right kid, signed by the attacker', (c) =>
+    plain(c, detached(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"x5c":[${JSON.stringify(Buffer.from(ATTACKER_CERTIFICATE).toString('base64'))}]}`, ATTACKER, c.body))),
   reject('key.unenrolled', 'a valid signature by a key that is not enrolled, with the right kid', (c) => plain(c, detached(headerJson(c.kid), ATTACKER, c.body))),
   // kid
   reject('kid.wrong', 'kid of no enrolled device, signed by the device key', (c) => plain(c, signedBy(c, headerJson(otherUuid(c.kid, 'kid'))))),
   reject('kid.number', 'kid that is not a string, signed by the device key', (c) => plain(c, signedBy(c, '{"alg":"ES256","kid":1}'))),
+  reject('kid.path-traversal', 'kid naming a file by path traversal (../../dev/null, an empty file) and HS256 keyed with the empty secret', (c) => {
+    const seg = b64u(`{"alg":"HS256","kid":"../../../../../../../dev/null"}`);
+    return plain(c, `${seg}..${b64u(createHmac('sha256', '').update(signingInput(seg, digestOf(c.body))).digest())}`);
+  }),
   reject('device.other-key-own-kid', "another device's key with this device's kid", (c) =>
     plain(c, detached(headerJson(c.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice' }),
   // Signature encoding and range

@@ -179,6 +179,8 @@ const LIST = [
   f('signature-der-accepted', 'signatures', 'accepts an ASN.1 DER signature as well as the 64-byte r||s form RFC 7518 3.4 requires (Node\'s crypto.verify default)', ['signatures.forgeries-rejected']),
   f('signature-lenient-base64', 'signatures', 'decodes the signature segment with a lenient base64 decoder (Buffer.from(s, "base64")): "=" padding and the + / alphabet are accepted', ['signatures.forgeries-rejected']),
   f('signature-attached-payload', 'signatures', 'trusts an attached payload: when the payload segment is not empty the signature is checked over it, not over the body\'s digest', ['signatures.forgeries-rejected']),
+  f('signature-x5c-trusted', 'signatures', 'verifies with the key of the first certificate in the protected header\'s x5c, building no chain to a trusted root: an attacker\'s self-signed certificate signs for the device', ['signatures.forgeries-rejected']),
+  f('signature-kid-path', 'signatures', 'reads the verification key from a file named by kid: a kid of ../../dev/null (an empty file) with alg HS256 verifies with the empty secret', ['signatures.forgeries-rejected']),
   f('signature-cache-by-header', 'signatures', 'caches verification by header value: a header that verified once is accepted again without hashing the body, so it signs any other body', ['signatures.forgeries-rejected']),
 ] as const;
 
@@ -283,6 +285,8 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
       'signature-der-accepted',
       'signature-lenient-base64',
       'signature-attached-payload',
+      'signature-x5c-trusted',
+      'signature-kid-path',
       'signature-cache-by-header',
     ] as const
   ).map((fault) => ({

@@ -6,7 +6,7 @@
  * src/crypto's, through OpenSSL, which knows every form. The signature faults sit exactly where a
  * hand-written verifier would take each shortcut.
  */
-import { createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey } from 'node:crypto';
+import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey } from 'node:crypto';
 import { b64u, fromB64u } from '../crypto/base64url.ts';
 import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type SignatureForm } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
@@ -75,12 +75,15 @@ const SHORTCUT_FAULTS: readonly FaultName[] = [
   'signature-der-accepted',
   'signature-lenient-base64',
   'signature-attached-payload',
+  'signature-x5c-trusted',
+  'signature-kid-path',
 ];
 
 /**
  * A hand-written verifier with the one shortcut each fault names, taken only where that fault's
- * header feature is present (a crit member, b64 false, a jwk, alg HS256, a DER signature, padding
- * or the + / alphabet, an attached payload); everything else it leaves to the real verifier.
+ * header feature is present (a crit member, b64 false, a jwk or x5c, alg HS256, a kid that is a
+ * path, a DER signature, padding or the + / alphabet, an attached payload); everything else it
+ * leaves to the real verifier.
  * True when the shortcut accepts the header.
  */
 function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: unknown; expectedKid: string | undefined; directory: Directory; faults: FaultSet; form: SignatureForm; highS: 'accepted' | 'rejected' }): boolean {
@@ -94,21 +97,30 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
     return false;
   }
   if (h === null || typeof h !== 'object' || typeof h['kid'] !== 'string') return false;
-  if (a.expectedKid !== undefined && h['kid'] !== a.expectedKid) return false;
-  const key = a.directory.deviceKey(h['kid']);
   const digest = (): Uint8Array => signingDigest(a.parsedBody, a.rawBody, a.form);
   const input = (): Buffer => signingInput(seg, payloadOf(digest(), a.form.jwsForm));
   const has = (f: FaultName): boolean => a.faults.has(f);
+  const hmacMatches = (secret: string): boolean => {
+    const mac = createHmac('sha256', secret).update(input()).digest();
+    const sig = Buffer.from(fromB64u(sigSeg));
+    return sig.length === mac.length && timingSafeEqual(sig, mac);
+  };
+  // A key file named by kid (path traversal reaches /dev/null, whose empty content is the HS256 secret); kid is then a path, never bound to the caller.
+  if (has('signature-kid-path') && h['alg'] === 'HS256' && h['kid'].includes('../')) return h['kid'].endsWith('/dev/null') && hmacMatches('');
+  if (a.expectedKid !== undefined && h['kid'] !== a.expectedKid) return false;
+  const key = a.directory.deviceKey(h['kid']);
   try {
     if (has('signature-hmac-public-key') && h['alg'] === 'HS256' && key) {
       // jsonwebtoken < 4.2.2: one "secretOrPublicKey" for every alg, so HS256 is keyed with the public key's PEM.
-      const mac = createHmac('sha256', String(key.export({ type: 'spki', format: 'pem' }))).update(input()).digest();
-      const sig = Buffer.from(fromB64u(sigSeg));
-      return sig.length === mac.length && timingSafeEqual(sig, mac);
+      return hmacMatches(String(key.export({ type: 'spki', format: 'pem' })));
     }
     if (h['alg'] !== 'ES256') return false;
     if (has('signature-embedded-jwk') && h['jwk'] !== null && typeof h['jwk'] === 'object') {
       return verifyEs256(input(), sigSeg, createPublicKey({ key: h['jwk'] as JsonWebKey, format: 'jwk' }), a.highS).ok;
+    }
+    // The first certificate's key, with no chain built to a trusted root.
+    if (has('signature-x5c-trusted') && Array.isArray(h['x5c']) && typeof h['x5c'][0] === 'string') {
+      return verifyEs256(input(), sigSeg, new X509Certificate(Buffer.from(h['x5c'][0], 'base64')).publicKey, a.highS).ok;
     }
     if (!key) return false;
     if (has('signature-crit-ignored') && 'crit' in h && !('b64' in h)) return verifyEs256(input(), sigSeg, key, a.highS).ok;

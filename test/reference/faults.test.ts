@@ -537,6 +537,8 @@ const DEMOS: Record<FaultName, Demo> = {
   'signature-der-accepted': { observe: (ref) => sendAttack(ref, 'sig.der'), correct: 401, faulty: 200 },
   'signature-lenient-base64': { observe: (ref) => sendAttack(ref, 'sig.padded'), correct: 401, faulty: 200 },
   'signature-attached-payload': { observe: (ref) => sendAttack(ref, 'jws.attached-other-body'), correct: 401, faulty: 200 },
+  'signature-x5c-trusted': { observe: (ref) => sendAttack(ref, 'key.x5c'), correct: 401, faulty: 200 },
+  'signature-kid-path': { observe: (ref) => sendAttack(ref, 'kid.path-traversal'), correct: 401, faulty: 200 },
   'signature-cache-by-header': {
     observe: async (ref) => {
       const c = attackContext(ref);
