@@ -163,7 +163,7 @@ const LIST = [
   // Validators and binders (src/reference/validate.ts).
   f('field-names-case-insensitive', 'limits', 'binds member names to the spec\'s fields without regard to case (Go\'s encoding/json): a required member sent as OPERATION_ID fills operation_id', ['rejection.violations-rejected']),
   f('charset-ascii-range', 'limits', 'checks the base64url alphabet with the class [A-z0-9_-], whose A-z also holds [ \\ ] ^ and the backtick: a value holding one is accepted', ['rejection.violations-rejected']),
-  f('pattern-trailing-newline', 'limits', 'anchors patterns with a $ that matches before a final newline (Python re.match, PCRE): an alphabet string, a uuid or a day followed by "\\n" is accepted', ['rejection.violations-rejected']),
+  f('pattern-trailing-newline', 'limits', 'anchors patterns with a $ that matches before a final newline (Python re.match, PCRE): an alphabet string, a uuid or a day followed by "\\n" is accepted, in the body and in a path parameter', ['rejection.violations-rejected']),
   f('uuid-parsed-leniently', 'uuid', 'validates uuids with the platform\'s parser (Python uuid.UUID, .NET Guid.Parse): braces, a urn:uuid: prefix, no hyphens or surrounding white space are accepted and normalised', ['rejection.violations-rejected']),
   f('integer-string-coerced', 'limits', 'coerces a number written as a string into an integer field (Jackson scalar coercion, pydantic lax mode): "5" is accepted as 5', ['rejection.violations-rejected']),
   f('integer-float-truncated', 'limits', 'truncates a fraction in an integer field (Jackson ACCEPT_FLOAT_AS_INT): 1.5 is accepted as 1', ['rejection.violations-rejected']),
