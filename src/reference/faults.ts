@@ -222,6 +222,22 @@ export class FaultSet {
   }
 }
 
+/**
+ * The shortcuts of a hand-written JWS verifier that trusts what the protected header says, each a
+ * fault taken only where its header feature is present (src/reference/signature.ts).
+ */
+export const SIGNATURE_SHORTCUT_FAULTS = [
+  'signature-crit-ignored',
+  'signature-b64-without-crit',
+  'signature-embedded-jwk',
+  'signature-hmac-public-key',
+  'signature-der-accepted',
+  'signature-lenient-base64',
+  'signature-attached-payload',
+  'signature-x5c-trusted',
+  'signature-kid-path',
+] as const satisfies readonly FaultName[];
+
 /** A fault combined with a reading under which it has no meaning, and why. */
 export interface FaultReadingConflict {
   readonly fault: FaultName;
@@ -276,20 +292,7 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
     why: 'a server that parses any body as JSON never looks at the Content-Type the fault compares',
   },
   // The attack catalogue forges and varies signatures of the registry's JWS form: under another form it sends none of them.
-  ...(
-    [
-      'signature-crit-ignored',
-      'signature-b64-without-crit',
-      'signature-embedded-jwk',
-      'signature-hmac-public-key',
-      'signature-der-accepted',
-      'signature-lenient-base64',
-      'signature-attached-payload',
-      'signature-x5c-trusted',
-      'signature-kid-path',
-      'signature-cache-by-header',
-    ] as const
-  ).map((fault) => ({
+  ...[...SIGNATURE_SHORTCUT_FAULTS, 'signature-cache-by-header' as const].map((fault) => ({
     fault,
     reading: { name: 'jws-form', value: 'b64-text-payload' } as const,
     why: 'the attack catalogue builds its forgeries in the registry\'s JWS form (digest payload); under b64-text-payload signatures.forgeries-rejected sends none of them',

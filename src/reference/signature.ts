@@ -11,7 +11,7 @@ import { b64u, fromB64u } from '../crypto/base64url.ts';
 import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type SignatureForm } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
-import type { FaultName, FaultSet } from './faults.ts';
+import { SIGNATURE_SHORTCUT_FAULTS, type FaultName, type FaultSet } from './faults.ts';
 import type { Caller, Directory } from './fixture.ts';
 import type { ReadingSet } from './readings.ts';
 
@@ -65,19 +65,6 @@ function requestDto(body: unknown): unknown {
   if (Array.isArray(dto['ops'])) dto['ops'] = dto['ops'].map((o) => pick(o, PouchOperation));
   return dto;
 }
-
-/** The shortcuts of a hand-written verifier that trusts what the protected header says (each a fault). */
-const SHORTCUT_FAULTS: readonly FaultName[] = [
-  'signature-crit-ignored',
-  'signature-b64-without-crit',
-  'signature-embedded-jwk',
-  'signature-hmac-public-key',
-  'signature-der-accepted',
-  'signature-lenient-base64',
-  'signature-attached-payload',
-  'signature-x5c-trusted',
-  'signature-kid-path',
-];
 
 /**
  * A hand-written verifier with the one shortcut each fault names, taken only where that fault's
@@ -183,7 +170,7 @@ export function checkServiceSignature(a: {
   const expectedKid = readings.is('kid-binding', 'unbound') ? undefined : (a.caller.deviceId ?? a.caller.memberId);
   const form: SignatureForm = { canonical: readings.of('canonical-json'), jwsForm: readings.of('jws-form') };
   const highS = readings.of('high-s-accepted');
-  if (SHORTCUT_FAULTS.some((f) => faults.has(f)) && shortcutAccepts({ header, rawBody: a.rawBody, parsedBody, expectedKid, directory: a.directory, faults, form, highS })) return;
+  if (SIGNATURE_SHORTCUT_FAULTS.some((f) => faults.has(f)) && shortcutAccepts({ header, rawBody: a.rawBody, parsedBody, expectedKid, directory: a.directory, faults, form, highS })) return;
   const r = verifyServiceSignature({
     header,
     rawBody: a.rawBody,
