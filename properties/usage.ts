@@ -149,12 +149,11 @@ const associative = defineProperty({
 /** The counters a row is raised through one at a time in `usage.large-totals`. */
 const RAISED = ['output', 'cache_read', 'cache_write'] as const;
 
-// 4.3 rule 1 with 2.7's bounds: totals past 2^53 (four counters each within "at most 9007199254740991") are compared exactly.
+// 4.3 rule 1 with 2.7's bounds: totals past 2^53 (four counters each within their stated maximum) are compared exactly.
 const largeTotals = defineProperty({
   id: 'usage.large-totals',
   section: '4.3',
-  invariant:
-    'Totals are compared exactly however large: a row whose four counters are each within 9007199254740991 is accepted though they sum past it, and a row larger by one token, past 2^53, is kept.',
+  invariant: `Totals are compared exactly however large: a row whose four counters are each within ${MAX_SAFE} is accepted though they sum past it, and a row larger by one token, past 2^53, is kept.`,
   assumptions: [...READINGS],
   judgements: [NEVER_ADDED],
   needs: ['device'],
