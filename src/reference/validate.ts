@@ -151,7 +151,7 @@ const LAX_SIGNATURE = new RegExp(`^[${CHARSETS.base64url.chars.replace('-', '\\-
 /** `uuid-any-version`: the 8-4-4-4-12 shape only, built from the same group lengths. */
 const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).join('-')}$`);
 
-/** The charset of each body field that has one, by endpoint and template path. */
+/** The charset of each body field and path parameter that has one, by endpoint, scope and template path. */
 const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
   REQUEST_CONSTRAINTS.filter((c) => c.kind === 'charset' && c.scope !== 'response' && c.charset).map((c) => [`${c.endpoint} ${c.scope} ${c.path}`, c.charset!]),
 );
@@ -213,7 +213,10 @@ const BINDING_FAULTS: readonly FaultName[] = ['field-names-case-insensitive', 'u
 function platformUuid(v: string): string | undefined {
   const hex = v.trim().replace(/^urn:uuid:/i, '').replace(/^\{(.*)\}$/, '$1').replaceAll('-', '');
   if (!/^[0-9a-fA-F]{32}$/.test(hex)) return undefined;
-  return UUID_GROUPS.reduce<{ at: number; parts: string[] }>((acc, n) => ({ at: acc.at + n, parts: [...acc.parts, hex.slice(acc.at, acc.at + n)] }), { at: 0, parts: [] }).parts.join('-').toLowerCase();
+  let at = 0;
+  return UUID_GROUPS.map((n) => hex.slice(at, (at += n)))
+    .join('-')
+    .toLowerCase();
 }
 
 /** The value as a loose binder reads it into `node` (a copy where anything changed). */
