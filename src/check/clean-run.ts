@@ -29,6 +29,8 @@ export interface CleanOptions {
   readonly runs: number;
   /** Findings the caller allows besides expected skips (the zoo's assumption findings under a reading it was not told). */
   readonly allow?: (f: Finding) => boolean;
+  /** Properties the caller allows to be inconclusive (the zoo's, below their floor only because the target follows readings it was not told). */
+  readonly allowInconclusive?: (r: PropertyResult) => boolean;
 }
 
 export function cleanRunProblems(results: readonly PropertyResult[], props: readonly Property[], o: CleanOptions): CleanProblem[] {
@@ -55,7 +57,8 @@ export function cleanRunProblems(results: readonly PropertyResult[], props: read
     const planned = plannedRuns(prop, o.runs);
     // An unexpected skip was named with its finding above.
     if (r.status === 'skipped') continue;
-    if (r.status !== 'passed') incomplete(prop.id, `status ${r.status}, not passed`);
+    if (r.status === 'inconclusive' && o.allowInconclusive?.(r)) continue;
+    if (r.status !== 'passed') incomplete(prop.id, `status ${r.status}${r.inconclusive ? ` (${r.inconclusive})` : ''}, not passed`);
     else if (r.timeBound) incomplete(prop.id, `cut short by its time bound after ${r.runs} of ${r.timeBound.planned} planned cases`);
     else if (r.runs < planned) incomplete(prop.id, `ran ${r.runs} of ${planned} planned cases`);
   }

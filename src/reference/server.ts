@@ -54,6 +54,9 @@ export interface RunningReference {
   fixture: Fixture;
 }
 
+/** Refusals that stay HTTP status codes under `error-response=ok-false-any-status`: a gateway's, not the service's. */
+const KEPT_AS_HTTP: ReadonlySet<number> = new Set([401, 403, 405, 413, 429]);
+
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 const METHODS = ['POST', 'PUT'] as const;
 
@@ -92,6 +95,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // `error-response`: the reference answers the envelope with ok false, which every reading allows;
   // asked for `any-4xx` by name, it answers the loosest body that reading allows, plain text.
   const plainErrors = readings.chosenOf('error-response') === 'any-4xx';
+  const okFalseStatus = readings.is('error-response', 'ok-false-any-status');
   const host = o.host ?? '127.0.0.1';
   const timers = new Set<NodeJS.Timeout>();
   let startedAt = Date.now();
@@ -138,10 +142,16 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
   }
 
-  /** An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`. */
+  /**
+   * An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`.
+   * Under `ok-false-any-status` a refusal of the request's content comes as a 200 with ok false (the
+   * status says the message got through; the envelope says it was refused), as some APIs answer;
+   * what a gateway would refuse before reading the request (credentials, method, size, rate) keeps its 4xx.
+   */
   function errorOutcome(status: number, requestId: string, code: string, message: string, data: unknown = {}, headers?: Readonly<Record<string, string>>): Outcome {
     if (plainErrors) return { status, plain: `${code}: ${message}\n`, ...(headers ? { headers } : {}) };
-    return { status, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
+    const sent = okFalseStatus && !KEPT_AS_HTTP.has(status) && status >= 400 && status < 500 ? 200 : status;
+    return { status: sent, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
   }
 
   function send(res: ServerResponse, out: Outcome, notBefore: number): void {

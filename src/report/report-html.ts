@@ -33,7 +33,7 @@ export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive
 }
 
 /** Finding kinds in the order the page lists them: what fails the run first. */
-const KIND_RANK: Readonly<Record<FindingReport['kind'], number>> = { crash: 0, violation: 1, 'server-error': 2, error: 3, performance: 4, assumption: 5, transport: 6, skipped: 7 };
+const KIND_RANK: Readonly<Record<FindingReport['kind'], number>> = { crash: 0, violation: 1, 'server-error': 2, error: 3, performance: 4, unknown: 5, assumption: 6, transport: 7, skipped: 8 };
 const KIND_ORDER = (Object.keys(KIND_RANK) as FindingReport['kind'][]).sort((a, b) => KIND_RANK[a] - KIND_RANK[b]);
 
 function sectionKey(s: string): number[] {

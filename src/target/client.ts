@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
-import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
@@ -37,6 +37,8 @@ export interface CallOptions {
   onHeld?: () => void;
   /** Gives up the call when aborted (a time bound of pouchproof's own): the exchange then says `aborted`, never blames the target. */
   signal?: AbortSignal;
+  /** The readings a signature is made under (default: the profile's). */
+  assumptions?: AssumptionSet;
 }
 
 export interface Exchange {
@@ -50,6 +52,12 @@ export interface Exchange {
   /** For a transport error: how it failed (see `TransportFailure`). */
   failure?: TransportFailure;
   timings: { startedAt: number; headersMs?: number; totalMs: number };
+  /**
+   * The target throttled this request (429, or 503 with Retry-After) and the client waited and sent
+   * it again: how often, and how long it waited in all. `cutShort`: the call's time ran out while
+   * it waited, so it ended unanswered.
+   */
+  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -125,7 +133,7 @@ export class TargetClient {
     if (o.rawBody !== undefined || json !== undefined) headers['content-type'] = 'application/json';
     headers['content-length'] = String(body.byteLength);
     for (const [k, v] of Object.entries(identity?.headers ?? {})) headers[k.toLowerCase()] = v;
-    const sig = signatureFor({ option: o.signature, endpoint, identity, bytes: body, assumptions: this.profile.assumptions });
+    const sig = signatureFor({ option: o.signature, endpoint, identity, bytes: body, assumptions: o.assumptions ?? this.profile.assumptions });
     if (sig !== undefined) headers[SIGNATURE_HEADER] = sig;
     for (const [k, v] of Object.entries(o.headers ?? {})) {
       if (v === undefined) delete headers[k.toLowerCase()];

@@ -3,7 +3,8 @@ import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts'
 import { firstMismatch, predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/commit-outcome.ts';
-import { effectOf, readingsAt, readingsOf } from '../../src/check/judge.ts';
+import { effectOf } from '../../src/check/judge.ts';
+import { readingsOf, refusalExpected, situationsIn } from '../../src/check/situations.ts';
 import { DEFAULT_ASSUMPTIONS, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
@@ -62,13 +63,20 @@ function exchange(status: number | undefined, json?: unknown): Exchange {
 }
 
 describe('judging refusals', () => {
-  it('names the readings a schema-valid body rests on', () => {
+  it('names the situations a schema-valid body holds, and the readings that cover them', () => {
     const astral = '\u{1F600}'.repeat(120);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), model: astral }] })).toEqual([{ situation: 'text-over-limit-in-utf16', path: 'rows[].model' }]);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), model: '\u00e9'.repeat(100) }] })).toEqual([{ situation: 'text-over-limit-in-bytes', path: 'rows[].model' }]);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), model: astral }] })).toEqual(['characters-are-code-points']);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), input: -1 }] })).toEqual(['usage-counters-negative']);
     expect(readingsOf('reportUsage', { rows: [], extra: 1 }).sort()).toEqual(['empty-lists', 'unknown-fields-ignored']);
     expect(readingsOf('reportUsage', { rows: [row(1)] })).toEqual([]);
-    expect(readingsAt('reportUsage', { rows: [{ ...row(1), day: '2099-01-01' }] }, '2026-11-23')).toEqual([{ assumption: 'usage-day-window', path: 'rows[].day' }]);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), day: '2099-01-01' }] }, '2026-11-23')).toEqual([{ situation: 'future-usage-day', path: 'rows[].day' }]);
+    // Covers as data: the run's reading expects the refusal only where it covers the situation.
+    expect(refusalExpected('empty-list', DEFAULT_ASSUMPTIONS)).toBe(false);
+    expect(refusalExpected('empty-list', { ...DEFAULT_ASSUMPTIONS, 'empty-lists': 'rejected' })).toBe(true);
+    expect(refusalExpected('text-over-limit-in-bytes', { ...DEFAULT_ASSUMPTIONS, 'characters-are-code-points': 'utf16' })).toBe(false);
+    expect(refusalExpected('text-over-limit-in-utf16', { ...DEFAULT_ASSUMPTIONS, 'characters-are-code-points': 'bytes' })).toBe(true);
   });
 
   it('answers applied, refused or unknown per op under every form of refusal', () => {
