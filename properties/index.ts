@@ -49,6 +49,7 @@ const ORDER = [
   'usage.associative',
   'usage.concurrent-reports',
   'robustness.oversized-body',
+  'robustness.large-body-accepted',
   'races.one-winner',
   'races.linearizable',
   'shapes.valid-accepted',

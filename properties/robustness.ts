@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import { assumptionMismatch, describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge.ts';
 import { SERVES, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
+import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, LIMITS, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { plainRequest, prepare, sendPlain } from './support/requests.ts';
+import { commit, fates, op, pouchFor, type Op } from './support/commits.ts';
 
 export type Bad =
   | 'truncated'
@@ -309,5 +310,40 @@ const contentTypeVariants = defineProperty({
   describe: ([endpoint, type]) => `${endpoint} with Content-Type ${type}`,
 });
 
-const ROBUSTNESS: readonly Property[] = [malformedRejected, stillServingProp, oversized, contentTypeVariants];
+/**
+ * Ops of maximal envelope in the large commit: about 11 MB, past the body caps servers and proxies
+ * ship with (Express's 100 kB, nginx's 1 MiB client_max_body_size, 6 MB and 10 MB gateway payload
+ * limits), at a fraction of the cost of the largest commit the limits allow (50 such ops, ~35 MB).
+ */
+export const LARGE_COMMIT_OPS = Math.min(16, LIMITS.opsPerCommit.max!);
+
+// Section 8 states the limits and no request size limit: a commit within every stated limit is not refused for its size.
+const largeBody = defineProperty({
+  id: 'robustness.large-body-accepted',
+  section: '8',
+  invariant: `A commit of ${LARGE_COMMIT_OPS} ops with envelopes of the maximal length (about ${Math.round((LARGE_COMMIT_OPS * LIMITS.envelopeLength.max!) / 1e6)} MB), within every stated limit, is accepted as a plain commit is.`,
+  assumptions: ['body-size-limit', 'pouch-existence', 'op-semantics', 'empty-lists'],
+  needs: ['device', 'pouch'],
+  // One case per run: the body is about 11 MB.
+  runs: 1,
+  arbitrary: () => fc.constant(LARGE_COMMIT_OPS),
+  async check(ctx, n) {
+    const pouch = pouchFor(ctx);
+    const envelope = 'A'.repeat(LIMITS.envelopeLength.max!);
+    const ops: Op[] = Array.from({ length: n }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { envelope }));
+    const what = `a commit of ${n} ops with ${envelope.length}-character envelopes`;
+    const ex = await commit(ctx, pouch, ops);
+    const u = unexpected(ex, what);
+    if (u) return u;
+    if (fates(ctx, ex, ops).batch === 'applied') return PASS;
+    // The control: a plain commit of one op. Refused too, the refusal is not about size (other properties judge it).
+    const small = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })];
+    const plain = await commit(ctx, pouch, small);
+    if (unexpected(plain) || fates(ctx, plain, small).batch !== 'applied') return PASS;
+    return assumptionMismatch('body-size-limit', `${what} (${ex.request.body.byteLength} bytes) was refused (${describeResponse(ex)}), while a plain commit is accepted: every body the stated limits allow is to be accepted`);
+  },
+  describe: (n) => `a commit of ${n} ops with maximal envelopes`,
+});
+
+const ROBUSTNESS: readonly Property[] = [malformedRejected, stillServingProp, oversized, contentTypeVariants, largeBody];
 export default ROBUSTNESS;

@@ -40,12 +40,16 @@ export function checkContentType(req: IncomingMessage, faults: FaultSet, reading
   }
 }
 
+/** `body-cap-1mib`: nginx's default client_max_body_size, left in front of the service. */
+export const NGINX_DEFAULT_BODY_BYTES = 1024 * 1024;
+
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before buffering it. */
 export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8Array> {
   // body-cap-500: the cap is enforced, but by an error the generic handler turns into a 500.
   const tooLarge = faults.has('body-cap-500') ? () => new Error('body too large') : tooLargeError;
+  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+  if (declared !== undefined && Number(declared) > cap) {
     req.resume();
     return Promise.reject(tooLarge());
   }
@@ -55,7 +59,7 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
     let done = false;
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
-      if (total > MAX_BODY_BYTES) {
+      if (total > cap) {
         done = true;
         chunks.length = 0;
         req.off('data', onData);

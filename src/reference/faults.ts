@@ -160,6 +160,7 @@ const LIST = [
   f('lone-surrogate-500', 'robustness', 'encodes the body\'s strings with a strict UTF-8 encoder on their way to storage: a string holding an escaped lone surrogate (grammatical JSON) is answered 500', ['robustness.malformed-rejected']),
   f('duplicate-keys-escaped', 'robustness', 'looks for duplicate member names before unescaping them: "rows" and "\\u0072ows" are two names, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
   f('content-type-exact', 'robustness', 'compares Content-Type with the string "application/json": application/json; charset=utf-8 and Application/JSON are refused with 415', ['robustness.content-type-variants'], { deviatesFrom: 'content-type-json-only' }),
+  f('body-cap-1mib', 'robustness', 'refuses bodies over 1 MiB with 413 (nginx\'s default client_max_body_size left in front of the service): a commit of several maximal envelopes, within every stated limit, is refused', ['robustness.large-body-accepted'], { deviatesFrom: 'body-size-limit' }),
   // Validators and binders (src/reference/validate.ts).
   f('field-names-case-insensitive', 'limits', 'binds member names to the spec\'s fields without regard to case (Go\'s encoding/json): a required member sent as OPERATION_ID fills operation_id', ['rejection.violations-rejected']),
   f('charset-ascii-range', 'limits', 'checks the base64url alphabet with the class [A-z0-9_-], whose A-z also holds [ \\ ] ^ and the backtick: a value holding one is accepted', ['rejection.violations-rejected']),

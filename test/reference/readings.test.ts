@@ -595,6 +595,7 @@ describe('faults combined with readings still show their defect', () => {
       'create-base-ignored',
       'duplicate-keys-escaped',
       'content-type-exact',
+      'body-cap-1mib',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);
