@@ -29,7 +29,6 @@ export type Bad =
   | 'raw-control-char'
   | 'leading-zero'
   | 'huge-number'
-  | 'utf16-body'
   | 'duplicate-keys-escaped'
   | 'lone-surrogate';
 export const BAD: readonly Bad[] = [
@@ -49,7 +48,6 @@ export const BAD: readonly Bad[] = [
   'raw-control-char',
   'leading-zero',
   'huge-number',
-  'utf16-body',
   'duplicate-keys-escaped',
   'lone-surrogate',
 ];
@@ -164,9 +162,6 @@ export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Arra
     case 'huge-number':
       // In a listed field, so it is wrong by the schema too (no field is a number of that size).
       return { raw: `{${JSON.stringify(field)}:${'9'.repeat(HUGE_NUMBER_DIGITS)}}` };
-    case 'utf16-body':
-      // RFC 8259 8.1: UTF-8. The UTF-16LE bytes of the same text are valid UTF-8 (ASCII and NULs), but not JSON.
-      return { raw: new Uint8Array(Buffer.from(json, 'utf16le')) };
     case 'duplicate-keys-escaped': {
       // The first member again, its name written with a \u escape (the same name) and its own value: under last-wins the body means the same.
       const [first, value] = Object.entries(JSON.parse(json) as object)[0] ?? ['a', 1];
@@ -189,7 +184,7 @@ const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
   invariant:
-    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros, UTF-16), another content type, absurd nesting, a number of thousands of digits, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate is never a 5xx.',
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],

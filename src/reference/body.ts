@@ -8,7 +8,7 @@ import { HttpError, badRequest } from './errors.ts';
 import { INT_DIGITS_CAP, type FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
-import { firstValue, holdsLoneSurrogate, longestNumber, looksUtf16le, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
+import { firstValue, holdsLoneSurrogate, longestNumber, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
 import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
@@ -91,9 +91,7 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
   // `duplicate-keys`: `rejected` answers 400 to a repeated member name; `last-wins` is plain JSON.parse.
   const lastWins = readings.is('duplicate-keys', 'last-wins');
   let text: string;
-  if (faults.has('json-encoding-sniffed') && looksUtf16le(raw)) {
-    text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf16le');
-  } else if (faults.has('invalid-utf8-accepted')) {
+  if (faults.has('invalid-utf8-accepted')) {
     text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
   } else {
     try {

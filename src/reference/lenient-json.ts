@@ -4,7 +4,7 @@
  * shortcut a real parser takes: comments skipped (JSON5, Jackson ALLOW_COMMENTS), the first value
  * decoded and the rest ignored (Go's json.Decoder, Jackson without FAIL_ON_TRAILING_TOKENS), raw
  * control characters inside strings (Python strict=False), leading zeros and a plus sign on
- * numbers, the encoding sniffed from NUL bytes (RFC 4627's detection, Jackson), a digit cap on
+ * numbers, a digit cap on
  * integers that raises an unhandled error (Python 3.11's int limit, CVE-2020-10735), a strict
  * UTF-8 encoder on the way to storage that fails on a lone surrogate. The correct reference never
  * runs any of this: body.ts calls it only under the matching fault.
@@ -81,11 +81,6 @@ export function firstValue(text: string): string {
     i++;
   }
   return text;
-}
-
-/** `json-encoding-sniffed`: RFC 4627's detection: a NUL in every second of the first four bytes is UTF-16LE. */
-export function looksUtf16le(raw: Uint8Array): boolean {
-  return raw.length >= 4 && raw[0] !== 0 && raw[1] === 0 && raw[2] !== 0 && raw[3] === 0;
 }
 
 /** `json-huge-number-500`: the longest run of digits outside strings (a number literal's length). */
