@@ -291,12 +291,6 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
     reading: { name: 'content-type-json-only', value: 'sniffed' },
     why: 'a server that parses any body as JSON never looks at the Content-Type the fault compares',
   },
-  // The attack catalogue forges and varies signatures of the registry's JWS form: under another form it sends none of them.
-  ...[...SIGNATURE_SHORTCUT_FAULTS, 'signature-cache-by-header' as const].map((fault) => ({
-    fault,
-    reading: { name: 'jws-form', value: 'b64-text-payload' } as const,
-    why: 'the attack catalogue builds its forgeries in the registry\'s JWS form (digest payload); under b64-text-payload signatures.forgeries-rejected sends none of them',
-  })),
 ]);
 
 /** Why `fault` makes no sense with `readings`, or undefined when the combination still shows the defect. */

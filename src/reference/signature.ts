@@ -112,7 +112,8 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
     if (!key) return false;
     if (has('signature-crit-ignored') && 'crit' in h && !('b64' in h)) return verifyEs256(input(), sigSeg, key, a.highS).ok;
     if (has('signature-b64-without-crit') && h['b64'] === false && !('crit' in h)) {
-      return verifyEs256(Buffer.concat([Buffer.from(`${seg}.`, 'latin1'), digest()]), sigSeg, key, a.highS).ok;
+      // RFC 7797: the payload itself, unencoded, in the signing input.
+      return verifyEs256(Buffer.concat([Buffer.from(`${seg}.`, 'latin1'), payloadOf(digest(), a.form.jwsForm)]), sigSeg, key, a.highS).ok;
     }
     if (has('signature-attached-payload') && payloadSeg !== '') return verifyEs256(Buffer.from(`${seg}.${payloadSeg}`, 'latin1'), sigSeg, key, a.highS).ok;
     if (has('signature-lenient-base64') && /[=+/]/.test(sigSeg)) return verifyEs256(input(), b64u(Buffer.from(sigSeg, 'base64')), key, a.highS).ok;
