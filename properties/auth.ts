@@ -48,8 +48,8 @@ const credentialsRequired = defineProperty({
     const refused = expectRejected(ex, { what, blame: { assumption: 'credentials-required' } });
     if (!refused.ok || c.endpoint !== 'commitOperations') return refused;
     // A refused commit applies nothing: its artifact is still free.
-    const body = s.body as { ops: { artifact_id: string }[] };
-    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id })), what, { assumption: 'credentials-required' });
+    const body = s.body as { ops: { artifact_id: string; revision_id: string }[] };
+    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id, revision: o.revision_id })), what, { assumption: 'credentials-required' });
   },
 });
 
@@ -94,10 +94,10 @@ const crossAccount = defineProperty({
       notes.add(assumptionMismatch('cross-account-isolation', `${what}: refused (${f.answer}) instead of served from a separate pouch`));
     }
     // The owner's view: its artifact is still at the head it left, whatever the other account did.
-    const moved = await extend(ctx, pouch, a, `the owner updating its head after ${what}${f.ops[0] === 'applied' ? ', which applied' : ''}`, { judgement: MEMBERS_ONLY });
+    const moved = await extend(ctx, pouch, a, `the owner updating its head after ${what}${f.ops[0] === 'applied' ? ', which applied' : ''}`, { judgement: MEMBERS_ONLY }, [foreign.revision_id]);
     if (!moved.ok) return notes.result(moved);
     if (kind === 'create') {
-      const free = await absent(ctx, pouch, String(foreign.artifact_id), 'the owner creating the artifact the foreign device created', { judgement: MEMBERS_ONLY });
+      const free = await absent(ctx, pouch, String(foreign.artifact_id), 'the owner creating the artifact the foreign device created', { judgement: MEMBERS_ONLY }, [foreign.revision_id]);
       if (!free.ok) return notes.result(free);
     }
     return notes.result(PASS);

@@ -14,7 +14,7 @@ import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
 import { judgePlan } from './support/usage.ts';
-import { rowKey, type UsageRow } from './support/usage-model.ts';
+import { rowKey, type UsageRow } from '../src/check/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');

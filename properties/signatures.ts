@@ -53,17 +53,22 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
   };
 }
 
-const artifactsOf = (body: unknown): string[] =>
+/** The artifacts a commit body names, each with the revision its op would set (when well-formed). */
+const artifactsOf = (body: unknown): { artifact: string; revision?: string }[] =>
   isObject(body as never) && Array.isArray((body as { ops?: unknown }).ops)
-    ? ((body as { ops: unknown[] }).ops
-        .map((o) => (isObject(o as never) ? (o as { artifact_id?: unknown }).artifact_id : undefined))
-        .filter((a): a is string => typeof a === 'string' && PATTERNS.uuid.regex.test(a)))
+    ? (body as { ops: unknown[] }).ops.flatMap((o) => {
+        if (!isObject(o as never)) return [];
+        const { artifact_id: artifact, revision_id: revision } = o as { artifact_id?: unknown; revision_id?: unknown };
+        if (typeof artifact !== 'string' || !PATTERNS.uuid.regex.test(artifact)) return [];
+        return [{ artifact, ...(typeof revision === 'string' && PATTERNS.uuid.regex.test(revision) ? { revision } : {}) }];
+      })
     : [];
 
 /** After a refused commit: the artifacts it named can still be created, so nothing of it applied. */
-function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly string[], what: string, onApplied: Blame): Promise<Outcome> {
-  const unique = [...new Set(artifacts.map((a) => a.toLowerCase()))];
-  return proveNothingApplied(ctx, pouchId, unique.map((artifact) => ({ artifact })), what, onApplied);
+function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly { artifact: string; revision?: string }[], what: string, onApplied: Blame): Promise<Outcome> {
+  const seen = new Set<string>();
+  const unique = artifacts.filter((a) => !seen.has(a.artifact.toLowerCase()) && seen.add(a.artifact.toLowerCase()));
+  return proveNothingApplied(ctx, pouchId, unique, what, onApplied);
 }
 
 /** What the attack must get under the profile's readings; undefined when the catalogue cannot say. */

@@ -9,11 +9,11 @@ import fc from 'fast-check';
 import { judgeServed } from '../src/check/controls.ts';
 import { blame, dataOf, unexpected } from '../src/check/judge.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import type { UsageRequest, UsageRow } from '../src/check/usage-model.ts';
+import { rowKey } from '../src/check/usage-model.ts';
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import type { UsageRequest, UsageRow } from './support/usage-model.ts';
-import { rowKey } from './support/usage-model.ts';
 import { arbCounters, arbCut, arbKey, arbRow, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, runUsagePlan } from './support/usage.ts';
 import { VALUE_READINGS } from './shapes.ts';
 

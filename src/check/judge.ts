@@ -1,7 +1,7 @@
 /**
  * Shared judging helpers: turn an exchange (or several) into an `Outcome` the same way in every
- * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a 429
- * always the `rate-limits` assumption, and "rejected" always means what assumption
+ * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a throttle
+ * the client could not wait out always unjudged (`rate-limits`), and "rejected" always means what assumption
  * `error-response` says it means. Every finding names its ground: a violation carries its
  * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
@@ -118,8 +118,9 @@ export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
   if (ex.verdict === 'transport-error' || !ex.response) {
     return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`);
   }
-  if (ex.response.status === 429) {
-    return assumptionMismatch('rate-limits', `${label(ex, what)}: throttled with HTTP 429 during a conformance run`);
+  // The client waits throttles out; one still here outlasted the call's time: nothing was judged.
+  if (ex.throttled?.cutShort || ex.response.status === 429) {
+    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)}) until the call's time ran out${ex.throttled ? ` (${ex.throttled.retries} retries, ${Math.round(ex.throttled.waitedMs)} ms waited)` : ''}`);
   }
   return undefined;
 }

@@ -265,9 +265,9 @@ const LIST = [
     ['per-change', 'an account counter raised by one per accepted change'],
     ['per-statement', 'raised by the number of statements committed: a change with an empty statement list leaves it where it was'],
   ], 'Only "integer, required" is shown; a per-change counter is the simplest head.'),
-  a('rate-limits', 'server', ['8'], 'Does the target throttle a conformance run?', [
-    ['none', 'no 429 during a run; a 429 is reported as an assumption mismatch'],
-  ], 'Rate limits are not shown.'),
+  a('rate-limits', 'server', ['8'], 'What does the harness do when the target throttles a run?', [
+    ['waited-out', 'a 429, or a 503 with Retry-After, is waited out (Retry-After honoured, capped; jittered backoff without it) and the same request sent again; the run\'s rate settles under the target\'s'],
+  ], 'Rate limits are not shown: a throttle says "not now", never "no", so it is no outcome of a case.'),
 ] as const;
 
 type Entry = (typeof LIST)[number];

@@ -13,6 +13,7 @@ import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type E
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
+import { RecentRate, Throttle, sleep, throttleWait, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 
 export type { TransportFailure, Verdict } from './classify.ts';
 
@@ -91,8 +92,12 @@ export class TargetClient {
   private readonly maxResponseBytes: number;
   private nextId = 1;
 
-  constructor(profile: Profile, opts: { maxResponseBytes?: number } = {}) {
+  private readonly throttle: Throttle;
+  private readonly recent = new RecentRate();
+
+  constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions } = {}) {
     this.profile = profile;
+    this.throttle = new Throttle(opts.throttle);
     const u = new URL(profile.baseUrl);
     this.origin = u.origin;
     this.host = u.host;
@@ -143,7 +148,41 @@ export class TargetClient {
     return { endpoint, path, request: { method: endpoint.method, url: this.origin + path, headers, body } };
   }
 
+  /**
+   * Sends one call; a throttling answer (429, or 503 with Retry-After) is waited out and the same
+   * request sent again (throttle.ts), so the exchange returned is the target's real answer, or the
+   * last throttle when the call's time ran out while it waited (`throttled.cutShort`).
+   */
   async call(o: CallOptions): Promise<Exchange> {
+    let retries = 0;
+    let waitedMs = 0;
+    for (;;) {
+      await this.throttle.turn(o.signal);
+      this.recent.add();
+      const ex = await this.sendOnce(o);
+      const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
+      if (!w) {
+        if (ex.response) this.throttle.answered();
+        return retries ? { ...ex, throttled: { retries, waitedMs } } : ex;
+      }
+      const wait = this.throttle.throttle(w, retries, this.recent.perSecond);
+      if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
+      const t0 = performance.now();
+      await sleep(wait, o.signal);
+      const spent = performance.now() - t0;
+      waitedMs += spent;
+      this.throttle.spent(spent);
+      if (o.signal?.aborted) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
+      retries++;
+    }
+  }
+
+  /** What the target's throttling cost the calls so far. */
+  throttling(): ThrottleStats {
+    return this.throttle.stats();
+  }
+
+  private async sendOnce(o: CallOptions): Promise<Exchange> {
     const { endpoint, path, request } = this.buildRequest(o);
     const id = this.nextId++;
     const startedAt = Date.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts';
-import { firstMismatch, predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
+import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/commit-outcome.ts';
 import { effectOf } from '../../src/check/judge.ts';
@@ -39,15 +39,21 @@ describe('the usage merge model', () => {
     expect(predict([{ source: 0, rows: [row(1), row(2)] }], 'day-assistant-model', 'rows-changed')).toEqual([undefined]);
   });
 
-  it('calibrates each source so that neither rows-held nor rows-accepted explains a summing server', () => {
-    const plan = calibrated([{ source: 0, rows: [row(1)] }, { source: 0, rows: [row(1)] }]);
-    // A summing server that counts the keys it changed (every add, zero or not) answers 1, 1, 1, 1, 1.
-    const summing = [1, 1, 1, 1, 1];
-    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 1, 1, 2, 2]);
-    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0, undefined, 1, 0]);
-    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([1, 1, 2, 1, 1]);
-    for (const stored of ['rows-held', 'rows-changed', 'rows-accepted'] as const) expect(firstMismatch(summing, predict(plan, 'day-assistant-model', stored))).toBeGreaterThanOrEqual(0);
+  it('calibrates each source with answers that differ under every pair of readings and from meanings no reading names', () => {
+    const plan = calibrated([{ source: 0, rows: [row(1)] }]).slice(0, 3);
+    const answers = USAGE_READING_PAIRS.map((p) => JSON.stringify(predict(plan, p.key, p.stored)));
+    // rows-accepted counts the rows sent whatever the key: one answer for both keys; every other pair its own.
+    expect(new Set(answers).size).toBe(USAGE_READING_PAIRS.length - 1);
+    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([3, 3, 2]);
+    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([3, 6, 8]);
+    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([3, 3, 3]);
+    expect(predict(plan, 'day-assistant', 'rows-changed')).toEqual([2, 3, 2]);
+    expect(predict(plan, 'day-assistant', 'rows-held')).toEqual([2, 4, 5]);
+    // Requests counted, tokens counted, a key of the day alone, a constant: no known reading fits, so the reading is unknown rather than guessed.
+    for (const unnamed of [[1, 2, 3], [8000, 28000, 31000], [2, 2, 2], [2, 2, 0], [1, 1, 1], [0, 0, 0]]) expect(fittingPairs(plan, unnamed)).toEqual([]);
+    expect(fittingPairs(plan, [3, 3, 2])).toEqual([{ key: 'day-assistant-model', stored: 'rows-changed' }]);
   });
+
 });
 
 function exchange(status: number | undefined, json?: unknown): Exchange {

@@ -72,5 +72,8 @@ export async function runCase(prop: Property, input: unknown, d: CaseDeps): Prom
   const cut = d.signal.aborted && (threw || outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'));
   if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some((e) => e.throttled?.cutShort) ? 'throttled' : 'time' }, crashed: false, cut: true };
   const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings);
-  return { ...base, outcome: judged, verdict: verdictOf(judged, ctx.requests()), crashed: false, cut: false };
+  const verdict = verdictOf(judged, ctx.requests());
+  // A case the target kept throttling is throttling's, not the network's.
+  const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some((e) => e.throttled?.cutShort);
+  return { ...base, outcome: judged, verdict: throttled ? { kind: 'unjudged', cause: 'throttled' } : verdict, crashed: false, cut: false };
 }

@@ -49,6 +49,8 @@ export interface RunOptions {
    * `unknown`, never judged under the registry default.
    */
   unknownReadings?: ReadonlyMap<AssumptionName, string>;
+  /** Requests per second at most from the start (`--rate-limit`); throttling lowers it further as the target asks. */
+  rateLimitPerSecond?: number;
 }
 
 /** Cases per property when none is given (`--runs`); properties may ask for fewer. */

@@ -35,7 +35,7 @@ const emptyResult = (prop: Property, status: PropertyResult['status'], more: Par
 export async function runProperties(profile: Profile, props: readonly Property[], o: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const selected = selectProperties(props, o.only);
-  const client = o.client ?? new TargetClient(profile);
+  const client = o.client ?? new TargetClient(profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
   const counter = newCounter(profile);
   const environment = new Environment();
   const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
@@ -78,10 +78,12 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
-  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun });
+  const throttle = client.throttling();
+  const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
+  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}) });
 }
 
-function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[] }): RunResult {
+function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling'] }): RunResult {
   const inconclusive = couldNotVouch(results);
   const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
   const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
@@ -98,6 +100,7 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(s.unreachable ? { unreachable: s.unreachable } : {}),
     ...(inconclusive ? { inconclusive } : {}),
     ...(hints.length ? { hints } : {}),
+    ...(s.throttling ? { throttling: s.throttling } : {}),
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
     exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
     ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),
