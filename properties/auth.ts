@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { assumptionMismatch, expectRejected, Notes, unexpected } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
 import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied } from './support/commits.ts';
 
@@ -35,7 +35,7 @@ const credentialsRequired = defineProperty({
     }),
   async check(ctx, c) {
     // Under credentials-required=open the endpoint serves anyone: nothing to refuse.
-    if (ctx.assumptions['credentials-required'] === 'open') return PASS;
+    if (ctx.assumptions['credentials-required'] === 'open') return notApplicable('under credentials-required=open every caller is served: there is nothing to refuse');
     const s = prepare(ctx, c.endpoint, plainRequest(c.endpoint));
     const headers: Record<string, string | undefined> =
       c.credentials === 'wrong-token'

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { resultsFor } from '../src/check/commit-outcome.ts';
 import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
@@ -208,7 +208,7 @@ const batchChains = defineProperty({
     const f = fates(ctx, ex, ops);
     if (f.unreadable) return assumptionMismatch('commit-results', `${what}: the results name none of the ops (${f.answer})`);
     if (f.batch !== 'applied') {
-      if (ctx.assumptions['batch-chaining'] === 'pre-batch-heads') return PASS;
+      if (ctx.assumptions['batch-chaining'] === 'pre-batch-heads') return notApplicable(`${what}: refused, as batch-chaining=pre-batch-heads expects (an op may not build on its batch's own revisions)`);
       // The first op of each artifact builds on nothing earlier in the batch; a refusal of it is no chaining question.
       return assumptionMismatch('batch-chaining', `${what}: not applied as a whole (${f.answer})`);
     }

@@ -9,7 +9,7 @@ import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../
 import { signServiceSignature } from '../src/crypto/service-signature.ts';
 import { blame, unexpected, type Blame } from '../src/check/judge.ts';
 import { specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
 import { assumptionOf, CHARSETS, LIMITS, PATTERNS, type AssumptionName } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, proveNothingApplied, setup, type Op, type Pouch } from './support/commits.ts';
@@ -96,20 +96,20 @@ async function variantRefused(ctx: CaseContext, pouch: Pouch, body: Record<strin
 async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boolean): Promise<Outcome> {
   const { pouch, body } = signedCase(ctx, withOptional);
   const actx = attackContext(ctx, pouch, body);
-  if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return PASS;
+  if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return notApplicable(`${a.id} needs ${a.needs === 'otherDevice' ? 'a second enrolled device' : 'the device\'s key'}, which the profile does not give`);
   const want = expected(ctx, a);
-  if (!want) return PASS;
+  if (!want) return notApplicable(`${a.id}: the catalogue says nothing of it under the run's reading of ${a.assumption}`);
   if (a.first === 'original') {
     // What the attack replays must first have been accepted: a refused original leaves nothing to replay (variants-accepted judges it).
     const o = ORIGINAL.apply(actx);
     const first = await ctx.call({ endpoint: 'commitOperations', params: { pouchId: o.pouchId }, body: o.body, ...(o.rawBody ? { rawBody: o.rawBody } : {}), signature: { header: o.header } });
     const u = unexpected(first, `the original of ${a.id}`);
     if (u) return u;
-    if (fates(ctx, first, body['ops'] as Op[]).batch !== 'applied') return PASS;
+    if (fates(ctx, first, body['ops'] as Op[]).batch !== 'applied') return notApplicable(`${a.id}: the plainly signed original was not applied, so there is nothing to replay`);
   }
   const r = a.apply(actx);
   // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
-  if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return PASS;
+  if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return notApplicable(`${a.id} sends to another pouch id, which under pouch-existence=must-exist takes no commit: it proves nothing`);
   const ex = await ctx.call({
     endpoint: 'commitOperations',
     params: { pouchId: r.pouchId },

@@ -44,8 +44,10 @@ export function cleanRunProblems(results: readonly PropertyResult[], props: read
     }
     const lacking = missingCapabilities(o.profile, prop.needs, { embedded: o.embedded });
     const expectedSkip = lacking !== undefined;
+    // Nothing of it applies under the run's readings (a property that checks what the reading makes moot): skipped, and rightly.
+    const moot = r.status === 'skipped' && r.evidence !== undefined;
     for (const f of r.findings) {
-      if (f.kind === 'skipped' && expectedSkip) continue;
+      if (f.kind === 'skipped' && (expectedSkip || moot)) continue;
       if (f.kind !== 'skipped' && o.allow?.(f)) continue;
       out.push({ property: f.property, kind: f.kind, message: f.kind === 'skipped' ? `skipped though the profile has what it needs (${f.message})` : f.message,
         ...(f.assumption ? { assumption: f.assumption } : {}), ...(f.replay ? { replay: f.replay } : {}), ...(f.counterexample ? { counterexample: f.counterexample } : {}) });

@@ -54,6 +54,18 @@ export interface RunningReference {
   fixture: Fixture;
 }
 
+/** Reads and drops what is left of a request body, within a bound (the body cap and a few seconds). */
+function drained(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 5_000);
+    const done = (): void => {
+      clearTimeout(t);
+      resolve();
+    };
+    req.on('end', done).on('error', done).on('close', done).resume();
+  });
+}
+
 /** Refusals that stay HTTP status codes under `error-response=ok-false-any-status`: a gateway's, not the service's. */
 const KEPT_AS_HTTP: ReadonlySet<number> = new Set([401, 403, 405, 413, 429]);
 
@@ -194,6 +206,10 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
     } catch (e) {
       if (e instanceof HttpError) {
+        // A request refused before its body was read (a bad path parameter, the wrong member kind) is
+        // read to its end first: answering while the client still writes would reset the connection
+        // under it, and the client would see no answer at all. An oversized body is not waited for.
+        if (!req.complete && e.headers['connection'] !== 'close') await drained(req);
         send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore);
         return;
       }
