@@ -4,21 +4,73 @@
  * duplicate keys are client errors (4xx, never 5xx), and the target keeps serving afterwards.
  */
 import fc from 'fast-check';
-import { describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge.ts';
+import { assumptionMismatch, describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge.ts';
 import { SERVES, specJudgement } from '../src/check/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
+import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, LIMITS, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { plainRequest, prepare, sendPlain } from './support/requests.ts';
+import { commit, fates, op, pouchFor, type Op } from './support/commits.ts';
 
-export type Bad = 'truncated' | 'trailing-comma' | 'single-quotes' | 'nan' | 'empty' | 'not-an-object' | 'text-plain' | 'deep-nesting' | 'invalid-utf8' | 'duplicate-keys' | 'duplicate-keys-late';
-export const BAD: readonly Bad[] = ['truncated', 'trailing-comma', 'single-quotes', 'nan', 'empty', 'not-an-object', 'text-plain', 'deep-nesting', 'invalid-utf8', 'duplicate-keys', 'duplicate-keys-late'];
+export type Bad =
+  | 'truncated'
+  | 'trailing-comma'
+  | 'single-quotes'
+  | 'nan'
+  | 'empty'
+  | 'not-an-object'
+  | 'text-plain'
+  | 'deep-nesting'
+  | 'invalid-utf8'
+  | 'duplicate-keys'
+  | 'duplicate-keys-late'
+  | 'comment'
+  | 'trailing-garbage'
+  | 'raw-control-char'
+  | 'leading-zero'
+  | 'huge-number'
+  | 'duplicate-keys-escaped'
+  | 'lone-surrogate';
+export const BAD: readonly Bad[] = [
+  'truncated',
+  'trailing-comma',
+  'single-quotes',
+  'nan',
+  'empty',
+  'not-an-object',
+  'text-plain',
+  'deep-nesting',
+  'invalid-utf8',
+  'duplicate-keys',
+  'duplicate-keys-late',
+  'comment',
+  'trailing-garbage',
+  'raw-control-char',
+  'leading-zero',
+  'huge-number',
+  'duplicate-keys-escaped',
+  'lone-surrogate',
+];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
 const JSON_ONLY = specJudgement('robustness.json-only', 'A body that is not JSON (or not the JSON the endpoint takes) is refused with a 4xx.', 'jsonBodies');
 
 /** Where the 4xx rests on a reading rather than on RFC 8259 or the schema. */
-const READING: Partial<Record<Bad, AssumptionName>> = { 'text-plain': 'content-type-json-only', 'duplicate-keys': 'duplicate-keys', 'duplicate-keys-late': 'duplicate-keys' };
+const READING: Partial<Record<Bad, AssumptionName>> = {
+  'text-plain': 'content-type-json-only',
+  'duplicate-keys': 'duplicate-keys',
+  'duplicate-keys-late': 'duplicate-keys',
+  'duplicate-keys-escaped': 'duplicate-keys',
+};
+
+/**
+ * JSON that RFC 8259 allows but leaves to the parser (an escaped lone surrogate, §8.2): a server may
+ * take it or refuse it, so only a 5xx is a finding.
+ */
+const TOLERATED: ReadonlySet<Bad> = new Set(['lone-surrogate']);
+
+/** More digits than any integer parser caps (Python's 4300, CVE-2020-10735), and past every stated bound. */
+export const HUGE_NUMBER_DIGITS = 5000;
 
 /** Deep enough to overflow any recursive walk over the parsed value (V8 stops near 10k frames). */
 export const NESTING_DEPTH = 10_000;
@@ -97,6 +149,27 @@ export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Arra
     }
     case 'duplicate-keys-late':
       return { raw: json === '{}' ? '{"a":"\\"{","b":[{}],"b":[{}]}' : withLateDuplicate(JSON.parse(json) as object) };
+    case 'comment':
+      // JSON5's and Jackson's ALLOW_COMMENTS: a comment where white space may go.
+      return { raw: `{/* pouchproof */${json.slice(1)}` };
+    case 'trailing-garbage':
+      // Go's json.Decoder.Decode and Jackson read one value and stop: what follows is never looked at.
+      return { raw: `${json} "trailing"` };
+    case 'raw-control-char':
+      return { raw: withMember(json, '"x":"a\tb"') };
+    case 'leading-zero':
+      return { raw: withMember(json, '"n":01') };
+    case 'huge-number':
+      // In a listed field, so it is wrong by the schema too (no field is a number of that size).
+      return { raw: `{${JSON.stringify(field)}:${'9'.repeat(HUGE_NUMBER_DIGITS)}}` };
+    case 'duplicate-keys-escaped': {
+      // The first member again, its name written with a \u escape (the same name) and its own value: under last-wins the body means the same.
+      const [first, value] = Object.entries(JSON.parse(json) as object)[0] ?? ['a', 1];
+      const escaped = `"\\u${first.charCodeAt(0).toString(16).padStart(4, '0')}${JSON.stringify(first).slice(2)}`;
+      return { raw: json === '{}' ? '{"a":1,"\\u0061":1}' : `${json.slice(0, -1)},${escaped}:${JSON.stringify(value)}}` };
+    }
+    case 'lone-surrogate':
+      return { raw: withMember(json, '"x":"\\ud800"') };
   }
 }
 
@@ -110,7 +183,8 @@ function sendBad(ctx: CaseContext, c: BadCase): Promise<Exchange> {
 const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
-  invariant: 'Malformed JSON, another content type, absurd nesting, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx.',
+  invariant:
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],
@@ -120,6 +194,11 @@ const malformedRejected = defineProperty({
     for (const c of cases) {
       if (ctx.signal.aborted) break;
       const ex = await sendBad(ctx, c);
+      if (TOLERATED.has(c.bad)) {
+        const u = unexpected(ex, `${c.endpoint} with a body of grammatical but unusual JSON (${c.bad})`);
+        if (u && !u.ok && u.kind !== 'transport') return u;
+        continue;
+      }
       const reading = READING[c.bad];
       // Under the reading that serves it (last-wins, sniffed), such a body is a request like any other.
       if (reading && ctx.assumptions[reading] !== assumptionOf(reading).default) continue;
@@ -193,5 +272,74 @@ const oversized = defineProperty({
   },
 });
 
-const ROBUSTNESS: readonly Property[] = [malformedRejected, stillServingProp, oversized];
+/**
+ * `application/json` as RFC 9110 (8.3) writes it: type and subtype without regard to case, with
+ * parameters. A server comparing the header with one string refuses what every other client sends.
+ */
+export const JSON_MEDIA_TYPES = ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8'] as const;
+
+/** Endpoints a plain request may be sent to in any run (4.6 only where the account may change). */
+const PLAIN_ANYWHERE: readonly EndpointId[] = ['reportUsage', 'revokeBrowser', 'registerPasskey', 'approveDevice'];
+
+// Intro: "All bodies are JSON (Content-Type: application/json)": the media type, however the header spells it.
+const contentTypeVariants = defineProperty({
+  id: 'robustness.content-type-variants',
+  section: '2',
+  invariant: 'A valid body sent as application/json with a charset parameter or in another case is served as it is with the plain header.',
+  assumptions: ['content-type-json-only'],
+  needs: ['browser', 'device'],
+  arbitrary: () => fc.tuple(fc.constantFrom(...PLAIN_ANYWHERE), fc.constantFrom(...JSON_MEDIA_TYPES)),
+  async check(ctx, [endpoint, type]) {
+    const s = prepare(ctx, endpoint, plainRequest(endpoint));
+    const ex = await ctx.call({ endpoint, params: s.params, body: s.body, headers: { 'content-type': type } });
+    if (ex.verdict === 'accepted') return PASS;
+    const u = unexpected(ex, `${endpoint} with Content-Type ${type}`);
+    if (u) return u;
+    // The control: the same kind of request with the header as the harness always sends it.
+    const plain = await sendPlain(ctx, endpoint);
+    if (plain.verdict !== 'accepted') return unexpected(plain) ?? PASS;
+    return assumptionMismatch(
+      'content-type-json-only',
+      `${endpoint}: a valid body sent with Content-Type ${JSON.stringify(type)} was refused (${describeResponse(ex)}), while the same request sent with application/json is accepted: the media type is application/json either way (RFC 9110 8.3: case-insensitive, parameters allowed)`,
+    );
+  },
+  describe: ([endpoint, type]) => `${endpoint} with Content-Type ${type}`,
+});
+
+/**
+ * Ops of maximal envelope in the large commit: about 11 MB, past the body caps servers and proxies
+ * ship with (Express's 100 kB, nginx's 1 MiB client_max_body_size, 6 MB and 10 MB gateway payload
+ * limits), at a fraction of the cost of the largest commit the limits allow (50 such ops, ~35 MB).
+ */
+export const LARGE_COMMIT_OPS = Math.min(16, LIMITS.opsPerCommit.max!);
+
+// Section 8 states the limits and no request size limit: a commit within every stated limit is not refused for its size.
+const largeBody = defineProperty({
+  id: 'robustness.large-body-accepted',
+  section: '8',
+  invariant: `A commit of ${LARGE_COMMIT_OPS} ops with envelopes of the maximal length (about ${Math.round((LARGE_COMMIT_OPS * LIMITS.envelopeLength.max!) / 1e6)} MB), within every stated limit, is accepted as a plain commit is.`,
+  assumptions: ['body-size-limit', 'pouch-existence', 'op-semantics', 'empty-lists'],
+  needs: ['device', 'pouch'],
+  // One case per run: the body is about 11 MB.
+  runs: 1,
+  arbitrary: () => fc.constant(LARGE_COMMIT_OPS),
+  async check(ctx, n) {
+    const pouch = pouchFor(ctx);
+    const envelope = 'A'.repeat(LIMITS.envelopeLength.max!);
+    const ops: Op[] = Array.from({ length: n }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { envelope }));
+    const what = `a commit of ${n} ops with ${envelope.length}-character envelopes`;
+    const ex = await commit(ctx, pouch, ops);
+    const u = unexpected(ex, what);
+    if (u) return u;
+    if (fates(ctx, ex, ops).batch === 'applied') return PASS;
+    // The control: a plain commit of one op. Refused too, the refusal is not about size (other properties judge it).
+    const small = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })];
+    const plain = await commit(ctx, pouch, small);
+    if (unexpected(plain) || fates(ctx, plain, small).batch !== 'applied') return PASS;
+    return assumptionMismatch('body-size-limit', `${what} (${ex.request.body.byteLength} bytes) was refused (${describeResponse(ex)}), while a plain commit is accepted: every body the stated limits allow is to be accepted`);
+  },
+  describe: (n) => `a commit of ${n} ops with maximal envelopes`,
+});
+
+const ROBUSTNESS: readonly Property[] = [malformedRejected, stillServingProp, oversized, contentTypeVariants, largeBody];
 export default ROBUSTNESS;

@@ -47,6 +47,8 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
     kid: device.deviceId,
     privateKey: device.privateKey,
     publicJwk: createPublicKey(device.privateKey).export({ format: 'jwk' }) as JsonWebKey,
+    // Every forgery and variant in the form the run reads, so the catalogue checks either reading of jws-form.
+    jwsForm: ctx.assumptions['jws-form'],
     ...(other?.privateKey && other.deviceId ? { otherDevice: { kid: other.deviceId, privateKey: other.privateKey } } : {}),
   };
 }
@@ -97,8 +99,14 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return notApplicable(`${a.id} needs ${a.needs === 'otherDevice' ? 'a second enrolled device' : 'the device\'s key'}, which the profile does not give`);
   const want = expected(ctx, a);
   if (!want) return notApplicable(`${a.id}: the catalogue says nothing of it under the run's reading of ${a.assumption}`);
-  // The catalogue forges and varies signatures of the registry's JWS form; under another form its verdicts do not hold.
-  if (ctx.assumptions['jws-form'] !== assumptionOf('jws-form').default) return notApplicable(`the forgery catalogue forges in the ${assumptionOf('jws-form').default} JWS form: under jws-form=${ctx.assumptions['jws-form']} its verdicts do not hold`);
+  if (a.first === 'original') {
+    // What the attack replays must first have been accepted: a refused original leaves nothing to replay (variants-accepted judges it).
+    const o = ORIGINAL.apply(actx);
+    const first = await ctx.call({ endpoint: 'commitOperations', params: { pouchId: o.pouchId }, body: o.body, ...(o.rawBody ? { rawBody: o.rawBody } : {}), signature: { header: o.header } });
+    const u = unexpected(first, `the original of ${a.id}`);
+    if (u) return u;
+    if (fates(ctx, first, body['ops'] as Op[]).batch !== 'applied') return notApplicable(`${a.id}: the plainly signed original was not applied, so there is nothing to replay`);
+  }
   const r = a.apply(actx);
   // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
   if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return notApplicable(`${a.id} sends to another pouch id, which under pouch-existence=must-exist takes no commit: it proves nothing`);
@@ -120,7 +128,8 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
     return variantRefused(ctx, pouch, body, what, b, f.answer);
   }
   if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
-  return appliedNothing(ctx, r.pouchId, [...artifactsOf(body), ...artifactsOf(r.body)], what, b);
+  // The original of a replay applied by design: only what the attack's own body names must be free.
+  return appliedNothing(ctx, r.pouchId, a.first === 'original' ? artifactsOf(r.body) : [...artifactsOf(body), ...artifactsOf(r.body)], what, b);
 }
 
 /**
@@ -132,12 +141,14 @@ const OPS_ONLY: SignatureAttack = {
   title: 'a valid signature over {ops} alone, with operation_id and epoch changed',
   expect: 'reject',
   apply(c) {
-    const header = signServiceSignature({ body: { ops: c.body['ops'] }, kid: c.kid, privateKey: c.privateKey });
+    const header = signServiceSignature({ body: { ops: c.body['ops'] }, kid: c.kid, privateKey: c.privateKey, ...(c.jwsForm ? { jwsForm: c.jwsForm } : {}) });
     return { header, body: { ...c.body, operation_id: randomUUID(), epoch: randomUUID() }, pouchId: c.pouchId };
   },
 };
 
 const ATTACKS: readonly SignatureAttack[] = [...SIGNATURE_ATTACKS, OPS_ONLY];
+/** The plainly signed commit: what an attack with `first: 'original'` sends before itself. */
+const ORIGINAL = SIGNATURE_ATTACKS.find((a) => a.id === 'ok.original')!;
 
 const REJECTS = ATTACKS.filter((a) => a.id !== 'header.missing' && (a.expect === 'reject' || (a.expect === 'assumption' && a.defaultVerdict === 'reject')));
 const ACCEPTS = ATTACKS.filter((a) => a.expect === 'accept' || (a.expect === 'assumption' && a.defaultVerdict === 'accept'));

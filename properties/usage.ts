@@ -6,9 +6,14 @@
  * model in support/usage-model.ts under each reading of `usage-row-key`.
  */
 import fc from 'fast-check';
-import { defineProperty, type Property } from '../src/check/property.ts';
+import { judgeServed } from '../src/check/controls.ts';
+import { blame, dataOf, unexpected } from '../src/check/judge.ts';
+import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { UsageRequest, UsageRow } from '../src/check/usage-model.ts';
 import { rowKey } from '../src/check/usage-model.ts';
+import type { Json } from '../src/gen/index.ts';
+import { MAX_SAFE } from '../src/spec/index.ts';
+import type { Exchange } from '../src/target/client.ts';
 import { arbCounters, arbCut, arbKey, arbRow, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, runUsagePlan } from './support/usage.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
@@ -141,5 +146,114 @@ const associative = defineProperty({
   describe: describePlan,
 });
 
-const USAGE: readonly Property[] = [idempotent, neverSummed, monotone, commutative, associative];
+/** The counters a row is raised through one at a time in `usage.large-totals`. */
+const RAISED = ['output', 'cache_read', 'cache_write'] as const;
+
+// 4.3 rule 1 with 2.7's bounds: totals past 2^53 (four counters each within their stated maximum) are compared exactly.
+const largeTotals = defineProperty({
+  id: 'usage.large-totals',
+  section: '4.3',
+  invariant: `Totals are compared exactly however large: a row whose four counters are each within ${MAX_SAFE} is accepted though they sum past it, and a row larger by one token, past 2^53, is kept.`,
+  assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
+  needs: ['device'],
+  runs: 10,
+  arbitrary: () =>
+    fc
+      .record({ key: arbKey, small: fc.tuple(fc.nat(3), fc.nat(3), fc.nat(3)), by: fc.constantFrom(...RAISED) })
+      .map(({ key, small: [o, r, w], by }): UsageRequest[] => {
+        const base: UsageRow = { ...key, input: MAX_SAFE, output: o, cache_read: r, cache_write: w };
+        // Totals T, T+1, T+2, T+3 just past 2^53: doubles are 2 apart there, so a double sum ties at least one step.
+        const steps = [0, 1, 2, 3].map((k): UsageRow => ({ ...base, [by]: base[by] + k }));
+        const all: UsageRow = { ...key, input: MAX_SAFE, output: MAX_SAFE, cache_read: MAX_SAFE, cache_write: MAX_SAFE };
+        return [...steps, steps[3]!, all, all, { ...all, cache_write: MAX_SAFE - 1 }].map((row) => ({ source: 0, rows: [row] }));
+      }),
+  check: (ctx, plan) => runUsagePlan(ctx, plan),
+  describe: describePlan,
+});
+
+/** Concurrent reports of one row: how many, and how long to wait for every one to be held before releasing anyway. */
+const RACERS = { min: 4, max: 8 } as const;
+/** A row under a day and assistant no generated key uses, so it never merges with the racing rows under any key reading. */
+const RACE_CALIBRATION: UsageRow = { day: '2020-01-01', assistant: 'pouchproof-calibration', model: 'pouchproof', input: 1, output: 0, cache_read: 0, cache_write: 0 };
+const HOLD_WAIT_MS = 3_000;
+
+/** Sends each row in its own request at once: the last byte of every body held back, then released together. */
+async function reportTogether(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[]): Promise<Exchange[]> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let held = 0;
+  let allHeld!: () => void;
+  const ready = new Promise<void>((r) => (allHeld = r));
+  const calls = rows.map((row) =>
+    ctx.call({
+      endpoint: 'reportUsage',
+      params: { sourceId },
+      body: { rows: [row] as unknown as Json[] },
+      gate,
+      onHeld: () => {
+        if (++held === rows.length) allHeld();
+      },
+    }),
+  );
+  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
+  await ready;
+  clearTimeout(timer);
+  release();
+  return Promise.all(calls);
+}
+
+// 4.3 rule 1 under concurrency: reports of one row racing each other still leave the larger total.
+const concurrentReports = defineProperty({
+  id: 'usage.concurrent-reports',
+  section: '4.3',
+  invariant:
+    'Reports of one row sent at once leave the row with the largest total, whatever order they are written in: a report just below the largest then stores nothing (seen where stored counts the rows a request changed).',
+  assumptions: [...READINGS],
+  judgements: [NEVER_ADDED],
+  needs: ['device'],
+  runs: 5,
+  arbitrary: () =>
+    fc
+      .record({ key: arbKey, top: fc.integer({ min: 10_000, max: 1_000_000 }), others: fc.uniqueArray(fc.integer({ min: 1, max: 1000 }), { minLength: RACERS.min - 1, maxLength: RACERS.max - 1 }) })
+      // Largest first: a server whose last write wins then keeps a smaller row.
+      .map(({ key, top, others }) => [top, ...others.sort((a, b) => b - a)].map((input): UsageRow => ({ ...key, input, output: 0, cache_read: 0, cache_write: 0 }))),
+  async check(ctx, rows): Promise<Outcome> {
+    const sourceId = ctx.sourceId();
+    const report = async (row: UsageRow, what: string): Promise<{ stored?: number; outcome?: Outcome }> => {
+      const sample = { params: { sourceId }, body: { rows: [row] as unknown as Json[] } };
+      const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
+      const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what });
+      if (!served.ok || ex.verdict !== 'accepted') return { outcome: served };
+      const stored = dataOf(ex)?.['stored'];
+      return typeof stored === 'number' ? { stored } : {};
+    };
+    // Whether stored shows changes at all: a row sent twice changes nothing the second time (rows-changed answers 0; the other readings count rows).
+    for (const [i, what] of ['a calibration row', 'the calibration row again'].entries()) {
+      const r = await report(RACE_CALIBRATION, what);
+      if (r.outcome) return r.outcome;
+      if (i === 1 && r.stored !== 0) return PASS;
+    }
+    const exchanges = await reportTogether(ctx, sourceId, rows);
+    for (const [i, ex] of exchanges.entries()) {
+      const u = unexpected(ex, `concurrent usage report ${i + 1}`);
+      if (u) return u;
+      const sample = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
+      const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `concurrent usage report ${i + 1} of ${rows.length}` });
+      if (!served.ok || ex.verdict !== 'accepted') return served;
+    }
+    // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
+    const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };
+    const r = await report(below, 'a report just below the largest of the concurrent ones');
+    if (r.outcome) return r.outcome;
+    if (r.stored === 0) return PASS;
+    return blame(
+      { judgement: NEVER_ADDED },
+      `after ${rows.length} concurrent reports of one row (input ${rows.map((x) => x.input).join(', ')}), a report of input ${below.input} answered stored ${String(r.stored)}, where a row sent twice answers 0: it changed the row, so the row had kept a total smaller than ${rows[0]!.input}`,
+    );
+  },
+  describe: (rows) => `${rows.length} concurrent reports of ${rows[0]?.day}/${rows[0]?.assistant}/${rows[0]?.model} with input ${rows.map((r) => r.input).join(', ')}`,
+});
+
+const USAGE: readonly Property[] = [idempotent, neverSummed, monotone, commutative, associative, largeTotals, concurrentReports];
 export default USAGE;

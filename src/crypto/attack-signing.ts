@@ -71,3 +71,37 @@ export function joinRs(r: Uint8Array, s: Uint8Array): Uint8Array {
 export function derOf(sig: Uint8Array): Uint8Array {
   return p256.Signature.fromBytes(sig, 'compact').toBytes('der');
 }
+
+// ---- a self-signed X.509 certificate, for the x5c attack: DER written by hand, deterministic ----
+
+function derLength(n: number): Uint8Array {
+  if (n < 0x80) return Uint8Array.of(n);
+  if (n < 0x100) return Uint8Array.of(0x81, n);
+  return Uint8Array.of(0x82, n >> 8, n & 0xff);
+}
+
+function tlv(tag: number, ...parts: Uint8Array[]): Uint8Array {
+  const body = Buffer.concat(parts);
+  return new Uint8Array(Buffer.concat([Uint8Array.of(tag), derLength(body.length), body]));
+}
+
+const hexBytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h, 'hex'));
+const ECDSA_WITH_SHA256 = hexBytes('06082a8648ce3d040302');
+const EC_PUBLIC_KEY = hexBytes('06072a8648ce3d0201');
+const PRIME256V1 = hexBytes('06082a8648ce3d030107');
+const COMMON_NAME = hexBytes('0603550403');
+
+/**
+ * A minimal self-signed X.509 v3 certificate for the P-256 key `d` (CN `name`, valid 2025 to 2049,
+ * serial 1), DER-encoded: what an attacker puts in a JWS header's `x5c` for a verifier that takes
+ * the first certificate's key without building a chain to a trusted root.
+ */
+export function selfSignedCertificate(d: Uint8Array, name: string): Uint8Array {
+  const seq = (...p: Uint8Array[]) => tlv(0x30, ...p);
+  const algorithm = seq(ECDSA_WITH_SHA256);
+  const subject = seq(tlv(0x31, seq(COMMON_NAME, tlv(0x0c, new Uint8Array(Buffer.from(name, 'utf8'))))));
+  const validity = seq(tlv(0x17, new Uint8Array(Buffer.from('250101000000Z', 'ascii'))), tlv(0x17, new Uint8Array(Buffer.from('491231235959Z', 'ascii'))));
+  const spki = seq(seq(EC_PUBLIC_KEY, PRIME256V1), tlv(0x03, Uint8Array.of(0), p256.getPublicKey(d, false)));
+  const tbs = seq(tlv(0xa0, tlv(0x02, Uint8Array.of(2))), tlv(0x02, Uint8Array.of(1)), algorithm, subject, validity, subject, spki);
+  return seq(tbs, algorithm, tlv(0x03, Uint8Array.of(0), derOf(ecdsaSign(tbs, d))));
+}

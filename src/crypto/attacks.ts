@@ -17,12 +17,12 @@ import {
   type AssumptionName, type Node,
 } from '../spec/index.ts';
 import {
-  bigintOf, bytesOf, derOf, ecdsaSign, joinRs, labelledScalar, publicJwkOfScalar, rsOf, scalarOf,
+  bigintOf, bytesOf, derOf, ecdsaSign, joinRs, labelledScalar, publicJwkOfScalar, rsOf, scalarOf, selfSignedCertificate,
 } from './attack-signing.ts';
 import { b64u } from './base64url.ts';
 import { blake3 } from './blake3.ts';
 import { canonicalize } from './canonical.ts';
-import { P256_N, signingInput } from './service-signature.ts';
+import { P256_N, payloadOf, signingInput, type JwsForm } from './service-signature.ts';
 
 export type AttackExpectation = 'reject' | 'accept' | 'assumption';
 export interface AttackContext {
@@ -33,6 +33,12 @@ export interface AttackContext {
   publicJwk: JsonWebKey;
   /** another device of the same service (e.g. the second account's), when the profile has one */
   otherDevice?: { kid: string; privateKey: KeyObject };
+  /**
+   * The JWS form the target reads (assumption `jws-form`, default `digest-payload`): every forgery
+   * and variant is built in it, so the catalogue checks a target under either reading; the entries
+   * about the form itself depend on that reading.
+   */
+  jwsForm?: JwsForm;
 }
 export interface AttackResult {
   header: string | undefined /* undefined: send no header */;
@@ -54,6 +60,11 @@ export interface SignatureAttack {
    */
   verdictUnder?: { readonly value: string; readonly verdict: 'reject' | 'accept' };
   needs?: 'otherDevice';
+  /**
+   * `original`: the plainly signed commit is sent first and must apply; the attack then replays
+   * what it learnt from that exchange (a verifier that caches results is only fooled the second time).
+   */
+  first?: 'original';
   apply(ctx: AttackContext): AttackResult;
 }
 
@@ -65,16 +76,20 @@ const headerJson = (kid: string): string => `{"alg":"ES256","kid":${JSON.stringi
 const digestOf = (body: unknown): Uint8Array => blake3(canonicalize(body));
 const wireOf = (body: unknown): Uint8Array => enc(canonicalize(body));
 const ATTACKER = labelledScalar('attacker key');
+const ATTACKER_CERTIFICATE = selfSignedCertificate(ATTACKER, 'pouchproof attacker');
 
-/** A detached JWS: header JSON text as given, payload = the default digest of `body` unless given. */
-function detached(header: string, d: Uint8Array, body: unknown, opts: { payload?: Uint8Array; prehash?: boolean; entropy?: Uint8Array } = {}): string {
+/** The JWS payload of `body` in the form the target reads: its digest, or the digest's base64url text. */
+const payloadFor = (ctx: AttackContext, body: unknown = ctx.body): Uint8Array => payloadOf(digestOf(body), ctx.jwsForm);
+
+/** A detached JWS: header JSON text as given, payload = `body`'s in the context's form unless given. */
+function detached(ctx: AttackContext, header: string, d: Uint8Array, body: unknown, opts: { payload?: Uint8Array; prehash?: boolean; entropy?: Uint8Array } = {}): string {
   const seg = b64u(header);
-  const payload = opts.payload ?? digestOf(body);
+  const payload = opts.payload ?? payloadFor(ctx, body);
   return `${seg}..${b64u(ecdsaSign(signingInput(seg, payload), d, opts))}`;
 }
 
 function signedBy(ctx: AttackContext, header = headerJson(ctx.kid), body: unknown = ctx.body): string {
-  return detached(header, scalarOf(ctx.privateKey), body);
+  return detached(ctx, header, scalarOf(ctx.privateKey), body);
 }
 
 function parts(h: string): { seg: string; sig: Uint8Array } {
@@ -163,9 +178,18 @@ function opFieldChanged(ctx: AttackContext, field: string): Record<string, unkno
   return body;
 }
 
+/** The same commit with another operation_id and its first op creating another artifact under another revision id. */
+function otherCommit(ctx: AttackContext): Record<string, unknown> {
+  const body = structuredClone(ctx.body);
+  body['operation_id'] = otherUuid(String(body['operation_id'] ?? ''), 'replay/operation');
+  const ops = Array.isArray(body['ops']) ? (body['ops'] as Record<string, unknown>[]) : [];
+  if (ops[0]) ops[0] = { ...ops[0], artifact_id: otherUuid(String(ops[0]['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(ops[0]['revision_id'] ?? ''), 'replay/revision') };
+  return body;
+}
+
 function hs256(ctx: AttackContext, secret: Uint8Array | string): string {
   const seg = b64u(`{"alg":"HS256","kid":${JSON.stringify(ctx.kid)}}`);
-  return `${seg}..${b64u(createHmac('sha256', secret).update(signingInput(seg, digestOf(ctx.body))).digest())}`;
+  return `${seg}..${b64u(createHmac('sha256', secret).update(signingInput(seg, payloadFor(ctx))).digest())}`;
 }
 
 function sec1Of(jwk: JsonWebKey): Uint8Array {
@@ -225,11 +249,11 @@ const MUST_REJECT: SignatureAttack[] = [
   reject('alg.hs256-sec1', 'HS256 keyed with the 65-byte SEC1 public point', (c) => plain(c, hs256(c, sec1Of(c.publicJwk)))),
   reject('alg.es384', 'alg ES384: P-256 key over SHA-384 of the signing input', (c) => {
     const seg = b64u(`{"alg":"ES384","kid":${JSON.stringify(c.kid)}}`);
-    return plain(c, `${seg}..${b64u(ecdsaSign(sha384(signingInput(seg, digestOf(c.body))), scalarOf(c.privateKey), { prehash: false }))}`);
+    return plain(c, `${seg}..${b64u(ecdsaSign(sha384(signingInput(seg, payloadFor(c))), scalarOf(c.privateKey), { prehash: false }))}`);
   }),
   reject('alg.es512', 'alg ES512: P-256 key over SHA-512 of the signing input', (c) => {
     const seg = b64u(`{"alg":"ES512","kid":${JSON.stringify(c.kid)}}`);
-    return plain(c, `${seg}..${b64u(ecdsaSign(sha512(signingInput(seg, digestOf(c.body))), scalarOf(c.privateKey), { prehash: false }))}`);
+    return plain(c, `${seg}..${b64u(ecdsaSign(sha512(signingInput(seg, payloadFor(c))), scalarOf(c.privateKey), { prehash: false }))}`);
   }),
   reject('alg.duplicate-es256-none', 'duplicate alg (ES256 then none): last-wins reads none, first-wins reads ES256', (c) =>
     plain(c, signedBy(c, `{"alg":"ES256","kid":${JSON.stringify(c.kid)},"alg":"none"}`))),
@@ -238,19 +262,25 @@ const MUST_REJECT: SignatureAttack[] = [
     plain(c, signedBy(c, `{"alg":"ES256","kid":${JSON.stringify(c.kid)},"crit":["x-pouchproof"],"x-pouchproof":1}`))),
   reject('b64.false-without-crit', 'b64:false without crit (RFC 7797 section 6), signed over the unencoded digest', (c) => {
     const seg = b64u(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"b64":false}`);
-    const input = Buffer.concat([Buffer.from(`${seg}.`, 'latin1'), digestOf(c.body)]);
+    const input = Buffer.concat([Buffer.from(`${seg}.`, 'latin1'), payloadFor(c)]);
     return plain(c, `${seg}..${b64u(ecdsaSign(input, scalarOf(c.privateKey)))}`);
   }),
   reject('key.embedded-jwk', 'attacker key embedded as jwk, right kid, signed by the attacker', (c) =>
-    plain(c, detached(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jwk":${canonicalize(publicJwkOfScalar(ATTACKER))}}`, ATTACKER, c.body))),
+    plain(c, detached(c, `{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jwk":${canonicalize(publicJwkOfScalar(ATTACKER))}}`, ATTACKER, c.body))),
   reject('key.jku', 'jku pointing at an attacker JWK Set, signed by the attacker', (c) =>
-    plain(c, detached(`{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jku":"https://attacker.invalid/jwks.json"}`, ATTACKER, c.body))),
-  reject('key.unenrolled', 'a valid signature by a key that is not enrolled, with the right kid', (c) => plain(c, detached(headerJson(c.kid), ATTACKER, c.body))),
+    plain(c, detached(c, `{"alg":"ES256","kid":${JSON.stringify(c.kid)},"jku":"https://attacker.invalid/jwks.json"}`, ATTACKER, c.body))),
+  reject('key.x5c', 'attacker certificate (self-signed) embedded as x5c, right kid, signed by the attacker', (c) =>
+    plain(c, detached(c, `{"alg":"ES256","kid":${JSON.stringify(c.kid)},"x5c":[${JSON.stringify(Buffer.from(ATTACKER_CERTIFICATE).toString('base64'))}]}`, ATTACKER, c.body))),
+  reject('key.unenrolled', 'a valid signature by a key that is not enrolled, with the right kid', (c) => plain(c, detached(c, headerJson(c.kid), ATTACKER, c.body))),
   // kid
   reject('kid.wrong', 'kid of no enrolled device, signed by the device key', (c) => plain(c, signedBy(c, headerJson(otherUuid(c.kid, 'kid'))))),
   reject('kid.number', 'kid that is not a string, signed by the device key', (c) => plain(c, signedBy(c, '{"alg":"ES256","kid":1}'))),
+  reject('kid.path-traversal', 'kid naming a file by path traversal (../../dev/null, an empty file) and HS256 keyed with the empty secret', (c) => {
+    const seg = b64u(`{"alg":"HS256","kid":"../../../../../../../dev/null"}`);
+    return plain(c, `${seg}..${b64u(createHmac('sha256', '').update(signingInput(seg, payloadFor(c))).digest())}`);
+  }),
   reject('device.other-key-own-kid', "another device's key with this device's kid", (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice' }),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice' }),
   // Signature encoding and range
   reject('sig.empty', 'empty signature segment', (c) => plain(c, `${b64u(headerJson(c.kid))}..`)),
   reject('sig.r0-s0', 'r = s = 0 (CVE-2022-21449 "psychic signature")', (c) => withSignature(c, () => new Uint8Array(64))),
@@ -269,25 +299,25 @@ const MUST_REJECT: SignatureAttack[] = [
   reject('sig.standard-alphabet', 'signature in the standard base64 alphabet ("+" and "/")', (c) => {
     // Hedge the nonce until the encoding has a "-" or "_" to change (deterministic, almost always the first try).
     const seg = b64u(headerJson(c.kid));
-    const input = signingInput(seg, digestOf(c.body));
+    const input = signingInput(seg, payloadFor(c));
     let text = '';
     for (let i = 0; i < 64 && !/[-_]/.test(text); i++) text = b64u(ecdsaSign(input, scalarOf(c.privateKey), { entropy: new Uint8Array(32).fill(i) }));
     return plain(c, `${seg}..${text.replaceAll('-', '+').replaceAll('_', '/')}`);
   }),
   // What is signed
   reject('digest.sha256', 'payload = SHA-256 of the canonical body instead of BLAKE3', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: createHash('sha256').update(canonicalize(c.body)).digest() }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: createHash('sha256').update(canonicalize(c.body)).digest() }))),
   reject('digest.hex', 'payload = the BLAKE3 digest as ASCII hex', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: enc(Buffer.from(digestOf(c.body)).toString('hex')) }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: enc(Buffer.from(digestOf(c.body)).toString('hex')) }))),
   reject('digest.blake3-xof64', 'payload = 64 bytes of BLAKE3 output', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: blake3Xof(enc(canonicalize(c.body)), { dkLen: 64 }) }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: blake3Xof(enc(canonicalize(c.body)), { dkLen: 64 }) }))),
   reject('digest.signed-raw', 'ECDSA over the BLAKE3 digest as the message hash (no JWS signing input, no SHA-256)', (c) =>
     plain(c, `${b64u(headerJson(c.kid))}..${b64u(ecdsaSign(digestOf(c.body), scalarOf(c.privateKey), { prehash: false }))}`)),
   reject('digest.header-only', 'signature over the protected header with an empty payload', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: new Uint8Array(0) }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: new Uint8Array(0) }))),
   reject('jws.attached-other-body', 'attached JWS whose payload is the digest of another body ({}), validly signed', (c) => {
     const seg = b64u(headerJson(c.kid));
-    const payload = digestOf({});
+    const payload = payloadFor(c, {});
     return plain(c, `${seg}.${b64u(payload)}.${b64u(ecdsaSign(signingInput(seg, payload), scalarOf(c.privateKey)))}`);
   }),
   // The body changed after signing
@@ -300,6 +330,12 @@ const MUST_REJECT: SignatureAttack[] = [
   ),
   ...Object.keys(PouchOperation.fields).map((field) =>
     reject(`body.op.${field}-changed`, `ops[0].${field} changed (or added) after signing`, (c) => plain(c, signedBy(c), opFieldChanged(c, field))),
+  ),
+  reject(
+    'body.changed-after-acceptance',
+    'the header of a commit just accepted, sent again with another body (another operation_id, a new artifact): a verifier caching results by header value takes it',
+    (c) => plain(c, signedBy(c), otherCommit(c)),
+    { first: 'original' },
   ),
   reject('replay.other-body', 'a valid header for another body (other operation_id and epoch) replayed', (c) => {
     const other = { ...structuredClone(c.body), operation_id: derivedUuid('replay/operation'), epoch: derivedUuid('replay/epoch') };
@@ -319,7 +355,7 @@ const MUST_ACCEPT: SignatureAttack[] = [
     return plain(c, signedBy(c, `{"alg":"ES256","kid":"${first}${JSON.stringify(c.kid.slice(1)).slice(1)}}`));
   }),
   accept('ok.hedged-nonce', 'another valid signature of the same body (RFC 6979 nonce hedged with fixed extra entropy)', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { entropy: new Uint8Array(32).fill(7) }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { entropy: new Uint8Array(32).fill(7) }))),
 ];
 
 const READING_DEPENDENT: SignatureAttack[] = [
@@ -344,16 +380,16 @@ const READING_DEPENDENT: SignatureAttack[] = [
     return plain(c, `${seg}..${b64u(ecdsaSign(input, scalarOf(c.privateKey)))}`);
   }),
   depends('jws.b64-text-payload', 'payload = the ASCII base64url text of the digest (encoded again in the signing input)', 'jws-form', 'reject', (c) =>
-    plain(c, detached(headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: enc(b64u(digestOf(c.body))) }))),
+    plain(c, detached(c, headerJson(c.kid), scalarOf(c.privateKey), c.body, { payload: enc(b64u(digestOf(c.body))) }))),
   depends('jws.attached-payload', 'attached JWS: the payload segment holds the right digest', 'jws-form', 'reject', (c) => {
     const h = signedBy(c);
     const [seg, , sig] = h.split('.');
-    return plain(c, `${seg}.${b64u(digestOf(c.body))}.${sig}`);
+    return plain(c, `${seg}.${b64u(payloadFor(c))}.${sig}`);
   }),
   depends('replay.other-pouch', 'a valid header and body replayed on another pouch id: the signature covers the body only, so the path is not bound', 'jws-form', 'accept', (c) =>
     ({ ...plain(c, signedBy(c)), pouchId: otherUuid(c.pouchId, 'pouch') })),
   depends('device.other', 'a valid signature by another enrolled device, with its own kid', 'kid-binding', 'reject', (c) =>
-    plain(c, detached(headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice', verdictUnder: { value: 'unbound', verdict: 'accept' } }),
+    plain(c, detached(c, headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), { needs: 'otherDevice', verdictUnder: { value: 'unbound', verdict: 'accept' } }),
 ];
 
 export const SIGNATURE_ATTACKS: readonly SignatureAttack[] = Object.freeze([...MUST_REJECT, ...MUST_ACCEPT, ...READING_DEPENDENT]);

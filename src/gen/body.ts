@@ -20,8 +20,8 @@ export function paramsArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {
   return fc.record(shape);
 }
 
-/** What to do at the chosen location. */
-export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true };
+/** What to do at the chosen location; `rename` moves a member to another name in the same object (its value kept). */
+export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true } | { readonly rename: string };
 
 export interface EditedRequest {
   readonly params: Params;
@@ -55,7 +55,7 @@ export function editedRequest(
     return fc.record({ params: paramsArbitrary(e), body: bodyArbitrary(e, opts.body), edit }).map(({ params, body, edit }) => {
       const next = { ...params };
       if ('set' in edit) next[c.path] = String(edit.set);
-      else if ('remove' in edit) delete next[c.path];
+      else if ('remove' in edit || 'rename' in edit) delete next[c.path];
       return { params: next, body, path: c.path, at: [c.path], twin: { params, body } };
     });
   }
@@ -73,9 +73,11 @@ export function editedRequest(
       let next: Json = body;
       if ('set' in edit) next = withAt(body, at, edit.set);
       else if ('remove' in edit) next = withAt(body, at, undefined);
+      else if ('rename' in edit) next = withAt(withAt(body, at, undefined), [...at.slice(0, -1), edit.rename], getAt(body, at) ?? null);
       const recohered = opts.recohere === 'always' || ('set' in edit && Array.isArray(edit.set) && affectsCoherence(e, c.path));
       if (recohered) next = coherent(e, next);
-      const twin = recohered ? body : withAt(next, at, getAt(body, at));
+      // A renamed member's twin is the request before the rename: the field back, the other name gone.
+      const twin = recohered || 'rename' in edit ? body : withAt(next, at, getAt(body, at));
       return { params, body: next, path: toJsonPath(at), at, twin: { params, body: twin } };
     });
 }

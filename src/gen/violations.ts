@@ -124,6 +124,10 @@ const FORBIDDEN: readonly [string, string][] = [
   ['-', 'char:-'],
   // What a `^…$` pattern that is not anchored to the whole string (or uses `\s`-lenient trimming) lets through.
   ['\n', 'char:newline'],
+  // Between `Z` and `a`: what a class written `[A-z]` lets through besides `_`.
+  ['`', 'char:backtick'],
+  ['^', 'char:caret'],
+  ['\\', 'char:backslash'],
 ];
 
 function charsetSpecs(c: Constraint): ViolationSpec[] {
@@ -132,7 +136,7 @@ function charsetSpecs(c: Constraint): ViolationSpec[] {
   const { lo, hi } = lengthBounds(node);
   const from = Math.max(lo, 1);
   const to = Math.min(hi ?? from + 16, from + 16);
-  return FORBIDDEN.filter(([ch]) => !chars.includes(ch)).map(([ch, variant]) => ({
+  const inside = FORBIDDEN.filter(([ch]) => !chars.includes(ch)).map(([ch, variant]) => ({
     variant,
     what: `a string holding ${JSON.stringify(ch)}`,
     edit: set(
@@ -146,6 +150,12 @@ function charsetSpecs(c: Constraint): ViolationSpec[] {
         ),
     ),
   }));
+  // The newline last: what a `$` that matches before a final newline (Python's re, PCRE) lets through; the length stays within the bounds.
+  const last = Math.max(from, 2);
+  return [
+    ...inside,
+    ...(last <= to ? [{ variant: 'char:trailing-newline', what: 'a string of the alphabet followed by a newline', edit: set(fc.integer({ min: last, max: to }).chain((len) => alphabetString(chars, len - 1).map((s) => `${s}\n`))) }] : []),
+  ];
 }
 
 function dayPatternSpecs(): ViolationSpec[] {
@@ -162,6 +172,7 @@ function dayPatternSpecs(): ViolationSpec[] {
     d('day:datetime', 'a date-time instead of a day', (s) => `${s}T00:00:00Z`),
     d('day:compact', 'no hyphens', (s) => s.replaceAll('-', '')),
     d('day:trailing-space', 'a trailing space', (s) => `${s} `),
+    d('day:trailing-newline', 'a trailing newline (what a `$` matching before a final newline lets through)', (s) => `${s}\n`),
     d('day:non-ascii-digit', 'an Arabic-Indic digit', (s) => s.slice(0, -1) + '\u0661'),
     { variant: 'day:empty', what: 'the empty string', edit: constant('') },
   ];
@@ -201,6 +212,7 @@ function uuidSpecs(): ViolationSpec[] {
     u('uuid:long', 'one digit too many', (x) => `${x}0`),
     u('uuid:non-hex', 'a non-hex digit', (x) => `${x.slice(0, -1)}g`),
     u('uuid:whitespace', 'surrounding whitespace', (x) => ` ${x}`),
+    u('uuid:trailing-newline', 'a trailing newline (what a `$` matching before a final newline lets through)', (x) => `${x}\n`),
     { variant: 'uuid:empty', what: 'the empty string', edit: constant('') },
   ];
 }
@@ -228,8 +240,13 @@ function itemsEdit(c: Constraint, n: number): fc.Arbitrary<Edit> {
 export function violationSpecs(c: Constraint): ViolationSpec[] {
   const node = c.node;
   switch (c.kind) {
-    case 'required':
-      return [{ variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) }];
+    case 'required': {
+      const missing: ViolationSpec = { variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) };
+      const name = c.path.split('.').at(-1)!.replace(/\[\]$/, '');
+      // Its value under the same name in upper case: the field is still missing, to all but a binder matching names without case (Go's encoding/json).
+      if (c.scope !== 'body' || name === '' || name.toUpperCase() === name) return [missing];
+      return [missing, { variant: 'missing:case-twin', what: `the field sent as ${name.toUpperCase()} instead`, edit: fc.constant({ rename: name.toUpperCase() }) }];
+    }
     case 'not-null':
       return [{ variant: 'null', what: 'null', edit: constant(null) }];
     case 'type':

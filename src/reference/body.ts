@@ -5,9 +5,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest } from './errors.ts';
-import type { FaultSet } from './faults.ts';
+import { INT_DIGITS_CAP, type FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
+import { firstValue, holdsLoneSurrogate, longestNumber, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
 import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
@@ -20,6 +21,9 @@ export const MAX_BODY_BYTES = BODY_SIZE_CAP_BYTES;
 export const MAX_JSON_DEPTH = 64;
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+/** `content-type-exact`: the one spelling a hand-written check compares with. */
+const EXACT_JSON_TYPE = 'application/json';
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function tooLargeError(): HttpError {
@@ -27,20 +31,25 @@ function tooLargeError(): HttpError {
 }
 
 /** `content-type-json-only`: `rejected` answers 415 to any other type; `sniffed` parses the body as JSON whatever it is labelled. */
-export function checkContentType(req: IncomingMessage, readings: ReadingSet): void {
+export function checkContentType(req: IncomingMessage, faults: FaultSet, readings: ReadingSet): void {
   if (readings.is('content-type-json-only', 'sniffed')) return;
   const ct = req.headers['content-type'];
-  if (!ct || !JSON_TYPE.test(ct)) {
+  // `content-type-exact`: the header compared as a string, so parameters and upper case are refused.
+  if (!ct || !JSON_TYPE.test(ct) || (faults.has('content-type-exact') && ct !== EXACT_JSON_TYPE)) {
     throw new HttpError(415, 'unsupported_media_type', `Content-Type must be application/json (got ${ct ? JSON.stringify(ct.slice(0, 80)) : 'none'})`);
   }
 }
+
+/** `body-cap-1mib`: nginx's default client_max_body_size, left in front of the service. */
+export const NGINX_DEFAULT_BODY_BYTES = 1024 * 1024;
 
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before buffering it. */
 export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8Array> {
   // body-cap-500: the cap is enforced, but by an error the generic handler turns into a 500.
   const tooLarge = faults.has('body-cap-500') ? () => new Error('body too large') : tooLargeError;
+  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+  if (declared !== undefined && Number(declared) > cap) {
     req.resume();
     return Promise.reject(tooLarge());
   }
@@ -50,7 +59,7 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
     let done = false;
     const onData = (chunk: Buffer): void => {
       total += chunk.length;
-      if (total > MAX_BODY_BYTES) {
+      if (total > cap) {
         done = true;
         chunks.length = 0;
         req.off('data', onData);
@@ -91,9 +100,11 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
       throw badRequest('invalid_utf8', 'request body is not valid UTF-8');
     }
   }
+  text = lenientText(text, faults);
   if (!lastWins || !faults.has('deep-nesting-crash')) {
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
-    const problem = scanJson(text, depthBound);
+    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names.
+    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped') });
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
     if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
     if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);
@@ -109,7 +120,25 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     }
   }
   if (faults.has('deep-nesting-crash')) depthOf(value);
+  // `lone-surrogate-500`: the body's strings go through a strict UTF-8 encoder on their way to storage, which throws on a lone surrogate.
+  if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(value)) throw new Error('cannot encode a lone surrogate as UTF-8');
   return value;
+}
+
+/**
+ * The text a lenient parser effectively reads, one fault at a time (lenient-json.ts); the text
+ * itself under the correct reference. A number past the digit cap throws a plain error, as
+ * Python's int() does, which the generic handler answers 500.
+ */
+function lenientText(text: string, faults: FaultSet): string {
+  let t = text;
+  // Stryker disable next-line all: the parser faults only
+  if (faults.has('json-huge-number-500') && longestNumber(t) > INT_DIGITS_CAP) throw new Error(`Exceeds the limit (${INT_DIGITS_CAP} digits) for integer string conversion`);
+  if (faults.has('json-comments')) t = withoutComments(t);
+  if (faults.has('json-lenient-numbers')) t = withPlainNumbers(t);
+  if (faults.has('json-raw-control-chars')) t = withEscapedControls(t);
+  if (faults.has('json-trailing-garbage')) t = firstValue(t.trimStart());
+  return t;
 }
 
 /** The naive depth measure of the `deep-nesting-crash` fault: recursion without a bound. */

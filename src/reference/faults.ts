@@ -6,7 +6,7 @@
  * expected to fail against it; ids beginning with `load.` name load checks instead (see
  * `LOAD_KILLERS` in src/cli/commands/mutants.ts).
  */
-import type { AssumptionName, Readings } from '../spec/index.ts';
+import { MAX_SAFE, type AssumptionName, type Readings } from '../spec/index.ts';
 import type { Reading } from './readings.ts';
 import { STORE_HOLD_MS, STORE_POOL_SIZE } from './store-pool.ts';
 
@@ -38,6 +38,8 @@ export interface FaultInfo<N extends string = string> {
 /** `stall-periodic`: a request arriving at t (from the server's start) with (t mod P) < D is answered no earlier than the end of that window. */
 export const STALL_PERIOD_MS = 1000;
 export const STALL_MS = 100;
+/** `json-huge-number-500`: Python's int() refuses longer digit strings (sys.int_info.default_max_str_digits, CVE-2020-10735). */
+export const INT_DIGITS_CAP = 4300;
 /** `quadratic-envelope`: characters of an envelope received per step, after each of which the whole prefix is checked again. */
 export const ENVELOPE_CHUNK_CHARS = 2048;
 
@@ -150,6 +152,39 @@ const LIST = [
   // mutation: defects the mutation run of the reference showed no property would see (docs/mutation.md).
   f('duplicate-keys-first-only', 'robustness', 'looks for a repeated member name only where the body repeats its first member (a shortcut that compares names with the leading one): a later member repeated at the end of the object is accepted, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
   f('create-base-ignored', 'commits', 'a create of a new artifact never looks at its base_revision_id: one naming a base (any revision of the pouch) is applied', ['commits.create-existing-rejected'], { deviatesFrom: 'op-semantics' }),
+  // defects: the gaps of docs/defects.md (issue 24), each a mistake a real implementation makes, each killed by the check added for it.
+  // JSON parser leniency (what lenient parsers accept that RFC 8259 does not, src/reference/lenient-json.ts).
+  f('json-comments', 'robustness', 'skips /* */ and // comments in a body (JSON5, Jackson ALLOW_COMMENTS): a body with a comment is accepted', ['robustness.malformed-rejected']),
+  f('json-trailing-garbage', 'robustness', 'decodes the first JSON value of a body and ignores what follows (Go\'s json.Decoder, Jackson without FAIL_ON_TRAILING_TOKENS): a body with trailing garbage is accepted', ['robustness.malformed-rejected']),
+  f('json-raw-control-chars', 'robustness', 'takes raw control characters (TAB, LF) inside strings (Python strict=False): a body with one is accepted', ['robustness.malformed-rejected']),
+  f('json-lenient-numbers', 'robustness', 'reads numbers with leading zeros or a leading plus sign (01, +1): a body with one is accepted', ['robustness.malformed-rejected']),
+  f('json-huge-number-500', 'robustness', `parses integers to arbitrary precision under a digit cap (Python 3.11's int(), CVE-2020-10735) whose error is not handled: a number of more than ${INT_DIGITS_CAP} digits is answered 500`, ['robustness.malformed-rejected']),
+  f('lone-surrogate-500', 'robustness', 'encodes the body\'s strings with a strict UTF-8 encoder on their way to storage: a string holding an escaped lone surrogate (grammatical JSON) is answered 500', ['robustness.malformed-rejected']),
+  f('duplicate-keys-escaped', 'robustness', 'looks for duplicate member names before unescaping them: "rows" and "\\u0072ows" are two names, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
+  f('content-type-exact', 'robustness', 'compares Content-Type with the string "application/json": application/json; charset=utf-8 and Application/JSON are refused with 415', ['robustness.content-type-variants'], { deviatesFrom: 'content-type-json-only' }),
+  f('body-cap-1mib', 'robustness', 'refuses bodies over 1 MiB with 413 (nginx\'s default client_max_body_size left in front of the service): a commit of several maximal envelopes, within every stated limit, is refused', ['robustness.large-body-accepted'], { deviatesFrom: 'body-size-limit' }),
+  // Validators and binders (src/reference/validate.ts).
+  f('field-names-case-insensitive', 'limits', 'binds member names to the spec\'s fields without regard to case (Go\'s encoding/json): a required member sent as OPERATION_ID fills operation_id', ['rejection.violations-rejected']),
+  f('charset-ascii-range', 'limits', 'checks the base64url alphabet with the class [A-z0-9_-], whose A-z also holds [ \\ ] ^ and the backtick: a value holding one is accepted', ['rejection.violations-rejected']),
+  f('pattern-trailing-newline', 'limits', 'anchors patterns with a $ that matches before a final newline (Python re.match, PCRE): an alphabet string, a uuid or a day followed by "\\n" is accepted, in the body and in a path parameter', ['rejection.violations-rejected']),
+  f('uuid-parsed-leniently', 'uuid', 'validates uuids with the platform\'s parser (Python uuid.UUID, .NET Guid.Parse): braces, a urn:uuid: prefix, no hyphens or surrounding white space are accepted and normalised', ['rejection.violations-rejected']),
+  f('integer-string-coerced', 'limits', 'coerces a number written as a string into an integer field (Jackson scalar coercion, pydantic lax mode): "5" is accepted as 5', ['rejection.violations-rejected']),
+  f('integer-float-truncated', 'limits', 'truncates a fraction in an integer field (Jackson ACCEPT_FLOAT_AS_INT): 1.5 is accepted as 1', ['rejection.violations-rejected']),
+  // Usage arithmetic and concurrency (src/reference/handlers/usage.ts).
+  f('usage-total-double', 'usage', 'adds a row\'s counters up in doubles: past 2^53 a total larger by one compares equal, and the larger row is not kept', ['usage.large-totals']),
+  f('usage-total-bounded', 'usage', `reads "at most ${MAX_SAFE} each" as a bound on the row's total (a safe-integer check on the sum): a row whose four counters are each within it but sum past it is refused`, ['usage.large-totals']),
+  f('usage-check-then-act', 'usage', 'reads the held row, awaits a store round trip, then writes its merge: of two concurrent reports of one row, the one written last wins even with the smaller total', ['usage.concurrent-reports']),
+  // Service-Signature (src/reference/signature.ts): a hand-written verifier's shortcuts.
+  f('signature-crit-ignored', 'signatures', 'ignores the protected header\'s crit member (RFC 7515 4.1.11 says an unknown critical extension MUST be refused): a signature with crit ["x-…"] verifies', ['signatures.forgeries-rejected']),
+  f('signature-b64-without-crit', 'signatures', 'honours "b64": false without "crit": ["b64"] (RFC 7797 section 6): a signature over the unencoded digest verifies', ['signatures.forgeries-rejected']),
+  f('signature-embedded-jwk', 'signatures', 'verifies with the key the protected header carries in jwk when there is one (CVE-2018-0114): an attacker\'s key signs for the device', ['signatures.forgeries-rejected']),
+  f('signature-hmac-public-key', 'signatures', 'verifies alg HS256 with the device\'s public key (PEM) as the HMAC secret (CVE-2016-10555): anyone holding the public key signs', ['signatures.forgeries-rejected']),
+  f('signature-der-accepted', 'signatures', 'accepts an ASN.1 DER signature as well as the 64-byte r||s form RFC 7518 3.4 requires (Node\'s crypto.verify default)', ['signatures.forgeries-rejected']),
+  f('signature-lenient-base64', 'signatures', 'decodes the signature segment with a lenient base64 decoder (Buffer.from(s, "base64")): "=" padding and the + / alphabet are accepted', ['signatures.forgeries-rejected']),
+  f('signature-attached-payload', 'signatures', 'trusts an attached payload: when the payload segment is not empty the signature is checked over it, not over the body\'s digest', ['signatures.forgeries-rejected']),
+  f('signature-x5c-trusted', 'signatures', 'verifies with the key of the first certificate in the protected header\'s x5c, building no chain to a trusted root: an attacker\'s self-signed certificate signs for the device', ['signatures.forgeries-rejected']),
+  f('signature-kid-path', 'signatures', 'reads the verification key from a file named by kid: a kid of ../../dev/null (an empty file) with alg HS256 verifies with the empty secret', ['signatures.forgeries-rejected']),
+  f('signature-cache-by-header', 'signatures', 'caches verification by header value: a header that verified once is accepted again without hashing the body, so it signs any other body', ['signatures.forgeries-rejected']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
@@ -190,6 +225,22 @@ export class FaultSet {
   }
 }
 
+/**
+ * The shortcuts of a hand-written JWS verifier that trusts what the protected header says, each a
+ * fault taken only where its header feature is present (src/reference/signature.ts).
+ */
+export const SIGNATURE_SHORTCUT_FAULTS = [
+  'signature-crit-ignored',
+  'signature-b64-without-crit',
+  'signature-embedded-jwk',
+  'signature-hmac-public-key',
+  'signature-der-accepted',
+  'signature-lenient-base64',
+  'signature-attached-payload',
+  'signature-x5c-trusted',
+  'signature-kid-path',
+] as const satisfies readonly FaultName[];
+
 /** A fault combined with a reading under which it has no meaning, and why. */
 export interface FaultReadingConflict {
   readonly fault: FaultName;
@@ -205,7 +256,7 @@ export interface FaultReadingConflict {
 export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.freeze([
   // stored is the only window on the usage rows (no read endpoint): when it counts rows rather than
   // changes, how a row merges (summed, replaced, kept) never shows in any answer.
-  ...(['usage-summed', 'usage-last-write-wins', 'usage-per-field-max'] as const).flatMap((fault) =>
+  ...(['usage-summed', 'usage-last-write-wins', 'usage-per-field-max', 'usage-total-double', 'usage-check-then-act'] as const).flatMap((fault) =>
     (['rows-held', 'rows-accepted'] as const).map((value) => ({
       fault,
       reading: { name: 'usage-stored-meaning', value } as const,
@@ -226,6 +277,22 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
     fault: 'signature-partial-body',
     reading: { name: 'canonical-json', value: 'raw-bytes' },
     why: 'a raw-bytes digest never looks at the parsed body, so the typed view the fault hashes is not used',
+  },
+  // The bad bodies that show these parser faults carry an unlisted member, which that reading refuses whatever the parser made of it.
+  ...(['json-raw-control-chars', 'json-lenient-numbers'] as const).map((fault) => ({
+    fault,
+    reading: { name: 'unknown-fields-ignored', value: 'rejected' } as const,
+    why: 'the bad body shows the leniency in an unlisted member, which unknown-fields-ignored=rejected refuses whatever the parser made of it',
+  })),
+  {
+    fault: 'duplicate-keys-escaped',
+    reading: { name: 'duplicate-keys', value: 'last-wins' },
+    why: 'under duplicate-keys=last-wins a repeated name, escaped or not, is no defect',
+  },
+  {
+    fault: 'content-type-exact',
+    reading: { name: 'content-type-json-only', value: 'sniffed' },
+    why: 'a server that parses any body as JSON never looks at the Content-Type the fault compares',
   },
 ]);
 

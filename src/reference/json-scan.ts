@@ -34,8 +34,8 @@ function skipString(s: string, start: number): number {
   }
 }
 
-/** A member name and the index past it; escapes are decoded so "a" and "\u0061" collide. */
-function readKey(s: string, start: number): { key: string; end: number } | undefined {
+/** A member name and the index past it; escapes are decoded so "a" and "\u0061" collide (unless `raw`, the `duplicate-keys-escaped` fault). */
+function readKey(s: string, start: number, raw = false): { key: string; end: number } | undefined {
   let escaped = false;
   let i = start + 1;
   for (; i < s.length; i++) {
@@ -46,17 +46,21 @@ function readKey(s: string, start: number): { key: string; end: number } | undef
     } else if (c === QUOTE) break;
   }
   if (i >= s.length) return undefined;
-  const raw = s.slice(start, i + 1);
-  if (!escaped) return { key: raw.slice(1, -1), end: i + 1 };
+  const text = s.slice(start, i + 1);
+  // Stryker disable next-line all: `raw` is the duplicate-keys-escaped fault only
+  if (!escaped || raw) return { key: text.slice(1, -1), end: i + 1 };
   try {
-    return { key: JSON.parse(raw) as string, end: i + 1 };
+    return { key: JSON.parse(text) as string, end: i + 1 };
   } catch {
     return undefined;
   }
 }
 
-/** The first duplicate name or depth overflow in `s`, or undefined. `maxDepth` undefined: no depth bound. */
-export function scanJson(s: string, maxDepth: number | undefined): ScanProblem | undefined {
+/**
+ * The first duplicate name or depth overflow in `s`, or undefined. `maxDepth` undefined: no depth
+ * bound. `rawNames` compares names as written, before unescaping (the `duplicate-keys-escaped` fault).
+ */
+export function scanJson(s: string, maxDepth: number | undefined, o: { readonly rawNames?: boolean } = {}): ScanProblem | undefined {
   const stack: Frame[] = [];
   let expectKey = false;
   let i = 0;
@@ -67,7 +71,7 @@ export function scanJson(s: string, maxDepth: number | undefined): ScanProblem |
       case QUOTE: {
         const top = stack[stack.length - 1];
         if (expectKey && top?.object) {
-          const k = readKey(s, i);
+          const k = readKey(s, i, o.rawNames);
           if (!k) return undefined;
           top.keys ??= new Set();
           if (top.keys.has(k.key)) return { kind: 'duplicate', key: k.key };

@@ -148,9 +148,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     }
     const badParams = validateParams(endpoint, params, faults);
     if (badParams) throw badParams;
-    checkContentType(req, readings);
+    checkContentType(req, faults, readings);
     const rawBody = await readBody(req, faults);
-    const body = parseJsonBody(rawBody, faults, readings);
+    const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
     const badBody = validator.check(endpoint, body);
     if (badBody) throw badBody;
     // Both were checked against this endpoint's nodes above: they have its types.

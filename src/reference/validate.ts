@@ -13,12 +13,15 @@ import {
   KeyEnvelope,
   PouchOperation,
   LIMITS,
+  PATTERNS,
+  REQUEST_CONSTRAINTS,
   RosterKeyEnvelope,
   RosterStatement,
   Statement,
   UUID_GROUPS,
   UUID_MAX,
   UUID_NIL,
+  charsetSource,
   codePointLength,
   issuesOf,
   jsonPath,
@@ -26,6 +29,7 @@ import {
   toZod,
   type Endpoint,
   type EndpointId,
+  type CharsetName,
   type LimitName,
   type Node,
   type SchemaIssue,
@@ -62,7 +66,9 @@ export function validateParams(e: Endpoint, params: Record<string, string>, faul
     schema = z.object(schemasOf(e).params);
     paramSchemas.set(e.id, schema);
   }
-  const issues = issuesOf(schema, params);
+  const all = issuesOf(schema, params);
+  // `pattern-trailing-newline`: a path parameter's pattern anchored the same way (Werkzeug's converters let a %0A through to it).
+  const issues = faults.has('pattern-trailing-newline') ? all.filter((i) => !passesBeforeNewline(e, 'params', i, params[i.path])) : all;
   if (issues.length === 0) return undefined;
   // Stryker disable next-line all: the text of a 400's message; error bodies are not shown in the spec
   const shown = issues.slice(0, LISTED_ISSUES).map((i) => `${String(i.at[0])}: ${i.kind}`);
@@ -81,6 +87,7 @@ export class BodyValidator {
   private readonly schemas = new Map<EndpointId, z.ZodType>();
   private readonly options: SchemaOptions;
   private readonly stricter: Strictness;
+  private readonly binding: boolean;
 
   constructor(
     private readonly faults: FaultSet,
@@ -90,6 +97,7 @@ export class BodyValidator {
     // zod counts code points or UTF-16 units; a byte count is stricter than both and is added on top.
     this.options = { ...DEFAULT_SCHEMA_OPTIONS, lengthUnit: unit === 'utf16' ? 'utf16' : 'codepoints', calendarDays: readings.is('day-calendar-valid', 'calendar') };
     this.stricter = strictnessOf(faults, readings);
+    this.binding = BINDING_FAULTS.some((f) => faults.has(f));
   }
 
   private schema(e: Endpoint): z.ZodType {
@@ -101,10 +109,19 @@ export class BodyValidator {
     return schema;
   }
 
+  /**
+   * The body as the server's binder hands it on: the parsed body itself, unless a binding fault
+   * reads it into the spec's fields more loosely than JSON says (member names without case, numbers
+   * from strings, fractions truncated, uuids normalised). The handler works on what this returns.
+   */
+  bind(e: Endpoint, body: unknown): unknown {
+    return this.binding ? bound(e.body, body, this.faults) : body;
+  }
+
   /** 400 unless the body satisfies the endpoint's body schema (as bent by the readings and faults). */
   check(e: Endpoint, body: unknown): HttpError | undefined {
     const schemaIssues = issuesOf(this.schema(e), body);
-    const kept = this.faults.any && schemaIssues.length > 0 ? schemaIssues.filter((i) => !loosened(i, body, this.faults)) : schemaIssues;
+    const kept = this.faults.any && schemaIssues.length > 0 ? schemaIssues.filter((i) => !loosened(e, i, body, this.faults)) : schemaIssues;
     const issues: readonly Problem[] = this.stricter.any && kept.length === 0 ? tightened(e, body, this.stricter) : kept;
     return issues.length === 0 ? undefined : badRequest('invalid_body', describeIssues('body', issues));
   }
@@ -134,7 +151,38 @@ const LAX_SIGNATURE = new RegExp(`^[${CHARSETS.base64url.chars.replace('-', '\\-
 /** `uuid-any-version`: the 8-4-4-4-12 shape only, built from the same group lengths. */
 const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).join('-')}$`);
 
-function loosened(i: SchemaIssue, body: unknown, faults: FaultSet): boolean {
+/** The charset of each body field and path parameter that has one, by endpoint, scope and template path. */
+const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
+  REQUEST_CONSTRAINTS.filter((c) => c.kind === 'charset' && c.scope !== 'response' && c.charset).map((c) => [`${c.endpoint} ${c.scope} ${c.path}`, c.charset!]),
+);
+const CHARSET_RE = new Map((Object.keys(CHARSETS) as CharsetName[]).map((n) => [n, new RegExp(charsetSource(n))]));
+/** `charset-ascii-range`: the base64url class written with the range A-z, which spans [ \ ] ^ _ and the backtick too. */
+const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
+
+/** `pattern-trailing-newline`: whether `v` passes the issue's own check once a final newline is dropped, as `$` lets it. */
+function passesBeforeNewline(e: Endpoint, scope: 'body' | 'params', i: SchemaIssue, v: unknown): boolean {
+  if (typeof v !== 'string' || !v.endsWith('\n')) return false;
+  const head = v.slice(0, -1);
+  switch (i.kind) {
+    case 'charset': {
+      const charset = CHARSET_AT.get(`${e.id} ${scope} ${i.path}`);
+      return charset !== undefined && CHARSET_RE.get(charset)!.test(head);
+    }
+    case 'pattern':
+      return PATTERNS.day.regex.test(head);
+    case 'uuid':
+      return PATTERNS.uuid.regex.test(head);
+    default:
+      return false;
+  }
+}
+
+function loosened(e: Endpoint, i: SchemaIssue, body: unknown, faults: FaultSet): boolean {
+  if (faults.has('pattern-trailing-newline') && passesBeforeNewline(e, 'body', i, valueAt(body, i.at))) return true;
+  if (i.kind === 'charset' && faults.has('charset-ascii-range') && CHARSET_AT.get(`${e.id} body ${i.path}`) === 'base64url') {
+    const v = valueAt(body, i.at);
+    if (typeof v === 'string' && A_TO_Z_RANGE.test(v)) return true;
+  }
   for (const [fault, path, limit] of COUNT_ONE_OVER) {
     if (i.kind === 'maxItems' && i.path === path && faults.has(fault)) {
       const v = valueAt(body, i.at);
@@ -156,6 +204,55 @@ function loosened(i: SchemaIssue, body: unknown, faults: FaultSet): boolean {
     if (typeof v === 'string' && ANY_HEX_UUID.test(v)) return true;
   }
   return false;
+}
+
+/** The faults of a binder that reads a body into the spec's fields more loosely than JSON says. */
+const BINDING_FAULTS: readonly FaultName[] = ['field-names-case-insensitive', 'uuid-parsed-leniently', 'integer-string-coerced', 'integer-float-truncated'];
+
+/** `uuid-parsed-leniently`: what a platform UUID parser makes of a string (trimmed, urn:uuid: and braces dropped, hyphens optional), or undefined. */
+function platformUuid(v: string): string | undefined {
+  const hex = v.trim().replace(/^urn:uuid:/i, '').replace(/^\{(.*)\}$/, '$1').replaceAll('-', '');
+  if (!/^[0-9a-fA-F]{32}$/.test(hex)) return undefined;
+  let at = 0;
+  return UUID_GROUPS.map((n) => hex.slice(at, (at += n)))
+    .join('-')
+    .toLowerCase();
+}
+
+/** The value as a loose binder reads it into `node` (a copy where anything changed). */
+function bound(node: Node, v: unknown, faults: FaultSet): unknown {
+  switch (node.kind) {
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || node.freeForm) return v;
+      const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+      for (const [key, field] of Object.entries(node.fields)) {
+        if (!(key in out) && faults.has('field-names-case-insensitive')) {
+          // Go's encoding/json: an exact match first, else any member whose name equals the field's without case.
+          const twin = Object.keys(out).find((k) => k.toLowerCase() === key.toLowerCase());
+          if (twin !== undefined) {
+            out[key] = out[twin];
+            delete out[twin];
+          }
+        }
+        if (key in out) out[key] = bound(field.node, out[key], faults);
+      }
+      return out;
+    }
+    case 'array':
+      return Array.isArray(v) ? v.map((x) => bound(node.items, x, faults)) : v;
+    case 'integer':
+      if (typeof v === 'string' && /^-?\d+$/.test(v) && faults.has('integer-string-coerced')) return Number(v);
+      if (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v) && faults.has('integer-float-truncated')) return Math.trunc(v);
+      return v;
+    case 'uuid':
+      return typeof v === 'string' && !PATTERNS.uuid.regex.test(v) && faults.has('uuid-parsed-leniently') ? (platformUuid(v) ?? v) : v;
+    case 'string':
+    case 'enum':
+    case 'boolean':
+      return v;
+    default:
+      return node satisfies never;
+  }
 }
 
 /** Limits a fault reads as exclusive (`<` where the spec says "at most"). */

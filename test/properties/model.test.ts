@@ -124,7 +124,7 @@ describe('bad bodies', () => {
     expect(withLateDuplicate({ reason: 'r' })).toBe('{"reason":"r","reason":"r"}');
   });
 
-  it('are not JSON the endpoint takes, except the two that rest on readings', () => {
+  it('are not JSON the endpoint takes, except those that rest on readings, the huge number (a type error) and the tolerated lone surrogate', () => {
     for (const json of ['{}', '{"rows":[]}']) {
       for (const bad of BAD) {
         const { raw, headers } = badBody(json, bad, 'rows');
@@ -141,6 +141,9 @@ describe('bad bodies', () => {
         else if (bad === 'duplicate-keys-late') expect(text).toMatch(/"(rows|b)":(.*),"\1":\2\}$/);
         else if (bad === 'not-an-object') expect(typeof parsed).toBe('string');
         else if (bad === 'deep-nesting') expect(text.startsWith('{"rows":[[[[')).toBe(true);
+        else if (bad === 'duplicate-keys-escaped') expect(text).toMatch(/"(rows|a)":(.*),"\\u00[0-9a-f]{2}\w*":\2\}$/);
+        else if (bad === 'huge-number') expect(parsed).toEqual({ rows: Infinity });
+        else if (bad === 'lone-surrogate') expect((parsed as { x?: string }).x).toBe('\ud800');
         else expect(parsed, `${bad} of ${json}`).toBeUndefined();
       }
     }

@@ -2,14 +2,15 @@
  * One test per fault of the catalogue: the same requests against the correct reference and against
  * a reference with only that fault switched on give different observable HTTP behaviour.
  */
-import { randomUUID } from 'node:crypto';
+import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, signingInput } from '../../src/crypto/service-signature.ts';
 import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
-import { LIMITS } from '../../src/spec/index.ts';
+import { LIMITS, MAX_SAFE } from '../../src/spec/index.ts';
+import { SIGNATURE_ATTACK_BY_ID, type AttackContext } from '../../src/crypto/attacks.ts';
 import { probeCost, sizesUpTo } from '../../src/check/cost-growth.ts';
 import {
   BROWSER,
@@ -31,6 +32,7 @@ import {
   statement,
   usageRow,
   status,
+  usagePath,
   max,
   type Res,
 } from './helpers.ts';
@@ -64,6 +66,32 @@ async function seeded(ref: RunningReference): Promise<{ pouch: string; a: Record
   const a = op(ref);
   expect(await commitOps(ref, [a], pouch)).toBe(200);
   return { pouch, a };
+}
+
+/** A body sent as raw text (a bad body, or one of unusual but valid spelling) as the browser, to revoke a fresh browser id. */
+const revokeRaw = (ref: RunningReference, text: string | Uint8Array, headers: Record<string, string> = {}): Promise<number> =>
+  status(send(ref.url, { method: 'POST', path: `/v1/browsers/${randomUUID()}/revoke`, headers: { ...JSON_HEADERS, ...authHeaders(ref, BROWSER), ...headers }, body: text }));
+
+/** A device commit built by one attack of the signature catalogue, over a fresh valid one-op body. */
+function attackContext(ref: RunningReference): AttackContext {
+  const privateKey = deviceKey(ref);
+  return { body: commitBody([op(ref)]), pouchId: randomUUID(), kid: ref.fixture.primary.device.deviceId, privateKey, publicJwk: createPublicKey(privateKey).export({ format: 'jwk' }) as JsonWebKey };
+}
+function sendAttack(ref: RunningReference, id: string, c: AttackContext = attackContext(ref)): Promise<number> {
+  const r = SIGNATURE_ATTACK_BY_ID.get(id)!.apply(c);
+  const headers: Record<string, string> = { ...JSON_HEADERS, ...authHeaders(ref, DEVICE), ...(r.header === undefined ? {} : { 'service-signature': r.header }) };
+  return status(send(ref.url, { method: 'POST', path: commitPath(r.pouchId), headers, body: r.rawBody ?? JSON.stringify(r.body) }));
+}
+
+/** Rounds of `n` concurrent reports of one row, largest input first; how many rounds then held a row smaller than the largest. */
+async function usageRaces(ref: RunningReference, rounds = 6, n = 16): Promise<number> {
+  let lost = 0;
+  for (let k = 0; k < rounds; k++) {
+    const id = sourceId();
+    await Promise.all(Array.from({ length: n }, (_, i) => reportUsage(ref, id, [usageRow({ input: 1000 - i })])));
+    if ((await stored(ref, id, { input: 1000 })) !== 0) lost++;
+  }
+  return lost;
 }
 
 const DEMOS: Record<FaultName, Demo> = {
@@ -466,6 +494,61 @@ const DEMOS: Record<FaultName, Demo> = {
     },
     correct: 409,
     faulty: 200,
+  },
+  // defects (docs/defects.md): what lenient JSON parsers accept.
+  'json-comments': { observe: (ref) => revokeRaw(ref, '{/* c */"reason":"a"}'), correct: 400, faulty: 200 },
+  'json-trailing-garbage': { observe: (ref) => revokeRaw(ref, '{"reason":"a"} "x"'), correct: 400, faulty: 200 },
+  'json-raw-control-chars': { observe: (ref) => revokeRaw(ref, '{"reason":"a\tb"}'), correct: 400, faulty: 200 },
+  'json-lenient-numbers': {
+    observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ input: 10, output: 5 })] }).replace('"input":10', '"input":010').replace('"output":5', '"output":+5'), DEVICE)),
+    correct: 400,
+    faulty: 200,
+  },
+  'json-huge-number-500': { observe: (ref) => revokeRaw(ref, `{"reason":${'9'.repeat(5000)}}`), correct: 400, faulty: 500 },
+  'lone-surrogate-500': { observe: (ref) => revokeRaw(ref, '{"reason":"\\ud800"}'), correct: 200, faulty: 500 },
+  'duplicate-keys-escaped': { observe: (ref) => revokeRaw(ref, '{"reason":"a","\\u0072eason":"b"}'), correct: 400, faulty: 200 },
+  'content-type-exact': { observe: (ref) => revokeRaw(ref, '{"reason":"a"}', { 'content-type': 'application/json; charset=utf-8' }), correct: 200, faulty: 415 },
+  'body-cap-1mib': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) }), op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 413 },
+  // validators and binders
+  'field-names-case-insensitive': { observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), { ROWS: [usageRow()] }, DEVICE)), correct: 400, faulty: 200 },
+  'charset-ascii-range': { observe: (ref) => commitOps(ref, [op(ref, { envelope: 'AB`C^D' })]), correct: 400, faulty: 200 },
+  'pattern-trailing-newline': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ day: '2026-03-01\n' })])), correct: 400, faulty: 200 },
+  'uuid-parsed-leniently': {
+    observe: (ref) => revokeRaw(ref, JSON.stringify({ roster: { statements: [statement], key_envelopes: [{ ...keyEnvelope(ref), pouch_id: `{${randomUUID()}}` }] } })),
+    correct: 400,
+    faulty: 200,
+  },
+  'integer-string-coerced': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ input: '5' })])), correct: 400, faulty: 200 },
+  'integer-float-truncated': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ input: 1.5 })])), correct: 400, faulty: 200 },
+  // usage arithmetic and concurrency
+  'usage-total-double': {
+    // Totals 2^53 and 2^53 + 1: equal as doubles.
+    observe: async (ref) => {
+      const id = sourceId();
+      return [await stored(ref, id, { input: MAX_SAFE, output: 1 }), await stored(ref, id, { input: MAX_SAFE, output: 2 })];
+    },
+    correct: [1, 1],
+    faulty: [1, 0],
+  },
+  'usage-total-bounded': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ input: MAX_SAFE, output: MAX_SAFE })])), correct: 200, faulty: 400 },
+  'usage-check-then-act': { observe: (ref) => usageRaces(ref), correct: 0, faulty: (lost: unknown) => typeof lost === 'number' && lost > 0 },
+  // Service-Signature: the attack each shortcut lets through.
+  'signature-crit-ignored': { observe: (ref) => sendAttack(ref, 'crit.unknown'), correct: 401, faulty: 200 },
+  'signature-b64-without-crit': { observe: (ref) => sendAttack(ref, 'b64.false-without-crit'), correct: 401, faulty: 200 },
+  'signature-embedded-jwk': { observe: (ref) => sendAttack(ref, 'key.embedded-jwk'), correct: 401, faulty: 200 },
+  'signature-hmac-public-key': { observe: (ref) => sendAttack(ref, 'alg.hs256-pem'), correct: 401, faulty: 200 },
+  'signature-der-accepted': { observe: (ref) => sendAttack(ref, 'sig.der'), correct: 401, faulty: 200 },
+  'signature-lenient-base64': { observe: (ref) => sendAttack(ref, 'sig.padded'), correct: 401, faulty: 200 },
+  'signature-attached-payload': { observe: (ref) => sendAttack(ref, 'jws.attached-other-body'), correct: 401, faulty: 200 },
+  'signature-x5c-trusted': { observe: (ref) => sendAttack(ref, 'key.x5c'), correct: 401, faulty: 200 },
+  'signature-kid-path': { observe: (ref) => sendAttack(ref, 'kid.path-traversal'), correct: 401, faulty: 200 },
+  'signature-cache-by-header': {
+    observe: async (ref) => {
+      const c = attackContext(ref);
+      return [await sendAttack(ref, 'ok.original', c), await sendAttack(ref, 'body.changed-after-acceptance', c)];
+    },
+    correct: [200, 401],
+    faulty: [200, 200],
   },
 };
 

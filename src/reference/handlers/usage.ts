@@ -6,8 +6,10 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowValue } from '../../spec/index.ts';
+import { MAX_SAFE, USAGE_COUNTERS, mergeUsageRow, usageKey, usageTotal, type UsageRowValue } from '../../spec/index.ts';
 import { dataOut, type Handler } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 
 type Row = Readonly<UsageRowValue>;
@@ -31,16 +33,34 @@ function storedOf(readings: ReadingSet, changed: number, held: number, reported:
   }
 }
 
-export const reportUsage: Handler<'reportUsage'> = (ctx) => {
+// Stryker disable all: the usage faults' arithmetic only (docs/mutation.md)
+/** `usage-total-double`: the row's total as a JavaScript number, rounded past 2^53. */
+const doubleTotal = (r: Row): number => r.input + r.output + r.cache_read + r.cache_write;
+
+/** The merge of a held row and a reported one: the spec model's, or the arithmetic of the usage faults. */
+function keepsReported(held: Row, reported: Row, faults: FaultSet): boolean {
+  if (faults.has('usage-total-double')) return doubleTotal(reported) > doubleTotal(held);
+  return mergeUsageRow(held, reported).changed;
+}
+// Stryker restore all
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   const { faults, readings, store } = ctx;
   const rows = ctx.body.rows;
   const scope = `${ctx.caller.accountId}\n${ctx.params.sourceId}`;
   const keyReading = readings.of('usage-row-key');
+  // `usage-total-bounded`: "at most 9007199254740991 each" read as a bound on the sum of the four.
+  // Stryker disable next-line all: the usage-total-bounded fault only
+  if (faults.has('usage-total-bounded')) rows.forEach((r, k) => { if (usageTotal(r) > BigInt(MAX_SAFE)) throw badRequest('invalid_body', `rows[${k}]: total exceeds ${MAX_SAFE}`); });
   const changed = new Set<string>();
   const inserted = new Set<string>();
+  // Rows written by this request, read back by its later rows: the request is one merge in order.
+  const staged = new Map<string, Row>();
   for (const row of rows) {
     const key = usageKey(row, keyReading);
-    const held = store.usageRow(scope, key);
+    const held = staged.get(key) ?? store.usageRow(scope, key);
     if (!held) inserted.add(key);
     const reported: Row = { input: row.input, output: row.output, cache_read: row.cache_read, cache_write: row.cache_write, day: row.day, assistant: row.assistant, model: row.model };
     let next: Row | undefined;
@@ -58,12 +78,15 @@ export const reportUsage: Handler<'reportUsage'> = (ctx) => {
         cache_write: Math.max(held.cache_write, row.cache_write),
       };
       next = sameCounters(held, merged) ? undefined : merged;
-    } else if (mergeUsageRow(held, reported).changed) next = reported;
+    } else if (keepsReported(held, reported, faults)) next = reported;
     if (next) {
-      store.putUsageRow(scope, key, next);
+      staged.set(key, next);
       changed.add(key);
     }
   }
+  // `usage-check-then-act`: a store round trip between reading the held rows and writing the merge, outside any transaction.
+  if (faults.has('usage-check-then-act')) await tick();
+  for (const [key, row] of staged) store.putUsageRow(scope, key, row);
   let stored = storedOf(readings, changed.size, store.usageRowCount(scope), rows.length);
   // Unnamed meanings of stored (4.3: "not shown"): the rows inserted (not raised), or the reports sent so far.
   if (ctx.unnamed.has('stored-rows-inserted')) stored = inserted.size;
