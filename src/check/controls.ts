@@ -65,7 +65,8 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   const reading = await pinSituation(ctx, endpoint, sent, situations);
   if (reading) {
     if (!reading.ok) return reading.outcome;
-    return assumptionMismatch(reading.assumption, `${message}, while the same request without the ${reading.at.situation} at ${reading.at.path} is accepted: the target reads ${reading.assumption} otherwise than the run`);
+    const where = [reading.at, ...reading.also].map((at) => `the ${at.situation} at ${at.path}`).join(' and ');
+    return assumptionMismatch(reading.assumption, `${message}, while the same request without ${where} is accepted: the target reads ${reading.assumption} otherwise than the run`);
   }
   const culprit = await pinField(ctx, endpoint, sent);
   if (culprit && !culprit.ok) return culprit.outcome;
@@ -79,19 +80,34 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   return unknownOutcome(`${message}; a plain ${endpoint} request is accepted, no single field explains the refusal, and no reading covers it`);
 }
 
-type PinnedSituation = { ok: true; assumption: ReturnType<typeof assumptionOfSituation>; at: SituationAt } | { ok: false; outcome: Outcome };
+type PinnedSituation =
+  | { ok: true; assumption: ReturnType<typeof assumptionOfSituation>; at: SituationAt; also: readonly SituationAt[] }
+  | { ok: false; outcome: Outcome };
 
-/** Sends the request without each situation in turn (deepest first): the first accepted names the reading that covers it. */
+/**
+ * Sends the request without each situation in turn (deepest first): the first accepted names the
+ * reading that covers it. A request may hold one situation in several places (two negative counters)
+ * or situations of several readings, any one enough for a refusal: then it is sent without every
+ * situation of one reading at once, and last without all of them.
+ */
 async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, situations: readonly SituationAt[]): Promise<PinnedSituation | undefined> {
   const ordered = [...situations].sort((a, b) => depth(b.path) - depth(a.path));
-  for (const at of ordered) {
+  const byReading = new Map<ReturnType<typeof assumptionOfSituation>, SituationAt[]>();
+  for (const at of ordered) byReading.set(assumptionOfSituation(at.situation), [...(byReading.get(assumptionOfSituation(at.situation)) ?? []), at]);
+  const trials: { readonly remove: readonly SituationAt[]; readonly blame: SituationAt }[] = [
+    ...ordered.map((at) => ({ remove: [at], blame: at })),
+    ...[...byReading.values()].filter((g) => g.length > 1).map((g) => ({ remove: g, blame: g[0]! })),
+    ...(byReading.size > 1 ? [{ remove: ordered, blame: ordered[0]! }] : []),
+  ];
+  for (const { remove, blame } of trials) {
     if (ctx.signal.aborted) return undefined;
-    const variant = without(endpoint, sent, at);
+    let variant: RequestSample | undefined = sent;
+    for (const at of remove) variant = variant && without(endpoint, variant, at);
     if (!variant) continue;
     const ex = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, variant)));
     const u = unexpected(ex);
     if (u) return { ok: false, outcome: u };
-    if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(at.situation), at };
+    if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(blame.situation), at: blame, also: remove.filter((r) => r !== blame) };
   }
   return undefined;
 }

@@ -4,7 +4,7 @@
  * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
  * `defineProperty` lists them on every property.
  */
-import { ENDPOINT_BY_ID, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, listedParams, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../spec/index.ts';
 
 /**
  * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
@@ -97,6 +97,9 @@ export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
 export const SHARED_READINGS: readonly AssumptionName[] = Object.freeze([
   ...new Set<AssumptionName>([
     ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => ENDPOINT_BY_ID[e].environment),
+    // What the diagnosis of a refused plain request tries (src/check/environment.ts): an id the profile lists, the other JWS form.
+    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).flatMap((e) => listedParams(ENDPOINT_BY_ID[e]).map((p) => p.listedUnder.assumption)),
+    'jws-form',
     'op-semantics',
     'rate-limits',
     'error-response',

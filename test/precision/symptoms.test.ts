@@ -80,4 +80,20 @@ describe('the symptoms of a correct server read as broken', () => {
       await close();
     }
   });
+
+  it('a usage row with two negative counters refused by a server that rejects negative counts is put on that reading (both removed at once), not on the row', async () => {
+    const { ctx, close } = await caseOn({ readings: { 'usage-counters-negative': 'rejected' } });
+    try {
+      const day = new Date().toISOString().slice(0, 10);
+      const row = { day, assistant: 'a', model: 'm', input: -9007199254740991, output: 5, cache_read: 7, cache_write: -3 };
+      const sent = { params: { sourceId: ctx.uuid().replace(/-/g, '') }, body: { rows: [row] } };
+      const ex = await ctx.call({ endpoint: 'reportUsage', ...sent });
+      expect(ex.verdict).toBe('rejected');
+      const o = await judgeServed(ctx, 'reportUsage', sent, ex, { what: 'a usage row with two negative counters' });
+      expect(o, JSON.stringify(o)).toMatchObject({ ok: false, kind: "assumption", assumption: "usage-counters-negative" });
+      expect(o.ok === false ? o.message : '').toMatch(/without the negative-usage-counter at rows\[\]\.\w+ and the negative-usage-counter at rows\[\]\.\w+ is accepted/);
+    } finally {
+      await close();
+    }
+  });
 });
