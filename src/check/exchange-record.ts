@@ -38,11 +38,25 @@ function isUtf8Text(bytes: Uint8Array): boolean {
   return Buffer.from(buf.toString('utf8'), 'utf8').equals(buf);
 }
 
+/**
+ * The body as kept: decoded from at most the bytes the kept characters can take, and copied, so
+ * that the record never holds the whole body alive (a slice of a long string keeps its parent).
+ */
 function bodyOfBytes(bytes: Uint8Array, size: number): RecordedBody {
   const utf8 = isUtf8Text(bytes);
-  const full = utf8 ? Buffer.from(bytes).toString('utf8') : Buffer.from(bytes).toString('base64');
-  const text = full.length > MAX_RECORDED_BODY_CHARS ? full.slice(0, MAX_RECORDED_BODY_CHARS) : full;
-  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(text.length < full.length ? { clipped: true as const } : {}) };
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A character is at most 4 UTF-8 bytes; base64 makes 4 characters of 3 bytes.
+  const take = utf8 ? MAX_RECORDED_BODY_CHARS * 4 : Math.ceil(MAX_RECORDED_BODY_CHARS / 4) * 3;
+  const head = buf.subarray(0, Math.min(buf.length, take));
+  const decoded = utf8 ? head.toString('utf8') : head.toString('base64');
+  const clipped = head.length < buf.length || decoded.length > MAX_RECORDED_BODY_CHARS;
+  const text = decoded.length > MAX_RECORDED_BODY_CHARS ? flat(decoded.slice(0, MAX_RECORDED_BODY_CHARS)) : decoded;
+  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(clipped ? { clipped: true as const } : {}) };
+}
+
+/** A string of its own (not a slice keeping a longer one alive). */
+function flat(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }
 
 function maskHeaders(h: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
