@@ -461,6 +461,38 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
   });
 }
 
+/** A secret reference of a profile file, with the field that holds it. */
+export type ProfileRef = { readonly field: string } & ({ readonly file: string } | { readonly env: string });
+
+/**
+ * Every `{ "file": … }` and `{ "env": … }` reference of a valid profile file, without reading them
+ * (what `load k8s` must mount from a Secret for the profile to work inside a pod).
+ */
+export function profileRefs(json: unknown): ProfileRef[] {
+  const r = ProfileFileSchema.safeParse(json);
+  if (!r.success) return [];
+  const out: ProfileRef[] = [];
+  const ref = (field: string, v: unknown): void => {
+    if (typeof v !== 'object' || v === null || 'kty' in v) return;
+    if ('file' in v && typeof v.file === 'string') out.push({ field, file: v.file });
+    else if ('env' in v && typeof v.env === 'string') out.push({ field, env: v.env });
+  };
+  const headers = (field: string, h: Record<string, unknown> | undefined): void => {
+    for (const [name, v] of Object.entries(h ?? {})) ref(`${field}.${name}`, v);
+  };
+  const f = r.data;
+  for (const [name, account] of Object.entries(f.accounts ?? {})) {
+    if (!account) continue;
+    headers(`accounts.${name}.browser.headers`, account.browser?.headers);
+    headers(`accounts.${name}.device.headers`, account.device?.headers);
+    ref(`accounts.${name}.device.privateJwk`, account.device?.privateJwk);
+  }
+  headers('headers', f.headers);
+  for (const [name, v] of Object.entries(f.tls ?? {})) ref(`tls.${name}`, v);
+  ref('proxy', f.proxy);
+  return out;
+}
+
 /** Every problem of a profile file, one line each; empty when it is valid (secrets are not resolved). */
 export function profileFileIssues(json: unknown): string[] {
   const r = ProfileFileSchema.safeParse(json, { error: errorMap });
