@@ -175,3 +175,32 @@ export async function connectProxy(o: { credentials?: string } = {}): Promise<Pr
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connects, forwarded, auth, close };
 }
+
+/**
+ * A staging front: an https server (on the `server` test certificate, requiring a client
+ * certificate when asked) that forwards every request to `upstream` (e.g. the embedded reference)
+ * and records what came in, as a TLS-terminating gateway does.
+ */
+export async function tlsFront(upstream: string, o: { requireClientCert?: boolean } = {}): Promise<Running> {
+  const up = new URL(upstream);
+  const seen: SeenRequest[] = [];
+  const server = createHttpsServer(
+    { cert: pem('server.cert.pem'), key: pem('server.key.pem'), ...(o.requireClientCert ? { requestCert: true, rejectUnauthorized: true, ca: pem('ca.cert.pem') } : {}) },
+    (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate?.();
+      const cn = peer && typeof peer === 'object' && 'subject' in peer ? peer.subject?.CN : undefined;
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, ...(typeof cn === 'string' ? { clientCn: cn } : {}) });
+      const out = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.destroy());
+      req.pipe(out);
+    },
+  );
+  server.on('tlsClientError', () => undefined);
+  const close = track(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `https://127.0.0.1:${port}`, port, seen, close };
+}
