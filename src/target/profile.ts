@@ -19,10 +19,11 @@ import {
   type MemberKind,
 } from '../spec/index.ts';
 import { findJsonSyntaxError } from './json-syntax.ts';
-import { ProxyError, parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.ts';
+import { FieldError } from './field-error.ts';
+import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.ts';
 import { redact } from './redact.ts';
-import { SecretRefError, readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
-import { TLS_MIN_VERSIONS, TlsMaterialError, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
+import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
+import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
 
 export interface Identity {
   kind: MemberKind;
@@ -436,7 +437,7 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     tls = resolveTls(file.tls, baseUrl, src, secrets);
     proxy = resolveProxy(file.proxy, baseUrl, src, secrets);
   } catch (e) {
-    if (e instanceof SecretRefError || e instanceof TlsMaterialError || e instanceof ProxyError) throw new ProfileError(e.message, e.field);
+    if (e instanceof FieldError) throw new ProfileError(e.message, e.field);
     throw e;
   }
   return Object.freeze({

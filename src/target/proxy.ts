@@ -9,6 +9,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { errorCodes, innermostMessage } from './error-codes.ts';
+import { FieldError } from './field-error.ts';
 import { isLoopbackHostname } from './loopback.ts';
 
 /** Where the proxy setting came from: the profile, or the environment variable that named it. */
@@ -20,15 +21,9 @@ export interface ProxyRoute {
   readonly from: ProxySource;
 }
 
-/** A proxy setting that cannot be used: `field` names where it came from. */
-export class ProxyError extends Error {
-  constructor(
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${field}: ${problem}`);
-    this.name = 'ProxyError';
-  }
+/** A proxy setting that cannot be used: `field` names where it came from (the profile's field, or the variable). */
+export class ProxyError extends FieldError {
+  override readonly name = 'ProxyError';
 }
 
 /** The proxy URL, normalised (`proxy.example:3128` → `http://proxy.example:3128`), or why not. */

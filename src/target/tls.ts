@@ -8,6 +8,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
 import { errorCodes, innermostMessage } from './error-codes.ts';
+import { FieldError } from './field-error.ts';
 
 export const TLS_MIN_VERSIONS = ['TLSv1.2', 'TLSv1.3'] as const;
 export type TlsMinVersion = (typeof TLS_MIN_VERSIONS)[number];
@@ -31,14 +32,8 @@ export interface TlsSettings {
 }
 
 /** A TLS block that cannot be used: `field` names the profile field at fault. */
-export class TlsMaterialError extends Error {
-  constructor(
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${field}: ${problem}`);
-    this.name = 'TlsMaterialError';
-  }
+export class TlsMaterialError extends FieldError {
+  override readonly name = 'TlsMaterialError';
 }
 
 const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;

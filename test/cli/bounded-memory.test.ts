@@ -5,7 +5,6 @@
  * (It once reached 4.2 GB: every finding's recorded excerpt kept its whole 4 MiB body alive.)
  * The peak is the child's own, process.resourceUsage().maxRSS, written on exit by a preloaded script.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { startReference, type RunningReference } from '../../src/reference/index
 import { ReportSchema } from '../../src/report/report-json.ts';
 import { RESPONSE_BODY_BOUND_BYTES } from '../../src/spec/index.ts';
 import { endlessBody } from './misbehaving-servers.ts';
-import { BIN, ROOT } from './spawn-cli.ts';
+import { pouchproof } from './spawn-cli.ts';
 
 /** Generous: the run measured ~160 MB here; before the fix it passed 1 GB within a minute. */
 const PEAK_RSS_BOUND_BYTES = 600 * 1024 * 1024;
@@ -30,27 +29,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], maxRssFile: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', join(import.meta.dirname, 'report-maxrss.cjs'), BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', POUCHPROOF_MAXRSS_FILE: maxRssFile },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error('pouchproof run did not finish in 120 s'));
-    }, 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 describe('a target that answers one endless body', () => {
   it('is read up to the bound, reported as such, and the run stays small', async () => {
     const endless = await endlessBody();
@@ -59,7 +37,7 @@ describe('a target that answers one endless body', () => {
       await writeFile(profile, JSON.stringify({ ...(ref.profile as object), name: 'endless', baseUrl: endless.url }), { mode: 0o600 });
       const reports = join(dir, 'reports');
       const maxRss = join(dir, 'maxrss');
-      const r = await run(['run', '--profile', profile, '--seed', '5', '--max-duration', '60s', '--report-dir', reports], maxRss);
+      const r = await pouchproof(['run', '--profile', profile, '--seed', '5', '--max-duration', '60s', '--report-dir', reports], 120_000, { POUCHPROOF_MAXRSS_FILE: maxRss }, ['--require', join(import.meta.dirname, 'report-maxrss.cjs')]);
       const peak = Number(await readFile(maxRss, 'utf8')) * 1024;
       expect(peak, `peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB`).toBeLessThan(PEAK_RSS_BOUND_BYTES);
       expect(peak).toBeGreaterThan(0);

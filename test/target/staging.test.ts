@@ -4,13 +4,14 @@
  * the environment's, with NO_PROXY), and headers a gateway requires. Against node:https servers on
  * the committed test certificates and a proxy written in the test (staging-servers.ts).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordExchange } from '../../src/check/exchange-record.ts';
 import { TargetClient, type Exchange } from '../../src/target/client.ts';
 import { toCurl } from '../../src/target/curl.ts';
 import { probeConnection } from '../../src/target/connect-probe.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
+import { curlTests } from './need-curl.ts';
 import { CLIENT_PASSPHRASE, TLS_DIR, TLS_FILE, connectProxy, httpServer, httpsServer, pem, type Proxy, type Running } from './staging-servers.ts';
 
 const SOURCE = 'ab'.repeat(16);
@@ -270,17 +271,7 @@ describe('the response bound of the profile', () => {
 });
 
 
-function hasCurl(): boolean {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const CURL = hasCurl();
-const REQUIRE_TOOLS = Boolean(process.env['CI'] || process.env['POUCHPROOF_REQUIRE_TOOLS']);
-if (!CURL && !REQUIRE_TOOLS) console.warn('test/target/staging.test.ts: curl is not installed, so the test that runs a TLS curl line is SKIPPED (CI installs it)');
+const { withCurl, requireCurl } = curlTests('test/target/staging.test.ts', 'the test that runs a TLS curl line');
 
 describe('curl repro lines: TLS files by their paths, never their contents; the proxy and headers masked', () => {
   it('names the CA, certificate and key files with --cacert, --cert and --key, and the TLS name with --connect-to', async () => {
@@ -301,8 +292,8 @@ describe('curl repro lines: TLS files by their paths, never their contents; the 
     expect(line).not.toMatch(/^#/);
   });
 
-  it.skipIf(!CURL && !REQUIRE_TOOLS)('the line runs as it is against the mutual-TLS server (needs curl)', async () => {
-    if (!CURL) throw new Error('curl is not installed, and this run requires it (CI or POUCHPROOF_REQUIRE_TOOLS is set)');
+  withCurl('the line runs as it is against the mutual-TLS server (needs curl)', async () => {
+    requireCurl();
     const server = await httpsServer({ requireClientCert: true });
     opened.push(server);
     const p = profile({ baseUrl: server.url, tls: { ...CA, ...CLIENT } });
