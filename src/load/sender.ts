@@ -414,17 +414,22 @@ class HeaderWriter {
   private readonly recentLines: HeaderLines[] = [new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError('')];
   private recentNext = 0;
 
+  private readonly hasBase: boolean;
+
   constructor(
     private readonly base: Readonly<Record<string, string>>,
     private readonly fixed: string,
-  ) {}
+  ) {
+    this.hasBase = Object.keys(base).length > 0;
+  }
 
   linesOf(headers: Readonly<Record<string, string>>): HeaderLines {
     for (let i = 0; i < this.recentHeaders.length; i++) if (this.recentHeaders[i] === headers) return this.recentLines[i]!;
     const own = fieldLines(headers, undefined);
     let out: HeaderLines = own;
-    if (!(own instanceof InvalidRequestError)) {
-      const rest = fieldLines(this.base, headers);
+    // A signed request brings a new header object each time: without profile-wide headers, nothing more to do.
+    if (!(own instanceof InvalidRequestError) && (this.hasBase || this.fixed !== '')) {
+      const rest = this.hasBase ? fieldLines(this.base, headers) : { text: '', host: false };
       out = rest instanceof InvalidRequestError ? rest : { text: own.text + rest.text + this.fixed, host: own.host || rest.host };
     }
     this.recentHeaders[this.recentNext] = headers;

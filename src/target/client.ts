@@ -313,6 +313,7 @@ export class TargetClient {
       if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test((err as Error).message)) {
         throw new Error(`cannot send ${endpoint.id}: ${(err as Error).message}`);
       }
+      const alert = this.alerts.since(t0);
       const j =
         err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected
           ? { verdict: 'transport-error' as const, reason: 'not sent: the gate promise was rejected', failure: 'aborted' as const }
@@ -323,7 +324,7 @@ export class TargetClient {
               : classifyFailure(err, {
                   timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage,
                   ...(this.profile.proxy ? { proxy: shownProxy(this.profile.proxy.url) } : {}),
-                  ...(this.alerts.since(t0) ? { tlsAlert: this.alerts.since(t0) } : {}),
+                  ...(alert ? { tlsAlert: alert } : {}),
                 });
       return {
         ...base,
