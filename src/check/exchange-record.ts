@@ -3,8 +3,9 @@
  * sent and what came back, secrets from the profile masked before anything is kept. Bodies are
  * kept up to a bound (an envelope can be megabytes): a report must stay openable.
  */
+import { isUtf8 } from 'node:buffer';
 import type { Exchange, TransportFailure, Verdict } from '../target/client.ts';
-import { redact, redactBytes } from '../target/redact.ts';
+import { maskList, redact, redactBytes } from '../target/redact.ts';
 
 /** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
 export const MAX_RECORDED_BODY_CHARS = 16_384;
@@ -33,16 +34,37 @@ export interface RecordedExchange {
   readonly timings: { readonly headersMs?: number; readonly totalMs: number };
 }
 
-function isUtf8Text(bytes: Uint8Array): boolean {
+/**
+ * The body as kept: decoded from at most the bytes the kept characters can take, and copied, so
+ * that the record never holds the whole body alive (a slice of a long string keeps its parent).
+ */
+function bodyOfBytes(bytes: Uint8Array, size: number): RecordedBody {
+  const utf8 = isUtf8(bytes);
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Buffer.from(buf.toString('utf8'), 'utf8').equals(buf);
+  // A character is at most 4 UTF-8 bytes; base64 makes 4 characters of 3 bytes.
+  const take = utf8 ? MAX_RECORDED_BODY_CHARS * 4 : Math.ceil(MAX_RECORDED_BODY_CHARS / 4) * 3;
+  const head = buf.subarray(0, Math.min(buf.length, take));
+  const decoded = utf8 ? head.toString('utf8') : head.toString('base64');
+  const clipped = head.length < buf.length || decoded.length > MAX_RECORDED_BODY_CHARS;
+  const text = decoded.length > MAX_RECORDED_BODY_CHARS ? flat(decoded.slice(0, MAX_RECORDED_BODY_CHARS)) : decoded;
+  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(clipped ? { clipped: true as const } : {}) };
 }
 
-function bodyOfBytes(bytes: Uint8Array, size: number): RecordedBody {
-  const utf8 = isUtf8Text(bytes);
-  const full = utf8 ? Buffer.from(bytes).toString('utf8') : Buffer.from(bytes).toString('base64');
-  const text = full.length > MAX_RECORDED_BODY_CHARS ? full.slice(0, MAX_RECORDED_BODY_CHARS) : full;
-  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(text.length < full.length ? { clipped: true as const } : {}) };
+/** A string of its own (not a slice keeping a longer one alive). */
+function flat(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
+/**
+ * A response body (text) as kept: only its start is masked and copied, with room for a secret that
+ * begins before the cut, so a large body costs no copy of its own.
+ */
+function bodyOfText(body: string, secrets: readonly string[]): RecordedBody {
+  const margin = maskList(secrets)[0]?.length ?? 0;
+  const head = body.length > MAX_RECORDED_BODY_CHARS + margin ? flat(body.slice(0, MAX_RECORDED_BODY_CHARS + margin)) : body;
+  const masked = redact(head, secrets);
+  const text = masked.length > MAX_RECORDED_BODY_CHARS ? flat(masked.slice(0, MAX_RECORDED_BODY_CHARS)) : masked;
+  return { text, size: Buffer.byteLength(body, 'utf8'), ...(text.length < masked.length || head.length < body.length ? { clipped: true as const } : {}) };
 }
 
 function maskHeaders(h: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
@@ -65,7 +87,7 @@ export function recordExchange(ex: Exchange, secrets: readonly string[]): Record
           response: {
             status: res.status,
             headers: maskHeaders(res.headers, secrets),
-            body: { ...bodyOfBytes(new Uint8Array(Buffer.from(redact(res.body, secrets), 'utf8')), Buffer.byteLength(res.body, 'utf8')) },
+            body: bodyOfText(res.body, secrets),
             truncated: res.truncated,
           },
         }

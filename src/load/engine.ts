@@ -15,7 +15,7 @@ import { encodeHistogram, newHistogram, recordUs, summarize, type LatencySummary
 import type { LoadRequest, LoadResponse, RequestOutcome, RequestSource } from './scenario.ts';
 import type { Tally } from './tally.ts';
 import { Timeline, type SecondBucket } from './timeline.ts';
-import { Sender, type Flight } from './sender.ts';
+import { Sender, type Flight, type SenderRoute } from './sender.ts';
 
 export const CONTROL_STOP = 0;
 export const CONTROL_COMPLETED = 1;
@@ -55,6 +55,8 @@ export interface EngineOptions {
   readonly control?: Int32Array;
   /** Response bytes read per request at most (default RESPONSE_BODY_CAP_BYTES). */
   readonly responseCapBytes?: number;
+  /** The profile's TLS block, proxy and headers (see SenderRoute). */
+  readonly route?: SenderRoute;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
 }
@@ -142,7 +144,7 @@ async function warmUp(sender: Sender, o: EngineOptions): Promise<void> {
 }
 
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
-  const sender = new Sender(o.baseUrl, o.connections, o.timeoutMs, o.responseCapBytes);
+  const sender = new Sender(o.baseUrl, o.connections, o.timeoutMs, o.responseCapBytes, o.route);
   if (o.warmupMs && o.warmupMs > 0) await warmUp(sender, o);
   const p0 = performance.now();
   await o.source.prepare?.();

@@ -59,6 +59,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
   });
   const engine = await runEngine({
     baseUrl: job.profile.baseUrl,
+    route: job.profile,
     source,
     model: job.model,
     connections: job.connections,
@@ -71,7 +72,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
   });
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {
-    const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs);
+    const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs, undefined, job.profile);
     try {
       checks = await source.check((r) => sender.request(r));
     } catch (e) {

@@ -4,8 +4,21 @@
  * and one `--seed`, so their identifiers stay disjoint. No index is ever retried (a retry would send
  * its share of the load twice); its absence shows in the merge instead. The profile and device key
  * come from a Secret mounted read-only; the shard files come back through `kubectl logs`.
+ * Given the profile, every file it names (a device key, the TLS block's CA, certificate and key)
+ * is mounted from its own key of the Secret at the same path relative to the profile, so the
+ * profile works unchanged inside the pod.
  */
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import { shellQuote } from '../target/curl.ts';
+import type { ProfileRef } from '../target/profile.ts';
 import { MAX_SHARDS } from './shard.ts';
+
+/** One file of the Secret: its key, where it is mounted (relative to PROFILE_DIR), and the local file it is made from. */
+export interface SecretMount {
+  readonly key: string;
+  readonly path: string;
+  readonly local: string;
+}
 
 export interface K8sJobOptions {
   readonly name: string;
@@ -14,6 +27,8 @@ export interface K8sJobOptions {
   readonly image: string;
   /** Secret holding profile.json (and the files it names); absent: the pods need no credentials. */
   readonly secret?: string;
+  /** The Secret's files, profile.json first (profileMounts); absent: the Secret is mounted whole, its keys as file names. */
+  readonly mounts?: readonly SecretMount[];
   /** Arguments of `pouchproof load` every shard gets (no --shard, --start-at or --profile). */
   readonly loadArgs: readonly string[];
   readonly startAtMs: number;
@@ -93,7 +108,7 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
           ],
           volumes: [
             { name: 'scratch', emptyDir: {} },
-            ...(o.secret ? [{ name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440 } }] : []),
+            ...(o.secret ? [{ name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440, ...(o.mounts ? { items: o.mounts.map((m) => ({ key: m.key, path: m.path })) } : {}) } }] : []),
           ],
         },
       },
@@ -106,16 +121,49 @@ export function k8sRecipe(o: K8sJobOptions): string[] {
   const ns = o.namespace ? ` -n ${o.namespace}` : '';
   return [
     `pouchproof load: ${o.shards} shards, shared start ${new Date(o.startAtMs).toISOString()} (apply before then; a pod that starts later runs late and is listed as late)`,
-    ...(o.secret
+    ...(o.secret && o.mounts
       ? [
-          'The profile and every file it names (e.g. the device key) go into a Secret, never into this file:',
-          `  kubectl create secret generic ${o.secret}${ns} --from-file=${PROFILE_FILE}=./${PROFILE_FILE} --from-file=./device-key.jwk.json`,
-          `  (file references in ${PROFILE_FILE} are relative to it: keep them bare file names)`,
+          'The profile and every file it names go into a Secret, never into this file (each is mounted at its path relative to the profile):',
+          `  kubectl create secret generic ${o.secret}${ns} ${o.mounts.map((m) => `--from-file=${m.key}=${shellQuote(m.local)}`).join(' ')}`,
         ]
-      : []),
+      : o.secret
+        ? [
+            'The profile and every file it names (e.g. the device key) go into a Secret, never into this file:',
+            `  kubectl create secret generic ${o.secret}${ns} --from-file=${PROFILE_FILE}=./${PROFILE_FILE} --from-file=./device-key.jwk.json`,
+            `  (file references in ${PROFILE_FILE} are relative to it: keep them bare file names, or give --profile to mount them at their paths)`,
+          ]
+        : []),
     `  kubectl apply${ns} -f job.yaml`,
     `  kubectl wait${ns} --for=condition=complete --timeout=${Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000)}s job/${o.name}`,
     `  kubectl logs${ns} -l pouchproof/run=${o.name} --tail=-1 --max-log-requests=${Math.max(5, Math.min(o.shards, 100))} > shards.log`,
     `  pouchproof load merge shards.log --expect-shards ${o.shards}`,
   ];
+}
+
+/** A Secret key: what Kubernetes allows (letters, digits, `-`, `_`, `.`). */
+const SECRET_KEY = /^[-._a-zA-Z0-9]+$/;
+
+/**
+ * The Secret's files for a profile at `profilePath` naming `refs`: profile.json, then each file it
+ * names, mounted at its path relative to the profile (as the profile reads it inside the pod).
+ * A file outside the profile's directory, or a value from an environment variable (which a pod does
+ * not have), is refused in one line naming the field.
+ */
+export function profileMounts(profilePath: string, refs: readonly ProfileRef[]): SecretMount[] {
+  const out: SecretMount[] = [{ key: PROFILE_FILE, path: PROFILE_FILE, local: profilePath }];
+  for (const r of refs) {
+    if ('env' in r) {
+      throw new K8sError(`${r.field}: {"env": "${r.env}"} is read from the environment, which the pods do not have: for load k8s give it as {"file": …} beside the profile, mounted from the Secret`);
+    }
+    const rel = normalize(r.file).replace(/\\/g, '/');
+    if (isAbsolute(r.file) || rel === '..' || rel.startsWith('../')) {
+      throw new K8sError(`${r.field}: the file ${JSON.stringify(r.file)} is outside the profile's directory; in the pods the profile's files come from the Secret mounted at ${PROFILE_DIR}: name it by a path relative to the profile`);
+    }
+    if (out.some((m) => m.path === rel)) continue;
+    const key = rel.split('/').join('.');
+    if (!SECRET_KEY.test(key) || key.length > 253) throw new K8sError(`${r.field}: the file ${JSON.stringify(r.file)} cannot be a Secret key (letters, digits, '-', '_', '.' and '/' only)`);
+    if (out.some((m) => m.key === key)) throw new K8sError(`${r.field}: the file ${JSON.stringify(r.file)} and another one map to the same Secret key ${key}: rename one`);
+    out.push({ key, path: rel, local: join(dirname(profilePath), rel) });
+  }
+  return out;
 }

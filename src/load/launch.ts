@@ -5,6 +5,8 @@
  * scenario comes loaded (its catalogue sits above this layer); writing reports is the caller's.
  */
 import { availableParallelism } from 'node:os';
+import { probeConnection } from '../target/connect-probe.ts';
+import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { isLoopbackUrl } from './remote.ts';
 import { executeLoad, type LoadRunResult } from './run.ts';
@@ -92,8 +94,14 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
 
   return withTarget(o.target, async (target) => {
     const { profile, embedded } = target;
-    if (!embedded && !o.allowRemote && !(await isLoopbackUrl(profile.baseUrl))) {
-      throw new LoadUsageError(`${new URL(profile.baseUrl).host} is not on the loopback interface; pass --allow-remote to load it`);
+    const proxy = profile.proxy ? `the proxy ${shownProxy(profile.proxy.url)} (${profile.proxy.from === 'profile' ? 'the profile\'s proxy' : profile.proxy.from})` : undefined;
+    // Through a proxy the load leaves the machine whatever the target's name resolves to here.
+    if (!embedded && !o.allowRemote && (proxy || !(await isLoopbackUrl(profile.baseUrl)))) {
+      const where = proxy ? `is reached through ${proxy}` : 'is not on the loopback interface';
+      throw new LoadUsageError(`${new URL(profile.baseUrl).host} ${where}; pass --allow-remote to load it`);
+    }
+    if (proxy) {
+      o.onProgress?.(`through ${proxy}: its latency and capacity are part of every figure (a shard run inside the network, e.g. pouchproof load k8s, measures the target alone)`);
     }
     const allConnections = o.connections ?? scenario.defaultConnections ?? (o.rate ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
     // The open model's rate is what is shared; its connections are only a pool, which each shard keeps whole.
@@ -105,6 +113,11 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
     if (!Number.isInteger(workers) || workers < 0) throw new LoadUsageError('--workers must be a non-negative integer');
     const faults = target.reference?.faults;
     if (o.startAt) await sleepUntil(o.startAt.atMs - PRE_START_MS - (o.warmupMs ?? 1000), o.signal);
+    // One line naming what to fix (a CA, a client certificate, a proxy's refusal) instead of a run of failed requests.
+    if (!embedded) {
+      const reach = await probeConnection(profile, profile.timeouts.connectMs);
+      if (!reach.ok) throw new LoadUsageError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${reach.reason}`);
+    }
     const result = await executeLoad({
       scenario,
       scenarioUrl,

@@ -1,14 +1,9 @@
 /** Loopback detection for `--allow-remote`: a load run aimed elsewhere must be asked for explicitly. */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { isLoopbackAddress } from '../target/loopback.ts';
 
-export function isLoopbackAddress(addr: string): boolean {
-  const a = addr.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isIP(a) === 4) return a.startsWith('127.');
-  if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  return mapped ? mapped[1]!.startsWith('127.') : false;
-}
+export { isLoopbackAddress };
 
 /** True when every address the URL's host resolves to is on the loopback interface. */
 export async function isLoopbackUrl(url: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
 import type { Rng } from './rng.ts';
-import { AbandonedError } from './sender.ts';
+import { AbandonedError, ConnectionSetupError } from './sender.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
 
 const APPLIED = RESULT_STATUSES[0];
@@ -88,6 +88,7 @@ function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<I
 /** Transport errors, timeouts, responses the engine abandoned and 5xx: the server failed to serve, as opposed to refusing. */
 export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined {
   if (res instanceof AbandonedError) return { ok: false, units: 0, reason: res.reason, error: true };
+  if (res instanceof ConnectionSetupError) return { ok: false, units: 0, reason: `transport: ${res.message}`, error: true };
   if (res instanceof Error) {
     const code = (res as { code?: string }).code ?? '';
     const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;

@@ -12,12 +12,34 @@
  * Each request settles exactly once, through its `done` callback, with the response or an Error.
  * A connection is reused while the server keeps it open (and, when it says how long it keeps idle
  * connections with Keep-Alive: timeout=N, not past a second before that); anything else closes it.
+ *
+ * The profile's route applies as for the conformance client: its TLS block, its headers (under the
+ * request's own), and its proxy. Through a proxy, an https target is reached through a CONNECT
+ * tunnel and a plain one in absolute form on a connection to the proxy, so a CI runner that reaches
+ * staging only through a proxy can still send load; what it measures then includes the proxy (the
+ * CLI says so; a shard run inside the network measures the target alone).
  */
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { rootCertificates, connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect } from 'node:tls';
+import { proxyAuthorization, type ProxyRoute } from '../target/proxy.ts';
+import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from '../target/tls.ts';
+import { connectToProxy, openTunnel, TunnelError } from '../target/tunnel.ts';
 import { ResponseParser, type FeedResult } from './http1-response.ts';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
+
+/** How the engine's connections reach the target: the profile's TLS block, proxy and headers (a Profile is one). */
+export interface SenderRoute {
+  readonly tls?: TlsSettings | undefined;
+  readonly proxy?: ProxyRoute | undefined;
+  /** Sent on every request; a request's own header of the same name wins. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A connection that could not be set up (TLS refused, the proxy refused the tunnel): its message is the whole reason, in one line. */
+export class ConnectionSetupError extends Error {
+  override readonly name = 'ConnectionSetupError';
+}
 
 /** Response bytes read per request at most; past it the response is abandoned (and counted). */
 export const RESPONSE_BODY_CAP_BYTES = 1024 * 1024;
@@ -119,11 +141,32 @@ class Conn {
 
   start(f: Flight, text: string): void {
     if (this.socket && now() > this.reuseUntil) this.kill();
-    this.socket ??= this.sender.open(this);
     this.flight = f;
     f.conn = this;
     this.parser.reset();
-    this.socket.write(text);
+    if (this.socket) {
+      this.socket.write(text);
+      return;
+    }
+    const opened = this.sender.open(this);
+    if (!(opened instanceof Promise)) {
+      this.socket = opened;
+      opened.write(text);
+      return;
+    }
+    // A tunnel is being opened: the request goes out once it is, unless it was given up meanwhile.
+    opened.then(
+      (socket) => {
+        if (this.flight !== f || f.settled || this.socket) return void socket.destroy();
+        this.socket = socket;
+        socket.write(text);
+      },
+      (e: Error) => {
+        if (this.flight !== f) return;
+        this.detach(false);
+        f.settle(e);
+      },
+    );
   }
 
   onData(socket: Socket, buf: Buffer, start: number, end: number): void {
@@ -143,7 +186,8 @@ class Conn {
     if (!f) return;
     if (err) {
       this.detach(false);
-      f.settle(err);
+      const tls = describeTlsFailure(err, this.sender.hostHeader);
+      f.settle(tls ? new ConnectionSetupError(tls) : err);
     } else this.conclude(f, this.parser.close(), true);
   }
 
@@ -193,8 +237,10 @@ export class Sender {
   private readonly port: number;
   private readonly secure: boolean;
   private readonly servername: string | undefined;
-  private readonly hostHeader: string;
+  readonly hostHeader: string;
+  /** What precedes a request's path: the base path, and through a proxy to a plain target, the origin (absolute form). */
   private readonly prefix: string;
+  private readonly headers: HeaderWriter;
   private readonly sweeper: NodeJS.Timeout;
   private readonly conns: Conn[] = [];
   private readonly idle: Conn[] = [];
@@ -208,16 +254,19 @@ export class Sender {
     private readonly connections: number,
     readonly timeoutMs: number,
     readonly capBytes = RESPONSE_BODY_CAP_BYTES,
-    /** A certificate to trust for https targets besides Node's bundled roots (without it: those and NODE_EXTRA_CA_CERTS). */
-    private readonly tlsCa?: string,
+    /** TLS, proxy and profile-wide headers (without: direct, Node's bundled roots and NODE_EXTRA_CA_CERTS, no extra header). */
+    private readonly route: SenderRoute = {},
   ) {
     const u = new URL(baseUrl);
     this.secure = u.protocol === 'https:';
     this.host = u.hostname.replace(/^\[(.*)\]$/, '$1');
     this.port = Number(u.port || (this.secure ? 443 : 80));
-    this.servername = this.secure && isIP(this.host) === 0 ? this.host : undefined;
+    this.servername = route.tls?.servername ?? (this.secure && isIP(this.host) === 0 ? this.host : undefined);
     this.hostHeader = u.host;
-    this.prefix = u.pathname.replace(/\/+$/, '');
+    const absolute = route.proxy !== undefined && !this.secure;
+    this.prefix = (absolute ? u.origin : '') + u.pathname.replace(/\/+$/, '');
+    const auth = absolute && route.proxy ? proxyAuthorization(route.proxy.url) : undefined;
+    this.headers = new HeaderWriter(route.headers ?? {}, auth ? `proxy-authorization: ${auth}\r\n` : '');
     // A request overstays its deadline by at most one sweep period.
     this.sweeper = setInterval(() => this.sweep(), Math.max(5, Math.min(100, timeoutMs / 10)));
     this.sweeper.unref();
@@ -231,7 +280,7 @@ export class Sender {
     this.inFlight.add(f);
     this.dispatching = true;
     try {
-      const text = this.closed ? new InvalidRequestError('the sender is closed') : requestText(req, this.prefix, this.hostHeader);
+      const text = this.closed ? new InvalidRequestError('the sender is closed') : requestText(req, this.prefix, this.hostHeader, this.headers);
       if (typeof text !== 'string') f.settle(text);
       else {
         const conn = this.idle.pop() ?? (this.conns.length < this.connections ? this.newConn() : undefined);
@@ -267,21 +316,48 @@ export class Sender {
     if (!this.closed) this.idle.push(conn);
   }
 
-  /** Opens the socket of `conn`. */
-  open(conn: Conn): Socket {
-    let s: Socket;
-    if (this.secure) {
-      s = tlsConnect({ host: this.host, port: this.port, ALPNProtocols: ['http/1.1'], ...(this.servername ? { servername: this.servername } : {}), ...(this.tlsCa ? { ca: [...rootCertificates, this.tlsCa] } : {}) });
-      s.setNoDelay(true);
-      s.on('data', (d: Buffer) => conn.onData(s, d, 0, d.length));
-    } else {
-      s = netConnect({
-        host: this.host,
-        port: this.port,
-        noDelay: true,
-        onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
-      });
+  /**
+   * Opens the socket of `conn`: at once, or (through a CONNECT tunnel) once the proxy said yes.
+   * Through a proxy, a plain target's requests go to the proxy itself, in absolute form.
+   */
+  open(conn: Conn): Socket | Promise<Socket> {
+    const proxy = this.route.proxy;
+    const proxyTls = this.route.tls?.ca !== undefined ? { ca: tlsConnectOptions(this.route.tls).ca } : {};
+    if (proxy && this.secure) {
+      return openTunnel(proxy, this.host, this.port, { timeoutMs: this.timeoutMs, proxyTls }).then(
+        (raw) => {
+          const s = this.secureOver(conn, raw);
+          raw.on('error', (e: Error) => conn.onGone(s, e));
+          return s;
+        },
+        (e: unknown) => Promise.reject(e instanceof TunnelError ? new ConnectionSetupError(e.message) : e),
+      );
     }
+    if (proxy) return this.watch(conn, connectToProxy(proxy, proxyTls), true);
+    if (this.secure) return this.secureOver(conn, undefined);
+    const s: Socket = netConnect({
+      host: this.host,
+      port: this.port,
+      noDelay: true,
+      onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
+    });
+    return this.watch(conn, s, false);
+  }
+
+  /** TLS to the target, directly or over a tunnel, as the profile's block says. */
+  private secureOver(conn: Conn, socket: Socket | undefined): Socket {
+    const s = tlsConnect({
+      ...tlsConnectOptions(this.route.tls),
+      ...(socket ? { socket } : { host: this.host, port: this.port }),
+      ALPNProtocols: ['http/1.1'],
+      ...(this.servername ? { servername: this.servername } : {}),
+    });
+    return this.watch(conn, s, true);
+  }
+
+  private watch(conn: Conn, s: Socket, data: boolean): Socket {
+    s.setNoDelay(true);
+    if (data) s.on('data', (d: Buffer) => conn.onData(s, d, 0, d.length));
     s.on('error', (e: Error) => conn.onGone(s, e));
     s.on('end', () => conn.onGone(s, undefined));
     s.on('close', () => conn.onGone(s, undefined));
@@ -328,41 +404,62 @@ const OWN_FIELDS = new Set(['content-length', 'transfer-encoding', 'connection',
 type HeaderLines = { readonly text: string; readonly host: boolean } | InvalidRequestError;
 
 /**
- * The header lines of the last few header objects, by identity: a run sends the same few objects
- * over and over (unsigned requests), or a new object per request (a signed one), which a small ring
- * handles without the cost a WeakMap entry per request would put on the garbage collector.
+ * A request's header lines, with the profile-wide headers it does not set itself and any fixed
+ * line (a proxy's credentials), by identity of the request's header object: a run sends the same
+ * few objects over and over (unsigned requests), or a new object per request (a signed one), which
+ * a small ring handles without the cost a WeakMap entry per request would put on the garbage collector.
  */
-const recentHeaders: Array<Readonly<Record<string, string>> | undefined> = [undefined, undefined, undefined, undefined];
-const recentLines: HeaderLines[] = [new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError('')];
-let recentNext = 0;
+class HeaderWriter {
+  private readonly recentHeaders: Array<Readonly<Record<string, string>> | undefined> = [undefined, undefined, undefined, undefined];
+  private readonly recentLines: HeaderLines[] = [new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError(''), new InvalidRequestError('')];
+  private recentNext = 0;
 
-function headerLines(headers: Readonly<Record<string, string>>): HeaderLines {
-  for (let i = 0; i < recentHeaders.length; i++) if (recentHeaders[i] === headers) return recentLines[i]!;
+  private readonly hasBase: boolean;
+
+  constructor(
+    private readonly base: Readonly<Record<string, string>>,
+    private readonly fixed: string,
+  ) {
+    this.hasBase = Object.keys(base).length > 0;
+  }
+
+  linesOf(headers: Readonly<Record<string, string>>): HeaderLines {
+    for (let i = 0; i < this.recentHeaders.length; i++) if (this.recentHeaders[i] === headers) return this.recentLines[i]!;
+    const own = fieldLines(headers, undefined);
+    let out: HeaderLines = own;
+    // A signed request brings a new header object each time: without profile-wide headers, nothing more to do.
+    if (!(own instanceof InvalidRequestError) && (this.hasBase || this.fixed !== '')) {
+      const rest = this.hasBase ? fieldLines(this.base, headers) : { text: '', host: false };
+      out = rest instanceof InvalidRequestError ? rest : { text: own.text + rest.text + this.fixed, host: own.host || rest.host };
+    }
+    this.recentHeaders[this.recentNext] = headers;
+    this.recentLines[this.recentNext] = out;
+    this.recentNext = (this.recentNext + 1) % this.recentHeaders.length;
+    return out;
+  }
+}
+
+/** The lines of `headers`, leaving out the names `over` sets (compared case-insensitively). */
+function fieldLines(headers: Readonly<Record<string, string>>, over: Readonly<Record<string, string>> | undefined): HeaderLines {
   let text = '';
   let host = false;
-  let out: HeaderLines | undefined;
+  const taken = over ? new Set(Object.keys(over).map((k) => k.toLowerCase())) : undefined;
   for (const name in headers) {
     const value = headers[name]!;
     const lower = name.toLowerCase();
-    if (!TOKEN.test(name) || BAD_VALUE.test(value) || OWN_FIELDS.has(lower)) {
-      out = new InvalidRequestError(`invalid ${name} header`);
-      break;
-    }
+    if (taken?.has(lower)) continue;
+    if (!TOKEN.test(name) || BAD_VALUE.test(value) || OWN_FIELDS.has(lower)) return new InvalidRequestError(`invalid ${name} header`);
     if (lower === 'host') host = true;
     text += `${name}: ${value}\r\n`;
   }
-  out ??= { text, host };
-  recentHeaders[recentNext] = headers;
-  recentLines[recentNext] = out;
-  recentNext = (recentNext + 1) % recentHeaders.length;
-  return out;
+  return { text, host };
 }
 
 /** The whole request as one string: start line, fields, Content-Length, body. */
-export function requestText(req: LoadRequest, prefix: string, hostHeader: string): string | InvalidRequestError {
+function requestText(req: LoadRequest, prefix: string, hostHeader: string, headers: HeaderWriter): string | InvalidRequestError {
   const target = prefix + req.path;
   if (!TARGET.test(target)) return new InvalidRequestError(`invalid request path ${JSON.stringify(target.slice(0, 60))}`);
-  const h = headerLines(req.headers);
+  const h = headers.linesOf(req.headers);
   if (h instanceof InvalidRequestError) return h;
   return `${req.method} ${target} HTTP/1.1\r\n${h.host ? '' : `host: ${hostHeader}\r\n`}${h.text}content-length: ${Buffer.byteLength(req.body)}\r\n\r\n${req.body}`;
 }

@@ -66,7 +66,7 @@ export function withAssumptions(profile: Profile, overrides: Readonly<Record<str
 /** Why nothing can be reached at the target's host and port, or undefined when something listens. */
 export async function unreachableReason(t: Pick<ResolvedTarget, 'embedded' | 'profile'>): Promise<string | undefined> {
   if (t.embedded) return undefined;
-  const p = await probeConnection(t.profile.baseUrl, t.profile.timeouts.connectMs);
+  const p = await probeConnection(t.profile, t.profile.timeouts.connectMs);
   return p.ok ? undefined : `cannot reach the target ${new URL(t.profile.baseUrl).origin}: ${p.reason}`;
 }
 

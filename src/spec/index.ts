@@ -10,3 +10,4 @@ export * from './assumptions.ts';
 export * from './usage-merge.ts';
 export * from './grounds.ts';
 export * from './wording.ts';
+export * from './response-size.ts';

@@ -3,6 +3,9 @@
  * tested without a network.
  */
 import { schemasOf, issuesOf, type Endpoint } from '../spec/index.ts';
+import { errorCodes } from './error-codes.ts';
+import { describeProxyFailure } from './proxy.ts';
+import { describeTlsFailure } from './tls.ts';
 
 export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'protocol-error' | 'transport-error';
 
@@ -11,6 +14,8 @@ export interface ResponseFacts {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly truncated: boolean;
+  /** Set when the body went past the bound pouchproof reads (`limits.responseBytes`): that bound. */
+  readonly overCap?: number;
   /** The parsed body, when the body is complete and JSON. */
   readonly json?: unknown;
 }
@@ -71,6 +76,14 @@ export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgemen
     return { verdict: 'protocol-error', reason: `unexpected redirect ${status}${loc ? ` to ${loc.slice(0, 100)}` : ''}` };
   }
   if (status >= 500) return { verdict: 'server-error', reason: `server error ${status}` };
+  // Past the bound nothing was judged: the answer is incomplete by pouchproof's limit, never the target's fault.
+  if (r.overCap !== undefined) {
+    return {
+      verdict: 'transport-error',
+      reason: `response body over ${r.overCap} bytes (HTTP ${status}): more than any answer the spec allows; the rest was not read (limits.responseBytes in the profile raises the bound)`,
+      failure: 'other',
+    };
+  }
   if (status >= 400) {
     if (isObject(r.json) && 'ok' in r.json && r.json['ok'] === true) {
       return { verdict: 'protocol-error', reason: `status ${status} but the body says ok: true` };
@@ -78,7 +91,7 @@ export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgemen
     return { verdict: 'rejected', reason: `rejected with ${status}${errorHint(r.json)}` };
   }
   // 2xx
-  if (r.truncated) return { verdict: 'protocol-error', reason: `${status} response body exceeds the size cap and was cut` };
+  if (r.truncated) return { verdict: 'protocol-error', reason: `${status} response body is incomplete` };
   const ct = r.headers['content-type'];
   if (!isJsonMediaType(ct)) {
     return { verdict: 'protocol-error', reason: `${status} response has content type ${ct ? JSON.stringify(ct.slice(0, 80)) : '(none)'}, not application/json` };
@@ -105,28 +118,32 @@ export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgemen
   return { verdict: 'accepted', reason: `accepted with ${status}` };
 }
 
-/** The codes on an error and its causes, outermost first. */
-function codesOf(err: unknown): string[] {
-  const out: string[] = [];
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') out.push(code);
-    e = (e as { cause?: unknown }).cause;
-  }
-  return out;
-}
-
 /** A failure below HTTP semantics: nothing (or only part) of a response arrived. */
-export function classifyFailure(err: unknown, ctx: { timedOut: boolean; timeoutMs: number; connectMs: number; host: string; stage: 'connect' | 'headers' | 'body' }): Judgement {
+export function classifyFailure(
+  err: unknown,
+  ctx: {
+    timedOut: boolean; timeoutMs: number; connectMs: number; host: string; stage: 'connect' | 'headers' | 'body';
+    /** The proxy in the way, as shown. */
+    proxy?: string;
+    /** A TLS alert the connection got meanwhile (the closed connection it explains says nothing of its own). */
+    tlsAlert?: unknown;
+  },
+): Judgement {
   if (ctx.timedOut) {
     const what = ctx.stage === 'body' ? 'the response body did not finish' : 'no response';
     return { verdict: 'transport-error', reason: `${what} within ${ctx.timeoutMs} ms`, failure: 'timeout' };
   }
-  const codes = codesOf(err);
+  const codes = errorCodes(err);
   const has = (c: string): boolean => codes.includes(c);
   if (codes.some((c) => c.startsWith('HPE_'))) {
     return { verdict: 'protocol-error', reason: `invalid HTTP response (${codes.find((c) => c.startsWith('HPE_'))})` };
+  }
+  const tls = describeTlsFailure(err, ctx.host) ?? (ctx.tlsAlert !== undefined ? describeTlsFailure(ctx.tlsAlert, ctx.host) : undefined);
+  if (tls) return { verdict: 'transport-error', reason: tls, failure: 'other' };
+  // Through a proxy, a refusal or a drop is the proxy's to report: it says nothing of whether the target is up.
+  if (ctx.proxy) {
+    const proxied = describeProxyFailure(err, ctx.proxy, ctx.host);
+    if (proxied) return { verdict: 'transport-error', reason: proxied, failure: 'other' };
   }
   if (has('ECONNREFUSED')) return { verdict: 'transport-error', reason: `connection refused by ${ctx.host}`, failure: 'refused' };
   if (has('ENOTFOUND') || has('EAI_AGAIN') || has('EAI_NONAME')) return { verdict: 'transport-error', reason: `DNS lookup failed for ${ctx.host}` };

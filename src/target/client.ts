@@ -5,15 +5,17 @@
  * responses are read under a byte cap and a time bound, so nothing is buffered without limit.
  */
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
+import { Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
 import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
+import { shownProxy, type ProxyRoute } from './proxy.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
 import { RecentRate, Throttle, sleep, throttleWait, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
+import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
 
 export type { TransportFailure, Verdict } from './classify.ts';
 
@@ -46,7 +48,10 @@ export interface Exchange {
   id: number;
   endpoint: EndpointId;
   request: { method: string; url: string; headers: Record<string, string>; body: Uint8Array };
-  /** `truncated`: the body is incomplete, cut at the size cap or by a transport failure. */
+  /**
+   * `truncated`: the body is incomplete, cut at the profile's `limits.responseBytes` or by a transport
+   * failure; `body` then holds at most its first CUT_BODY_KEPT_BYTES.
+   */
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean; json?: unknown };
   verdict: Verdict;
   reason: string;
@@ -59,9 +64,21 @@ export interface Exchange {
    * it waited, so it ended unanswered.
    */
   throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
+  /** How the request reached the target beyond its URL (a proxy, TLS settings), for repro lines; absent: directly, with Node's defaults. */
+  route?: ExchangeRoute;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** What a repro line needs of the profile's proxy and TLS block: where the material came from, never the key itself. */
+export interface ExchangeRoute {
+  readonly proxy?: ProxyRoute;
+  readonly tls?: Pick<TlsSettings, 'origins' | 'servername' | 'minVersion'> & { readonly passphrase: boolean };
+}
+
+/**
+ * What is kept of a body that was cut (at the bound, or by a transport failure): enough to show,
+ * and a copy of its own, so that a finding's excerpt never keeps a whole cut body alive.
+ */
+export const CUT_BODY_KEPT_BYTES = 16 * 1024;
 
 /** A request the spec allows, typed by its endpoint: its parameters and body as the spec model types them. */
 export interface TypedRequest<E extends EndpointId> {
@@ -109,16 +126,19 @@ function toBytes(data: Uint8Array | string): Uint8Array {
 
 export class TargetClient {
   readonly profile: Profile;
-  private readonly pool: Pool;
+  private readonly dispatcher: Dispatcher;
   private readonly origin: string;
   private readonly prefix: string;
   private readonly host: string;
   private readonly maxResponseBytes: number;
+  private readonly route: ExchangeRoute | undefined;
+  private readonly alerts = new TlsAlerts();
   private nextId = 1;
 
   private readonly throttle: Throttle;
   private readonly recent = new RecentRate();
 
+  /** `maxResponseBytes`: what is read of one response (default: the profile's `limits.responseBytes`). */
   constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions } = {}) {
     this.profile = profile;
     this.throttle = new Throttle(opts.throttle);
@@ -126,14 +146,16 @@ export class TargetClient {
     this.origin = u.origin;
     this.host = u.host;
     this.prefix = u.pathname.replace(/\/+$/, '');
-    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.pool = new Pool(this.origin, {
-      connections: profile.connections,
-      connect: { timeout: profile.timeouts.connectMs },
-      // Each call has its own total time bound; undici's per-phase timers would only race it.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    this.maxResponseBytes = opts.maxResponseBytes ?? profile.limits.responseBytes;
+    this.dispatcher = dispatcherFor(profile, this.alerts);
+    const tls = profile.tls;
+    this.route =
+      profile.proxy || tls
+        ? Object.freeze({
+            ...(profile.proxy ? { proxy: profile.proxy } : {}),
+            ...(tls ? { tls: { origins: tls.origins, servername: tls.servername, minVersion: tls.minVersion, passphrase: tls.passphrase !== undefined } } : {}),
+          })
+        : undefined;
   }
 
   /** The identity a call uses; throws when the call asks for one the profile does not have. */
@@ -158,7 +180,8 @@ export class TargetClient {
     // `canonical-json` (JCS, raw bytes, sorted compact), and no signature is refused for that choice.
     const json = o.body === undefined ? undefined : endpoint.signedByDevice ? canonicalize(o.body) : JSON.stringify(o.body);
     const body = o.rawBody !== undefined ? toBytes(o.rawBody) : toBytes(json ?? '');
-    const headers: Record<string, string> = {};
+    // The profile's own headers first: the request's framing, the identity's and the call's own win over them.
+    const headers: Record<string, string> = { ...this.profile.headers };
     if (o.rawBody !== undefined || json !== undefined) headers['content-type'] = 'application/json';
     headers['content-length'] = String(body.byteLength);
     for (const [k, v] of Object.entries(identity?.headers ?? {})) headers[k.toLowerCase()] = v;
@@ -234,7 +257,7 @@ export class TargetClient {
     // The gate is awaited only once the body is under way; mark a rejection handled now.
     o.gate?.catch(() => undefined);
 
-    const base = { id, endpoint: endpoint.id, request };
+    const base = { id, endpoint: endpoint.id, request, ...(this.route ? { route: this.route } : {}) };
     let stage: 'connect' | 'headers' | 'body' = 'headers';
     let headersMs: number | undefined;
     let partial: Exchange['response'] | undefined;
@@ -246,10 +269,12 @@ export class TargetClient {
         if (!waiting) arm(); // the time bound restarts once released
       };
       const body = o.gate ? (gatedBody(request.body, o.gate, onGate, o.onHeld) as unknown as Readable) : Buffer.from(request.body);
-      const res = await this.pool.request({
+      const res = await this.dispatcher.request({
+        origin: this.origin,
         path,
         method: request.method,
-        headers: request.headers,
+        // A copy: a proxy agent adds its Host to the object it is given, and the exchange keeps what pouchproof sent.
+        headers: { ...request.headers },
         body,
         signal: controller.signal,
       });
@@ -260,14 +285,14 @@ export class TargetClient {
       partial = { status, headers, body: '', truncated: true };
       const chunks: Buffer[] = [];
       let size = 0;
-      let truncated = false;
+      let overCap = false;
       try {
         for await (const chunk of res.body as AsyncIterable<Buffer>) {
           const room = this.maxResponseBytes - size;
           if (chunk.length > room) {
             if (room > 0) chunks.push(chunk.subarray(0, room));
             size += Math.max(room, 0);
-            truncated = true;
+            overCap = true;
             break;
           }
           chunks.push(chunk);
@@ -275,18 +300,20 @@ export class TargetClient {
         }
       } finally {
         // Whatever stopped the read, the rest of the body must not stay buffered or hold the socket.
-        if (!res.body.destroyed && (truncated || !res.body.readableEnded)) res.body.destroy();
-        partial.body = Buffer.concat(chunks).toString('utf8');
+        if (!res.body.destroyed && (overCap || !res.body.readableEnded)) res.body.destroy();
+        partial.body = keptBody(chunks, size, overCap || !res.body.readableEnded);
       }
       const text = partial.body;
-      const parsed = parseJsonBody(text, truncated);
-      const response = { status, headers, body: text, truncated, ...(parsed ? { json: parsed.json } : {}) };
-      const j = classifyResponse(endpoint, response);
-      return { ...base, response, verdict: j.verdict, reason: j.reason, timings: { startedAt, headersMs, totalMs: performance.now() - t0 } };
+      const parsed = parseJsonBody(text, overCap);
+      const response = { status, headers, body: text, truncated: overCap, ...(parsed ? { json: parsed.json } : {}) };
+      const j = classifyResponse(endpoint, { ...response, ...(overCap ? { overCap: this.maxResponseBytes } : {}) });
+      return { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } };
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG') {
+      // undici reports a proxy's 407 to a forwarded request as an invalid argument: it is the proxy's answer, not pouchproof's bug.
+      if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test((err as Error).message)) {
         throw new Error(`cannot send ${endpoint.id}: ${(err as Error).message}`);
       }
+      const alert = this.alerts.since(t0);
       const j =
         err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected
           ? { verdict: 'transport-error' as const, reason: 'not sent: the gate promise was rejected', failure: 'aborted' as const }
@@ -294,7 +321,11 @@ export class TargetClient {
             ? { verdict: 'transport-error' as const, reason: 'not completed: pouchproof\'s own time bound ended the call', failure: 'aborted' as const }
             : timedOut && gateWaiting
               ? { verdict: 'transport-error' as const, reason: `not completed: the gate did not open within ${timeoutMs} ms`, failure: 'aborted' as const }
-              : classifyFailure(err, { timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage });
+              : classifyFailure(err, {
+                  timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage,
+                  ...(this.profile.proxy ? { proxy: shownProxy(this.profile.proxy.url) } : {}),
+                  ...(alert ? { tlsAlert: alert } : {}),
+                });
       return {
         ...base,
         ...(partial ? { response: partial } : {}),
@@ -312,10 +343,65 @@ export class TargetClient {
   async close(): Promise<void> {
     let t: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((r) => (t = setTimeout(() => r('timeout'), 1000)));
-    const outcome = await Promise.race([this.pool.close().then(() => 'closed' as const), grace]);
+    const outcome = await Promise.race([this.dispatcher.close().then(() => 'closed' as const), grace]);
     clearTimeout(t);
-    if (outcome === 'timeout') await this.pool.destroy();
+    if (outcome === 'timeout') await this.dispatcher.destroy();
   }
+}
+
+/**
+ * The connection pool to the target: directly, or through the profile's proxy (plain http targets
+ * in absolute form, https targets through a CONNECT tunnel), TLS as the profile says either way.
+ */
+function dispatcherFor(profile: Profile, alerts: TlsAlerts): Dispatcher {
+  const connect = { timeout: profile.timeouts.connectMs, ...tlsConnectOptions(profile.tls) };
+  // Each call has its own total time bound; undici's per-phase timers would only race it.
+  const pool = { connections: profile.connections, headersTimeout: 0, bodyTimeout: 0 };
+  if (!profile.proxy) {
+    const base = buildConnector(connect);
+    const host = new URL(profile.baseUrl).host;
+    return new Pool(new URL(profile.baseUrl).origin, {
+      ...pool,
+      connect: (opts, done) =>
+        base(opts, (...args) => {
+          const socket = args[1];
+          socket?.prependListener('error', (e: Error) => {
+            if (describeTlsFailure(e, host)) alerts.note(e);
+          });
+          done(...args);
+        }),
+    });
+  }
+  const proxyTls = new URL(profile.proxy.url).protocol === 'https:' && profile.tls?.ca !== undefined ? { ca: tlsConnectOptions(profile.tls).ca } : {};
+  return new ProxyAgent({
+    uri: profile.proxy.url,
+    proxyTunnel: false,
+    requestTls: connect,
+    proxyTls: { timeout: profile.timeouts.connectMs, ...proxyTls },
+    factory: (origin, options) => new Pool(origin, { ...options, ...pool }),
+  });
+}
+
+/**
+ * TLS alerts that arrive after the handshake (a TLS 1.3 server refuses a missing client
+ * certificate a round trip later): undici then reports the connection as closed by the other
+ * side, so the last alert seen is kept to name the cause of a call that failed meanwhile.
+ */
+class TlsAlerts {
+  private last: { readonly err: Error; readonly at: number } | undefined;
+  note(err: Error): void {
+    this.last = { err, at: performance.now() };
+  }
+  /** The last alert seen at or after `t` (performance.now() time). */
+  since(t: number): Error | undefined {
+    return this.last && this.last.at >= t ? this.last.err : undefined;
+  }
+}
+
+/** A body as kept: whole when complete, else its first CUT_BODY_KEPT_BYTES, copied out of the chunks. */
+function keptBody(chunks: readonly Buffer[], size: number, cut: boolean): string {
+  if (!cut || size <= CUT_BODY_KEPT_BYTES) return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks, CUT_BODY_KEPT_BYTES).toString('utf8');
 }
 
 /** All of the body but its last byte, then (once the gate opens) the last byte. */

@@ -4,8 +4,9 @@
  * sh: single-quoted arguments, and `printf` with octal escapes for bytes a quoted argument cannot
  * carry (NUL, control characters, invalid UTF-8).
  */
-import type { Exchange } from './client.ts';
+import type { Exchange, ExchangeRoute } from './client.ts';
 import { MASK, redact, redactBytes } from './redact.ts';
+import type { MaterialOrigin } from './tls.ts';
 
 /** One shell word holding exactly `s`. */
 export function shellQuote(s: string): string {
@@ -45,15 +46,69 @@ function headerArg(name: string, value: string): string {
 /** curl's own default headers, cleared unless the request sets them. */
 const CURL_DEFAULTS = ['user-agent', 'accept', 'expect'];
 
+/** The file a piece of TLS material is read from, and what to do first when the profile did not give one. */
+function materialFile(field: string, origin: MaterialOrigin, placeholder: string): { readonly path: string; readonly note?: string } {
+  switch (origin.kind) {
+    case 'file':
+      return { path: origin.path };
+    case 'env':
+      return { path: placeholder, note: `# ${field} came from the environment variable ${origin.name}: write it to ${placeholder} first` };
+    case 'inline':
+      return { path: placeholder, note: `# ${field} is given inline in the profile: write it to ${placeholder} first` };
+    default:
+      return origin satisfies never;
+  }
+}
+
+/**
+ * curl's options for the way the request went: the proxy, the profile's TLS block (files by their
+ * paths, never their contents), and for a TLS name other than the URL's, the URL on that name
+ * connected to the real host (`--connect-to`), with the Host the request carried.
+ */
+function routeArgs(route: ExchangeRoute | undefined, raw: string): { url: string; options: string[]; notes: string[]; host?: string } {
+  const options: string[] = [];
+  const notes: string[] = [];
+  if (!route) return { url: raw, options, notes };
+  if (route.proxy) options.push(`--proxy ${shellQuote(route.proxy.url)}`);
+  const tls = route.tls;
+  if (!tls) return { url: raw, options, notes };
+  const pieces: Array<readonly [string, string, MaterialOrigin | undefined, string]> = [
+    ['--cacert', 'tls.ca', tls.origins.ca, 'tls-ca.pem'],
+    ['--cert', 'tls.cert', tls.origins.cert, 'tls-cert.pem'],
+    ['--key', 'tls.key', tls.origins.key, 'tls-key.pem'],
+  ];
+  for (const [flag, field, origin, placeholder] of pieces) {
+    if (!origin) continue;
+    const f = materialFile(field, origin, placeholder);
+    options.push(`${flag} ${shellQuote(f.path)}`);
+    if (f.note) notes.push(f.note);
+  }
+  if (tls.passphrase) options.push(`--pass ${shellQuote(MASK)}`);
+  if (tls.minVersion) options.push(tls.minVersion === 'TLSv1.3' ? '--tlsv1.3' : '--tlsv1.2');
+  // Only the origin is read: the path stays byte for byte as sent (URL parsing would resolve its dot segments).
+  const origin = new URL(raw);
+  if (!tls.servername || tls.servername === origin.hostname) return { url: raw, options, notes };
+  const port = origin.port || '443';
+  options.push(`--connect-to ${shellQuote(`${tls.servername}:${port}:${origin.hostname}:${port}`)}`);
+  return { url: raw.replace(/^https:\/\/[^/]+/i, `https://${tls.servername}${origin.port ? `:${origin.port}` : ''}`), options, notes, host: origin.host };
+}
+
 export function toCurl(ex: Exchange, secrets: readonly string[]): string {
   const { method, url, headers } = ex.request;
   const body = redactBytes(ex.request.body, secrets);
   let masked = body !== ex.request.body;
   const args: string[] = ['curl', '-sS', '-i', '--http1.1', '-X', shellQuote(method)];
-  const shownUrl = redact(url, secrets);
-  masked ||= shownUrl !== url;
+  const route = routeArgs(ex.route, url);
+  const shownUrl = redact(route.url, secrets);
+  masked ||= shownUrl !== route.url || ex.route?.tls?.passphrase === true;
   args.push(shellQuote(shownUrl));
   const lines: string[] = [];
+  for (const o of route.options) {
+    const shown = redact(o, secrets);
+    masked ||= shown !== o;
+    lines.push(shown);
+  }
+  if (route.host !== undefined && !('host' in headers)) lines.push(`-H ${shellQuote(`host: ${route.host}`)}`);
   for (const [name, raw] of Object.entries(headers)) {
     if (name === 'content-length' && raw === String(ex.request.body.byteLength)) continue; // curl computes it
     const value = redact(raw, secrets);
@@ -69,5 +124,6 @@ export function toCurl(ex: Exchange, secrets: readonly string[]): string {
     lines.push('--data-binary @-');
   }
   const comment = masked ? `# exchange #${ex.id} (${ex.endpoint}); values shown as ${MASK} are secrets from the profile: fill them in to run\n` : '';
-  return `${comment}${pipe}${args.join(' ')} \\\n  ${lines.join(' \\\n  ')}`;
+  const notes = route.notes.map((n) => `${n}\n`).join('');
+  return `${comment}${notes}${pipe}${args.join(' ')} \\\n  ${lines.join(' \\\n  ')}`;
 }

@@ -5,12 +5,13 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { privateKeyFromJwk } from '../crypto/keys.ts';
 import {
   API_PREFIX,
   PATTERNS,
+  RESPONSE_BODY_BOUND_BYTES,
   resolveAssumptions,
   toZod,
   uuid,
@@ -18,8 +19,11 @@ import {
   type MemberKind,
 } from '../spec/index.ts';
 import { findJsonSyntaxError } from './json-syntax.ts';
+import { FieldError } from './field-error.ts';
+import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.ts';
 import { redact } from './redact.ts';
-import { SecretRefError, readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
+import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
+import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
 
 export interface Identity {
   kind: MemberKind;
@@ -40,7 +44,18 @@ export interface Profile {
   browserIds: readonly string[];
   cliRequestIds: readonly string[];
   timeouts: { requestMs: number; connectMs: number };
+  /** What pouchproof reads of one response at most (the rest is a transport finding). */
+  limits: { responseBytes: number };
   connections: number;
+  /**
+   * Sent on every request of every client (e.g. a routing header a gateway requires); an identity's
+   * own header of the same name wins. Values are secrets.
+   */
+  headers: Readonly<Record<string, string>>;
+  /** TLS settings for an https target; undefined: Node's defaults (bundled roots, NODE_EXTRA_CA_CERTS). */
+  tls: TlsSettings | undefined;
+  /** The HTTP proxy requests go through (the profile's, or the environment's), or undefined. */
+  proxy: ProxyRoute | undefined;
   assumptions: AssumptionSet;
   /**
    * Whether properties may change the account's master password (4.6) with placeholder statements.
@@ -64,7 +79,12 @@ export class ProfileError extends Error {
 
 export const DEFAULT_TIMEOUTS = Object.freeze({ requestMs: 10_000, connectMs: 3_000 });
 export const DEFAULT_CONNECTIONS = 16;
+/** The response bound derived from the spec model (src/spec/response-size.ts). */
+export const DEFAULT_LIMITS = Object.freeze({ responseBytes: RESPONSE_BODY_BOUND_BYTES });
 const MAX_TIMEOUT_MS = 600_000;
+/** Below this a valid answer of the spec could be cut; above it a body is no answer a client needs. */
+const MIN_RESPONSE_BYTES = 1024;
+const MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
 const MAX_CONNECTIONS = 1024;
 
 // ---------------------------------------------------------------------------------------------
@@ -101,6 +121,37 @@ const AccountFile = z.strictObject({ browser: BrowserFile.optional(), device: De
 
 const timeoutMs = z.number().int().min(1).max(MAX_TIMEOUT_MS);
 
+/**
+ * Headers the clients write themselves, or that frame the message: a profile-wide value would be
+ * overwritten or would break the request. Proxy credentials belong in the proxy URL.
+ */
+const RESERVED_PROFILE_HEADERS: Readonly<Record<string, string>> = {
+  host: 'pouchproof sends the base URL\'s host (use tls.servername for another TLS name)',
+  'content-length': 'pouchproof frames every request itself',
+  'content-type': 'pouchproof sends application/json itself',
+  'transfer-encoding': 'pouchproof frames every request itself',
+  connection: 'pouchproof manages its connections itself',
+  'keep-alive': 'pouchproof manages its connections itself',
+  upgrade: 'pouchproof speaks HTTP/1.1 only',
+  te: 'pouchproof frames every request itself',
+  trailer: 'pouchproof frames every request itself',
+  expect: 'pouchproof sends bodies at once',
+  'service-signature': 'pouchproof signs commits itself (section 5)',
+  'proxy-authorization': 'put the proxy\'s credentials in the proxy URL (http://user:password@host:port)',
+};
+
+/** A TLS name: a DNS name (no port, no scheme). */
+const SERVERNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+const TlsFile = z.strictObject({
+  ca: SecretString.optional(),
+  cert: SecretString.optional(),
+  key: SecretString.optional(),
+  passphrase: SecretString.optional(),
+  servername: z.string().regex(SERVERNAME, 'expected a DNS name (no scheme, port or IP address)').optional(),
+  minVersion: z.enum(TLS_MIN_VERSIONS, { error: `expected ${TLS_MIN_VERSIONS.join(' or ')}` }).optional(),
+});
+
 /** Why a base URL is unusable, or undefined. */
 function baseUrlProblem(s: string): string | undefined {
   let u: URL;
@@ -136,7 +187,11 @@ export const ProfileFileSchema = z.strictObject({
   browserIds: z.array(UuidSchema).optional(),
   cliRequestIds: z.array(UuidSchema).optional(),
   timeouts: z.strictObject({ requestMs: timeoutMs.optional(), connectMs: timeoutMs.optional() }).optional(),
+  limits: z.strictObject({ responseBytes: z.number().int().min(MIN_RESPONSE_BYTES).max(MAX_RESPONSE_BYTES).optional() }).optional(),
   connections: z.number().int().min(1).max(MAX_CONNECTIONS).optional(),
+  headers: HeaderMap.optional(),
+  tls: TlsFile.optional(),
+  proxy: SecretString.optional(),
   assumptions: z.record(z.string(), z.string()).optional(),
   allowAccountChanges: z.boolean().optional(),
 });
@@ -307,18 +362,82 @@ export function normaliseBaseUrl(s: string, field = 'baseUrl'): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The profile-wide headers: credentials-like values like any other header, minus the ones pouchproof writes itself. */
+function resolveProfileHeaders(headers: Record<string, SecretRef> | undefined, src: SecretSource, secrets: SecretCollector): Readonly<Record<string, string>> {
+  for (const name of Object.keys(headers ?? {})) {
+    const why = RESERVED_PROFILE_HEADERS[name.toLowerCase()];
+    if (why) fail(`headers.${name}`, `not allowed as a profile-wide header: ${why}`);
+  }
+  return resolveHeaders(headers, 'headers', src, secrets);
+}
+
+function originOf(ref: SecretRef, src: SecretSource): MaterialOrigin {
+  if (typeof ref === 'string') return { kind: 'inline' };
+  if ('env' in ref) return { kind: 'env', name: ref.env };
+  return { kind: 'file', path: isAbsolute(ref.file) ? ref.file : resolve(src.baseDir, ref.file) };
+}
+
+type TlsIn = NonNullable<ParsedFile['tls']>;
+
+/** The `tls` block: every piece read and checked now, so a bad one is one line naming its field before anything is sent. */
+function resolveTls(t: TlsIn | undefined, baseUrl: string, src: SecretSource, secrets: SecretCollector): TlsSettings | undefined {
+  if (!t) return undefined;
+  if (new URL(baseUrl).protocol !== 'https:') fail('tls', 'the base URL is http: a tls block applies only to an https target');
+  if ((t.cert === undefined) !== (t.key === undefined)) fail(t.cert === undefined ? 'tls.cert' : 'tls.key', 'a client certificate needs both tls.cert and tls.key');
+  if (t.passphrase !== undefined && t.key === undefined) fail('tls.passphrase', 'there is no tls.key to decrypt');
+  const read = (ref: SecretRef | undefined, field: string): string | undefined => (ref === undefined ? undefined : resolveSecretString(ref, field, src));
+  const key = read(t.key, 'tls.key');
+  const passphrase = read(t.passphrase, 'tls.passphrase');
+  // The key and its passphrase are secrets; certificates are public (the server sees them in every handshake).
+  secrets.add(key);
+  secrets.add(key?.trim());
+  secrets.add(passphrase);
+  const ca = read(t.ca, 'tls.ca');
+  const cert = read(t.cert, 'tls.cert');
+  if (ca !== undefined) pemCertificates(ca, 'tls.ca');
+  if (cert !== undefined && key !== undefined) checkClientIdentity(cert, key, passphrase);
+  const origins: { ca?: MaterialOrigin; cert?: MaterialOrigin; key?: MaterialOrigin } = {};
+  if (t.ca !== undefined) origins.ca = originOf(t.ca, src);
+  if (t.cert !== undefined) origins.cert = originOf(t.cert, src);
+  if (t.key !== undefined) origins.key = originOf(t.key, src);
+  return Object.freeze({
+    ...(ca !== undefined ? { ca } : {}),
+    ...(cert !== undefined ? { cert } : {}),
+    ...(key !== undefined ? { key } : {}),
+    ...(passphrase !== undefined ? { passphrase } : {}),
+    ...(t.servername !== undefined ? { servername: t.servername.replace(/\.$/, '') } : {}),
+    ...(t.minVersion !== undefined ? { minVersion: t.minVersion } : {}),
+    origins: Object.freeze(origins),
+  });
+}
+
+function resolveProxy(ref: SecretRef | undefined, baseUrl: string, src: SecretSource, secrets: SecretCollector): ProxyRoute | undefined {
+  // Checked and masked even when no_proxy or a loopback target leaves it unused: it is still the profile's secret.
+  const configured = ref === undefined ? undefined : parseProxyUrl(resolveSecretString(ref, 'proxy', src), 'proxy').href;
+  if (configured !== undefined) for (const s of proxySecrets(configured)) secrets.add(s);
+  const route = proxyFor(baseUrl, configured, src.env);
+  if (route) for (const s of proxySecrets(route.url)) secrets.add(s);
+  return route ? Object.freeze(route) : undefined;
+}
+
 function buildProfile(file: ParsedFile, src: SecretSource): Profile {
   const secrets = new SecretCollector();
   const baseUrl = normaliseBaseUrl(file.baseUrl);
   let accounts: Profile['accounts'];
+  let headers: Profile['headers'];
+  let tls: Profile['tls'];
+  let proxy: Profile['proxy'];
   try {
     const primary = file.accounts ? resolveAccount(file.accounts.primary, 'accounts.primary', src, secrets) : Object.freeze({});
     const secondary = file.accounts?.secondary
       ? resolveAccount(file.accounts.secondary, 'accounts.secondary', src, secrets)
       : undefined;
     accounts = Object.freeze(secondary ? { primary, secondary } : { primary });
+    headers = resolveProfileHeaders(file.headers, src, secrets);
+    tls = resolveTls(file.tls, baseUrl, src, secrets);
+    proxy = resolveProxy(file.proxy, baseUrl, src, secrets);
   } catch (e) {
-    if (e instanceof SecretRefError) throw new ProfileError(e.message, e.field);
+    if (e instanceof FieldError) throw new ProfileError(e.message, e.field);
     throw e;
   }
   return Object.freeze({
@@ -332,11 +451,47 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
       requestMs: file.timeouts?.requestMs ?? DEFAULT_TIMEOUTS.requestMs,
       connectMs: file.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
     }),
+    limits: Object.freeze({ responseBytes: file.limits?.responseBytes ?? DEFAULT_LIMITS.responseBytes }),
     connections: file.connections ?? DEFAULT_CONNECTIONS,
+    headers,
+    tls,
+    proxy,
     assumptions: resolveAssumptionOverrides(file.assumptions),
     allowAccountChanges: file.allowAccountChanges ?? false,
     secrets: secrets.list(),
   });
+}
+
+/** A secret reference of a profile file, with the field that holds it. */
+export type ProfileRef = { readonly field: string } & ({ readonly file: string } | { readonly env: string });
+
+/**
+ * Every `{ "file": … }` and `{ "env": … }` reference of a valid profile file, without reading them
+ * (what `load k8s` must mount from a Secret for the profile to work inside a pod).
+ */
+export function profileRefs(json: unknown): ProfileRef[] {
+  const r = ProfileFileSchema.safeParse(json);
+  if (!r.success) return [];
+  const out: ProfileRef[] = [];
+  const ref = (field: string, v: unknown): void => {
+    if (typeof v !== 'object' || v === null || 'kty' in v) return;
+    if ('file' in v && typeof v.file === 'string') out.push({ field, file: v.file });
+    else if ('env' in v && typeof v.env === 'string') out.push({ field, env: v.env });
+  };
+  const headers = (field: string, h: Record<string, unknown> | undefined): void => {
+    for (const [name, v] of Object.entries(h ?? {})) ref(`${field}.${name}`, v);
+  };
+  const f = r.data;
+  for (const [name, account] of Object.entries(f.accounts ?? {})) {
+    if (!account) continue;
+    headers(`accounts.${name}.browser.headers`, account.browser?.headers);
+    headers(`accounts.${name}.device.headers`, account.device?.headers);
+    ref(`accounts.${name}.device.privateJwk`, account.device?.privateJwk);
+  }
+  headers('headers', f.headers);
+  for (const [name, v] of Object.entries(f.tls ?? {})) ref(`tls.${name}`, v);
+  ref('proxy', f.proxy);
+  return out;
 }
 
 /** Every problem of a profile file, one line each; empty when it is valid (secrets are not resolved). */

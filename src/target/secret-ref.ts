@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { FieldError } from './field-error.ts';
 
 export type SecretRef = string | { env: string } | { file: string };
 
@@ -13,14 +14,8 @@ export interface SecretSource {
 }
 
 /** Raised with `field: message`; the profile loader turns it into a ProfileError. */
-export class SecretRefError extends Error {
-  constructor(
-    readonly field: string,
-    readonly problem: string,
-  ) {
-    super(`${field}: ${problem}`);
-    this.name = 'SecretRefError';
-  }
+export class SecretRefError extends FieldError {
+  override readonly name = 'SecretRefError';
 }
 
 /** The text a reference points at. File contents lose one trailing line break (editors add it). */

@@ -12,9 +12,18 @@ export interface Done {
   stderr: string;
 }
 
-export function pouchproof(args: string[], timeoutMs = 90_000): Promise<Done> {
+/**
+ * `env`: variables added to (or, when undefined, removed from) this process's environment for the
+ * child; `nodeArgs`: options of node itself, before the entry (e.g. `--require` a preload).
+ */
+export function pouchproof(args: string[], timeoutMs = 90_000, env: Readonly<Record<string, string | undefined>> = {}, nodeArgs: readonly string[] = []): Promise<Done> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete childEnv[k];
+      else childEnv[k] = v;
+    }
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env: childEnv });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import loadK8s from '../../src/cli/commands/load-k8s.ts';
-import { indexedJob, K8sError, type K8sJobOptions } from '../../src/load/k8s.ts';
+import { generateDeviceKey } from '../../src/crypto/keys.ts';
+import { indexedJob, K8sError, profileMounts, type K8sJobOptions } from '../../src/load/k8s.ts';
+import { loadProfile, profileRefs } from '../../src/target/profile.ts';
 import { pouchproof } from '../cli/spawn-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-k8s-'));
@@ -68,5 +70,75 @@ describe('load k8s', () => {
     } finally {
       err.mockRestore();
     }
+  });
+});
+
+describe('load k8s --profile: every file the profile names is mounted where the profile reads it', () => {
+  const TLS = join(import.meta.dirname, '../fixtures/tls');
+
+  /** A staging profile in its own directory: the device key beside it, the TLS material under certs/. */
+  function stagingProfile(extra: Record<string, unknown> = {}): string {
+    const home = mkdtempSync(join(dir, 'profile-'));
+    mkdirSync(join(home, 'certs'));
+    for (const f of ['ca.cert.pem', 'client.cert.pem', 'client.key.enc.pem', 'client.passphrase']) copyFileSync(join(TLS, f), join(home, 'certs', f));
+    writeFileSync(join(home, 'device-key.jwk.json'), JSON.stringify(generateDeviceKey().privateJwk));
+    const file = join(home, 'staging.json');
+    writeFileSync(file, JSON.stringify({
+      baseUrl: 'https://staging.example.test',
+      accounts: { primary: { device: { deviceId: '3f0e8a52-6c1d-4b7e-9a2f-0c5d8e7b6a14', privateJwk: { file: 'device-key.jwk.json' }, headers: { authorization: 'Bearer inline' } } } },
+      tls: { ca: { file: 'certs/ca.cert.pem' }, cert: { file: 'certs/client.cert.pem' }, key: { file: './certs/client.key.enc.pem' }, passphrase: { file: 'certs/client.passphrase' } },
+      ...extra,
+    }));
+    return file;
+  }
+
+  it('mounts profile.json and each named file from its own Secret key at its relative path; the profile loads unchanged from the mounted layout', async () => {
+    const file = stagingProfile();
+    const out = join(dir, 'tls-job.yaml');
+    const r = await pouchproof(['load', 'k8s', '--shards', '2', '--image', 'reg.example/pp:3', '--scenario', 'usage-flood', '--rate', '100/s', '--allow-remote', '--profile', file, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    const job = parse(text) as Obj;
+    expect(() => new Job(job as never).validate()).not.toThrow();
+    const items = at(job, 'spec', 'template', 'spec', 'volumes', 1, 'secret', 'items');
+    expect(items).toEqual([
+      { key: 'profile.json', path: 'profile.json' },
+      { key: 'device-key.jwk.json', path: 'device-key.jwk.json' },
+      { key: 'certs.ca.cert.pem', path: 'certs/ca.cert.pem' },
+      { key: 'certs.client.cert.pem', path: 'certs/client.cert.pem' },
+      { key: 'certs.client.key.enc.pem', path: 'certs/client.key.enc.pem' },
+      { key: 'certs.client.passphrase', path: 'certs/client.passphrase' },
+    ]);
+    const home = dirname(file);
+    const command = text.split('\n').find((l) => l.includes('kubectl create secret'))!;
+    expect(command).toContain(`--from-file=profile.json='${file}'`);
+    expect(command).toContain(`--from-file=certs.ca.cert.pem='${join(home, 'certs/ca.cert.pem')}'`);
+    expect(command).toContain(`--from-file=certs.client.key.enc.pem='${join(home, 'certs/client.key.enc.pem')}'`);
+    expect(text).not.toMatch(/BEGIN|PRIVATE KEY|pouchproof-test-passphrase|Bearer inline/);
+    // What the kubelet makes of the Secret: each key's file at its item path under the mount point.
+    const pod = mkdtempSync(join(dir, 'pod-'));
+    for (const m of profileMounts(file, profileRefs(JSON.parse(readFileSync(file, 'utf8'))))) {
+      mkdirSync(dirname(join(pod, m.path)), { recursive: true });
+      copyFileSync(m.local, join(pod, m.path));
+    }
+    const inPod = await loadProfile(join(pod, 'profile.json'), {});
+    expect(inPod.tls?.cert).toBe(readFileSync(join(TLS, 'client.cert.pem'), 'utf8').replace(/\n$/, ''));
+    expect(inPod.tls?.origins.key).toEqual({ kind: 'file', path: join(pod, 'certs/client.key.enc.pem') });
+    expect(inPod.accounts.primary.device?.privateKey).toBeDefined();
+  });
+
+  it('refuses what a pod cannot have: a variable of this environment, a file outside the profile\'s directory', () => {
+    expect(() => profileMounts('/p/staging.json', [{ field: 'tls.key', env: 'CLIENT_KEY' }])).toThrow(/^tls\.key: \{"env": "CLIENT_KEY"\} is read from the environment, which the pods do not have: for load k8s give it as \{"file": …\}/);
+    expect(() => profileMounts('/p/staging.json', [{ field: 'tls.ca', file: '/etc/ssl/corp-ca.pem' }])).toThrow(/^tls\.ca: the file "\/etc\/ssl\/corp-ca\.pem" is outside the profile's directory; in the pods the profile's files come from the Secret mounted at \/etc\/pouchproof/);
+    expect(() => profileMounts('/p/staging.json', [{ field: 'tls.ca', file: '../ca.pem' }])).toThrow(/outside the profile's directory/);
+  });
+
+  it('says so in one line from the command, before printing anything', async () => {
+    const file = stagingProfile({ headers: { 'x-route': { env: 'ROUTE' } } });
+    const r = await pouchproof(['load', 'k8s', '--shards', '2', '--image', 'reg.example/pp:3', '--scenario', 'usage-flood', '--allow-remote', '--profile', file]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toMatch(/^pouchproof: headers\.x-route: \{"env": "ROUTE"\} is read from the environment/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceKey } from '../../src/crypto/keys.ts';
-import { TargetClient, DEFAULT_MAX_RESPONSE_BYTES } from '../../src/target/client.ts';
+import { CUT_BODY_KEPT_BYTES, TargetClient } from '../../src/target/client.ts';
+import { RESPONSE_BODY_BOUND_BYTES } from '../../src/spec/index.ts';
 import { parseProfile, profileForUrl, type Profile } from '../../src/target/profile.ts';
 
 const BROWSER_TOKEN = 'b-secret-0f9e8d7c6b';
@@ -239,14 +240,17 @@ describe('classification against a hostile server', () => {
     }
   });
 
-  it('a 100 MB body is cut at the cap without buffering it', async () => {
+  it('a 100 MB body is cut at the bound derived from the spec, without buffering it: a transport failure, never a judgement', async () => {
     const before = process.memoryUsage().rss;
     const ex = await usage('huge', { timeoutMs: 15_000 });
     const growth = process.memoryUsage().rss - before;
-    expect(ex.verdict).toBe('protocol-error');
-    expect(ex.reason).toMatch(/exceeds the size cap/);
+    expect(profile.limits.responseBytes).toBe(RESPONSE_BODY_BOUND_BYTES);
+    expect(ex.verdict).toBe('transport-error');
+    expect(ex.failure).toBe('other');
+    expect(ex.reason).toBe(`response body over ${RESPONSE_BODY_BOUND_BYTES} bytes (HTTP 200): more than any answer the spec allows; the rest was not read (limits.responseBytes in the profile raises the bound)`);
     expect(ex.response?.truncated).toBe(true);
-    expect(ex.response?.body.length).toBe(DEFAULT_MAX_RESPONSE_BYTES);
+    // Only an excerpt of a cut body is kept.
+    expect(ex.response?.body.length).toBe(CUT_BODY_KEPT_BYTES);
     expect(ex.response?.json).toBeUndefined();
     expect(growth).toBeLessThan(60 * 1024 * 1024);
     // The client stopped reading: the server could hand over little more than the cap plus socket buffers.
@@ -260,6 +264,7 @@ describe('classification against a hostile server', () => {
       const ex = await small.call({ endpoint: 'reportUsage', params: { sourceId: 'huge' }, body: { rows: [] } });
       expect(ex.response?.body.length).toBe(1000);
       expect(ex.response?.truncated).toBe(true);
+      expect(ex.reason).toMatch(/^response body over 1000 bytes/);
     } finally {
       await small.close();
     }

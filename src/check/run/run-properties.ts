@@ -22,7 +22,7 @@ import { Budget, seconds } from './time-limits.ts';
 /** A counter that confirms a refused or dropped connection with a fresh one (see `RequestCounter`). */
 export function newCounter(profile: Profile): RequestCounter {
   return new RequestCounter(async () => {
-    const p = await probeConnection(profile.baseUrl, profile.timeouts.connectMs);
+    const p = await probeConnection(profile, profile.timeouts.connectMs);
     // Only a refusal is evidence that nothing listens; a slow connection is not.
     return { ok: !p.refused, reason: p.reason };
   });

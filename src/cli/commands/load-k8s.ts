@@ -1,11 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
 import { asUsage, UsageError, type CommandModule } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
-import { K8sError, indexedJob, k8sRecipe, type K8sJobOptions } from '../../load/k8s.ts';
+import { K8sError, indexedJob, k8sRecipe, profileMounts, type K8sJobOptions, type SecretMount } from '../../load/k8s.ts';
+import { findJsonSyntaxError } from '../../target/json-syntax.ts';
+import { profileFileIssues, profileRefs } from '../../target/profile.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 
@@ -17,6 +19,7 @@ const loadK8s: CommandModule = {
   describe: 'print a Kubernetes Indexed Job that runs a load scenario in N shards (then: kubectl logs … | load merge)',
   examples: [
     ['pouchproof load k8s --shards 8 --image registry.example/pouchproof:0.1 --scenario commit-throughput --rate 8000/s --duration 2m --target https://staging.example --allow-remote > job.yaml', 'eight pods, 1000 req/s each, from one shared start'],
+    ['pouchproof load k8s --shards 4 --image registry.example/pouchproof:0.1 --profile staging.json --scenario usage-flood --rate 2000/s --allow-remote --out job.yaml', 'the profile and the files it names (device key, TLS CA, client certificate) mounted from one Secret'],
   ],
   builder: (y: Argv) =>
     y
@@ -29,6 +32,7 @@ const loadK8s: CommandModule = {
       .option('out', { type: 'string', describe: 'write the YAML to this file instead of stdout' })
       .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
       .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
+      .option('profile', { type: 'string', describe: 'the profile the pods use: the Secret command and the mounts then cover every file it names (at the same relative paths)' })
       .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
       .option('max-requests', { type: 'number', describe: 'stop after this many requests in all' })
       .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
@@ -53,7 +57,10 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   const connections = argv['connections'] as number | undefined;
   if (connections !== undefined && argv['rate'] === undefined && connections < shards) throw new UsageError(`--connections ${connections} cannot be split over ${shards} shards`);
   const target = argv['target'] as string | undefined;
+  const profile = argv['profile'] as string | undefined;
+  if (target !== undefined && profile !== undefined) throw new UsageError('give --profile or --target, not both');
   const secret = (argv['secret'] as string | undefined) ?? (target === undefined ? 'pouchproof-profile' : undefined);
+  const mounts = profile !== undefined ? await mountsOf(profile) : undefined;
   // One seed for every shard: their worker seeds are then distinct by construction.
   const seed = (argv['seed'] as number | undefined) ?? randomInt(0x7fffffff);
   const opt = (name: string): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
@@ -74,6 +81,7 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
     shards,
     image: argv['image'] as string,
     ...(secret ? { secret } : {}),
+    ...(mounts ? { mounts } : {}),
     loadArgs,
     startAtMs: nowMs + leadMs,
     durationMs,
@@ -87,4 +95,16 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   } else process.stdout.write(yaml);
   return 0;
 }
+/** The Secret's files for the profile at `path`: it is read (never its secrets) to learn which files it names. */
+async function mountsOf(path: string): Promise<SecretMount[]> {
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot read profile ${JSON.stringify(path)} (${e.code ?? 'unreadable'})`)));
+  const clean = text.replace(/^\uFEFF/, '');
+  const syntax = findJsonSyntaxError(clean);
+  if (syntax) throw new UsageError(`${path}: invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.problem}`);
+  const json = JSON.parse(clean) as unknown;
+  const issue = profileFileIssues(json)[0];
+  if (issue) throw new UsageError(`${path}: ${issue}`);
+  return profileMounts(path, profileRefs(json));
+}
+
 export default loadK8s;

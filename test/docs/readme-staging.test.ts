@@ -1,0 +1,60 @@
+/**
+ * The README's "Running against staging" section: its example profile is a valid profile (read with
+ * every variable and file it names in place), its figures are the code's, its CI recipes are YAML,
+ * and it keeps the places the latency figures and the throttling paragraph go.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { generateDeviceKey } from '../../src/crypto/keys.ts';
+import { ANSWER_SIZES, RESPONSE_BODY_BOUND_BYTES } from '../../src/spec/index.ts';
+import { CUT_BODY_KEPT_BYTES } from '../../src/target/client.ts';
+import { parseProfile, profileFileIssues } from '../../src/target/profile.ts';
+
+const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const SECTION = README.split('## Running against staging')[1]!.split(/\n## /)[0]!;
+const TLS = join(import.meta.dirname, '../fixtures/tls');
+const dir = mkdtempSync(join(tmpdir(), 'pouchproof-readme-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const blocks = (lang: string): string[] => [...SECTION.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+
+describe('README: Running against staging', () => {
+  it('the example profile is valid, and loads with its variables set and its files in place', () => {
+    const json = JSON.parse(blocks('json')[0]!) as Record<string, unknown>;
+    expect(profileFileIssues(json)).toEqual([]);
+    mkdirSync(join(dir, 'certs'));
+    copyFileSync(join(TLS, 'ca.cert.pem'), join(dir, 'certs/company-ca.pem'));
+    copyFileSync(join(TLS, 'client.cert.pem'), join(dir, 'certs/pouchproof-client.pem'));
+    const jwk = () => JSON.stringify(generateDeviceKey().privateJwk);
+    const env = {
+      STAGING_ROUTE: 'blue', STAGING_CLIENT_KEY: readFileSync(join(TLS, 'client.key.enc.pem'), 'utf8'), STAGING_CLIENT_KEY_PASS: readFileSync(join(TLS, 'client.passphrase'), 'utf8'),
+      CORP_PROXY_URL: 'http://ci:pw@proxy.corp:3128', STAGING_BROWSER_AUTH: 'Bearer b', STAGING_DEVICE_AUTH: 'Bearer d', STAGING_DEVICE_JWK: jwk(), STAGING_OTHER_AUTH: 'Bearer o', STAGING_OTHER_JWK: jwk(),
+    };
+    const p = parseProfile(json, { baseDir: dir, env });
+    expect(p.proxy).toEqual({ url: 'http://ci:pw@proxy.corp:3128', from: 'profile' });
+    expect(p.tls?.minVersion).toBe('TLSv1.2');
+    expect(p.headers).toEqual({ 'x-env-route': 'blue' });
+    expect(p.allowAccountChanges).toBe(false);
+  });
+
+  it('its figures are the code\'s', () => {
+    const commit = ANSWER_SIZES.find((a) => a.endpoint === 'commitOperations')!;
+    expect(SECTION).toContain(`${commit.statedBytes.toLocaleString('en-US')} bytes of compact JSON`);
+    expect(SECTION).toContain(`${RESPONSE_BODY_BOUND_BYTES / 1024} KiB`);
+    expect(SECTION).toContain(`(${RESPONSE_BODY_BOUND_BYTES.toLocaleString('en-US')} bytes)`);
+    expect(SECTION).toContain(`default ${RESPONSE_BODY_BOUND_BYTES},`);
+    expect(SECTION).toContain(`first ${CUT_BODY_KEPT_BYTES / 1024} KiB`);
+  });
+
+  it('its CI recipes are YAML with the secrets as variables; the placeholders for the lead\'s figures are there', () => {
+    const [github, gitlab] = blocks('yaml').map((b) => parse(b) as Record<string, unknown>);
+    const step = (github as { jobs: { conformance: { steps: Array<{ env?: Record<string, string> }> } } }).jobs.conformance.steps[1]!;
+    expect(Object.values(step.env!).every((v) => /^\$\{\{ secrets\.[A-Z_]+ \}\}$/.test(v))).toBe(true);
+    expect((gitlab as { pouchproof: { artifacts: { when: string } } }).pouchproof.artifacts.when).toBe('always');
+    expect(SECTION).toContain('<!-- FIGURES: latency -->');
+    expect(SECTION).toContain('<!-- THROTTLING -->');
+  });
+});
