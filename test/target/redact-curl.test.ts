@@ -8,34 +8,18 @@ import { shellQuote, toCurl } from '../../src/target/curl.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
 import { redact, redactBytes } from '../../src/target/redact.ts';
 import { formatExchange } from '../../src/target/render.ts';
+import { tool } from '../tools.ts';
 
 const TOKEN = 'tok-9f8e7d6c5b4a';
 const DEVICE_ID = '3f0e8a52-6c1d-4b7e-9a2f-0c5d8e7b6a14';
 const key = generateDeviceKey();
 
-function hasCurl(): boolean {
-  try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The round trips replay curl lines with curl itself. Without curl they are skipped on a developer's
- * machine, loudly (a warning, and "needs curl" in their names); on CI (`CI` or
- * `POUCHPROOF_REQUIRE_TOOLS` set; .ci/run installs curl and sets the latter) they run and fail.
+ * The round trips replay curl lines with curl itself: skipped, loudly, where curl is missing, and
+ * failed instead under POUCHPROOF_REQUIRE_TOOLS=1 (.ci/run installs curl and sets it).
  */
-const CURL = hasCurl();
-const REQUIRE_TOOLS = Boolean(process.env['CI'] || process.env['POUCHPROOF_REQUIRE_TOOLS']);
-if (!CURL && !REQUIRE_TOOLS) {
-  console.warn('test/target/redact-curl.test.ts: curl is not installed, so the 3 tests that replay curl lines are SKIPPED (install curl to run them; CI installs it in .ci/run)');
-}
-const withCurl = it.skipIf(!CURL && !REQUIRE_TOOLS);
-function requireCurl(): void {
-  if (!CURL) throw new Error('curl is not installed, and this run requires it (CI or POUCHPROOF_REQUIRE_TOOLS is set): install curl (.ci/run does)');
-}
+const CURL = tool({ names: ['curl'], file: 'test/target/redact-curl.test.ts', tests: 'the 3 tests that replay curl lines are', install: 'apt-get install curl' });
+const withCurl = it.skipIf(CURL.skip);
 
 interface Seen {
   method: string;
@@ -126,7 +110,7 @@ describe('toCurl', () => {
 
   /** Sends `o` with the client, replays its curl line, and checks the server saw the same request. */
   async function roundTrip(o: Partial<CallOptions>): Promise<Exchange> {
-    requireCurl();
+    CURL.need();
     const ex = await client.call({ endpoint: 'reportUsage', params: { sourceId: 'abc' }, body: { rows: [] }, ...o });
     expect(ex.verdict).toBe('accepted');
     const original = seen.at(-1)!;
