@@ -11,7 +11,8 @@
 import type { LoadCheck } from '../src/check/mutants.ts';
 import { findCapacity } from '../src/load/capacity.ts';
 import { runLoad } from '../src/load/launch.ts';
-import { STALL_MS, STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/faults.ts';
+import { STALL_MS } from '../src/reference/fault-catalogue.ts';
+import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/store-pool.ts';
 import { loadScenarioByName } from './index.ts';
 
 /** A check whose detection counts only when a second run detects too (the second run's figures are reported). */

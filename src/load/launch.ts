@@ -7,7 +7,8 @@
 import { availableParallelism } from 'node:os';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { isLoopbackUrl } from './remote.ts';
-import { executeLoad, type LoadRunResult } from './run.ts';
+import type { LoadRunResult } from './result.ts';
+import { executeLoad } from './run.ts';
 import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
 import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { parseThreshold } from './thresholds.ts';

@@ -4,18 +4,15 @@
  * writing reports src/report's.
  */
 import type { Profile } from '../target/profile.ts';
-import type { BaselineComparison } from './baseline.ts';
-import type { CapacitySearch } from './capacity.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
-import { judgeGrowth, type GrowthVerdict } from './growth.ts';
-import { mergeEncoded, newHistogram, spectrum, type LatencySummary } from './histogram.ts';
+import { judgeGrowth } from './growth.ts';
+import { mergeEncoded, newHistogram, spectrum } from './histogram.ts';
 import { addCounts, addTallies, errorHistograms, mergeHistograms, type Tally } from './tally.ts';
 import type { JobSpec } from './job.ts';
 import { globalWorkerIndex, type ShardSpec } from './shard.ts';
-import type { MergeNotes } from './shard-record.ts';
-import type { CheckResult, Params, Scenario } from './scenario.ts';
-import { brokenLine, judgeThresholds, type Threshold, type ThresholdResult } from './thresholds.ts';
-import type { SecondBucket } from './timeline.ts';
+import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
+import type { Params, Scenario } from './scenario.ts';
+import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 
 export interface ExecuteOptions {
@@ -35,7 +32,7 @@ export interface ExecuteOptions {
   readonly warmupMs?: number;
   readonly thresholds: readonly Threshold[];
   readonly runId: string;
-  readonly target: { readonly url: string; readonly embedded: boolean; readonly faults?: readonly string[] };
+  readonly target: LoadTarget;
   readonly onProgress?: (line: string) => void;
   /** How often `onProgress` is called (default PROGRESS_EVERY_MS). */
   readonly progressEveryMs?: number;
@@ -47,73 +44,6 @@ export interface ExecuteOptions {
   readonly startAtMs?: number;
   /** What `--start-at` asked for, kept in the result so a merge can tell a late shard. */
   readonly requestedStartMs?: number;
-}
-
-export interface CurveResult {
-  readonly axis: string;
-  readonly points: ReadonlyArray<{ value: number; min: number; p50: number; p99: number; rps: number; goodput: number; bytesPerRequest: number; ok: number; notOk: number }>;
-  readonly verdict: GrowthVerdict;
-}
-
-export interface LoadRunResult {
-  readonly runId: string;
-  readonly scenario: string;
-  readonly description: string;
-  readonly unit: Scenario['unit'];
-  readonly target: ExecuteOptions['target'];
-  readonly model: 'open' | 'closed';
-  readonly rate?: number;
-  readonly connections: number;
-  readonly workers: number;
-  readonly durationMs: number;
-  readonly maxRequests: number;
-  readonly seed: number;
-  readonly params: Params;
-  readonly startedAt: string;
-  readonly totals: {
-    readonly sent: number; readonly completed: number; readonly ok: number; readonly notOk: number; readonly errors: number;
-    readonly dropped: number; readonly unsent: number; readonly units: number; readonly bytesSent: number; readonly wallMs: number;
-  };
-  readonly rates: { readonly rps: number; readonly okPerSecond: number; readonly goodput: number };
-  readonly errorRate: number;
-  /** Every request sent, failed ones included (a timeout at the moment it was abandoned). */
-  readonly latency: LatencySummary;
-  /** Failed requests alone (transport errors, timeouts, abandoned, 5xx). */
-  readonly errorLatency: LatencySummary;
-  /** The failed requests' histogram (encoded), as `histogram` is for every request. */
-  readonly errorHistogram: string;
-  readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
-  readonly histogram: string;
-  readonly timeline: readonly SecondBucket[];
-  readonly reasons: Readonly<Record<string, number>>;
-  readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
-  readonly stats: Readonly<Record<string, number>>;
-  readonly checks: readonly CheckResult[];
-  readonly generator: {
-    readonly busy: readonly number[];
-    readonly loopUtilization: readonly number[];
-    /** Per worker: ms spent building requests ahead before the measured window (not in `busy`). */
-    readonly prepareMs: readonly number[];
-    readonly limited: boolean;
-    readonly note: string;
-  };
-  readonly curves?: readonly CurveResult[];
-  /** A capacity search (capacity.ts): every step; the rest of this result is the run at capacity. */
-  readonly capacity?: CapacitySearch;
-  /** The comparison with a stored run (baseline.ts). */
-  readonly baseline?: BaselineComparison;
-  /** The user's thresholds, or the default bounds (`byDefault`) when none were given. */
-  readonly thresholds: readonly ThresholdResult[];
-  /** Why the run failed, in one line (absent when it passed). */
-  readonly failedBecause?: string;
-  /** Ended early by Ctrl-C: the figures cover what ran. */
-  readonly interrupted: boolean;
-  /** Epoch ms the measured window started at (the first one, for a sweep). */
-  readonly startMs?: number;
-  readonly shard?: ShardSpec & { readonly requestedStartMs?: number };
-  /** Set on the result of `load merge`: which shards it was made of. */
-  readonly merged?: MergeNotes;
-  readonly exitCode: 0 | 1;
 }
 
 /** A worker thread whose event loop is this busy is probably the bottleneck itself. */

@@ -75,7 +75,7 @@ export function summary(c: Checked): string {
 export interface FaultCase {
   /** Property id. */
   readonly id: string;
-  /** A named fault of src/reference/faults.ts the property must catch. */
+  /** A named fault of src/reference/fault-catalogue.ts the property must catch. */
   readonly fault: string;
   /**
    * `failing`: a violation, server error or crash (isFailing). `assumption:<name>`: the fault behaves as an alternative
