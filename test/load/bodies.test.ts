@@ -3,7 +3,7 @@ import { canonicalize } from '../../src/crypto/canonical.ts';
 import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../../src/crypto/keys.ts';
 import { verifyServiceSignature, type CanonicalForm, type JwsForm } from '../../src/crypto/service-signature.ts';
 import { CommitBuilder, makeChains, usageBody, usageKeySpace, usageRow } from '../../src/load/bodies.ts';
-import { judgeGrowth } from '../../src/load/growth.ts';
+import { confirmGrowth, judgeGrowth } from '../../src/load/growth.ts';
 import { isLoopbackAddress } from '../../src/load/remote.ts';
 import { Rng } from '../../src/load/rng.ts';
 import { DEFAULT_ASSUMPTIONS, LIMITS, assumptionOf, commitOperations, issuesOf, reportUsage, schemasOf } from '../../src/spec/index.ts';
@@ -101,6 +101,21 @@ describe('load bodies', () => {
     expect(judgeGrowth('blobs', q).superlinear).toBe(true);
     expect(judgeGrowth('blobs', l).superlinear).toBe(false);
     expect(judgeGrowth('blobs', l).exponent).toBeLessThanOrEqual(1);
+  });
+
+  it('confirms growth worse than linear only when a second sweep, and the fastest of both, bend too', () => {
+    const sizes = [0, 250, 500, 1000, 2000];
+    const curve = (f: (n: number) => number) => sizes.map((n) => ({ value: n, min: f(n) }));
+    const quadratic = curve((n) => 500 + 0.003 * n * n);
+    const linear = curve((n) => 500 + 4 * n);
+    // A busy moment inflated the largest point of one sweep only.
+    const bentOnce = linear.map((p) => (p.value === 2000 ? { ...p, min: p.min * 4 } : p));
+    expect(judgeGrowth('blobs', bentOnce).superlinear).toBe(true);
+    expect(confirmGrowth('blobs', bentOnce, linear)).toMatchObject({ superlinear: false, confirmed: false });
+    expect(confirmGrowth('blobs', linear, bentOnce).superlinear).toBe(false);
+    const confirmed = confirmGrowth('blobs', quadratic, curve((n) => 520 + 0.003 * n * n));
+    expect(confirmed).toMatchObject({ superlinear: true, confirmed: true });
+    expect(confirmed.message).toContain('confirmed by a second sweep');
   });
 
   it('knows the loopback interface', () => {
