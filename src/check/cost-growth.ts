@@ -21,7 +21,9 @@
  *   one doubling, a quadratic term raises them all.
  *
  * Everything is bounded: the sizes, the rounds, and a deadline after which the dimension is left
- * inconclusive.
+ * inconclusive. A suspicion raised before the deadline is confirmed even past it, within
+ * `CONFIRM_ALLOWANCE` times what its first measurement took: on a slow machine a real defect would
+ * otherwise be dropped for want of time, a miss that depends on the machine's load.
  */
 
 /** One dimension of a request to probe. */
@@ -80,6 +82,8 @@ export const SUSPECT_EXPONENT = 1.25;
 export const MIN_EXCESS_MS = 3;
 /** How much each of the last two doublings of the size must multiply the marginal cost by (linear: 2, quadratic: 4). */
 export const DOUBLING_FACTOR = 2.5;
+/** A confirming measurement may run past the deadline by this many times what the first measurement took. */
+export const CONFIRM_ALLOWANCE = 1.5;
 
 /** Sizes for a dimension: the baseline, then limit/8, limit/4, limit/2 and the limit (distinct, above the baseline). */
 export function sizesUpTo(limit: number, baseline: number): number[] {
@@ -181,7 +185,8 @@ function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): C
 /**
  * Probes one dimension: a measurement, and when it suspects growth worse than linear, a second one
  * from scratch that must be suspect too, judged with the first (the fastest of both per size).
- * `deadline` (epoch ms) bounds both.
+ * `deadline` (epoch ms) bounds the first; the second may pass it by `CONFIRM_ALLOWANCE` times the
+ * first's duration.
  */
 export async function probeCost(d: CostDimension, send: SendSized, o: { readonly seed: number; readonly deadline: number }): Promise<CostVerdict> {
   const started = Date.now();
@@ -190,7 +195,7 @@ export async function probeCost(d: CostDimension, send: SendSized, o: { readonly
   const ms = () => Date.now() - started;
   if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms() };
   if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
-  const again = await measureOnce(d, send, shuffle, o.deadline);
+  const again = await measureOnce(d, send, shuffle, Math.max(o.deadline, Date.now() + CONFIRM_ALLOWANCE * ms()));
   const requests = first.requests + again.requests;
   if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
   const both = new Map([...first.fastest!].map(([size, t]) => [size, Math.min(t, again.fastest!.get(size) ?? t)]));

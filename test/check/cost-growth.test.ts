@@ -4,8 +4,8 @@
  * code under `failOn`, and their place in every report.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { CONFIRM_ALLOWANCE, COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
 import { performanceJudgement, specJudgement } from '../../src/check/judgements.ts';
 import { cleanRunProblems } from '../../src/check/clean-run.ts';
@@ -118,6 +118,31 @@ describe('probeCost', () => {
     const v = await probeCost(DIM, send, { seed: 1, ...far });
     expect(v.kind).toBe('linear');
     expect(v.requests).toBe(2 * perMeasurement);
+  });
+
+  it('confirms a suspicion raised before the deadline even past it, within its allowance, and no further', async () => {
+    // A clock that only the requests move: each costs `step` ms of wall time.
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const perMeasurement = (COST_ROUNDS + 1) * (DIM.sizes.length + 1);
+      const slowing = (first: number, then: number): SendSized => {
+        let n = 0;
+        return async (size) => {
+          now += n++ < perMeasurement ? first : then;
+          return { ms: quadratic(size) };
+        };
+      };
+      // The first measurement ends just before the deadline: without the allowance the confirmation would find no time.
+      const fits = await probeCost(DIM, slowing(10, 10), { seed: 3, deadline: now + 10 * perMeasurement + 5 });
+      expect(fits.kind).toBe('superlinear');
+      // A confirmation slower than the allowance (1.5× the first) is cut at it: bounded, inconclusive.
+      const late = await probeCost(DIM, slowing(10, 20), { seed: 3, deadline: now + 10 * perMeasurement + 5 });
+      expect(late).toMatchObject({ kind: 'inconclusive', reason: expect.stringContaining('could not be confirmed') });
+      expect(CONFIRM_ALLOWANCE * 10 * perMeasurement).toBeLessThan(20 * perMeasurement);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('is inconclusive when a request is refused or the time budget runs out', async () => {

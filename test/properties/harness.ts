@@ -24,7 +24,7 @@ export interface Checked {
 export async function runAgainst(
   ref: RunningReference,
   prop: Property,
-  o: { runs?: number; seed?: number; assume?: Record<string, string> } = {},
+  o: { runs?: number; seed?: number; assume?: Record<string, string>; perPropertyMs?: number } = {},
 ): Promise<Checked> {
   const json = ref.profile as { assumptions?: Record<string, string> };
   const profile = parseProfile({ ...json, assumptions: { ...(json.assumptions ?? {}), ...(o.assume ?? {}) } });
@@ -34,7 +34,7 @@ export async function runAgainst(
     runs,
     embedded: true,
     endOnFailure: true,
-    perPropertyMs: 20_000,
+    perPropertyMs: o.perPropertyMs ?? 20_000,
   });
   const result = run.results[0]!;
   return {
