@@ -70,6 +70,18 @@ describe('the test tiers', () => {
     expect(fastFiles.length).toBeGreaterThan(files.length / 2);
   });
 
+  it('run through the README\'s own commands: npm test the fast tier, npm run test:full both, and CI the latter', () => {
+    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run --project fast$/);
+    expect(scripts['test:full']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run$/);
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const command of ['npm test', 'npm run test:full', 'npm run test:slow']) expect(readme, command).toContain(`\`${command}\``);
+    const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    expect(ci.at(-1)).toBe('npm run test:full');
+    expect(ci.join('\n')).toMatch(/chromium/);
+    expect(ci.join('\n')).toMatch(/export POUCHPROOF_REQUIRE_TOOLS=1/);
+  });
+
   it('keep a killer of every fault in the fast tier, or a load check or the cost probe in the slow one', () => {
     // A killer names its fault where it runs a property against it (test/reference/ only shows what the fault does).
     const text = fastFiles.filter((f) => !f.startsWith('test/reference/')).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
