@@ -21,8 +21,8 @@ describe('mutants', () => {
     expect(r.faults.filter((f) => !f.ran).map((f) => f.fault)).toEqual([]);
     const survivors = r.faults.filter((f) => !f.killed).map((f) => f.fault);
     const falseFindings = r.clean.flatMap((c) => c.falseFindings.map((x) => `${c.loadCheck ?? `seed ${c.seed}`} ${x.property} ${x.kind}: ${x.message}`));
-    expect(survivors).toEqual([]);
-    expect(falseFindings).toEqual([]);
+    expect(survivors, `survivors: ${survivors.join(', ')}`).toEqual([]);
+    expect(falseFindings, falseFindings.join('\n')).toEqual([]);
     // Each fault falls to one of the killers its catalogue entry names (a kill elsewhere says the entry is wrong).
     const offTarget = r.faults.filter((f) => f.killed && !compareKillers(f).asExpected).map((f) => `${f.fault}: expected ${f.expectedKillers.join(', ')}, killed by ${f.killedBy.join(', ')}`);
     expect(offTarget).toEqual([]);
