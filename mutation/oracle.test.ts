@@ -56,7 +56,7 @@ afterEach(async () => {
 async function findings(props: readonly Property[], readings: Readings, runs: number, coverage = true): Promise<{ found: string[]; ran: boolean }> {
   target = await resolveTarget({ kind: 'embedded', readings });
   const profile = { ...target.profile, assumptions: { ...target.profile.assumptions, ...readings } };
-  const run = await runProperties(profile, props, { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: PROPERTY_MS, perRequestMs: REQUEST_MS, coverage, coverageConcurrency: COVERAGE_CONCURRENCY });
+  const run = await runProperties(profile, props, { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: PROPERTY_MS, perRequestMs: REQUEST_MS, coverage, concurrency: COVERAGE_CONCURRENCY });
   const all = run.results.flatMap((r) => r.findings);
   const stalled = run.results.filter((r) => r.timeBound).map((r) => `${r.id}: stopped by its ${PROPERTY_MS} ms bound after ${r.runs} of ${r.timeBound!.planned} cases`);
   // A suite that ran no case vouches for nothing: the oracle would be silent for the wrong reason.

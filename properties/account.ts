@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { assumptionMismatch, dataOf, violation } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';
 import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
@@ -34,7 +34,7 @@ const deviceCreated = defineProperty({
       const acc = await mustAccept(ctx, 'approveDevice', ex, s, { what: 'approving a cli-auth request' });
       if (!acc.ok) return acc;
       // Refused as the run's readings expect (an empty list under empty-lists=rejected): no device to look at.
-      if (ex.verdict !== 'accepted') return PASS;
+      if (ex.verdict !== 'accepted') return notApplicable('the approval was refused as the run\'s readings expect: no device to look at');
       const id = dataOf(ex)?.['device_id'];
       if (typeof id !== 'string' || !PATTERNS.uuid.regex.test(id)) {
         return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { assumptionMismatch, expectRejected, Notes, unexpected } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
 import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied } from './support/commits.ts';
 
@@ -35,7 +35,7 @@ const credentialsRequired = defineProperty({
     }),
   async check(ctx, c) {
     // Under credentials-required=open the endpoint serves anyone: nothing to refuse.
-    if (ctx.assumptions['credentials-required'] === 'open') return PASS;
+    if (ctx.assumptions['credentials-required'] === 'open') return notApplicable('under credentials-required=open every caller is served: there is nothing to refuse');
     const s = prepare(ctx, c.endpoint, plainRequest(c.endpoint));
     const headers: Record<string, string | undefined> =
       c.credentials === 'wrong-token'
@@ -48,8 +48,8 @@ const credentialsRequired = defineProperty({
     const refused = expectRejected(ex, { what, blame: { assumption: 'credentials-required' } });
     if (!refused.ok || c.endpoint !== 'commitOperations') return refused;
     // A refused commit applies nothing: its artifact is still free.
-    const body = s.body as { ops: { artifact_id: string }[] };
-    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id })), what, { assumption: 'credentials-required' });
+    const body = s.body as { ops: { artifact_id: string; revision_id: string }[] };
+    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id, revision: o.revision_id })), what, { assumption: 'credentials-required' });
   },
 });
 
@@ -94,10 +94,10 @@ const crossAccount = defineProperty({
       notes.add(assumptionMismatch('cross-account-isolation', `${what}: refused (${f.answer}) instead of served from a separate pouch`));
     }
     // The owner's view: its artifact is still at the head it left, whatever the other account did.
-    const moved = await extend(ctx, pouch, a, `the owner updating its head after ${what}${f.ops[0] === 'applied' ? ', which applied' : ''}`, { judgement: MEMBERS_ONLY });
+    const moved = await extend(ctx, pouch, a, `the owner updating its head after ${what}${f.ops[0] === 'applied' ? ', which applied' : ''}`, { judgement: MEMBERS_ONLY }, [foreign.revision_id]);
     if (!moved.ok) return notes.result(moved);
     if (kind === 'create') {
-      const free = await absent(ctx, pouch, String(foreign.artifact_id), 'the owner creating the artifact the foreign device created', { judgement: MEMBERS_ONLY });
+      const free = await absent(ctx, pouch, String(foreign.artifact_id), 'the owner creating the artifact the foreign device created', { judgement: MEMBERS_ONLY }, [foreign.revision_id]);
       if (!free.ok) return notes.result(free);
     }
     return notes.result(PASS);

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { PASS, defineProperty, type CoverageCase, type Property } from '../src/check/property.ts';
 import { boundariesFor, boundarySpecs, boundedConstraints, coverageBoundaries, type BoundaryCase } from '../src/gen/index.ts';
-import { REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
+import { assumptionOf, REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
+import type { SituationAt } from '../src/check/situations.ts';
 import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 
@@ -55,6 +56,11 @@ let coverageCases: readonly CoverageCase<BoundaryCase[]>[] | undefined;
 const everyBoundary = (): readonly CoverageCase<BoundaryCase[]>[] =>
   (coverageCases ??= coverageBoundaries().map((b) => ({ input: [b], constraint: b.constraintId, side: 'accept', variant: b.variant, exact: b.exact })));
 
+/** The situations the alternatives of a boundary variant's own reading cover, at its path. */
+function situationsOf(a: AssumptionName, path: string): SituationAt[] {
+  return assumptionOf(a).choices.flatMap((c) => c.covers.map((situation) => ({ situation, path })));
+}
+
 const boundariesAccepted = defineProperty({
   id: 'boundaries.limits-accepted',
   section: '8',
@@ -71,7 +77,7 @@ const boundariesAccepted = defineProperty({
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
       const o = await mustAccept(ctx, endpoint, ex, s, {
         what: `${endpoint} with ${c.path} at ${c.variant} (${c.constraint.text})`,
-        ...(c.assumption ? { readings: [{ assumption: c.assumption as AssumptionName, path: c.constraint.scope === 'params' ? `params.${c.constraint.path}` : c.constraint.path }] } : {}),
+        ...(c.assumption ? { situations: situationsOf(c.assumption as AssumptionName, c.constraint.scope === 'params' ? `params.${c.constraint.path}` : c.constraint.path) } : {}),
       });
       if (!o.ok) return o;
     }

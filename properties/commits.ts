@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { resultsFor } from '../src/check/commit-outcome.ts';
 import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation } from '../src/check/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
@@ -53,7 +53,7 @@ async function staleRefused(ctx: CaseContext, pouch: Pouch, a: Artifact, ex: Exc
   const f = fates(ctx, ex, [stale]);
   if (f.ops[0] === 'applied') return violation(STALE_NOT_APPLIED, `${what}: applied (${f.answer})`);
   if (f.ops[0] === 'refused') notes.add(f.conflictForm);
-  return notes.result(await extend(ctx, pouch, a, `an update on the head after ${what}`, onMoved));
+  return notes.result(await extend(ctx, pouch, a, `an update on the head after ${what}`, onMoved, [stale.revision_id]));
 }
 
 // ---- properties ---------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ const revisionReuseRejected = defineProperty({
       // Reusing a revision id moved the head: the next proof uses what the target now holds.
       if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0]!.revision_id;
     } else if (f.batch === 'refused') notes.add(f.conflictForm);
-    return notes.result(await extend(ctx, pouch, a, 'an update on the head after the reuse', onMoved));
+    return notes.result(await extend(ctx, pouch, a, 'an update on the head after the reuse', onMoved, ops.filter((o) => o.artifact_id === a.id).map((o) => o.revision_id)));
   },
 });
 
@@ -208,7 +208,7 @@ const batchChains = defineProperty({
     const f = fates(ctx, ex, ops);
     if (f.unreadable) return assumptionMismatch('commit-results', `${what}: the results name none of the ops (${f.answer})`);
     if (f.batch !== 'applied') {
-      if (ctx.assumptions['batch-chaining'] === 'pre-batch-heads') return PASS;
+      if (ctx.assumptions['batch-chaining'] === 'pre-batch-heads') return notApplicable(`${what}: refused, as batch-chaining=pre-batch-heads expects (an op may not build on its batch's own revisions)`);
       // The first op of each artifact builds on nothing earlier in the batch; a refusal of it is no chaining question.
       return assumptionMismatch('batch-chaining', `${what}: not applied as a whole (${f.answer})`);
     }
@@ -329,7 +329,7 @@ const atomicBatch = defineProperty({
       const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), what, { assumption: 'batch-atomicity' });
       if (!free.ok) return notes.result(free);
     }
-    return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved));
+    return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved, [ops[c.at]!.revision_id]));
   },
 });
 
@@ -388,11 +388,11 @@ const operationIdReplay = defineProperty({
     }
     // Whatever the answer, the heads are the first attempt's, and the other ops created nothing (unless operation ids mean nothing).
     for (const a of artifacts) {
-      const e = await extend(ctx, pouch, a, 'an update on the head the first attempt set', onMoved);
+      const e = await extend(ctx, pouch, a, 'an update on the head the first attempt set', onMoved, replayOps.filter((o) => o.artifact_id === a.id).map((o) => o.revision_id));
       if (!e.ok) return notes.result(e);
     }
     for (const a of other) {
-      const free = await absent(ctx, pouch, a.id, 'creating an artifact that only the replay named', { assumption: 'operation-id-idempotency' });
+      const free = await absent(ctx, pouch, a.id, 'creating an artifact that only the replay named', { assumption: 'operation-id-idempotency' }, [a.head]);
       if (!free.ok && !(free.kind === 'assumption' && reading === 'not-deduplicated')) return notes.result(free);
     }
     return notes.result(PASS);

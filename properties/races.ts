@@ -75,14 +75,14 @@ const oneWinner = defineProperty({
       for (const f of outcomes) if (f.ops[0] === 'refused') notes.add(f.conflictForm);
       if (applied.length === 0 && unknown === 0) {
         // None won: is a lone update on that head taken at all? (extend sends the control when it is not.)
-        const lone = await extend(ctx, pouch, a, `${what}: none applied; a lone update on the same head afterwards`, { assumption: 'op-semantics' });
+        const lone = await extend(ctx, pouch, a, `${what}: none applied; a lone update on the same head afterwards`, { assumption: 'op-semantics' }, ops.map((o) => o.revision_id));
         if (!lone.ok) return notes.result(lone);
         notes.add({ ok: false, kind: 'assumption', assumption: 'op-semantics', message: `${what}: none applied, though a lone update on the same head does (${outcomes[0]!.answer})` });
         continue;
       }
       if (applied.length === 1) {
         a.head = applied[0]!;
-        const proof = await extend(ctx, pouch, a, `${what}: an update on the winner's revision`, { judgement: STALE_NOT_APPLIED });
+        const proof = await extend(ctx, pouch, a, `${what}: an update on the winner's revision`, { judgement: STALE_NOT_APPLIED }, ops.map((o) => o.revision_id).filter((r) => r !== applied[0]));
         if (!proof.ok) return notes.result(proof);
       }
     }

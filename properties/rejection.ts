@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { judgeServed } from '../src/check/controls.ts';
 import { assumptionMismatch, dataOf, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
 import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
 import { commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
@@ -14,7 +14,7 @@ import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
 import { judgePlan } from './support/usage.ts';
-import { rowKey, type UsageRow } from './support/usage-model.ts';
+import { rowKey, type UsageRow } from '../src/check/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
@@ -85,7 +85,8 @@ function inForce(ctx: CaseContext, c: ViolationCase): boolean {
  */
 function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange): Outcome {
   const what = `${c.label.endpoint} with ${c.label.description}`;
-  if (c.label.endpoint === 'commitOperations' && ex.response && ex.response.status >= 200 && ex.response.status < 300) {
+  // A 2xx with ok true may still refuse every op (a per-op status); a 2xx with ok false refuses the request (expectRejected judges its form).
+  if (c.label.endpoint === 'commitOperations' && ex.verdict === 'accepted') {
     const body = (ex.request.body.length ? JSON.parse(new TextDecoder().decode(ex.request.body)) : {}) as { ops?: unknown };
     const ops = (Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as unknown as Op[];
     const f = fates(ctx, ex, ops);
@@ -103,10 +104,32 @@ async function refused(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
   return judgeRefusal(ctx, c, ex);
 }
 
+/** The coverage phase's cases: each sent with its twin (a minimal pair), which the random sweep does without. */
+const PAIRED = new WeakSet<ViolationCase>();
+
 /** Every violation variant of every request constraint, once per run (the coverage phase), whatever the seed. */
 let coverageCases: readonly CoverageCase<ViolationCase[]>[] | undefined;
 const everyViolation = (): readonly CoverageCase<ViolationCase[]>[] =>
-  (coverageCases ??= coverageViolations().cases.map((v) => ({ input: [v], constraint: v.label.constraintId, side: 'reject', variant: v.label.variant })));
+  (coverageCases ??= coverageViolations().cases.map((v) => {
+    if (v.twin) PAIRED.add(v);
+    return { input: [v], constraint: v.label.constraintId, side: 'reject', variant: v.label.variant };
+  }));
+
+/**
+ * The twin of a refused violation (the same request with that one constraint met) must be served:
+ * only then did the refusal show the constraint enforced. A twin refused is judged as any refused
+ * valid request is (controls, readings, the field's clause); a twin the run's readings expect
+ * refused shows nothing either way.
+ */
+async function twinServed(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
+  const endpoint = c.label.endpoint;
+  const s = prepare(ctx, endpoint, c.twin!);
+  const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
+  const what = `the twin of ${endpoint} with ${c.label.description} (the same request with ${c.label.constraintId} met)`;
+  const o = await judgeServed(ctx, endpoint, s, ex, { what });
+  if (!o.ok || ex.verdict === 'accepted') return o;
+  return notApplicable(`${what} is refused as the run's readings expect: the pair shows nothing of ${c.label.constraintId}`);
+}
 
 const describeCases = (cases: readonly ViolationCase[]) => cases.map((c) => `${c.label.constraintId} ${c.label.variant} at ${c.label.path}`).join('\n');
 
@@ -126,6 +149,10 @@ const violationsRejected = defineProperty({
       if (!inForce(ctx, c) || !breaksOnlyItsLabel(c)) continue;
       const o = await refused(ctx, c);
       if (!o.ok) return o;
+      if (PAIRED.has(c)) {
+        const pair = await twinServed(ctx, c);
+        if (!pair.ok) return pair;
+      }
     }
     return PASS;
   },
@@ -209,13 +236,13 @@ const noSideEffect = defineProperty({
       if (u) return u;
       const f = fates(ctx, ex, ops);
       // An applied conflicting op or a partial batch is judged by commits.atomic-batch; here only what a refusal left behind.
-      if (f.batch !== 'refused' || ctx.assumptions['batch-atomicity'] === 'per-op') return PASS;
+      if (f.batch !== 'refused' || ctx.assumptions['batch-atomicity'] === 'per-op') return notApplicable(`${what}: not refused as a whole (${f.answer}); what it applied is commits.atomic-batch's to judge`);
       const notes = new Notes();
       notes.add(f.conflictForm);
       return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as unknown as Json, what, { assumption: 'batch-atomicity' }));
     }
     const v = c.violation;
-    if (!inForce(ctx, v)) return PASS;
+    if (!inForce(ctx, v)) return notApplicable(`${v.label.constraintId} is not in force under the run's reading of ${v.label.assumption}`);
     const endpoint = v.label.endpoint;
     const s = prepare(ctx, endpoint, v);
     const ex = await ctx.call({ endpoint, params: s.params, body: s.body });

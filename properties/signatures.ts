@@ -9,7 +9,7 @@ import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../
 import { signServiceSignature } from '../src/crypto/service-signature.ts';
 import { blame, unexpected, type Blame } from '../src/check/judge.ts';
 import { specJudgement } from '../src/check/judgements.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
 import { assumptionOf, CHARSETS, LIMITS, PATTERNS, type AssumptionName } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, proveNothingApplied, setup, type Op, type Pouch } from './support/commits.ts';
@@ -51,17 +51,22 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
   };
 }
 
-const artifactsOf = (body: unknown): string[] =>
+/** The artifacts a commit body names, each with the revision its op would set (when well-formed). */
+const artifactsOf = (body: unknown): { artifact: string; revision?: string }[] =>
   isObject(body as never) && Array.isArray((body as { ops?: unknown }).ops)
-    ? ((body as { ops: unknown[] }).ops
-        .map((o) => (isObject(o as never) ? (o as { artifact_id?: unknown }).artifact_id : undefined))
-        .filter((a): a is string => typeof a === 'string' && PATTERNS.uuid.regex.test(a)))
+    ? (body as { ops: unknown[] }).ops.flatMap((o) => {
+        if (!isObject(o as never)) return [];
+        const { artifact_id: artifact, revision_id: revision } = o as { artifact_id?: unknown; revision_id?: unknown };
+        if (typeof artifact !== 'string' || !PATTERNS.uuid.regex.test(artifact)) return [];
+        return [{ artifact, ...(typeof revision === 'string' && PATTERNS.uuid.regex.test(revision) ? { revision } : {}) }];
+      })
     : [];
 
 /** After a refused commit: the artifacts it named can still be created, so nothing of it applied. */
-function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly string[], what: string, onApplied: Blame): Promise<Outcome> {
-  const unique = [...new Set(artifacts.map((a) => a.toLowerCase()))];
-  return proveNothingApplied(ctx, pouchId, unique.map((artifact) => ({ artifact })), what, onApplied);
+function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly { artifact: string; revision?: string }[], what: string, onApplied: Blame): Promise<Outcome> {
+  const seen = new Set<string>();
+  const unique = artifacts.filter((a) => !seen.has(a.artifact.toLowerCase()) && seen.add(a.artifact.toLowerCase()));
+  return proveNothingApplied(ctx, pouchId, unique, what, onApplied);
 }
 
 /** What the attack must get under the profile's readings; undefined when the catalogue cannot say. */
@@ -89,14 +94,14 @@ async function variantRefused(ctx: CaseContext, pouch: Pouch, body: Record<strin
 async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boolean): Promise<Outcome> {
   const { pouch, body } = signedCase(ctx, withOptional);
   const actx = attackContext(ctx, pouch, body);
-  if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return PASS;
+  if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return notApplicable(`${a.id} needs ${a.needs === 'otherDevice' ? 'a second enrolled device' : 'the device\'s key'}, which the profile does not give`);
   const want = expected(ctx, a);
-  if (!want) return PASS;
+  if (!want) return notApplicable(`${a.id}: the catalogue says nothing of it under the run's reading of ${a.assumption}`);
   // The catalogue forges and varies signatures of the registry's JWS form; under another form its verdicts do not hold.
-  if (ctx.assumptions['jws-form'] !== assumptionOf('jws-form').default) return PASS;
+  if (ctx.assumptions['jws-form'] !== assumptionOf('jws-form').default) return notApplicable(`the forgery catalogue forges in the ${assumptionOf('jws-form').default} JWS form: under jws-form=${ctx.assumptions['jws-form']} its verdicts do not hold`);
   const r = a.apply(actx);
   // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
-  if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return PASS;
+  if (r.pouchId !== pouch.id && ctx.assumptions['pouch-existence'] === 'must-exist') return notApplicable(`${a.id} sends to another pouch id, which under pouch-existence=must-exist takes no commit: it proves nothing`);
   const ex = await ctx.call({
     endpoint: 'commitOperations',
     params: { pouchId: r.pouchId },

@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check';
 import { defineProperty, type Property } from '../src/check/property.ts';
-import type { UsageRequest, UsageRow } from './support/usage-model.ts';
-import { rowKey } from './support/usage-model.ts';
+import type { UsageRequest, UsageRow } from '../src/check/usage-model.ts';
+import { rowKey } from '../src/check/usage-model.ts';
 import { arbCounters, arbCut, arbKey, arbRow, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, runUsagePlan } from './support/usage.ts';
 import { VALUE_READINGS } from './shapes.ts';
 

@@ -12,5 +12,5 @@ export { ALL_PROPERTIES as properties } from '../properties/index.ts';
 export type { Property } from './check/property.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/runner.ts';
-export { UsageError } from './cli/usage-error.ts';
+export { UsageError } from './session/usage-error.ts';
 export { TargetError } from './target/resolve.ts';

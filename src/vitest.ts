@@ -4,15 +4,13 @@
  * property fails its test with the finding's message, ground, counterexample, replay token and curl
  * line; a property the profile lacks the credentials for is skipped with the reason.
  */
-import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
-import { openTarget, type TargetOptions } from './api/target.ts';
 import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/runner.ts';
 import { selectProperties } from './check/select.ts';
-import { discovered } from './cli/commands/run.ts';
+import { drawSeed, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
 import { findingDetail } from './report/console.ts';
-import type { ReadingsMode } from './spec/index.ts';
+import type { AssumptionName, ReadingsMode } from './spec/index.ts';
 import { redact } from './target/redact.ts';
 import type { ResolvedTarget } from './target/resolve.ts';
 
@@ -44,6 +42,8 @@ export function failureOf(r: PropertyResult, failOn: readonly FailOnKind[], seed
   return blocks.length ? `${blocks.join('\n\n')}\n(seed ${seed})` : undefined;
 }
 
+/** The budget the readings probe's bound is taken from (the session's rule: a quarter of it, within the probe's own bound). */
+const PROBE_BUDGET_MS = 120_000;
 const TARGET_MS = 60_000;
 const MARGIN_MS = 15_000;
 
@@ -51,15 +51,18 @@ const MARGIN_MS = 15_000;
 export function describeProperties(options: DescribePropertiesOptions = {}): void {
   const props = selectProperties(ALL_PROPERTIES, options.select?.length ? options.select : undefined);
   if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)} matches no property`);
-  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const seed = options.seed ?? drawSeed();
   const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
   describe(options.name ?? 'pouchproof', () => {
     let target: ResolvedTarget | undefined;
+    let unknownReadings: ReadonlyMap<AssumptionName, string> | undefined;
     beforeAll(async () => {
       const opened = await openTarget(options);
       target = opened;
       if ((options.readings ?? 'auto') === 'auto') {
-        target = (await discovered(opened, () => undefined, { timeLimitMs: TARGET_MS / 2, ...(options.perRequestMs ? { requestTimeoutMs: options.perRequestMs } : {}) })).target;
+        const probed = await probeReadings(opened, probeBounds(PROBE_BUDGET_MS, options.perRequestMs));
+        target = probed.target;
+        unknownReadings = probed.unknownReadings;
       }
     }, TARGET_MS + MARGIN_MS);
     afterAll(async () => {
@@ -74,6 +77,7 @@ export function describeProperties(options: DescribePropertiesOptions = {}): voi
           perPropertyMs,
           ...(options.perRequestMs ? { perRequestMs: options.perRequestMs } : {}),
           embedded: target.embedded,
+          ...(unknownReadings?.size ? { unknownReadings } : {}),
         });
         const r = run.results[0];
         if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);

@@ -10,7 +10,7 @@ import { commitOutcome, type CommitOutcome } from '../../src/check/commit-outcom
 import { judgeServed } from '../../src/check/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
 import { pickListed } from '../../src/check/prepare.ts';
-import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
+import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
 import { pouchPlan } from '../../src/target/pouches.ts';
@@ -127,7 +127,7 @@ export async function createArtifacts(ctx: CaseContext, pouch: Pouch, n: number)
 /**
  * The control behind every proof: a fresh artifact created and updated in the same pouch. When even
  * that is refused, the target does not take the commits the harness builds, and nothing about the
- * case can be concluded (the `op-semantics` reading the harness builds on).
+ * case can be concluded.
  */
 async function control(ctx: CaseContext, pouch: Pouch, what: string, refused: Exchange): Promise<Outcome | undefined> {
   const a = { id: ctx.uuid(), head: ctx.uuid() };
@@ -140,16 +140,39 @@ async function control(ctx: CaseContext, pouch: Pouch, what: string, refused: Ex
   const u = unexpected(updated);
   if (u) return u;
   if (fates(ctx, updated, [next]).batch !== 'applied') {
-    return { ok: false, kind: 'assumption', assumption: 'op-semantics', message: `${what} was refused (${refused.response?.status ?? refused.reason}), and so is an update on the head of a fresh artifact: the target does not take the harness's updates` };
+    return unknownOutcome(`${what} was refused (${refused.response?.status ?? refused.reason}), and so is an update on the head of a fresh artifact: the target does not take the harness's updates`);
   }
   return undefined;
 }
 
+/** Suspects tried at most per proof: the revisions a refused commit would have set. */
+const MAX_SUSPECTS = 4;
+
+/**
+ * The direct observation behind a blame: an update on one of `suspects` (the revisions a commit that
+ * should not have applied would have set) applies, so the artifact's head was there. Undefined when
+ * none applies: then the refusal that led here proves nothing (3: states are not shown).
+ */
+async function headAtSuspect(ctx: CaseContext, pouch: Pouch, artifact: string, suspects: readonly string[]): Promise<{ at: string; next: string } | Outcome | undefined> {
+  for (const at of [...new Set(suspects)].slice(0, MAX_SUSPECTS)) {
+    const probe = op(ctx, { type: 'update', artifact, revision: ctx.uuid(), base: at });
+    const ex = await commit(ctx, pouch, [probe]);
+    const u = unexpected(ex);
+    if (u) return u;
+    if (fates(ctx, ex, [probe]).batch === 'applied') return { at, next: probe.revision_id };
+  }
+  return undefined;
+}
+
+const isOutcome = (x: unknown): x is Outcome => typeof x === 'object' && x !== null && 'ok' in x;
+
 /**
  * Proves `a.head` is the head of its artifact by extending it: an update on it must apply. When it
- * is refused while the control applies, the head is not where the case left it: `onMoved` is blamed.
+ * is refused while the control applies, the head moved only if an update on one of `suspects` (the
+ * revisions a commit that should not have applied would have set) applies: then `onMoved` is
+ * blamed, on what was seen. Otherwise the refusal alone proves nothing: unknown.
  */
-export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: string, onMoved: Blame): Promise<Outcome> {
+export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: string, onMoved: Blame, suspects: readonly string[] = []): Promise<Outcome> {
   const next = op(ctx, { type: 'update', artifact: a.id, revision: ctx.uuid(), base: a.head });
   const ex = await commit(ctx, pouch, [next]);
   const u = unexpected(ex, what);
@@ -162,11 +185,21 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (f.batch === 'unknown' && f.unreadable) return PASS; // judged by the envelope checks
   const c = await control(ctx, pouch, what, ex);
   if (c) return c;
-  return blame(onMoved, `${what}: refused (${f.answer}), while an update on a fresh artifact's head applies: the head moved`);
+  const seen = await headAtSuspect(ctx, pouch, a.id, suspects.filter((r) => r !== a.head));
+  if (isOutcome(seen)) return seen;
+  if (seen) {
+    a.head = seen.next;
+    return blame(onMoved, `${what}: refused (${f.answer}), while an update on ${seen.at}, the revision of an op that should not have applied, applies: the head had moved to it`);
+  }
+  return unknownOutcome(`${what}: refused (${f.answer}) while an update on a fresh artifact's head applies, and the head is at none of the revisions a wrongly applied op would have set: the artifact is in a state the spec does not show (3), so nothing is concluded`);
 }
 
-/** Proves `artifact` does not exist in the pouch: a create of it (base null) must apply. */
-export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, what: string, onPresent: Blame): Promise<Outcome> {
+/**
+ * Proves `artifact` does not exist in the pouch: a create of it (base null) must apply. When it is
+ * refused, it exists only if an update on one of `suspects` (the revisions a create that should not
+ * have applied would have set) applies; otherwise unknown.
+ */
+export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, what: string, onPresent: Blame, suspects: readonly string[] = []): Promise<Outcome> {
   const o = op(ctx, { type: 'create', artifact, revision: ctx.uuid(), base: null });
   const ex = await commit(ctx, pouch, [o]);
   const u = unexpected(ex, what);
@@ -175,12 +208,16 @@ export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, w
   if (f.batch === 'applied' || (f.batch === 'unknown' && f.unreadable)) return PASS;
   const c = await control(ctx, pouch, what, ex);
   if (c) return c;
-  return blame(onPresent, `${what}: refused (${f.answer}), while a fresh create applies: the artifact exists`);
+  const seen = await headAtSuspect(ctx, pouch, artifact, suspects);
+  if (isOutcome(seen)) return seen;
+  if (seen) return blame(onPresent, `${what}: refused (${f.answer}), while an update on ${seen.at}, a revision that should never have been set, applies: the artifact exists`);
+  return unknownOutcome(`${what}: refused (${f.answer}) while a fresh create applies, and no revision a wrongly applied create would have set is its head: a state the spec does not show (3), so nothing is concluded`);
 }
 
 /**
- * Proves a refused commit applied nothing: creating its artifacts (with the revision ids given)
- * must apply; otherwise, with the control applying, part of it applied and `onApplied` is blamed.
+ * Proves a refused commit applied nothing: creating its artifacts must apply. When a create is
+ * refused, part of the commit applied only if an update on the revision it named applies (seen
+ * directly): then `onApplied` is blamed. Otherwise unknown.
  */
 export async function proveNothingApplied(
   ctx: CaseContext,
@@ -191,7 +228,7 @@ export async function proveNothingApplied(
 ): Promise<Outcome> {
   if (creates.length === 0) return PASS;
   const pouch = { id: pouchId, epoch: ctx.uuid() };
-  const ops = creates.map((c) => op(ctx, { type: 'create', artifact: c.artifact, revision: c.revision ?? ctx.uuid(), base: null }));
+  const ops = creates.map((c) => op(ctx, { type: 'create', artifact: c.artifact, revision: ctx.uuid(), base: null }));
   const ex = await commit(ctx, pouch, ops);
   const u = unexpected(ex, 'the follow-up create');
   if (u) return u;
@@ -199,5 +236,11 @@ export async function proveNothingApplied(
   if (f.batch === 'applied' || (f.batch === 'unknown' && f.unreadable)) return PASS;
   const c = await control(ctx, pouch, what, ex);
   if (c) return c;
-  return blame(onApplied, `${what} was refused, yet creating the artifact(s) it named is refused afterwards (${f.answer}) while a fresh create applies: part of it applied`);
+  for (const x of creates) {
+    if (!x.revision) continue;
+    const seen = await headAtSuspect(ctx, pouch, x.artifact, [x.revision]);
+    if (isOutcome(seen)) return seen;
+    if (seen) return blame(onApplied, `${what} was refused, yet ${x.artifact} has ${x.revision}, the revision that commit named, as its head (an update on it applies): part of it applied`);
+  }
+  return unknownOutcome(`${what} was refused; creating the artifact(s) it named is refused afterwards (${f.answer}) while a fresh create applies, yet none of them is at a revision the refused commit named: a state the spec does not show (3), so nothing is concluded`);
 }

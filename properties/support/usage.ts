@@ -8,21 +8,23 @@ import fc from 'fast-check';
 import { judgeServed } from '../../src/check/controls.ts';
 import { assumptionMismatch, blame, dataOf, type Blame } from '../../src/check/judge.ts';
 import { specJudgement, type SpecJudgement } from '../../src/check/judgements.ts';
-import { PASS, type CaseContext, type Outcome } from '../../src/check/property.ts';
+import { plainDay } from '../../src/check/plain.ts';
+import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json } from '../../src/gen/index.ts';
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
-  KEY_READINGS,
-  STORED_READINGS,
+  USAGE_READING_PAIRS,
+  calibrationPlan,
   finalRow,
   firstMismatch,
+  fittingPairs,
   predict,
   rowKey,
   type KeyReading,
   type StoredReading,
   type UsageRequest,
   type UsageRow,
-} from './usage-model.ts';
+} from '../../src/check/usage-model.ts';
 
 /** 4.3 rule 1. */
 export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
@@ -92,29 +94,19 @@ function describeRequest(req: UsageRequest): string {
 }
 
 /**
- * Rows under a key no plan uses, sent first to every source: the row; then the same key with every
- * counter 0; then that zero row twice in one request. The first makes `stored` differ between
- * rows-held (which keeps counting it) and a merge that adds rows up, which would otherwise both
- * answer 1 to every single-row request. The others tell rows-accepted (1, then 2: it counts the rows
- * sent) from a server that counts what it changed, summing or not (a zero report changes nothing, and
- * one key is one row): so a summing server cannot pass for one whose stored counts rows. A server
- * that sums and counts every row it was sent as changed answers exactly as rows-accepted does; no
- * answer of `stored` can tell them apart.
+ * Every source of a plan is calibrated first (usage-model.ts `calibrationPlan`): three reports whose
+ * `stored` answers differ under every pair of readings and from meanings no reading names. The
+ * answers identify the reading the case is judged under: the run's own (a pass or a violation), a
+ * known other one (the laws checked under it: an assumption finding), or none (unknown). A summing
+ * server answers the calibration as a correct one of its meaning does, and breaks the laws after it.
  */
-const CALIBRATION: UsageRow = { day: DAYS[0]!, assistant: ASSISTANTS[0]!, model: 'pouchproof calibration', input: 1, output: 0, cache_read: 0, cache_write: 0 };
-const CALIBRATION_ZERO: UsageRow = { ...CALIBRATION, input: 0 };
-
 export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
   const sources = [...new Set(plan.map((r) => r.source))];
-  return [
-    ...sources.flatMap((source): UsageRequest[] => [
-      { source, rows: [CALIBRATION] },
-      { source, rows: [CALIBRATION_ZERO] },
-      { source, rows: [CALIBRATION_ZERO, CALIBRATION_ZERO] },
-    ]),
-    ...plan,
-  ];
+  const days = { recent: plainDay(), older: plainDay(Date.now() - DAY_MS) };
+  return [...sources.flatMap((source) => calibrationPlan(source, days)), ...plan];
 }
+
+const DAY_MS = 86_400_000;
 
 /** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */
 export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], rule: SpecJudgement = NEVER_ADDED): Promise<Outcome> {
@@ -132,35 +124,49 @@ export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest
     const stored = dataOf(ex)?.['stored'];
     observed.push(typeof stored === 'number' ? stored : undefined);
   }
-  return judgePlan(ctx, plan, observed, b);
+  return judgePlan(ctx, plan, observed, b, plan.length - bare.length);
 }
 
+const same = (a: readonly (number | undefined)[], b: readonly (number | undefined)[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /**
- * What `stored` tells about the rows, in one place: the answers must follow the model under the
- * run's readings; under another reading of `usage-stored-meaning` or `usage-row-key` they are an
- * assumption finding; under none, `rule` is broken.
+ * What `stored` tells about the rows, in one place. With `calibration` leading requests, the reading
+ * is identified from their answers: none fits, unknown; the run's own fits, the plan is judged under
+ * it; another one alone fits, the laws are judged under that one (an assumption finding when they
+ * hold). Without calibration (a single report on a fresh source), the run's readings are taken as
+ * the probe identified them.
  */
-export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[], rule: Blame = { judgement: NEVER_ADDED }): Outcome {
+export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[], rule: Blame = { judgement: NEVER_ADDED }, calibration = 0): Outcome {
   const chosen = readings(ctx);
-  const expected = predict(plan, chosen.key, chosen.stored);
+  const predicted = (p: { key: KeyReading; stored: StoredReading }) => predict(plan, p.key, p.stored);
+  const fitCalibration = calibration > 0 ? fittingPairs(plan.slice(0, calibration), observed.slice(0, calibration)) : USAGE_READING_PAIRS.filter((p) => p.key === chosen.key && p.stored === chosen.stored);
+  if (fitCalibration.length === 0) {
+    return unknownOutcome(`stored answered ${observed.slice(0, calibration).join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so no answer about the rows can be judged`);
+  }
+  // Readings that predict the same for the whole plan are one reading as far as this case goes (the key under rows-accepted).
+  const distinct = fitCalibration.filter((p, i) => fitCalibration.findIndex((q) => same(predicted(q), predicted(p))) === i);
+  const own = distinct.find((p) => same(predicted(p), predicted(chosen)));
+  if (!own && distinct.length > 1) {
+    return unknownOutcome(`the calibration answers (${observed.slice(0, calibration).join(', ')}) fit several readings of stored (${distinct.map((p) => `${p.key}/${p.stored}`).join('; ')}) and not the run's: nothing tells them apart`);
+  }
+  const judgedUnder = own ?? distinct[0]!;
+  const expected = predicted(judgedUnder);
   const i = firstMismatch(observed, expected);
-  if (i < 0) return PASS;
-  for (const key of KEY_READINGS) {
-    for (const stored of STORED_READINGS) {
-      if (key === chosen.key && stored === chosen.stored) continue;
-      // rows-accepted answers the row count whatever the merge does: under it the laws cannot be
-      // observed at all. The zero-row calibration keeps a summing server from passing for it.
-      if (firstMismatch(observed, predict(plan, key, stored)) >= 0) continue;
-      const name = stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key';
-      return assumptionMismatch(
-        name,
-        `the stored answers follow usage-row-key=${key}, usage-stored-meaning=${stored} instead of ${chosen.key}, ${chosen.stored}`,
-      );
+  if (i < 0) {
+    if (own) return PASS;
+    return { ...(assumptionMismatch(judgedUnder.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${judgedUnder.key}, usage-stored-meaning=${judgedUnder.stored} instead of ${chosen.key}, ${chosen.stored}; the rows follow 4.3 under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
+  }
+  if (calibration === 0) {
+    // No calibration: another reading that fits every answer is the target's reading, not a broken law.
+    for (const p of USAGE_READING_PAIRS) {
+      if (p.key === chosen.key && p.stored === chosen.stored) continue;
+      if (firstMismatch(observed, predicted(p)) >= 0) continue;
+      return assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the stored answers follow usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}`);
     }
   }
   return blame(
     rule,
     `request ${i + 1} of ${plan.length} (${describeRequest(plan[i]!)}) answered stored ${String(observed[i])}, ` +
-      `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${chosen.stored})`,
+      `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${judgedUnder.stored}, rows keyed by ${judgedUnder.key}${calibration ? ', as the calibration identified' : ''})`,
   );
 }

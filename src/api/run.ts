@@ -1,13 +1,30 @@
 /**
- * `run(options)`: the conformance suite as a library call. The same probe, suite and report as
- * `pouchproof run`, with typed options instead of flags; it never exits the process and writes
- * nothing to the console unless given `log`, and writes report files only under `reportDir`.
+ * `run(options)`: the conformance suite as a library call. The same session as `pouchproof run`
+ * (src/session/), with typed options checked by the same rules; it never exits the process and
+ * writes nothing to the console unless given `log`, and writes report files only under `reportDir`.
  */
-import type { FailOnKind, ProgressEvent } from '../check/runner.ts';
-import { conformance, parseSuiteArgs, saveReport } from '../cli/commands/run.ts';
+import type { Property } from '../check/property.ts';
+import { DEFAULT_RUNS, type FailOnKind, type ProgressEvent } from '../check/runner.ts';
 import type { Report } from '../report/report-json.ts';
+import {
+  checkFailOn,
+  checkMaxDuration,
+  checkPositive,
+  checkRate,
+  checkSeed,
+  DEFAULT_MAX_DURATION_MS,
+  drawSeed,
+  MAX_CONCURRENCY_FLAG,
+  MAX_PER_PROPERTY_MS,
+  MAX_PER_REQUEST_MS,
+  MAX_RUNS,
+  openTarget,
+  runSession,
+  saveReport,
+  type SessionOptions,
+  type TargetOptions,
+} from '../session/index.ts';
 import type { ReadingsMode } from '../spec/index.ts';
-import { openTarget, type TargetOptions } from './target.ts';
 
 export interface RunOptions extends TargetOptions {
   /** Seed of every generator (default: random; the report has it). */
@@ -22,8 +39,14 @@ export interface RunOptions extends TargetOptions {
   readonly maxDurationMs?: number;
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
+  /** Cases in flight at once (default: the profile's connections, at most 16). */
+  readonly concurrency?: number;
+  /** Requests per second at most from the start; throttling (429) is waited out either way. */
+  readonly rateLimitPerSecond?: number;
   /** Kinds of finding that also fail the run (its `exitCode`). */
   readonly failOn?: readonly FailOnKind[];
+  /** The properties to run: the catalogue (`properties`), your own (`defineProperty`), or both. Default: the catalogue. */
+  readonly properties?: readonly Property[];
   /** Also write the report files (report.json, junit.xml, summary.md…) under `<reportDir>/<run-id>/` and `<reportDir>/latest`. */
   readonly reportDir?: string;
   /** Stops the run after the requests in flight; the report is then partial (`interrupted`). */
@@ -33,27 +56,29 @@ export interface RunOptions extends TargetOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The flag spelling of the suite's options, so the CLI's validation (and its one-line messages) apply unchanged. */
-function asArgv(o: RunOptions): Record<string, unknown> {
-  const set = <T>(v: T | undefined, f: (x: T) => unknown): unknown => (v === undefined ? undefined : f(v));
+/** The session's options from the library's, checked by the same rules as the flags (a bad one is a one-line `UsageError`). */
+export function sessionOptions(o: RunOptions): SessionOptions {
   return {
-    seed: set(o.seed, String),
-    runs: set(o.runs, String),
-    only: o.only ? [...o.only] : undefined,
-    assume: [o.readings ?? 'auto'],
-    'max-duration': set(o.maxDurationMs, (ms) => `${ms}ms`),
-    'per-request-ms': set(o.perRequestMs, String),
-    'per-property-ms': set(o.perPropertyMs, String),
-    'fail-on': o.failOn?.length ? [...o.failOn] : undefined,
+    seed: o.seed === undefined ? drawSeed() : checkSeed(o.seed, 'seed'),
+    runs: o.runs === undefined ? DEFAULT_RUNS : checkPositive('runs', o.runs, MAX_RUNS),
+    ...(o.only?.length ? { only: [...o.only] } : {}),
+    readings: o.readings ?? 'auto',
+    maxDurationMs: o.maxDurationMs === undefined ? DEFAULT_MAX_DURATION_MS : checkMaxDuration(o.maxDurationMs),
+    ...(o.perRequestMs !== undefined ? { perRequestMs: checkPositive('per-request-ms', o.perRequestMs, MAX_PER_REQUEST_MS) } : {}),
+    ...(o.perPropertyMs !== undefined ? { perPropertyMs: checkPositive('per-property-ms', o.perPropertyMs, MAX_PER_PROPERTY_MS) } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: checkPositive('concurrency', o.concurrency, MAX_CONCURRENCY_FLAG) } : {}),
+    ...(o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: checkRate(o.rateLimitPerSecond) } : {}),
+    ...(o.failOn?.length ? { failOn: checkFailOn(o.failOn) } : {}),
+    ...(o.properties ? { properties: o.properties } : {}),
   };
 }
 
-/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 nothing vouched for). */
+/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 something could not be vouched for). */
 export async function run(options: RunOptions = {}): Promise<Report> {
-  const parsed = parseSuiteArgs(asArgv(options));
+  const session = sessionOptions(options);
   const target = await openTarget(options);
   try {
-    const { report, profile, files } = await conformance(target, parsed, {
+    const { report, profile, files } = await runSession(target, session, {
       line: options.log ?? (() => undefined),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

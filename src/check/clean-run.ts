@@ -29,6 +29,8 @@ export interface CleanOptions {
   readonly runs: number;
   /** Findings the caller allows besides expected skips (the zoo's assumption findings under a reading it was not told). */
   readonly allow?: (f: Finding) => boolean;
+  /** Properties the caller allows to be inconclusive (the zoo's, below their floor only because the target follows readings it was not told). */
+  readonly allowInconclusive?: (r: PropertyResult) => boolean;
 }
 
 export function cleanRunProblems(results: readonly PropertyResult[], props: readonly Property[], o: CleanOptions): CleanProblem[] {
@@ -42,8 +44,10 @@ export function cleanRunProblems(results: readonly PropertyResult[], props: read
     }
     const lacking = missingCapabilities(o.profile, prop.needs, { embedded: o.embedded });
     const expectedSkip = lacking !== undefined;
+    // Nothing of it applies under the run's readings (a property that checks what the reading makes moot): skipped, and rightly.
+    const moot = r.status === 'skipped' && r.evidence !== undefined;
     for (const f of r.findings) {
-      if (f.kind === 'skipped' && expectedSkip) continue;
+      if (f.kind === 'skipped' && (expectedSkip || moot)) continue;
       if (f.kind !== 'skipped' && o.allow?.(f)) continue;
       out.push({ property: f.property, kind: f.kind, message: f.kind === 'skipped' ? `skipped though the profile has what it needs (${f.message})` : f.message,
         ...(f.assumption ? { assumption: f.assumption } : {}), ...(f.replay ? { replay: f.replay } : {}), ...(f.counterexample ? { counterexample: f.counterexample } : {}) });
@@ -55,7 +59,8 @@ export function cleanRunProblems(results: readonly PropertyResult[], props: read
     const planned = plannedRuns(prop, o.runs);
     // An unexpected skip was named with its finding above.
     if (r.status === 'skipped') continue;
-    if (r.status !== 'passed') incomplete(prop.id, `status ${r.status}, not passed`);
+    if (r.status === 'inconclusive' && o.allowInconclusive?.(r)) continue;
+    if (r.status !== 'passed') incomplete(prop.id, `status ${r.status}${r.inconclusive ? ` (${r.inconclusive})` : ''}, not passed`);
     else if (r.timeBound) incomplete(prop.id, `cut short by its time bound after ${r.runs} of ${r.timeBound.planned} planned cases`);
     else if (r.runs < planned) incomplete(prop.id, `ran ${r.runs} of ${planned} planned cases`);
   }

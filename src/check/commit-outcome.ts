@@ -48,6 +48,10 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   const unknown = (unreadable: boolean): CommitOutcome => ({ ops: ops.map(() => 'unknown'), batch: 'unknown', answer: describeResponse(ex), unreadable, conflictForm: PASS });
   const status = ex.response?.status;
   if (status === undefined || status >= 500 || ex.verdict === 'transport-error') return unknown(false);
+  // Section 7: an envelope with ok false is no success, whatever its status: the whole request was refused.
+  if (status < 400 && ex.verdict === 'rejected') {
+    return { ops: ops.map(() => 'refused'), batch: ops.length ? 'refused' : 'unknown', answer: describeResponse(ex), unreadable: false, conflictForm: okFalseForm(status, readings, ex) };
+  }
   if (status >= 400) {
     // Under batch-atomicity=per-op a refused request may still have applied its valid ops: only
     // results the answer lists, or a single op, say which; the rest are unknown.
@@ -86,6 +90,12 @@ export function resultsFor(ex: Exchange, ops: readonly OpIds[]): (Record<string,
 
 function statusesIn(ex: Exchange, ops: readonly OpIds[]): unknown[] | undefined {
   return resultsFor(ex, ops)?.map((r) => r?.['status']);
+}
+
+/** A refusal answered with a 2xx and ok false: the form `error-response=ok-false-any-status` reads; under any other reading, a refusal comes as a 4xx. */
+function okFalseForm(status: number, readings: AssumptionSet, ex: Exchange): Outcome {
+  if (readings['error-response'] === 'ok-false-any-status') return PASS;
+  return assumptionMismatch('error-response', `answered ${describeResponse(ex)}: a refusal with ${status} and ok false instead of a 4xx`);
 }
 
 function refusalForm(status: number, readings: AssumptionSet, ex: Exchange): Outcome {

@@ -3,10 +3,11 @@
  * case is recorded for its finding and every request is counted for the run's figures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AssumptionSet } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
+import { Environment } from './environment.ts';
 import type { CaseContext } from './property.ts';
 
 /** Requests in a row that got no complete response before the run judges the target unreachable. */
@@ -87,34 +88,60 @@ export interface ContextDeps {
   readonly timeoutMs?: number;
   /** The target is the embedded reference (see capabilities.ts). */
   readonly embedded?: boolean;
+  /** The run's environment memory (default: one of the case's own). */
+  readonly environment?: Environment;
 }
 
 export interface RecordingContext extends CaseContext {
   readonly exchanges: Exchange[];
   /** Requests this case sent. */
   readonly requests: () => number;
+  /** The readings the case consulted (through `assumptions`, its profile's, or the signing of its calls). */
+  readonly consulted: ReadonlySet<AssumptionName>;
+}
+
+/**
+ * The readings as the case sees them, each read recorded: a verdict that consulted a reading the
+ * probe could not identify is unknown, whatever the registry default would have said.
+ */
+function consulting(readings: AssumptionSet, seen: Set<AssumptionName>): AssumptionSet {
+  return new Proxy(readings, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key in target) seen.add(key as AssumptionName);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
 }
 
 export function createCaseContext(d: ContextDeps): RecordingContext {
   const exchanges: Exchange[] = [];
+  const consulted = new Set<AssumptionName>();
+  const assumptions = consulting(d.assumptions, consulted);
   let requests = 0;
   return {
-    profile: d.profile,
-    assumptions: d.assumptions,
+    profile: { ...d.profile, assumptions },
+    assumptions,
     client: d.client,
     signal: d.signal,
     exchanges,
+    consulted,
     requests: () => requests,
     async call(o: CallOptions): Promise<Exchange> {
       requests++;
       d.counter.total++;
       // The case's signal ends its calls too: a time bound is never waited out on a stalled response.
-      const ex = await d.client.call({ ...o, ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}), signal: o.signal ?? d.signal });
+      const ex = await d.client.call({
+        ...o,
+        ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}),
+        signal: o.signal ?? d.signal,
+        assumptions: o.assumptions ?? assumptions,
+      });
       exchanges.push(ex);
       await d.counter.record(ex);
       return ex;
     },
     allows: (cap) => missingCapability(d.profile, cap, { embedded: d.embedded ?? false }) === undefined,
+    environment: d.environment ?? new Environment(),
     uuid: () => randomUUID(),
     sourceId: () => randomBytes(16).toString('hex'),
   };

@@ -1,27 +1,31 @@
 /**
  * Controls before blame. When a request the spec allows is refused, a finding must say why, on
- * ground the spec or the registry gives. So before judging, the judge sends controls that differ
- * from the refused request in one suspected part only:
+ * ground the spec or an identified reading gives. So before judging, the judge sends controls that
+ * differ from the refused request in one suspected part only:
  *
- * - the plain request of the endpoint (plain.ts): refused too, and the refusal is about the
- *   environment (the reading a plain request rests on: pouches, listed ids, caller kinds…);
+ * - the plain request of the endpoint, asked once per run (environment.ts): refused too, and the
+ *   refusal is the environment's, a reading's, or the endpoint not served;
+ * - the refused request again, with fresh ids: accepted, the refusal does not reproduce, and nothing
+ *   is pinned on it;
+ * - for each situation of the request that a reading covers (an empty list, a future day, an astral
+ *   string at a limit, a chained batch; assumptions.ts `Situation`), the same request without it: the
+ *   first accepted puts the refusal on that reading, an `assumption` finding. A reading explains only
+ *   what it covers: a 50-op commit refused is not explained by an empty list it also holds;
  * - the refused request with one field (a template path: `ops[].envelope`, `rows[].day`, a path
- *   parameter) swapped back to its plain value: the first such control that is accepted pins the
- *   refusal on that field. A field whose value rests on a registry reading (an empty list, a future
- *   day, an astral string at a limit, an unlisted member) is an `assumption` finding naming the
- *   reading; any other field's value is within every constraint the spec states for it, so the
- *   refusal is a violation citing that field's clause.
- * - no single field explains it: an assumption when the body rests on some reading, else a
- *   violation of what the endpoint is for.
+ *   parameter) swapped back to its plain value: the first accepted pins the refusal on that field,
+ *   whose value is within every constraint the spec states for it: a violation citing that field's
+ *   clause;
+ * - nothing explains it: unknown, never a violation and never a pass.
  */
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../gen/index.ts';
 import type { Exchange } from '../target/client.ts';
-import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, readingsAt, refusalExpected, unexpected, violation, type ReadingAt } from './judge.ts';
+import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from './plain.ts';
 import { prepare } from './prepare.ts';
-import { PASS, type CaseContext, type Outcome } from './property.ts';
+import { PASS, unknownOutcome, type CaseContext, type Outcome } from './property.ts';
+import { assumptionOfSituation, refusalExpected, situationsIn, type SituationAt } from './situations.ts';
 
 /** Controls one refusal may cost at the most (one per suspected field, plus the plain request). */
 export const MAX_CONTROLS = 24;
@@ -29,56 +33,94 @@ export const MAX_CONTROLS = 24;
 export interface ServedOptions {
   /** What the request was, for messages. */
   readonly what: string;
-  /** Readings the case itself rests on beyond what the body shows (a boundary variant's own reading). */
-  readonly readings?: readonly ReadingAt[];
-  /** What a refusal pinned on a field (and explained by no reading) breaks, when more specific than the field's own clause. */
+  /** Situations the case itself rests on beyond what the body shows (a boundary variant's own). */
+  readonly situations?: readonly SituationAt[];
+  /** What a refusal pinned on a field breaks, when more specific than the field's own clause. */
   readonly field?: SpecJudgement;
 }
 
 /**
  * Judges the answer to a request the spec allows (`sent`, as sent): PASS when served; otherwise
- * controls decide between the environment, a reading and a violation (see the module comment).
+ * controls decide between the environment, a reading, a violation and unknown (see the module comment).
  */
 export async function judgeServed(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, ex: Exchange, o: ServedOptions): Promise<Outcome> {
   if (ex.verdict === 'accepted') return PASS;
-  const status = ex.response?.status;
-  if (status === undefined || status < 400 || status >= 500 || unexpected(ex)) return expectAccepted(ex, { what: o.what, blame: { judgement: SERVES[endpoint] } });
-  const readings = [...readingsAt(endpoint, sent.body), ...(o.readings ?? [])];
-  // A value the run's own readings refuse (a future day under not-future…): the refusal is expected.
-  if (readings.some((r) => refusalExpected(r, ctx.assumptions))) return PASS;
-  const plain = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, plainRequest(endpoint))));
-  if (plain.verdict !== 'accepted') {
-    return (
-      unexpected(plain) ??
-      assumptionMismatch(ENDPOINT_BY_ID[endpoint].environment, `${o.what}: refused (${describeResponse(ex)}), and a plain ${endpoint} request is refused too (${describeResponse(plain)})`)
-    );
-  }
+  if (!isRefusal(ex)) return expectAccepted(ex, { what: o.what, blame: { judgement: SERVES[endpoint] } });
+  const situations = [...situationsIn(endpoint, sent.body), ...(o.situations ?? [])];
+  // A request in a situation the run's own readings refuse (a future day under not-future…): the refusal is expected.
+  if (situations.some((s) => refusalExpected(s.situation, ctx.assumptions))) return PASS;
+  const plain = await ctx.environment.plain(ctx, endpoint);
+  if (!plain.ok) return plain;
   // The refusal must be reproducible before anything is pinned on it: a target that refuses at
   // random would otherwise have the next control's luck blamed on a field.
   const again = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, sent)));
   if (again.verdict === 'accepted') {
     return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
   }
+  const u = unexpected(again);
+  if (u) return u;
+  const message = `${o.what}: refused (${describeResponse(ex)})`;
+  const reading = await pinSituation(ctx, endpoint, sent, situations);
+  if (reading) {
+    if (!reading.ok) return reading.outcome;
+    return assumptionMismatch(reading.assumption, `${message}, while the same request without the ${reading.at.situation} at ${reading.at.path} is accepted: the target reads ${reading.assumption} otherwise than the run`);
+  }
   const culprit = await pinField(ctx, endpoint, sent);
   if (culprit && !culprit.ok) return culprit.outcome;
   if (culprit?.ok) {
-    // The reading nearest the pinned field explains it (an empty blob_ids list before a chained batch).
-    const reading = readings.filter((r) => related(r.path, culprit.path)).sort((a, b) => b.path.length - a.path.length)[0];
-    const message = `${o.what}: refused (${describeResponse(ex)}), while the same request with only ${culprit.path} plain is accepted`;
-    if (reading) return assumptionMismatch(reading.assumption, `${message}: its value rests on reading ${reading.assumption}`);
-    if (o.field) return violation(o.field, `${message}, and ${culprit.path} = ${clip(culprit.value)} is allowed there`);
+    const pinned = `${message}, while the same request with only ${culprit.path} plain is accepted`;
+    if (o.field) return violation(o.field, `${pinned}, and ${culprit.path} = ${clip(culprit.value)} is allowed there`);
     const c = constraintAt(endpoint, culprit.path);
-    if (c) return constraintViolation(FIELD_WITHIN_CONSTRAINTS, c.clause, `${message}, and ${culprit.path} = ${clip(culprit.value)} is within what §${c.clause.section} states for it`);
-    return violation(SERVES[endpoint], message);
+    if (c) return constraintViolation(FIELD_WITHIN_CONSTRAINTS, c.clause, `${pinned}, and ${culprit.path} = ${clip(culprit.value)} is within what §${c.clause.section} states for it, and no reading covers it`);
+    return violation(SERVES[endpoint], pinned);
   }
-  const first = readings[0];
-  if (first) return assumptionMismatch(first.assumption, `${o.what}: refused (${describeResponse(ex)}); no single field explains it, and the body rests on reading ${first.assumption} at ${first.path}`);
-  return violation(SERVES[endpoint], `${o.what}: refused (${describeResponse(ex)}) while a plain ${endpoint} request is accepted, and no single field explains it`);
+  return unknownOutcome(`${message}; a plain ${endpoint} request is accepted, no single field explains the refusal, and no reading covers it`);
 }
 
-function related(readingPath: string, field: string): boolean {
-  return readingPath === field || readingPath.startsWith(`${field}.`) || readingPath.startsWith(`${field}[]`) || field.startsWith(`${readingPath}[]`) || field.startsWith(`${readingPath}.`);
+type PinnedSituation = { ok: true; assumption: ReturnType<typeof assumptionOfSituation>; at: SituationAt } | { ok: false; outcome: Outcome };
+
+/** Sends the request without each situation in turn (deepest first): the first accepted names the reading that covers it. */
+async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, situations: readonly SituationAt[]): Promise<PinnedSituation | undefined> {
+  const ordered = [...situations].sort((a, b) => depth(b.path) - depth(a.path));
+  for (const at of ordered) {
+    if (ctx.signal.aborted) return undefined;
+    const variant = without(endpoint, sent, at);
+    if (!variant) continue;
+    const ex = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, variant)));
+    const u = unexpected(ex);
+    if (u) return { ok: false, outcome: u };
+    if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(at.situation), at };
+  }
+  return undefined;
 }
+
+/** `sent` without one situation, the rest untouched: the plain value in its place, or a batch unchained at the same size. */
+function without(endpoint: EndpointId, sent: RequestSample, at: SituationAt): RequestSample | undefined {
+  if (at.situation === 'chained-batch') {
+    const segments = parseTemplate(at.path);
+    return { params: sent.params, body: replaceAt(sent.body, segments, () => undefined, unchain) };
+  }
+  return swapped(endpoint, sent, at.path);
+}
+
+/**
+ * The same batch at the same size, with every op that builds on an earlier op of the batch turned
+ * into a create of a fresh artifact: nothing in it chains, and nothing else changes.
+ */
+function unchain(ops: Json): Json {
+  if (!Array.isArray(ops)) return ops;
+  const created = new Set<string>();
+  return ops.map((op) => {
+    if (!isObject(op)) return op;
+    const refs = [op['base_revision_id'], op['merge_parent_id']].filter((r): r is string => typeof r === 'string');
+    const chained = refs.some((r) => created.has(r.toLowerCase()));
+    if (typeof op['revision_id'] === 'string') created.add(op['revision_id'].toLowerCase());
+    if (!chained) return op;
+    const { merge_parent_id: _m, ...rest } = op;
+    return { ...rest, type: 'create', artifact_id: String(plainValue({ kind: 'uuid' })), base_revision_id: null };
+  });
+}
+
 
 type Pinned = { ok: true; path: string; value: Json | undefined } | { ok: false; outcome: Outcome };
 
@@ -153,21 +195,22 @@ function swapped(endpoint: EndpointId, sent: RequestSample, path: string): Reque
   return { params: sent.params, body: replaceAt(sent.body, segments, replacement) };
 }
 
-function replaceAt(value: Json, segments: readonly PathSegment[], replacement: () => Json | undefined): Json {
+/** `value` with the location `segments` names (in every item of the arrays on the way) replaced, or transformed by `transform`. */
+function replaceAt(value: Json, segments: readonly PathSegment[], replacement: () => Json | undefined, transform?: (old: Json) => Json): Json {
   const [head, ...rest] = segments;
-  if (head === undefined) return replacement() ?? null;
+  if (head === undefined) return transform ? transform(value) : (replacement() ?? null);
   if (head === '[]') {
     if (!Array.isArray(value)) return value;
-    if (rest.length === 0) return value.map(() => replacement() ?? null);
-    return value.map((v) => replaceAt(v, rest, replacement));
+    if (rest.length === 0 && !transform) return value.map(() => replacement() ?? null);
+    return value.map((v) => replaceAt(v, rest, replacement, transform));
   }
   if (!isObject(value)) return value;
   const out: JsonObject = { ...value };
-  if (rest.length === 0) {
+  if (rest.length === 0 && !transform) {
     const r = replacement();
     if (r === undefined) delete out[head];
     else out[head] = r;
-  } else if (head in out) out[head] = replaceAt(out[head]!, rest, replacement);
+  } else if (head in out) out[head] = replaceAt(out[head]!, rest, replacement, transform);
   return out;
 }
 

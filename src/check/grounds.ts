@@ -37,6 +37,8 @@ export function vetOutcome(prop: Pick<Property, 'id' | 'judgements' | 'assumptio
     }
     case 'server-error':
     case 'transport':
+    case 'unknown':
+    case 'not-applicable':
       return o;
     default:
       return o satisfies never;
@@ -48,7 +50,7 @@ function sameClause(a: SpecClause, b: SpecClause): boolean {
 }
 
 /** The finding fields that carry an outcome's ground. */
-export function groundFields(o: Failure): { assumption?: string; judgement?: string; ground?: string } {
+export function groundFields(o: Failure): { assumption?: string; judgement?: string; ground?: string; hint?: string } {
   switch (o.kind) {
     case 'violation':
       return { judgement: o.judgement, ground: describeGround({ kind: 'spec', clause: o.clause }) };
@@ -56,8 +58,11 @@ export function groundFields(o: Failure): { assumption?: string; judgement?: str
       return { assumption: o.assumption, ground: describeGround({ kind: 'reading', assumption: o.assumption }) };
     case 'performance':
       return { judgement: o.judgement, ground: PERFORMANCE_GROUND_TEXT };
+    case 'unknown':
+      return o.hint ? { hint: o.hint } : {};
     case 'server-error':
     case 'transport':
+    case 'not-applicable':
       return {};
     default:
       return o satisfies never;

@@ -1,19 +1,18 @@
 /**
  * Shared judging helpers: turn an exchange (or several) into an `Outcome` the same way in every
- * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a 429
- * always the `rate-limits` assumption, and "rejected" always means what assumption
+ * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a throttle
+ * the client could not wait out always unjudged (`rate-limits`), and "rejected" always means what assumption
  * `error-response` says it means. Every finding names its ground: a violation carries its
  * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
-import type { AssumptionName, AssumptionSet, ReadingOf, SpecClause } from '../spec/index.ts';
-import { ENDPOINT_BY_ID, LIMITS, codePointLength, type EndpointId, type Node } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet, SpecClause } from '../spec/index.ts';
 import type { Exchange } from '../target/client.ts';
 import type { TimelineData } from './linearizability/timeline.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
 import { PASS, type Failure, type Outcome } from './property.ts';
 
-export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData } = {}): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}) };
+export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}) };
 }
 
 /** A violation of a constraint judgement: the clause is the judged constraint's own. */
@@ -79,9 +78,10 @@ export class Notes {
     return o;
   }
 
-  /** `final` when it fails, else the first noted reading, else PASS. */
+  /** `final` when it fails, else the first noted reading (the invariant was checked all the same), else PASS. */
   result(final: Outcome): Outcome {
-    return final.ok ? (this.first ?? PASS) : final;
+    if (!final.ok) return final;
+    return this.first?.kind === 'assumption' ? { ...this.first, checked: true } : PASS;
   }
 }
 
@@ -118,8 +118,9 @@ export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
   if (ex.verdict === 'transport-error' || !ex.response) {
     return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`);
   }
-  if (ex.response.status === 429) {
-    return assumptionMismatch('rate-limits', `${label(ex, what)}: throttled with HTTP 429 during a conformance run`);
+  // The client waits throttles out; one still here outlasted the call's time: nothing was judged.
+  if (ex.throttled?.cutShort || ex.response.status === 429) {
+    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)}) until the call's time ran out${ex.throttled ? ` (${ex.throttled.retries} retries, ${Math.round(ex.throttled.waitedMs)} ms waited)` : ''}`);
   }
   return undefined;
 }
@@ -155,15 +156,21 @@ export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assum
   if (u) return u;
   const status = ex.response!.status;
   if (status >= 400 && status < 500) return rejectionForm(ex, status, o);
+  // A 2xx with ok false refuses too (section 7); only its form is a reading.
+  if (isRefusal(ex)) {
+    return o.assumptions?.['error-response'] === 'ok-false-any-status' || !o.assumptions
+      ? PASS
+      : assumptionMismatch('error-response', `${label(ex, o.what)}: refused with ${status} and ok false instead of a 4xx`);
+  }
   return blame(o.blame, `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
 }
 
 /** A 4xx in the form the run's `error-response` reading expects. */
 function rejectionForm(ex: Exchange, status: number, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
-  if (ex.verdict === 'protocol-error' && o.assumptions?.['error-response'] === 'envelope-ok-false') {
+  if (ex.verdict === 'protocol-error' && (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status')) {
     return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
   }
-  if (o.assumptions?.['error-response'] === 'envelope-ok-false') {
+  if (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status') {
     const json = ex.response!.json;
     const ok = isRecord(json) ? json.ok : undefined;
     if (ok !== false) {
@@ -171,6 +178,16 @@ function rejectionForm(ex: Exchange, status: number, o: { what?: string; assumpt
     }
   }
   return PASS;
+}
+
+/**
+ * Whether the answer refuses the request: a 4xx, or an envelope whose ok is false under any status
+ * (section 7: only successes carry ok true). A 5xx, a timeout or a 429 refuses nothing.
+ */
+export function isRefusal(ex: Exchange): boolean {
+  if (!ex.response || unexpected(ex)) return false;
+  const s = ex.response.status;
+  return (s >= 400 && s < 500) || ex.verdict === 'rejected';
 }
 
 /** `data` of an accepted envelope, or undefined. */
@@ -184,123 +201,12 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Readings: which multi-choice assumptions a request's validity (or a rejection) rests on.
-// ---------------------------------------------------------------------------------------------
-
-/** A reading a schema-valid value rests on, and where in the body it sits (template path). */
-export interface ReadingAt {
-  readonly assumption: AssumptionName;
-  readonly path: string;
-}
-
-/**
- * The readings under which a schema-valid body is valid at all: an astral-plane string whose
- * UTF-16 length exceeds a limit its code points meet, a negative usage counter, a field the spec
- * does not list, an empty list where no minimum is stated, a usage day after today. A refusal of
- * such a body is an `assumption` finding, never a violation.
- */
-export function readingsAt(endpoint: EndpointId, body: unknown, today: string = new Date().toISOString().slice(0, 10)): ReadingAt[] {
-  const found: ReadingAt[] = [];
-  const seen = new Set<string>();
-  const add = (assumption: AssumptionName, path: string) => {
-    const k = `${assumption} ${path}`;
-    if (!seen.has(k)) {
-      seen.add(k);
-      found.push({ assumption, path });
-    }
-  };
-  walkReadings(ENDPOINT_BY_ID[endpoint].body, body, '', add, today);
-  return found;
-}
-
-/** The readings a body rests on (names only). */
-export function readingsOf(endpoint: EndpointId, body: unknown): AssumptionName[] {
-  return [...new Set(readingsAt(endpoint, body).map((r) => r.assumption))];
-}
-
-function walkReadings(node: Node, value: unknown, path: string, add: (a: AssumptionName, path: string) => void, today: string): void {
-  switch (node.kind) {
-    case 'string': {
-      if (typeof value !== 'string') return;
-      if (node.pattern === 'day' && value > today) add('usage-day-window', path);
-      if (!node.length) return;
-      const l = LIMITS[node.length];
-      const cp = codePointLength(value);
-      const bytes = Buffer.byteLength(value, 'utf8');
-      if ((cp !== value.length || bytes !== cp) && ((l.max !== undefined && Math.max(value.length, bytes) > l.max) || (l.min !== undefined && cp < l.min))) {
-        add('characters-are-code-points', path);
-      }
-      return;
-    }
-    case 'integer': {
-      if (typeof value !== 'number' || !node.range) return;
-      const l = LIMITS[node.range];
-      if (node.range === 'usageCounter' && l.min === undefined && value < 0) add('usage-counters-negative', path);
-      return;
-    }
-    case 'array':
-      if (!Array.isArray(value)) return;
-      if (value.length === 0 && (!node.count || LIMITS[node.count].min === undefined)) add('empty-lists', path);
-      if (node.chain && buildsOnEarlier(value)) add('batch-chaining', path);
-      for (const item of value) walkReadings(node.items, item, `${path}[]`, add, today);
-      return;
-    case 'object': {
-      if (node.freeForm || !isRecord(value)) return;
-      for (const [key, v] of Object.entries(value)) {
-        const f = node.fields[key];
-        const at = path ? `${path}.${key}` : key;
-        if (!f) add('unknown-fields-ignored', at);
-        else if (v !== null) walkReadings(f.node, v, at, add, today);
-      }
-      return;
-    }
-    case 'uuid':
-    case 'boolean':
-    case 'enum':
-      return;
-    default:
-      return node satisfies never;
-  }
-}
-
-/** Whether an op of a batch names, as its base or merge parent, the revision an earlier op of the same batch creates. */
-function buildsOnEarlier(items: readonly unknown[]): boolean {
-  const created = new Set<string>();
-  for (const it of items) {
-    if (!isRecord(it)) continue;
-    for (const ref of [it['base_revision_id'], it['merge_parent_id']]) if (typeof ref === 'string' && created.has(ref.toLowerCase())) return true;
-    if (typeof it['revision_id'] === 'string') created.add(it['revision_id'].toLowerCase());
-  }
-  return false;
-}
-
-/**
- * The reading of each value assumption under which such values are served. When the run reads the
- * assumption otherwise (`--assume usage-day-window=not-future`), a refusal of such a value is what
- * the run expects, and no finding at all.
- */
-export const SERVING_READING = {
-  'characters-are-code-points': 'codepoints',
-  'usage-counters-negative': 'accepted',
-  'unknown-fields-ignored': 'ignored',
-  'empty-lists': 'accepted',
-  'usage-day-window': 'any-day',
-  'batch-chaining': 'chained',
-} as const satisfies { readonly [N in AssumptionName]?: ReadingOf<N> };
-
-/** Whether the run's readings expect a value that rests on `r` to be refused. */
-export function refusalExpected(r: ReadingAt, assumptions: AssumptionSet): boolean {
-  const serving = (SERVING_READING as Partial<Record<AssumptionName, string>>)[r.assumption];
-  return serving !== undefined && assumptions[r.assumption] !== serving;
-}
-
 /** Applied, refused, or unknown (Jepsen: a timeout or a 5xx may or may not have applied). */
 export type Effect = 'applied' | 'refused' | 'maybe';
 
 export function effectOf(ex: Exchange): Effect {
   if (!ex.response || ex.response.status >= 500 || ex.verdict === 'transport-error') return 'maybe';
-  if (ex.response.status >= 200 && ex.response.status < 300) return 'applied';
+  if (ex.response.status >= 200 && ex.response.status < 300 && ex.verdict !== 'rejected') return 'applied';
   return 'refused';
 }
 

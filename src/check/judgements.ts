@@ -4,8 +4,39 @@
  * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
  * `defineProperty` lists them on every property.
  */
-import { ENDPOINT_BY_ID, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type SpecClause } from '../spec/index.ts';
-import type { Judgement, PerformanceGround } from './property.ts';
+import { ENDPOINT_BY_ID, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../spec/index.ts';
+
+/**
+ * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
+ * judgements that enforce the constraint inventory, the clause of whichever constraint is judged
+ * (each inventory entry quotes its own words).
+ */
+export type JudgementGround = Ground | { readonly kind: 'constraint' } | PerformanceGround;
+
+/**
+ * The ground of a cost judgement: no clause (the spec states no latency or cost), but a rule of
+ * thumb any reviewer would sign — a request's cost should grow at most linearly with its size
+ * within the stated limits. What it finds is a `performance` finding, never a violation.
+ */
+export interface PerformanceGround {
+  readonly kind: 'performance';
+  /** Why the rule is sound even though the spec is silent, in one sentence. */
+  readonly basis: string;
+}
+
+/**
+ * One rule a property can find broken, as data (Schemathesis keeps its checks the same way): the
+ * rule in one sentence and its ground. A property lists every judgement it can return; the runner
+ * refuses a violation from a judgement the property did not list, and `pouchproof list --grounds`
+ * prints them all.
+ */
+export interface Judgement {
+  /** Stable id, `area.rule`. */
+  readonly id: string;
+  readonly rule: string;
+  readonly ground: JudgementGround;
+}
+
 
 /** A judgement resting on one fixed clause (its violations carry that clause). */
 export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spec'; readonly clause: SpecClause } };

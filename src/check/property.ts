@@ -5,10 +5,13 @@
  * The runner (runner.ts) turns failing outcomes into shrunk, replayable findings.
  */
 import type fc from 'fast-check';
-import type { AssumptionName, AssumptionSet, Ground, SpecClause } from '../spec/index.ts';
+import type { AssumptionName, AssumptionSet, SpecClause } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
-import { COMMON_JUDGEMENTS, SHARED_READINGS } from './judgements.ts';
+import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judgements.ts';
+
+export type { Judgement, JudgementGround, PerformanceGround } from './judgements.ts';
+import type { Environment } from './environment.ts';
 import type { TimelineData } from './linearizability/timeline.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
@@ -26,38 +29,9 @@ export type FindingKind =
   | 'server-error'
   | 'transport'
   // A cost smell (latency growing worse than linearly with a request's size): no clause of the spec is broken; reported apart.
-  | 'performance';
-
-/**
- * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
- * judgements that enforce the constraint inventory, the clause of whichever constraint is judged
- * (each inventory entry quotes its own words).
- */
-export type JudgementGround = Ground | { readonly kind: 'constraint' } | PerformanceGround;
-
-/**
- * The ground of a cost judgement: no clause (the spec states no latency or cost), but a rule of
- * thumb any reviewer would sign — a request's cost should grow at most linearly with its size
- * within the stated limits. What it finds is a `performance` finding, never a violation.
- */
-export interface PerformanceGround {
-  readonly kind: 'performance';
-  /** Why the rule is sound even though the spec is silent, in one sentence. */
-  readonly basis: string;
-}
-
-/**
- * One rule a property can find broken, as data (Schemathesis keeps its checks the same way): the
- * rule in one sentence and its ground. A property lists every judgement it can return; the runner
- * refuses a violation from a judgement the property did not list, and `pouchproof list --grounds`
- * prints them all.
- */
-export interface Judgement {
-  /** Stable id, `area.rule`. */
-  readonly id: string;
-  readonly rule: string;
-  readonly ground: JudgementGround;
-}
+  | 'performance'
+  // Neither the spec's words nor an identified reading decide a case: shown with its evidence, never failing the run.
+  | 'unknown';
 
 export type Outcome =
   | { readonly ok: true }
@@ -71,6 +45,8 @@ export type Outcome =
       readonly clause: SpecClause;
       /** For a history that cannot be linearized: the witness, drawn by the reports. */
       readonly timeline?: TimelineData;
+      /** Readings the judgement holds under whatever they are (it tried every alternative): an unidentified one does not make it unknown. */
+      readonly independentOf?: readonly AssumptionName[];
     }
   | {
       readonly ok: false;
@@ -78,6 +54,11 @@ export type Outcome =
       readonly message: string;
       /** The reading the target did not follow. */
       readonly assumption: AssumptionName;
+      /**
+       * The case went on past the reading and checked its invariant all the same (`Notes`): it counts
+       * as judged. Without it, the reading stopped the case before anything was checked.
+       */
+      readonly checked?: boolean;
     }
   | {
       readonly ok: false;
@@ -87,11 +68,57 @@ export type Outcome =
       /** The judgement that found it (a performance judgement the property lists). */
       readonly judgement: string;
     }
-  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string };
+  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string }
+  | {
+      readonly ok: false;
+      /**
+       * Neither the spec's words nor an identified reading decide the case: what was seen is shown,
+       * never a violation and never a pass. `hint` says what the profile could add to decide it (a
+       * pouch that exists, a cli-auth request id).
+       */
+      readonly kind: 'unknown';
+      readonly message: string;
+      readonly hint?: string;
+    }
+  | {
+      readonly ok: false;
+      /** Nothing of the case applies under the run's readings (a constraint not in force, an attack whose verdict the reading leaves open): not judged, and not counted against the floor. */
+      readonly kind: 'not-applicable';
+      readonly message: string;
+    };
+
+/** An outcome that says the case could not be judged or does not apply: it stops the case like a failure, but finds nothing. */
+export type Unjudged = Extract<Outcome, { kind: 'unknown' | 'not-applicable' }>;
 
 export type Failure = Extract<Outcome, { ok: false }>;
 
 export const PASS: Outcome = Object.freeze({ ok: true });
+
+/** The case could not be judged: what was seen, and (optionally) what the profile could add. */
+export function unknownOutcome(message: string, hint?: string): Outcome {
+  return { ok: false, kind: 'unknown', message, ...(hint ? { hint } : {}) };
+}
+
+/** Nothing of the case applies under the run's readings. */
+export function notApplicable(message: string): Outcome {
+  return { ok: false, kind: 'not-applicable', message };
+}
+
+/**
+ * What a property must have judged to vouch for its invariant: a share of its applicable coverage
+ * cases and a share of its planned random cases. Cases that do not apply under the run's readings
+ * are left out of both counts; cases a reading, throttling, the time budget, an unknown reading, the
+ * network or a missing capability left unjudged count against it.
+ */
+export interface EvidenceFloor {
+  /** Share of the applicable coverage cases that must be judged (0 to 1). */
+  readonly coverage: number;
+  /** Share of the applicable planned random cases that must be judged (0 to 1). */
+  readonly random: number;
+}
+
+/** Every coverage case, and at least half the random ones. */
+export const DEFAULT_FLOOR: EvidenceFloor = Object.freeze({ coverage: 1, random: 0.5 });
 
 /** Per-case context: the only door to the target, so every exchange lands in the finding. */
 export interface CaseContext {
@@ -110,6 +137,8 @@ export interface CaseContext {
   readonly exchanges: readonly Exchange[];
   /** Whether the run may use a capability (for a property that uses one only in some cases). */
   allows(cap: Capability): boolean;
+  /** The run's memory of which endpoints serve their plain request (asked once per endpoint). */
+  readonly environment: Environment;
 }
 
 export interface Property<T = unknown> {
@@ -135,6 +164,13 @@ export interface Property<T = unknown> {
   stillValid?(input: T): boolean;
   /** Overrides the run's default number of cases (expensive properties run fewer). */
   readonly runs?: number;
+  /** What the property must have judged to vouch for its invariant (default `DEFAULT_FLOOR`). */
+  readonly floor?: EvidenceFloor;
+  /**
+   * Cases in flight at once at most (default: the run's concurrency). 1 for a property whose cases
+   * share state the spec gives no way to keep apart (the account's head_seq) or that measures time.
+   */
+  readonly concurrency?: number;
   /**
    * Keep every request of a failing case as curl lines (up to a bound), not only the last few: for
    * sequences whose counterexample is a list of steps, each step one request.

@@ -1,14 +1,2 @@
-/**
- * Errors in pouchproof's own input: printed as one line, exit code 2. Apart from command.ts so the
- * library's declarations, which export it, need no yargs types.
- */
-export class UsageError extends Error {}
-
-/** Runs a parser of pouchproof's own input; whatever it throws becomes a UsageError (one line, exit 2). */
-export function asUsage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
+/** The error for bad input to pouchproof itself lives with the session (the library throws it too). */
+export { asUsage, UsageError } from '../session/usage-error.ts';

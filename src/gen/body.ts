@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { ENDPOINT_BY_ID, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { affectsCoherence, chainOps, coherent } from './coherence.ts';
-import { arrayDepth, concretePath, toJsonPath, withAt, type Json, type JsonObject, type Params } from './json.ts';
+import { arrayDepth, concretePath, getAt, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
 
 export function bodyArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<JsonObject> {
   return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => coherent(endpoint, b) as JsonObject);
@@ -30,6 +30,12 @@ export interface EditedRequest {
   readonly path: string;
   /** The concrete path as segments (body scope), `[name]` for a parameter. */
   readonly at: readonly (string | number)[];
+  /**
+   * The same request with the location as it was before the edit (valid): a violation's minimal
+   * pair. Where the edit replaced a whole ops array (and coherence rewrote the batch), the request
+   * before the edit.
+   */
+  readonly twin: RequestSample;
 }
 
 /**
@@ -50,7 +56,7 @@ export function editedRequest(
       const next = { ...params };
       if ('set' in edit) next[c.path] = String(edit.set);
       else if ('remove' in edit) delete next[c.path];
-      return { params: next, body, path: c.path, at: [c.path] };
+      return { params: next, body, path: c.path, at: [c.path], twin: { params, body } };
     });
   }
   const depth = arrayDepth(c.path);
@@ -67,8 +73,10 @@ export function editedRequest(
       let next: Json = body;
       if ('set' in edit) next = withAt(body, at, edit.set);
       else if ('remove' in edit) next = withAt(body, at, undefined);
-      if (opts.recohere === 'always' || ('set' in edit && Array.isArray(edit.set) && affectsCoherence(e, c.path))) next = coherent(e, next);
-      return { params, body: next, path: toJsonPath(at), at };
+      const recohered = opts.recohere === 'always' || ('set' in edit && Array.isArray(edit.set) && affectsCoherence(e, c.path));
+      if (recohered) next = coherent(e, next);
+      const twin = recohered ? body : withAt(next, at, getAt(body, at));
+      return { params, body: next, path: toJsonPath(at), at, twin: { params, body: twin } };
     });
 }
 

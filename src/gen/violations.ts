@@ -22,7 +22,7 @@ import { countBounds, integerBounds, lengthBounds, stringOfLength } from './arbi
 import { editedRequest, fillerItems, type Edit } from './body.ts';
 import { anyYear, commonYear, formatDay, randomDay } from './days.ts';
 import { requestIssues } from './issues.ts';
-import type { Json, Params } from './json.ts';
+import { withAt, type Json, type Params, type RequestSample } from './json.ts';
 import { alphabetString } from './strings.ts';
 import { applyCase, hyphenate, VARIANT_INDEX, VERSION_INDEX, versionedUuid } from './uuid.ts';
 
@@ -49,6 +49,18 @@ export interface ViolationCase {
   readonly label: ViolationLabel;
   readonly params: Params;
   readonly body: Json;
+  /**
+   * The minimal pair: the same request with that one constraint met (the location as it was before
+   * it was broken; null in place of a required-but-nullable field left out). A refusal of the case
+   * shows the constraint enforced only when its twin is accepted.
+   */
+  readonly twin?: RequestSample;
+}
+
+/** A violation's twin: the request before the break; for a required-but-nullable field left out, null in its place (where null is served). */
+function twinOf(c: Constraint, s: ViolationSpec, r: { readonly body: Json; readonly at: readonly (string | number)[]; readonly twin: RequestSample }): RequestSample {
+  if (c.kind === 'required' && c.nullable && c.scope === 'body' && s.variant === 'missing') return { params: r.twin.params, body: withAt(r.body, r.at, null) };
+  return r.twin;
 }
 
 /** One way to break a constraint. */
@@ -300,7 +312,7 @@ export function violationsFor(constraint: Constraint | string, variant?: string)
   if (specs.length === 0) throw new Error(`no violation variant ${variant ?? ''} for ${c.id}`);
   return fc.oneof(
     ...specs.map((s) =>
-      editedRequest(c, s.edit, { recohere: 'array-only' }).map((r): ViolationCase => ({ label: labelOf(c, s, r.path), params: r.params, body: r.body })),
+      editedRequest(c, s.edit, { recohere: 'array-only' }).map((r): ViolationCase => ({ label: labelOf(c, s, r.path), params: r.params, body: r.body, twin: twinOf(c, s, r) })),
     ),
   );
 }

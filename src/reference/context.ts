@@ -6,6 +6,7 @@ import type { Caller, Directory, Fixture } from './fixture.ts';
 import type { ReadingSet } from './readings.ts';
 import type { Reply } from './reply.ts';
 import type { Store } from './store.ts';
+import type { UnnamedSet } from './unnamed.ts';
 
 export { dataOut, offSpec, type OffSpec, type Reply } from './reply.ts';
 
@@ -21,6 +22,8 @@ export interface RequestContext<Id extends EndpointId = EndpointId> {
   readonly faults: FaultSet;
   /** The readings this server serves where the spec is silent (readings.ts). */
   readonly readings: ReadingSet;
+  /** Choices the spec allows that the registry does not name (unnamed.ts). */
+  readonly unnamed: UnnamedSet;
   readonly store: Store;
   readonly directory: Directory;
   /** The ids the fixture lists (pouches, cli-auth requests, browsers) for the `profile-ids`/`must-exist` readings. */

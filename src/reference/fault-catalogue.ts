@@ -137,6 +137,9 @@ const LIST = [
   f('restore-any-revision', 'commits', 'a restore of a deleted artifact accepts any earlier revision of it as base (read as "bring back this revision"), not only the head, the delete', ['commits.model-sequences']),
   // coverage: defects in one variant of one field, which sampling misses in most seeds and the coverage phase finds in every one.
   f('lax-pattern', 'limits', 'checks an operation\'s signature against base64url with padding: a signature holding "=" (outside 2.5\'s alphabet A-Z a-z 0-9 _ -) is accepted', ['rejection.violations-rejected']),
+  f('ops-limit-exclusive', 'limits', 'treats the ops-per-commit maximum as exclusive: a commit of exactly LIMITS.opsPerCommit.max ops is refused', ['boundaries.limits-accepted']),
+  f('refuse-everything', 'envelope', 'answers every request with HTTP 400 and an envelope that says ok: true (a misconfigured gateway, or a handler that never gets past its guard)', ['usage.idempotent', 'shapes.valid-accepted', 'boundaries.limits-accepted']),
+  f('signature-never-verifies', 'signatures', 'refuses every Service-Signature, a correct one included (a verifier that hashes another form than any reading names): a device can commit nothing', ['commits.stale-base-rejected', 'shapes.valid-accepted', 'boundaries.limits-accepted']),
   f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
   // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
   f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),

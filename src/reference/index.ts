@@ -15,4 +15,5 @@ export { ALTERNATIVES, READING_SITES, SWITCHABLE, choicesLine, keyOf, readingsLi
 export { ReadingSet, parseReadingArgs, resolveReadings } from './readings.ts';
 export { LISTED_IDS, generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount, type ProfileDocument } from './fixture.ts';
 export { MemoryStore, type Store } from './store.ts';
+export { UNNAMED, UnnamedSet, type UnnamedInfo, type UnnamedName } from './unnamed.ts';
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from './body.ts';

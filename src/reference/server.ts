@@ -23,6 +23,7 @@ import { pouchKey } from './handlers/commit.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';
 import { MemoryStore, type Store } from './store.ts';
 import { BodyValidator, validateParams } from './validate.ts';
+import { UnnamedSet } from './unnamed.ts';
 
 export interface ReferenceOptions {
   host?: string;
@@ -30,6 +31,8 @@ export interface ReferenceOptions {
   faults?: readonly string[];
   /** Readings to serve where the spec is silent (unset: the registry default); validated against the registry. */
   readings?: Readings;
+  /** Choices the spec allows that the registry does not name (unnamed.ts), to show the suite does not guess. */
+  unnamed?: readonly string[];
   fixture?: Fixture;
   /** Another store implementation (default: in memory). */
   store?: Store;
@@ -56,6 +59,21 @@ export interface RunningReference {
   fixture: Fixture;
 }
 
+/** Reads and drops what is left of a request body, within a bound (the body cap and a few seconds). */
+function drained(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, 5_000);
+    const done = (): void => {
+      clearTimeout(t);
+      resolve();
+    };
+    req.on('end', done).on('error', done).on('close', done).resume();
+  });
+}
+
+/** Refusals that stay HTTP status codes under `error-response=ok-false-any-status`: a gateway's, not the service's. */
+const KEPT_AS_HTTP: ReadonlySet<number> = new Set([401, 403, 405, 413, 429]);
+
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 const METHODS = ['POST', 'PUT'] as const;
 
@@ -80,6 +98,7 @@ interface Outcome {
 
 export async function startReference(o: ReferenceOptions = {}): Promise<RunningReference> {
   const faults = new FaultSet(o.faults ?? []);
+  const unnamed = new UnnamedSet(o.unnamed ?? []);
   const readings = resolveReadings(o.readings ?? {}, faults.names);
   const validator = new BodyValidator(faults, readings);
   const fixture = o.fixture ?? generateFixture();
@@ -94,6 +113,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   // `error-response`: the reference answers the envelope with ok false, which every reading allows;
   // asked for `any-4xx` by name, it answers the loosest body that reading allows, plain text.
   const plainErrors = readings.chosenOf('error-response') === 'any-4xx';
+  const okFalseStatus = readings.is('error-response', 'ok-false-any-status');
   const host = o.host ?? '127.0.0.1';
   const timers = new Set<NodeJS.Timeout>();
   let startedAt = Date.now();
@@ -137,13 +157,19 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     if (badBody) throw badBody;
     // Both were checked against this endpoint's nodes above: they have its types.
     const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
-    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, store, directory, fixture });
+    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture });
   }
 
-  /** An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`. */
+  /**
+   * An error's body: the envelope of 2.1 with ok false, or plain text under `error-response=any-4xx`.
+   * Under `ok-false-any-status` a refusal of the request's content comes as a 200 with ok false (the
+   * status says the message got through; the envelope says it was refused), as some APIs answer;
+   * what a gateway would refuse before reading the request (credentials, method, size, rate) keeps its 4xx.
+   */
   function errorOutcome(status: number, requestId: string, code: string, message: string, data: unknown = {}, headers?: Readonly<Record<string, string>>): Outcome {
     if (plainErrors) return { status, plain: `${code}: ${message}\n`, ...(headers ? { headers } : {}) };
-    return { status, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
+    const sent = okFalseStatus && !KEPT_AS_HTTP.has(status) && status >= 400 && status < 500 ? 200 : status;
+    return { status: sent, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
   }
 
   function send(res: ServerResponse, out: Outcome, notBefore: number): void {
@@ -181,11 +207,20 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
       if (t % STALL_PERIOD_MS < STALL_MS) notBefore = startedAt + t - (t % STALL_PERIOD_MS) + STALL_MS;
     }
     const requestId = randomUUID();
+    // `refuse-everything`: a guard that refuses every request, with a body that contradicts its status.
+    if (faults.has('refuse-everything')) {
+      req.resume();
+      return send(res, { status: 400, body: { ok: true, data: {}, meta: meta(requestId) } }, notBefore);
+    }
     try {
       const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
       send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
     } catch (e) {
       if (e instanceof HttpError) {
+        // A request refused before its body was read (a bad path parameter, the wrong member kind) is
+        // read to its end first: answering while the client still writes would reset the connection
+        // under it, and the client would see no answer at all. An oversized body is not waited for.
+        if (!req.complete && e.headers['connection'] !== 'close') await drained(req);
         send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore);
         return;
       }
@@ -243,7 +278,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   return {
     url,
     profile: profileOf(fixture, url, {
-      pouchIds: mustExist,
+      // Listed whatever the reading, as a staging profile lists the pouches its device may commit to:
+      // a commit refused even there cannot be put down to a pouch that must exist first.
+      pouchIds: true,
       cliRequestIds: readings.is('cli-request-exists', 'profile-ids'),
       browserIds: readings.is('browser-exists', 'profile-ids'),
     }),

@@ -86,6 +86,8 @@ export function checkServiceSignature(a: {
     throw unauthorized(`Service-Signature header is required on a ${a.caller.kind === 'device' ? 'command-line device' : 'browser'} commit`);
   }
   if (faults.has('signature-not-verified')) return;
+  // `signature-never-verifies`: the verifier hashes a form no reading names, so nothing verifies.
+  if (faults.has('signature-never-verifies')) throw new HttpError(403, 'invalid_signature', 'Service-Signature does not verify');
   // `signature-header-literal`: the protected header is compared as text with the one the service's own client writes, instead of parsed.
   if (faults.has('signature-header-literal') && segments(header)?.[0] !== protectedHeaderSegment(a.caller.deviceId ?? a.caller.memberId)) {
     throw unauthorized('Service-Signature rejected: unexpected protected header');

@@ -162,6 +162,7 @@ function loosened(i: SchemaIssue, body: unknown, faults: FaultSet): boolean {
 /** Limits a fault reads as exclusive (`<` where the spec says "at most"). */
 const EXCLUSIVE_MAX: readonly (readonly [FaultName, LimitName])[] = [
   ['envelope-length-exclusive', 'envelopeLength'],
+  ['ops-limit-exclusive', 'opsPerCommit'],
   ['roster-key-envelopes-exclusive', 'rosterKeyEnvelopes'],
   ['reason-length-exclusive', 'reasonLength'],
 ];

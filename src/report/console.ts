@@ -7,6 +7,7 @@ import type { ProgressEvent, PropertyResult } from '../check/runner.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { loadHeadline, verdictOf } from './summary-md.ts';
+import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 export interface ConsoleOptions {
   readonly out?: { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -96,7 +97,8 @@ export class ConsoleView {
       : r.status === 'error' ? `  ${this.paint('red', r.findings.find((f) => f.kind === 'error')?.message ?? '')}`
       : r.status === 'inconclusive' ? `  ${this.paint('yellow', `inconclusive: ${r.inconclusive ?? 'no case completed'}`)}`
       : r.timeBound ? `  ${this.paint('yellow', `${r.timeBound.budgetShareMs !== undefined ? 'its share of the time budget' : 'time bound'} reached: ${r.runs} of ${r.timeBound.planned} cases`)}` : '';
-    return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${notes}${why}`;
+    const judged = r.status === 'passed' || r.status === 'failed' ? evidenceCell(r) : undefined;
+    return `${mark} ${r.id.padEnd(36)} §${r.section.padEnd(5)} ${String(r.runs).padStart(4)} cases ${String(r.requests).padStart(5)} req ${(r.durationMs / 1000).toFixed(1).padStart(5)}s${judged ? `  ${this.paint('dim', judged)}` : ''}${notes}${why}`;
   }
 
   private drawBar(force: boolean): void {
@@ -145,6 +147,12 @@ export class ConsoleView {
       for (const f of mismatches) w.push(`  ${f.property}: [${f.assumption ?? '?'}] ${f.message}`);
       w.push('');
     }
+    const unknown = unknownFindings(report);
+    if (unknown.length) {
+      w.push(this.paint('yellow', 'Unknown (neither the spec\'s words nor an identified reading decide; not failures, not passes):'));
+      for (const f of unknown) w.push(`  ${f.property}: ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`);
+      w.push('');
+    }
     const performance = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'performance'));
     if (performance.length) {
       const failing = (report.options.failOn ?? []).includes('performance');
@@ -159,8 +167,12 @@ export class ConsoleView {
       w.push(this.paint('yellow', `time budget ${(b.maxDurationMs / 1000).toFixed(0)} s (--max-duration): not covered:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`));
     }
     if (report.inconclusive) w.push(this.paint('yellow', `inconclusive: ${report.inconclusive}`));
+    for (const h of report.hints ?? []) w.push(this.paint('yellow', `to decide more: ${h}`));
+    const throttled = throttlingLine(report);
+    if (throttled) w.push(`throttling: ${throttled}`);
+    w.push(vouchedLine(report));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
-    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}${t.findings.unknown ? `, ${t.findings.unknown} unknown` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const coverage = coverageHeadline(report.coverage);
     if (coverage) w.push(`coverage: ${coverage}`);
     const load = loadHeadline(report.load);

@@ -6,6 +6,7 @@
  * unless the run was told to fail on them (`--fail-on performance`): then they are <failure>s.
  */
 import type { Report } from './report-json.ts';
+import { evidenceCell } from './vouched.ts';
 
 // XML 1.0 forbids most control characters even when escaped; they are replaced.
 // eslint-disable-next-line no-control-regex
@@ -55,19 +56,23 @@ export function toJunit(report: Report): string {
     }
     // JUnit's <error>: the test itself could not run, as opposed to a <failure> of what it checks.
     for (const f of p.findings.filter((x) => x.kind === 'error')) body.push(`      <error${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(f.message)}</error>`);
-    // Inconclusive is no pass: none of its cases completed, so it checked nothing (an <error>, not a <failure> of the target).
+    // Inconclusive is no pass: it judged less than its evidence floor (an <error>, not a <failure> of the target).
     if (p.status === 'inconclusive') {
-      const why = `inconclusive: ${p.inconclusive ?? 'no case completed'}`;
+      const why = `inconclusive: could not vouch for it: ${p.inconclusive ?? 'below its evidence floor'}`;
       body.push(`      <error${attr('type', 'inconclusive')}${attr('message', why)}>${xmlEscape(why)}</error>`);
     }
     if (p.status === 'skipped') {
       const reason = p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped';
       body.push(`      <skipped${attr('message', reason)}/>`);
     }
-    const notes = p.findings.filter((f) => f.kind === 'assumption' || f.kind === 'transport' || (f.kind === 'performance' && !failsOn(f)));
+    const notes = p.findings.filter((f) => f.kind === 'assumption' || f.kind === 'unknown' || f.kind === 'transport' || (f.kind === 'performance' && !failsOn(f)));
+
     if (p.status === 'interrupted') notes.push({ kind: 'transport', property: p.id, section: p.section, message: 'interrupted before it finished' });
-    if (notes.length) {
-      const text = notes.map((f) => `[${f.kind}${f.assumption ? ` ${f.assumption}` : ''}] ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`).join('\n');
+    // What the property vouched on, against its floor: a pass says how much evidence it rests on.
+    const judged = p.evidence && (p.status === 'passed' || p.status === 'inconclusive') ? evidenceCell(p) : undefined;
+    const floor = judged ? [`[evidence] ${judged} (floor: ${Math.round(p.evidence!.floor.random * 100)}% of random, ${Math.round(p.evidence!.floor.coverage * 100)}% of coverage)`] : [];
+    if (notes.length || floor.length) {
+      const text = [...floor, ...notes.map((f) => `[${f.kind}${f.assumption ? ` ${f.assumption}` : ''}] ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`)].join('\n');
       body.push(`      <system-out>${xmlEscape(text)}</system-out>`);
     }
     lines.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);

@@ -14,6 +14,7 @@ import type { CoverageReport, FindingReport, Report } from './report-json.ts';
 import { verdictOf } from './summary-md.ts';
 import { CHART_CSS } from './svg-chart.ts';
 import { TIMELINE_CSS } from './timeline-svg.ts';
+import { evidenceCell, throttlingLine, vouchedLine } from './vouched.ts';
 
 type Status = Report['properties'][number]['status'];
 
@@ -33,7 +34,7 @@ export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive
 }
 
 /** Finding kinds in the order the page lists them: what fails the run first. */
-const KIND_RANK: Readonly<Record<FindingReport['kind'], number>> = { crash: 0, violation: 1, 'server-error': 2, error: 3, performance: 4, assumption: 5, transport: 6, skipped: 7 };
+const KIND_RANK: Readonly<Record<FindingReport['kind'], number>> = { crash: 0, violation: 1, 'server-error': 2, error: 3, performance: 4, unknown: 5, assumption: 6, transport: 7, skipped: 8 };
 const KIND_ORDER = (Object.keys(KIND_RANK) as FindingReport['kind'][]).sort((a, b) => KIND_RANK[a] - KIND_RANK[b]);
 
 function sectionKey(s: string): number[] {
@@ -54,7 +55,11 @@ const badge = (status: Status): string => `<span class="badge s-${status}">${sta
 function whyLines(report: Report): string[] {
   const out = [verdictOf(report)];
   if (report.unreachable) out.push(`the target stopped answering: ${report.unreachable}`);
+  out.push(vouchedLine(report));
   if (report.inconclusive) out.push(`inconclusive: ${report.inconclusive}`);
+  for (const h of report.hints ?? []) out.push(`to decide more: ${h}`);
+  const throttled = throttlingLine(report);
+  if (throttled) out.push(`throttling: ${throttled}`);
   if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
     const b = report.budget;
     out.push(`not covered within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`);
@@ -71,11 +76,11 @@ function propertiesHtml(report: Report, anchors: ReadonlyMap<FindingReport, numb
       const rows = props.map((p) => {
         const links = p.findings.filter((f) => f.kind !== 'skipped').map((f) => `<a href="#finding-${anchors.get(f)}" class="k-${esc(f.kind)}">${esc(f.kind)}</a>`);
         const note = p.status === 'skipped' ? (p.findings[0]?.message ?? '') : p.status === 'inconclusive' ? (p.inconclusive ?? '') : p.timeBound ? 'cut short by its time bound' : '';
-        return `<tr class="prop" data-status="${p.status}"><td><code>${esc(p.id)}</code>${p.invariant ? `<div class="muted inv">${esc(p.invariant)}</div>` : ''}</td><td>${badge(p.status)}</td><td class="n">${p.runs}</td><td class="n">${p.requests}</td><td class="n">${(p.durationMs / 1000).toFixed(1)} s</td><td>${links.join(' ')}${note ? ` <span class="muted">${esc(note)}</span>` : ''}</td></tr>`;
+        return `<tr class="prop" data-status="${p.status}"><td><code>${esc(p.id)}</code>${p.invariant ? `<div class="muted inv">${esc(p.invariant)}</div>` : ''}</td><td>${badge(p.status)}</td><td class="n">${esc(evidenceCell(p) ?? String(p.runs))}</td><td class="n">${p.requests}</td><td class="n">${(p.durationMs / 1000).toFixed(1)} s</td><td>${links.join(' ')}${note ? ` <span class="muted">${esc(note)}</span>` : ''}</td></tr>`;
       });
       const counts = (['failed', 'passed', 'inconclusive', 'error', 'skipped', 'interrupted'] as const).map((k) => [k, props.filter((p) => p.status === k).length] as const).filter(([, n]) => n > 0);
       return `<h3>§${esc(s)} <span class="muted">${counts.map(([k, n]) => `${n} ${k}`).join(', ')}</span></h3>
-<table class="props"><thead><tr><th>property</th><th>status</th><th>cases</th><th>requests</th><th>time</th><th>findings</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+<table class="props"><thead><tr><th>property</th><th>status</th><th>judged</th><th>requests</th><th>time</th><th>findings</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
     })
     .join('\n');
 }
@@ -177,7 +182,7 @@ ${propertiesHtml(report, anchors)}
 </section>
 <section id="findings"><h2>Findings (${findings.length})</h2>
 ${findings.length ? `<div class="filters"><label>show <select id="kind-filter"><option value="">every kind</option>${kinds.map((k) => `<option value="${k}">${k}</option>`).join('')}</select></label></div>` : '<p>None.</p>'}
-<p class="muted">A violation rests on words of SPEC.md (quoted as its ground) and fails the run; an assumption finding names a reading of something the spec does not show, and never fails it. Values shown as *** are secrets from the profile.</p>
+<p class="muted">A violation rests on words of SPEC.md (quoted as its ground) and fails the run; an assumption finding names a reading of something the spec does not show, and never fails it; an unknown is what neither the spec nor an identified reading decides, never a violation and never a pass. Values shown as *** are secrets from the profile.</p>
 ${findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
 </section>
 ${readingsHtml(report.readings)}

@@ -3,12 +3,12 @@
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
 import { z } from 'zod';
-import type { Finding, PropertyResult, RunResult } from '../check/runner.ts';
+import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/runner.ts';
 import type { Property } from '../check/property.ts';
-import type { CoverageRow, CoverageTable } from '../check/coverage.ts';
+import type { CoverageRow, CoverageTable } from '../check/coverage-table.ts';
 import { redactDeep } from './redact-deep.ts';
 
-export const REPORT_SCHEMA_ID = 'pouchproof/report@1';
+export const REPORT_SCHEMA_ID = 'pouchproof/report@2';
 
 const FindingKindSchema = z.enum([
   'violation',
@@ -16,6 +16,7 @@ const FindingKindSchema = z.enum([
   'server-error',
   'transport',
   'performance',
+  'unknown',
   'skipped',
   'error',
   'crash',
@@ -50,6 +51,8 @@ export const FindingSchema = z.strictObject({
   assumption: z.string().optional(),
   judgement: z.string().optional(),
   ground: z.string().optional(),
+  /** For an unknown finding: what the profile could add so that the case can be decided. */
+  hint: z.string().optional(),
   counterexample: z.string().optional(),
   replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
   curl: z.array(z.string()).optional(),
@@ -59,6 +62,17 @@ export const FindingSchema = z.strictObject({
   occurrences: z.number().int().positive().optional(),
   detectedAfterRequests: z.number().int().nonnegative().optional(),
 });
+
+/** One phase's cases against the floor: judged, not applicable under the readings, and not judged by cause. */
+function PhaseSchema() {
+  const n = z.number().int().nonnegative();
+  return z.strictObject({
+    planned: n,
+    judged: n,
+    notApplicable: n,
+    unjudged: z.strictObject({ assumption: n, unknown: n, transport: n, throttled: n, time: n }),
+  });
+}
 
 export const PropertyReportSchema = z.strictObject({
   id: z.string(),
@@ -84,6 +98,14 @@ export const PropertyReportSchema = z.strictObject({
   inconclusive: z.string().optional(),
   /** Cases of its coverage phase judged (each enumerated variant once), when it has one. */
   coverageCases: z.number().int().nonnegative().optional(),
+  /** What the property judged against its evidence floor (absent for a skipped or errored property). */
+  evidence: z
+    .strictObject({
+      floor: z.strictObject({ coverage: z.number().min(0).max(1), random: z.number().min(0).max(1) }),
+      coverage: PhaseSchema(),
+      random: PhaseSchema(),
+    })
+    .optional(),
 });
 
 const Count = z.number().int().nonnegative();
@@ -120,6 +142,10 @@ export const ReportSchema = z.strictObject({
   inconclusive: z.string().optional(),
   /** Present when the run had a time budget (`--max-duration`): the properties it cut short or left unrun. */
   budget: z.strictObject({ maxDurationMs: z.number().positive(), cut: z.array(z.string()), notRun: z.array(z.string()) }).optional(),
+  /** What the profile could add so that more can be decided (from unknown findings). */
+  hints: z.array(z.string()).optional(),
+  /** Present when the target throttled the run: requests held back and re-sent, the time waited, the rate the run settled at. */
+  throttling: z.strictObject({ throttled: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), limitPerSecond: z.number().positive().optional() }).optional(),
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
@@ -140,7 +166,7 @@ export const ReportSchema = z.strictObject({
     interrupted: Count,
     /** Properties pouchproof could not run. */
     error: Count,
-    /** Properties none of whose cases completed (or that the time budget left unrun). */
+    /** Properties that judged less than their evidence floor (or that the time budget left unrun). */
     inconclusive: Count,
     requests: Count,
     findings: z.strictObject({
@@ -149,6 +175,7 @@ export const ReportSchema = z.strictObject({
       assumption: Count,
       transport: Count,
       performance: Count,
+      unknown: Count,
       skipped: Count,
       error: Count,
       crash: Count,
@@ -186,6 +213,10 @@ function coverageReport(c: CoverageTable): CoverageReport {
       reject: side(r.reject),
     })),
   };
+}
+
+function phaseReport(p: PhaseLedger) {
+  return { planned: p.planned, judged: p.judged, notApplicable: p.notApplicable, unjudged: { ...p.unjudged } };
 }
 
 function findingReport(f: Finding): FindingReport {
@@ -230,6 +261,8 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     ...(run.unreachable ? { unreachable: run.unreachable } : {}),
     ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
     ...(run.budget ? { budget: { maxDurationMs: run.budget.maxDurationMs, cut: [...run.budget.cut], notRun: [...run.budget.notRun] } } : {}),
+    ...(run.hints?.length ? { hints: [...run.hints] } : {}),
+    ...(run.throttling ? { throttling: { ...run.throttling } } : {}),
     exitCode: run.exitCode,
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: {
@@ -256,6 +289,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         assumption: count('assumption'),
         transport: count('transport'),
         performance: count('performance'),
+        unknown: count('unknown'),
         skipped: count('skipped'),
         error: count('error'),
         crash: count('crash'),
@@ -275,6 +309,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
         ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
         ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
         ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),
+        ...(r.evidence ? { evidence: { floor: { ...r.evidence.floor }, coverage: phaseReport(r.evidence.coverage), random: phaseReport(r.evidence.random) } } : {}),
       };
     }),
     ...(meta.load !== undefined ? { load: meta.load } : {}),

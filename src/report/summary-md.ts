@@ -8,6 +8,7 @@ import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
+import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
   passed: '✅ passed',
@@ -29,7 +30,8 @@ export function verdictOf(report: Report): string {
   if (report.unreachable) return UNREACHABLE;
   if (t.findings.performance && (report.options.failOn ?? []).includes('performance')) return `${t.findings.performance} performance finding(s) (--fail-on performance)`;
   if (t.error) return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
-  return `inconclusive: ${t.inconclusive} propert${t.inconclusive === 1 ? 'y' : 'ies'} completed no case`;
+  if (t.inconclusive) return `could not vouch for ${t.inconclusive} propert${t.inconclusive === 1 ? 'y' : 'ies'}`;
+  return 'nothing was checked';
 }
 
 export function toSummaryMarkdown(report: Report): string {
@@ -44,7 +46,11 @@ export function toSummaryMarkdown(report: Report): string {
   out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
   out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.inconclusive} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.crash} | ${t.findings.assumption} | ${t.findings.performance} | ${t.findings.transport} |`);
   out.push('');
+  out.push(`**${cell(vouchedLine(report))}**`, '');
   if (report.inconclusive) out.push(`**Inconclusive** (the run does not pass): ${cell(report.inconclusive)}`, '');
+  for (const h of report.hints ?? []) out.push(`**To decide more:** ${cell(h)}`, '');
+  const throttled = throttlingLine(report);
+  if (throttled) out.push(`Throttling: ${cell(throttled)}`, '');
   if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
     const b = report.budget;
     out.push(`**Not covered** within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.map((x) => `\`${x}\``).join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.map((x) => `\`${x}\``).join(', ')}` : ''}`, '');
@@ -55,13 +61,13 @@ export function toSummaryMarkdown(report: Report): string {
   if (readings) out.push(`Readings: ${readings} (table and evidence: readings.md)`, '');
   const coverage = coverageHeadline(report.coverage);
   if (coverage) out.push(`Coverage: ${coverage} (table: coverage.md)`, '');
-  out.push('| property | section | status | cases | requests | findings |');
-  out.push('|---|---|---|---:|---:|---|');
+  out.push('| property | section | status | judged (against its floor) | requests | findings |');
+  out.push('|---|---|---|---|---:|---|');
   for (const p of report.properties) {
     const kinds = new Map<string, number>();
     for (const f of p.findings) if (f.kind !== 'skipped') kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
     const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : p.status === 'inconclusive' ? cell(p.inconclusive ?? '') : '—');
-    out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status]} | ${p.runs} | ${p.requests} | ${findings} |`);
+    out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status]} | ${evidenceCell(p) ?? `${p.runs} cases`} | ${p.requests} | ${findings} |`);
   }
   const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash'));
   if (failing.length) {
@@ -88,6 +94,13 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('The target behaves differently from a reading of something the spec does not show. Choose another reading with `--assume NAME=VALUE` if this is intended.', '');
     out.push('| property | assumption | cases | what happened |', '|---|---|---:|---|');
     for (const f of mismatches) out.push(`| \`${f.property}\` | \`${f.assumption ?? '?'}\` | ${f.occurrences ?? 1} | ${cell(f.message)} |`);
+  }
+  const unknown = unknownFindings(report);
+  if (unknown.length) {
+    out.push('', '### Unknown (neither a violation nor a pass)', '');
+    out.push('Neither the spec\'s words nor a reading identified by evidence decide these cases: they are shown with what was seen, and count against their property\'s evidence floor.', '');
+    out.push('| property | cases | what was seen |', '|---|---:|---|');
+    for (const f of unknown) out.push(`| \`${f.property}\` | ${f.occurrences ?? 1} | ${cell(f.message)}${f.hint ? ` (${cell(f.hint)})` : ''} |`);
   }
   const performance = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'performance'));
   if (performance.length) {

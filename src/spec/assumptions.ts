@@ -18,9 +18,56 @@ const MIB = 1024 * 1024;
 /** Who decides a reading: the server under test, or the harness's own configuration of the run. */
 export type DecidedBy = 'server' | 'harness';
 
+/**
+ * A situation of a request that a reading lets a server refuse: the cover of that reading. A
+ * refusal is put down to a reading only when the refused request is inside its cover (and, for a
+ * value, when the same request without it is accepted); a refusal outside every cover of the run's
+ * readings and their alternatives is the spec's business.
+ */
+export type Situation =
+  // Values a request may hold (found by walking its body against the model).
+  | 'empty-list' // a list of zero items where no minimum is stated
+  | 'text-over-limit-in-utf16' // a string within its limit in code points, over it in UTF-16 units (and so in bytes)
+  | 'text-over-limit-in-bytes' // a string within its limit in code points and UTF-16 units, over it in UTF-8 bytes
+  | 'negative-usage-counter'
+  | 'unlisted-member' // a member the spec does not list
+  | 'future-usage-day'
+  | 'chained-batch' // an op naming, as its base or merge parent, a revision an earlier op of the batch creates
+  | 'non-calendar-day' // a day that matches 20YY-MM-DD but names no calendar day
+  // The request's setting (decided by the harness before it is sent).
+  | 'unlisted-pouch' // a commit to a pouch id the profile does not list
+  | 'unlisted-cli-request'
+  | 'unlisted-browser'
+  | 'caller-outside-catalogue' // a member kind calling an endpoint the catalogue gives another kind
+  | 'unsigned-browser-commit'
+  | 'signature-by-other-device'
+  | 'high-s-signature'
+  | 'signature-over-other-canonical-form'
+  | 'signature-in-other-jws-form'
+  | 'replayed-operation-id'
+  | 'revision-reused-in-pouch' // a revision id used by another artifact of the pouch
+  | 'commit-to-pouch-of-other-account'
+  | 'no-credentials'
+  | 'other-content-type'
+  | 'duplicate-key'
+  | 'body-over-size-cap';
+
 export interface AssumptionChoice<V extends string = string> {
   readonly value: V;
   readonly meaning: string;
+  /** What a server that takes this reading may refuse, beyond what the spec's words let every server refuse. */
+  readonly covers: readonly Situation[];
+  /**
+   * The reading only narrows the default (`conflict-status=409` within `any-4xx`): answers that fit
+   * it fit the default too, and the probe keeps the default rather than guess the narrower one.
+   */
+  readonly narrows?: boolean;
+}
+
+/** What a choice of the registry declares besides its meaning. */
+interface ChoiceData {
+  readonly covers?: readonly Situation[];
+  readonly narrows?: boolean;
 }
 
 export interface Assumption<N extends string = string, V extends string = string> {
@@ -40,13 +87,15 @@ export interface Assumption<N extends string = string, V extends string = string
   readonly decidedBy: DecidedBy;
 }
 
+type Choice<V extends string> = readonly [V, string] | readonly [V, string, ChoiceData];
+
 /** `const` type parameters keep every name and value a literal, so readings are typed per assumption. */
 function a<const N extends string, const V extends string>(
   name: N,
   decidedBy: DecidedBy,
   sections: string[],
   question: string,
-  choices: readonly [readonly [V, string], ...(readonly [V, string])[]],
+  choices: readonly [Choice<V>, ...Choice<V>[]],
   rationale: string,
 ): Assumption<N, V> {
   return Object.freeze({
@@ -54,7 +103,11 @@ function a<const N extends string, const V extends string>(
     sections: Object.freeze(sections),
     question,
     default: choices[0][0],
-    choices: Object.freeze(choices.map(([value, meaning]) => Object.freeze({ value, meaning }))),
+    choices: Object.freeze(
+      choices.map(([value, meaning, data]) =>
+        Object.freeze({ value, meaning, covers: Object.freeze([...(data?.covers ?? [])]), ...(data?.narrows ? { narrows: true } : {}) }),
+      ),
+    ),
     rationale,
     decidedBy,
   });
@@ -62,57 +115,58 @@ function a<const N extends string, const V extends string>(
 
 const LIST = [
   a('canonical-json', 'server', ['5'], 'What is the canonical form of the body that Service-Signature hashes?', [
-    ['rfc8785', 'RFC 8785 JSON Canonicalization Scheme (JCS)'],
-    ['raw-bytes', 'the body bytes exactly as sent'],
-    ['sorted-compact', 'JSON.stringify with keys sorted recursively'],
+    ['rfc8785', 'RFC 8785 JSON Canonicalization Scheme (JCS)', { covers: ['signature-over-other-canonical-form'] }],
+    ['raw-bytes', 'the body bytes exactly as sent', { covers: ['signature-over-other-canonical-form'] }],
+    ['sorted-compact', 'JSON.stringify with keys sorted recursively', { covers: ['signature-over-other-canonical-form'] }],
   ], 'JCS is the only standard canonical JSON and is what "canonical JSON" means in JOSE practice.'),
   a('jws-form', 'server', ['5'], 'What exactly is signed, and what does the protected header hold?', [
-    ['digest-payload', 'payload = the raw 32-byte BLAKE3 digest; protected header {"alg":"ES256","kid":<device_id>}; compact form header..signature'],
-    ['b64-text-payload', 'payload = the ASCII base64url text of the digest (encoded again in the signing input)'],
+    ['digest-payload', 'payload = the raw 32-byte BLAKE3 digest; protected header {"alg":"ES256","kid":<device_id>}; compact form header..signature', { covers: ['signature-in-other-jws-form'] }],
+    ['b64-text-payload', 'payload = the ASCII base64url text of the digest (encoded again in the signing input)', { covers: ['signature-in-other-jws-form'] }],
   ], 'A detached JWS "over the base64url encoding of the hash" reads most directly as the digest being the payload, whose base64url form is what the signing input contains.'),
   a('kid-binding', 'server', ['5'], 'Must the JWS kid name the calling device?', [
-    ['bound', 'kid must equal the caller\'s device_id; a signature by another enrolled device is rejected'],
+    ['bound', 'kid must equal the caller\'s device_id; a signature by another enrolled device is rejected', { covers: ['signature-by-other-device'] }],
     ['unbound', 'any enrolled device key may sign'],
   ], 'A signature proves who sent the commit only if the key is the caller\'s own.'),
   a('high-s-accepted', 'server', ['5'], 'Are ECDSA signatures with s > n/2 valid?', [
     ['accepted', 'high-S signatures verify (RFC 7518 has no low-S rule)'],
-    ['rejected', 'only low-S signatures verify'],
+    ['rejected', 'only low-S signatures verify', { covers: ['high-s-signature'] }],
   ], 'ES256 as specified by RFC 7518 accepts both (r, s) and (r, n - s).'),
   a('signature-required-callers', 'server', ['5'], 'Who must send Service-Signature?', [
     ['devices-only', 'command-line devices must sign commits; browsers need not'],
-    ['everyone', 'every commit must be signed'],
+    ['everyone', 'every commit must be signed', { covers: ['unsigned-browser-commit'] }],
   ], 'Section 5 names command-line devices only.'),
   a('caller-auth', 'harness', ['5'], 'How do callers authenticate?', [
     ['profile-headers', 'the profile supplies request headers per member kind (default: Authorization: Bearer <token>)'],
   ], 'The spec shows no mechanism; headers per member kind cover bearer tokens, cookies and API keys alike.'),
   a('caller-kinds', 'server', ['4', '5'], 'Which member kind calls each endpoint?', [
-    ['catalogue', 'devices commit (4.2) and report usage (4.3); browsers approve devices (4.1), register passkeys (4.4), revoke browsers (4.5) and change the master password (4.6)'],
+    ['catalogue', 'devices commit (4.2) and report usage (4.3); browsers approve devices (4.1), register passkeys (4.4), revoke browsers (4.5) and change the master password (4.6)', { covers: ['caller-outside-catalogue'] }],
     ['any-member', 'every member kind may call every endpoint'],
   ], 'Section 1 describes devices committing and reporting usage from a computer, and account operations as a browser\'s.'),
   a('credentials-required', 'server', ['5'], 'Are requests without credentials, or with wrong ones, rejected?', [
-    ['rejected', 'any 4xx (typically 401/403), nothing applied'],
+    ['rejected', 'any 4xx (typically 401/403), nothing applied', { covers: ['no-credentials'] }],
     ['open', 'the endpoint is unauthenticated'],
   ], 'Access is held by members (section 1); an unauthenticated change would make membership meaningless.'),
   // Section 1 rules out pouches shared across accounts ("Access to pouches is held by members";
   // membership changes are signed statements), so no reading lets another account change a pouch.
   // What the server answers to an id another account holds is the open question.
   a('cross-account-isolation', 'server', ['1', '4.2'], 'What does a commit to a pouch id that another account holds do?', [
-    ['refused', 'refused with a 4xx; nothing applied'],
+    ['refused', 'refused with a 4xx; nothing applied', { covers: ['commit-to-pouch-of-other-account'] }],
     ['separate-pouch', 'the id names a separate pouch of the caller\'s own account; the other account\'s pouch is untouched'],
   ], 'Refusing is the plainest way to keep a pouch to its members; pouch ids scoped per account are as consistent with section 1.'),
   a('error-response', 'server', ['7'], 'What does a rejection look like?', [
     ['any-4xx', 'any 4xx status; if the body is a JSON envelope, ok is not true'],
-    ['envelope-ok-false', 'a 4xx with a JSON envelope whose ok is false'],
-  ], 'Status codes and error bodies are not shown; the 4xx class is the only safe common ground.'),
+    ['envelope-ok-false', 'a 4xx with a JSON envelope whose ok is false', { narrows: true }],
+    ['ok-false-any-status', 'an envelope whose ok is false, under any status: a refusal may come as a 2xx (section 7 makes only successes carry ok true)'],
+  ], 'Status codes and error bodies are not shown; the 4xx class is the only safe common ground, and an envelope with ok false is never a success (section 7).'),
   a('conflict-behaviour', 'server', ['4.2', '7'], 'What happens when a base revision does not match the head?', [
     ['reject-request', 'the request is rejected with a 4xx'],
     ['per-op-status', 'a 2xx whose result for that op has a status other than applied'],
   ], 'Only the status applied is listed (2.6), so a non-applied op cannot be expressed in a success body.'),
   a('conflict-status', 'server', ['4.2', '7'], 'Which status does a refused commit answer?', [
     ['any-4xx', 'any 4xx; the harness does not rely on a code'],
-    ['409', '409 Conflict'],
-    ['412', '412 Precondition Failed'],
-    ['400', '400 Bad Request'],
+    ['409', '409 Conflict', { narrows: true }],
+    ['412', '412 Precondition Failed', { narrows: true }],
+    ['400', '400 Bad Request', { narrows: true }],
   ], 'Status codes are not shown (section 7).'),
   a('batch-atomicity', 'server', ['4.2'], 'Is a batch applied all or nothing?', [
     ['atomic', 'a batch with any rejected op applies nothing'],
@@ -120,7 +174,7 @@ const LIST = [
   ], 'A commit with optimistic concurrency is a transaction; partial application loses the client\'s intent.'),
   a('operation-id-idempotency', 'server', ['4.2'], 'What does re-sending an operation_id do?', [
     ['replay-first-result', 'nothing is applied again; the first result is returned'],
-    ['replay-rejected', 'the replay is rejected with a 4xx; nothing is applied again'],
+    ['replay-rejected', 'the replay is rejected with a 4xx; nothing is applied again', { covers: ['replayed-operation-id'] }],
     ['not-deduplicated', 'operation_id carries no meaning: the replay is evaluated again (its ops then meet the heads the first attempt set)'],
   ], 'An operation id exists to make retries safe.'),
   a('op-semantics', 'server', ['2.5', '3', '4.2'], 'Which state rules apply to operation types?', [
@@ -128,13 +182,13 @@ const LIST = [
   ], 'States and transitions are not shown; the revision chain is the only rule the spec implies.'),
   a('batch-chaining', 'server', ['4.2'], 'May an op build on a revision an earlier op of the same batch created?', [
     ['chained', 'ops apply in order, so op k+1 may name op k\'s revision as its base'],
-    ['pre-batch-heads', 'every op is checked against the heads before the batch'],
+    ['pre-batch-heads', 'every op is checked against the heads before the batch', { covers: ['chained-batch'] }],
   ], 'A batch carries one client\'s consecutive edits; ordering them is what "commits operations" suggests.'),
   a('commit-results', 'server', ['4.2', '2.6'], 'How do results relate to the ops sent?', [
     ['one-per-op', 'one result per op, naming its artifact_id and revision_id'],
   ], 'Each result names an artifact and a revision, which only an op of the batch can give it.'),
   a('revision-id-unique', 'server', ['4.2'], 'May a revision id be used twice?', [
-    ['per-pouch', 'a revision id already used in the pouch is rejected'],
+    ['per-pouch', 'a revision id already used in the pouch is rejected', { covers: ['revision-reused-in-pouch'] }],
     ['per-artifact', 'unique within its artifact only'],
   ], 'Revision ids name versions; reusing one makes a base ambiguous.'),
   a('seq-semantics', 'server', ['2.6'], 'What are seq and high_water?', [
@@ -143,7 +197,7 @@ const LIST = [
   ], 'Only the types are shown; a per-pouch sequence is what a sync client needs to resume.'),
   a('pouch-existence', 'server', ['4.2'], 'Must a pouch exist before the first commit?', [
     ['created-on-commit', 'a commit to a new pouch id creates it for the caller\'s account'],
-    ['must-exist', 'only pouches listed in the profile are used'],
+    ['must-exist', 'only pouches listed in the profile are used', { covers: ['unlisted-pouch'] }],
   ], 'No endpoint creating pouches is shown.'),
   a('usage-row-key', 'server', ['4.3'], 'What identifies a usage row?', [
     ['day-assistant-model', 'key (day, assistant, model); total = input + output + cache_read + cache_write; the larger total keeps all four counters'],
@@ -156,50 +210,50 @@ const LIST = [
   ], 'A re-sent report "changes nothing" (4.3 rule 2), which rows-changed makes observable as 0.'),
   a('usage-counters-negative', 'server', ['2.7', '8'], 'Are negative usage counters valid?', [
     ['accepted', 'counters are bounded only above, as written'],
-    ['rejected', 'token counts are non-negative'],
+    ['rejected', 'token counts are non-negative', { covers: ['negative-usage-counter'] }],
   ], 'The spec states only an upper bound.'),
   a('usage-day-window', 'server', ['2.7', '4.3'], 'Which days may a usage row name?', [
     ['any-day', 'any day the pattern allows, past or future'],
-    ['not-future', 'a day after the current UTC day is refused'],
+    ['not-future', 'a day after the current UTC day is refused', { covers: ['future-usage-day'] }],
   ], 'The spec states only the pattern; reports of days to come are odd but not forbidden.'),
   a('day-calendar-valid', 'server', ['2.7'], 'Must day be a real calendar day?', [
-    ['calendar', '2026-02-30 and 2026-13-01 are rejected'],
+    ['calendar', '2026-02-30 and 2026-13-01 are rejected', { covers: ['non-calendar-day'] }],
     ['pattern-only', 'any value matching 20YY-MM-DD is accepted'],
   ], '"a UTC day" names a day, not a shape.'),
   a('characters-are-code-points', 'server', ['2', '8'], 'What is a "character" in a length limit?', [
     ['codepoints', 'Unicode code points'],
-    ['utf16', 'UTF-16 code units (JavaScript string length)'],
-    ['bytes', 'UTF-8 bytes'],
+    ['utf16', 'UTF-16 code units (JavaScript string length)', { covers: ['text-over-limit-in-utf16'] }],
+    ['bytes', 'UTF-8 bytes', { covers: ['text-over-limit-in-utf16', 'text-over-limit-in-bytes'] }],
   ], 'Unicode code points are what JSON text is made of (RFC 8259).'),
   a('integers-json-safe', 'harness', ['2', '8'], 'Which integers are sent where no bound is stated?', [
     ['safe', `only integers in ±${MAX_SAFE} (the spec's own bound)`],
   ], 'Larger integers do not survive JSON in most implementations.'),
   a('empty-lists', 'server', ['2.5', '4.1', '4.3', '4.6'], 'May a list with no stated minimum be empty (blob_ids, rows, statements, key_envelopes)?', [
     ['accepted', 'an empty list is valid where no minimum is stated'],
-    ['rejected', 'an empty list is refused where the operation needs an item (e.g. 4.6 names add and remove statements)'],
+    ['rejected', 'an empty list is refused where the operation needs an item (e.g. 4.6 names add and remove statements)', { covers: ['empty-list'] }],
   ], 'Where the spec wants a minimum it states one (ops per commit, roster statements).'),
   a('unknown-fields-ignored', 'server', ['2'], 'What happens to fields the spec does not list?', [
     ['ignored', 'accepted and ignored'],
-    ['rejected', 'rejected with a 4xx'],
+    ['rejected', 'rejected with a 4xx', { covers: ['unlisted-member'] }],
   ], 'Forward compatibility across versions (section 9).'),
   a('duplicate-keys', 'server', ['2'], 'What happens to a JSON object with a duplicate key?', [
-    ['rejected', 'rejected with a 4xx'],
+    ['rejected', 'rejected with a 4xx', { covers: ['duplicate-key'] }],
     ['last-wins', 'the last value is used'],
   ], 'RFC 8259 says names SHOULD be unique; an ambiguous signed body must not be interpreted two ways.'),
   a('content-type-json-only', 'server', ['intro'], 'Is a body sent with another Content-Type accepted?', [
-    ['rejected', 'rejected with a 4xx (415)'],
+    ['rejected', 'rejected with a 4xx (415)', { covers: ['other-content-type'] }],
     ['sniffed', 'parsed as JSON anyway'],
   ], 'All bodies are JSON with Content-Type application/json.'),
   a('body-size-limit', 'server', ['8'], 'Request size limits are not shown: which sizes must be accepted?', [
-    ['limits-allow', `every body the stated limits allow is accepted; bodies over ${BODY_SIZE_CAP_BYTES / MIB} MiB may be rejected with a 4xx`],
+    ['limits-allow', `every body the stated limits allow is accepted; bodies over ${BODY_SIZE_CAP_BYTES / MIB} MiB may be rejected with a 4xx`, { covers: ['body-over-size-cap'] }],
   ], 'A server may cap bodies, but never below what the stated limits permit.'),
   a('cli-request-exists', 'server', ['4.1'], 'Which cli-auth request ids can be approved?', [
     ['any-id', 'any well-formed id names a pending request'],
-    ['profile-ids', 'only ids listed in the profile'],
+    ['profile-ids', 'only ids listed in the profile', { covers: ['unlisted-cli-request'] }],
   ], 'The step that creates a cli-auth request is not shown.'),
   a('browser-exists', 'server', ['4.5'], 'Which browser ids can be revoked?', [
     ['any-id', 'any well-formed id; revoking an unknown or revoked browser succeeds'],
-    ['profile-ids', 'only browser member ids listed in the profile'],
+    ['profile-ids', 'only browser member ids listed in the profile', { covers: ['unlisted-browser'] }],
   ], 'Revocation is idempotent in effect; member listing is not shown.'),
   a('opaque-crypto-fields', 'server', ['2.3', '2.4', '2.5', '4.1'], 'Does the server check statements, envelopes, welcomes and operation signatures?', [
     ['opaque', 'their meaning and encoding are not shown, so any value within the stated limits is accepted'],
@@ -211,9 +265,9 @@ const LIST = [
     ['per-change', 'an account counter raised by one per accepted change'],
     ['per-statement', 'raised by the number of statements committed: a change with an empty statement list leaves it where it was'],
   ], 'Only "integer, required" is shown; a per-change counter is the simplest head.'),
-  a('rate-limits', 'server', ['8'], 'Does the target throttle a conformance run?', [
-    ['none', 'no 429 during a run; a 429 is reported as an assumption mismatch'],
-  ], 'Rate limits are not shown.'),
+  a('rate-limits', 'server', ['8'], 'What does the harness do when the target throttles a run?', [
+    ['waited-out', 'a 429, or a 503 with Retry-After, is waited out (Retry-After honoured, capped; jittered backoff without it) and the same request sent again; the run\'s rate settles under the target\'s'],
+  ], 'Rate limits are not shown: a throttle says "not now", never "no", so it is no outcome of a case.'),
 ] as const;
 
 type Entry = (typeof LIST)[number];
@@ -246,6 +300,16 @@ export function isReading<N extends AssumptionName>(name: N, value: string): val
 /** The assumption's registry entry (total: every name has one). */
 export function assumptionOf(name: AssumptionName): Assumption<AssumptionName> {
   return ASSUMPTION_BY_NAME.get(name)!;
+}
+
+/** The readings (assumption and value) whose cover holds `s`. */
+export function readingsCovering(s: Situation): { readonly assumption: AssumptionName; readonly value: string }[] {
+  return ASSUMPTIONS.flatMap((a) => a.choices.filter((c) => c.covers.includes(s)).map((c) => ({ assumption: a.name, value: c.value })));
+}
+
+/** Whether the run's reading of the assumption that covers `s` lets the target refuse it. */
+export function coveredBy(s: Situation, readings: AssumptionSet): AssumptionName | undefined {
+  return readingsCovering(s).find((r) => (readings as Readonly<Record<string, string>>)[r.assumption] === r.value)?.assumption;
 }
 
 /** Whether a registry reading has alternatives. */

@@ -86,8 +86,9 @@ export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgemen
   if (r.json === undefined) {
     return { verdict: 'protocol-error', reason: r.body.trim() === '' ? `${status} response has an empty body` : `${status} response body is not JSON` };
   }
+  // Section 7: successes carry ok true. An envelope whose ok is false is no success, whatever its status: a refusal.
   if (isObject(r.json) && r.json['ok'] === false) {
-    return { verdict: 'protocol-error', reason: `status ${status} but the body says ok: false` };
+    return { verdict: 'rejected', reason: `refused with ${status} and ok: false${errorHint(r.json)}` };
   }
   const issues = issuesOf(schemasOf(endpoint).envelope, r.json);
   if (issues.length > 0) {

@@ -9,10 +9,11 @@ import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
-import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointId, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import type { Identity, Profile } from './profile.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
+import { RecentRate, Throttle, sleep, throttleWait, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 
 export type { TransportFailure, Verdict } from './classify.ts';
 
@@ -37,6 +38,8 @@ export interface CallOptions {
   onHeld?: () => void;
   /** Gives up the call when aborted (a time bound of pouchproof's own): the exchange then says `aborted`, never blames the target. */
   signal?: AbortSignal;
+  /** The readings a signature is made under (default: the profile's). */
+  assumptions?: AssumptionSet;
 }
 
 export interface Exchange {
@@ -50,6 +53,12 @@ export interface Exchange {
   /** For a transport error: how it failed (see `TransportFailure`). */
   failure?: TransportFailure;
   timings: { startedAt: number; headersMs?: number; totalMs: number };
+  /**
+   * The target throttled this request (429, or 503 with Retry-After) and the client waited and sent
+   * it again: how often, and how long it waited in all. `cutShort`: the call's time ran out while
+   * it waited, so it ended unanswered.
+   */
+  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -83,8 +92,12 @@ export class TargetClient {
   private readonly maxResponseBytes: number;
   private nextId = 1;
 
-  constructor(profile: Profile, opts: { maxResponseBytes?: number } = {}) {
+  private readonly throttle: Throttle;
+  private readonly recent = new RecentRate();
+
+  constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions } = {}) {
     this.profile = profile;
+    this.throttle = new Throttle(opts.throttle);
     const u = new URL(profile.baseUrl);
     this.origin = u.origin;
     this.host = u.host;
@@ -125,7 +138,7 @@ export class TargetClient {
     if (o.rawBody !== undefined || json !== undefined) headers['content-type'] = 'application/json';
     headers['content-length'] = String(body.byteLength);
     for (const [k, v] of Object.entries(identity?.headers ?? {})) headers[k.toLowerCase()] = v;
-    const sig = signatureFor({ option: o.signature, endpoint, identity, bytes: body, assumptions: this.profile.assumptions });
+    const sig = signatureFor({ option: o.signature, endpoint, identity, bytes: body, assumptions: o.assumptions ?? this.profile.assumptions });
     if (sig !== undefined) headers[SIGNATURE_HEADER] = sig;
     for (const [k, v] of Object.entries(o.headers ?? {})) {
       if (v === undefined) delete headers[k.toLowerCase()];
@@ -135,7 +148,41 @@ export class TargetClient {
     return { endpoint, path, request: { method: endpoint.method, url: this.origin + path, headers, body } };
   }
 
+  /**
+   * Sends one call; a throttling answer (429, or 503 with Retry-After) is waited out and the same
+   * request sent again (throttle.ts), so the exchange returned is the target's real answer, or the
+   * last throttle when the call's time ran out while it waited (`throttled.cutShort`).
+   */
   async call(o: CallOptions): Promise<Exchange> {
+    let retries = 0;
+    let waitedMs = 0;
+    for (;;) {
+      await this.throttle.turn(o.signal);
+      this.recent.add();
+      const ex = await this.sendOnce(o);
+      const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
+      if (!w) {
+        if (ex.response) this.throttle.answered();
+        return retries ? { ...ex, throttled: { retries, waitedMs } } : ex;
+      }
+      const wait = this.throttle.throttle(w, retries, this.recent.perSecond);
+      if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
+      const t0 = performance.now();
+      await sleep(wait, o.signal);
+      const spent = performance.now() - t0;
+      waitedMs += spent;
+      this.throttle.spent(spent);
+      if (o.signal?.aborted) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
+      retries++;
+    }
+  }
+
+  /** What the target's throttling cost the calls so far. */
+  throttling(): ThrottleStats {
+    return this.throttle.stats();
+  }
+
+  private async sendOnce(o: CallOptions): Promise<Exchange> {
     const { endpoint, path, request } = this.buildRequest(o);
     const id = this.nextId++;
     const startedAt = Date.now();

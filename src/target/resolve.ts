@@ -11,6 +11,8 @@ export interface EmbeddedChoice {
   readonly kind: 'embedded';
   readonly faults?: ReferenceOptions['faults'];
   readonly readings?: ReferenceOptions['readings'];
+  /** Choices the spec allows that the registry does not name (the reference's unnamed behaviours). */
+  readonly unnamed?: ReferenceOptions['unnamed'];
 }
 
 export type TargetChoice =
@@ -43,7 +45,7 @@ export function chooseTarget(o: { readonly profilePath?: string; readonly url?: 
   if (outside && o.readings && Object.keys(o.readings).length) throw new TargetError('readings served by the reference apply to the embedded reference only');
   if (o.profilePath !== undefined) return { kind: 'profile-file', path: o.profilePath };
   if (o.url !== undefined) return { kind: 'url', url: o.url };
-  return { kind: 'embedded', ...(o.faults ? { faults: o.faults } : {}), ...(o.readings ? { readings: o.readings } : {}) };
+  return { kind: 'embedded', ...(o.faults ? { faults: o.faults } : {}), ...(o.readings ? { readings: o.readings } : {}), ...(o.unnamed ? { unnamed: o.unnamed } : {}) };
 }
 
 const nothingToClose = async (): Promise<void> => undefined;
@@ -65,6 +67,7 @@ async function startEmbedded(c: EmbeddedChoice): Promise<ResolvedTarget> {
     port: 0,
     ...(c.faults ? { faults: c.faults } : {}),
     ...(c.readings ? { readings: c.readings } : {}),
+    ...(c.unnamed ? { unnamed: c.unnamed } : {}),
   }).catch((e: unknown) => Promise.reject(new TargetError(`the embedded reference: ${e instanceof Error ? e.message : String(e)}`)));
   try {
     // `satisfies`: the reference's document is a profile file by type, so this parse is a formality the compiler vouches for.

@@ -5,8 +5,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { blake3 } from '../crypto/blake3.ts';
+import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
 import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
-import type { AssumptionSet, Endpoint } from '../spec/index.ts';
+import { assumptionOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
@@ -17,15 +18,16 @@ export interface BodySigner {
   sign(bytes: Uint8Array): string | undefined;
   /**
    * The header for text its writer made canonical (RFC 8785, as the load builders write bodies):
-   * hashed as sent wherever the reading digests that very text, so a hot path never parses what it
-   * has just written.
+   * hashed as sent when every reading digests that very text, so a hot path never parses what it
+   * has just written, and the reading of `canonical-json` is not consulted for it.
    */
   signCanonical(text: string): string;
 }
 
 /**
  * Whether a reading of `canonical-json` digests the RFC 8785 text of a body as it stands. Every
- * reading must answer (the switch is exhaustive): one that does not is given the parsed body.
+ * reading must answer (the switch is exhaustive); where one does not, canonical text is given the
+ * run's reading like any other body.
  */
 function digestsCanonicalText(form: CanonicalForm): boolean {
   switch (form) {
@@ -42,6 +44,9 @@ function digestsCanonicalText(form: CanonicalForm): boolean {
   }
 }
 
+/** Canonical text hashes alike under every reading of the registry: then the run's reading does not matter for it. */
+const CANONICAL_TEXT_AS_SENT = assumptionOf('canonical-json').choices.every((c) => digestsCanonicalText(c.value as CanonicalForm));
+
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */
 function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
   try {
@@ -51,23 +56,39 @@ function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
   }
 }
 
-/** A signer for one key under the readings of `assumptions`. */
+/** Whether the bytes are the JCS text and the sorted-compact text of what they parse to. */
+function formsAgree(value: unknown, bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  try {
+    return canonicalize(value) === text && sortedCompact(value) === text;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A signer for one key under the readings of `assumptions`, each read only when it decides
+ * something (a verdict resting on a reading records that it consulted it).
+ */
 export function bodySigner(key: { readonly kid: string; readonly privateKey: KeyObject }, assumptions: Pick<AssumptionSet, 'canonical-json' | 'jws-form'>): BodySigner {
-  const canonical = assumptions['canonical-json'] as CanonicalForm;
-  const jwsForm = assumptions['jws-form'] as JwsForm;
-  const asSent = digestsCanonicalText(canonical);
-  const sign = (bytes: Uint8Array): string | undefined => {
-    const parsed = parsedBytes(bytes);
+  const jwsForm = (): JwsForm => assumptions['jws-form'] as JwsForm;
+  const asSent = (bytes: Uint8Array): string => signDigest(blake3(bytes), key.kid, key.privateKey, jwsForm());
+  const byReading = (bytes: Uint8Array, parsed: { value: unknown } | undefined): string | undefined => {
+    const canonical = assumptions['canonical-json'] as CanonicalForm;
     // A body that is not JSON has no canonical form: only a raw-bytes digest exists for it.
     if (!parsed && canonical !== 'raw-bytes') return undefined;
-    return signDigest(signingDigest(parsed?.value, bytes, { canonical }), key.kid, key.privateKey, jwsForm);
+    return signDigest(signingDigest(parsed?.value, bytes, { canonical }), key.kid, key.privateKey, jwsForm());
   };
   return {
-    sign,
+    sign(bytes) {
+      const parsed = parsedBytes(bytes);
+      // Bytes already the canonical text under every reading hash alike whatever the target reads.
+      return parsed && formsAgree(parsed.value, bytes) ? asSent(bytes) : byReading(bytes, parsed);
+    },
     signCanonical(text) {
       const bytes = Buffer.from(text, 'utf8');
-      if (asSent) return signDigest(blake3(bytes), key.kid, key.privateKey, jwsForm);
-      const header = sign(bytes);
+      if (CANONICAL_TEXT_AS_SENT) return asSent(bytes);
+      const header = byReading(bytes, parsedBytes(bytes));
       if (header === undefined) throw new TypeError('signCanonical was given text that is not JSON');
       return header;
     },

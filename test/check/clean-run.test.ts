@@ -6,22 +6,27 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanRunProblems } from '../../src/check/clean-run.ts';
-import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
+import { expectAccepted } from '../../src/check/judge.ts';
+import { defineProperty, type Property } from '../../src/check/property.ts';
 import { runProperties, type PropertyResult } from '../../src/check/runner.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 const base = { section: '4.3', invariant: 'synthetic', assumptions: [], needs: [] } as const;
-const quiet = defineProperty<number>({ ...base, id: 'synthetic.quiet', arbitrary: () => fc.integer({ min: 0, max: 9 }), check: async () => PASS });
+/** Judges one accepted request per case. */
+const quiet = defineProperty<number>({ ...base, id: 'synthetic.quiet', arbitrary: () => fc.integer({ min: 0, max: 9 }),
+  check: async (ctx) => expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous' })) });
 const fewer = defineProperty<number>({ ...quiet, id: 'synthetic.fewer', runs: 3 });
-/** Throws on some cases: the runner records a transport finding and the property still "passes". */
-const throwing = defineProperty<number>({ ...quiet, id: 'synthetic.throwing', async check(_ctx, n) {
+/** Throws on the even values it is given (and again when the runner tries such a case once more): a transport finding, and a pass on what it judged. */
+const seenValues: number[] = [];
+const throwing = defineProperty<number>({ ...quiet, id: 'synthetic.throwing', arbitrary: () => fc.constantFrom(1, 2, 3), async check(ctx, n) {
+  seenValues.push(n);
   if (n % 2 === 0) throw new Error(`cannot handle ${n}`);
-  return PASS;
+  return quiet.check(ctx, n);
 } });
-/** Waits on every case: its time bound cuts it short. */
-const slow = defineProperty<number>({ ...quiet, id: 'synthetic.slow', async check() {
+/** Waits on every case: its time bound cuts it short, far below its floor. */
+const slow = defineProperty<number>({ ...quiet, id: 'synthetic.slow', async check(ctx, n) {
   await new Promise((r) => setTimeout(r, 30));
-  return PASS;
+  return quiet.check(ctx, n);
 } });
 const needsBrowser = defineProperty<number>({ ...quiet, id: 'synthetic.browser', needs: ['browser'] });
 
@@ -46,15 +51,20 @@ describe('a clean run', () => {
 
   it('counts a transport finding (a property that throws on some cases) although the property passed', async () => {
     const { run, problems } = await judge([throwing] as Property[], 10);
-    expect(run.results[0]!.status).toBe('passed');
+    const even = run.results[0]!.evidence!.random.unjudged.transport;
+    expect(even).toBeGreaterThan(0);
+    expect(run.results[0]!.evidence!.random.judged).toBe(10 - even);
+    // Each case that threw was tried once more (and threw again): twice as many calls as cases for those.
+    expect(seenValues.filter((n) => n % 2 === 0)).toHaveLength(2 * even);
+    expect(run.results[0]!.status).toBe(10 - even >= 5 ? 'passed' : 'inconclusive');
     expect(problems.map((p) => [p.property, p.kind])).toContainEqual(['synthetic.throwing', 'transport']);
     expect(problems[0]!.message).toMatch(/cannot handle/);
   });
 
   it('counts a property cut short by its time bound', async () => {
     const { run, problems } = await judge([slow] as Property[], 1000, { perPropertyMs: 200 });
-    expect(run.results[0]).toMatchObject({ status: 'passed', timeBound: { planned: 1000 } });
-    expect(problems).toEqual([expect.objectContaining({ property: 'synthetic.slow', kind: 'incomplete', message: expect.stringMatching(/time bound after \d+ of 1000/) })]);
+    expect(run.results[0]).toMatchObject({ status: 'inconclusive', timeBound: { planned: 1000 } });
+    expect(problems).toEqual([expect.objectContaining({ property: 'synthetic.slow', kind: 'incomplete', message: expect.stringMatching(/^status inconclusive \(judged \d+ of 1000 random cases \(its floor: 500\); not judged: \d+ out of time; its time bound \(0\.2 s\) ended it\), not passed$/) })]);
   });
 
   it('counts a skip the profile does not explain, fewer cases than planned, a status other than passed, and a finding kind it has never heard of', () => {

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareTargets, type CompareTarget, type Comparison } from '../../src/check/compare/index.ts';
-import { loadAllProperties } from '../../src/cli/commands/run.ts';
+import { loadAllProperties } from '../../src/session/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';

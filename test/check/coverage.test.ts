@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import BOUNDARIES from '../../properties/boundaries.ts';
 import REJECTION from '../../properties/rejection.ts';
-import { coverageIndex, coverageTable, sideStatus } from '../../src/check/coverage.ts';
+import { coverageTable, sideStatus } from '../../src/check/coverage-table.ts';
+import { coverageIndex } from '../../src/check/run/coverage-phase.ts';
 import { decodeReplayToken } from '../../src/check/replay-token.ts';
 import { replayProperty, runProperties, type RunResult } from '../../src/check/runner.ts';
 import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCoverage, drawViolationCoverage, violationSpecs } from '../../src/gen/index.ts';

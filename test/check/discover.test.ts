@@ -47,6 +47,8 @@ const show = (r: ProbeResult): string => JSON.stringify(r, null, 1);
 const MASKS: readonly { readonly when: Reading; readonly hides: AssumptionName }[] = [
   { when: { name: 'conflict-behaviour', value: 'per-op-status' }, hides: 'conflict-status' },
   { when: { name: 'usage-stored-meaning', value: 'rows-accepted' }, hides: 'usage-row-key' },
+  // Refusals that come as a 2xx with ok false carry no 4xx status to read.
+  { when: { name: 'error-response', value: 'ok-false-any-status' }, hides: 'conflict-status' },
 ];
 
 function hidden(served: Readings, name: AssumptionName): boolean {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectAccepted } from '../../src/check/judge.ts';
 import { compareKillers, isLoadOnly, median, orderForFault, runMutants } from '../../src/check/mutants.ts';
 import { killMatrixMarkdown } from '../../src/report/mutants-md.ts';
-import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
+import { defineProperty, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile } from './stand-in.ts';
 
 const threshold = defineProperty<number>({
@@ -13,7 +13,8 @@ const threshold = defineProperty<number>({
     return expectAccepted(await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] }, as: 'anonymous', headers: { 'x-value': String(n) } }));
   },
 });
-const idle = defineProperty<number>({ ...threshold, id: 'synthetic.idle', arbitrary: () => fc.constant(0), check: async () => PASS });
+/** Accepted whatever the fault: a property that judges a case and never finds anything. */
+const idle = defineProperty<number>({ ...threshold, id: 'synthetic.idle', runs: 3, arbitrary: () => fc.constant(0) });
 /** Rejections of value 7 are a reading (assumption), not the letter. */
 const reading = defineProperty<number>({
   ...threshold, id: 'synthetic.reading', assumptions: ['credentials-required'], arbitrary: () => fc.constant(7),
@@ -83,13 +84,13 @@ describe('runMutants', () => {
   });
 
   it('counts every finding on the correct reference, a transport finding and a property cut short by its time bound included', async () => {
-    const throwing = defineProperty<number>({ ...threshold, id: 'synthetic.throwing', async check(_ctx, n) {
+    const throwing = defineProperty<number>({ ...threshold, id: 'synthetic.throwing', runs: 30, async check(ctx, n) {
       if (n % 3 === 0) throw new Error('cannot handle a multiple of 3');
-      return PASS;
+      return threshold.check(ctx, n);
     } });
-    const slow = defineProperty<number>({ ...threshold, id: 'synthetic.slow', async check() {
+    const slow = defineProperty<number>({ ...threshold, id: 'synthetic.slow', async check(ctx, n) {
       await new Promise((res) => setTimeout(res, 30));
-      return PASS;
+      return threshold.check(ctx, n);
     } });
     const r = await runMutants([idle, throwing, slow] as Property[], [], async () => {
       const srv = await startStandIn(() => 'ok');
@@ -98,7 +99,7 @@ describe('runMutants', () => {
     expect(r.clean[0]!.falseFindings.map((f) => [f.property, f.kind])).toEqual([['synthetic.throwing', 'transport'], ['synthetic.slow', 'incomplete']]);
     expect(r.falseFindings).toBe(2);
     expect(r.exitCode).toBe(1);
-    expect(killMatrixMarkdown(r)).toContain('`synthetic.slow` incomplete: cut short by its time bound');
+    expect(killMatrixMarkdown(r)).toMatch(/`synthetic.slow` incomplete: status inconclusive \(judged \d+ of 1000 random cases/);
   });
 
   it('orders the expected killers first', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccepted, expectRejected } from '../../src/check/judge.ts';
+import { assumptionMismatch, expectAccepted, expectRejected, Notes } from '../../src/check/judge.ts';
 import { SERVES } from '../../src/check/judgements.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/replay-token.ts';
@@ -66,7 +66,7 @@ describe('runProperties', () => {
     expect(run.results[0]!.findings.map((f) => f.kind)).toEqual(['server-error']);
   });
 
-  it('records an assumption mismatch without failing the run or stopping the property', async () => {
+  it('records an assumption mismatch without failing the run or stopping the property; cases a reading left unjudged vouch for nothing', async () => {
     let cases = 0;
     const p = defineProperty<number>({
       id: 'synthetic.assumption',
@@ -81,15 +81,34 @@ describe('runProperties', () => {
       },
     });
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 7, runs: 12 });
-    expect(run.exitCode).toBe(0);
     expect(cases).toBe(12);
     const r = run.results[0]!;
-    expect(r.status).toBe('passed');
     expect(r.runs).toBe(12);
     expect(r.findings).toHaveLength(1);
     expect(r.findings[0]!.kind).toBe('assumption');
     expect(r.findings[0]!.assumption).toBe('usage-stored-meaning');
     expect(r.findings[0]!.occurrences).toBe(12);
+    // Every case stopped at the reading before its invariant was checked: nothing was vouched for.
+    expect(r.status).toBe('inconclusive');
+    expect(r.evidence?.random).toMatchObject({ planned: 12, judged: 0, unjudged: { assumption: 12 } });
+    expect(r.inconclusive).toMatch(/^judged 0 of 12 random cases \(its floor: 6\); not judged: 12 a reading the target does not follow/);
+    expect(run.exitCode).toBe(2);
+    expect(run.inconclusive).toMatch(/^could not vouch for 1 property \(synthetic\.assumption\)/);
+
+    // The same reading noted on the way, with the invariant checked after it (`Notes`): judged, and passed.
+    const noted = defineProperty<number>({
+      ...p,
+      id: 'synthetic.noted',
+      async check(ctx, n) {
+        const notes = new Notes();
+        notes.add(assumptionMismatch('usage-stored-meaning', 'stored read otherwise'));
+        return notes.result(expectAccepted(await send(ctx, n)));
+      },
+    });
+    const checked = await runProperties(standInProfile(srv.url), [noted as Property], { seed: 7, runs: 12 });
+    expect(checked.results[0]).toMatchObject({ status: 'passed', evidence: { random: { judged: 12 } } });
+    expect(checked.results[0]!.findings).toEqual([expect.objectContaining({ kind: 'assumption', occurrences: 12 })]);
+    expect(checked.exitCode).toBe(0);
   });
 
   it('discards shrinks that no longer break the labelled constraint (stillValid) instead of judging them', async () => {
@@ -120,7 +139,8 @@ describe('runProperties', () => {
     const p = defineProperty<number>({ ...threshold, id: 'synthetic.needs-device', needs: ['device'] });
     const q = defineProperty<number>({ ...threshold, id: 'synthetic.needs-embedded', needs: ['embedded-only'] });
     const run = await runProperties(standInProfile(srv.url), [p as Property, q as Property], { seed: 1, runs: 5 });
-    expect(run.exitCode).toBe(0);
+    // Everything skipped: nothing was checked, which is not a pass.
+    expect(run.exitCode).toBe(2);
     expect(run.requests).toBe(0);
     for (const r of run.results) {
       expect(r.status).toBe('skipped');
@@ -159,8 +179,8 @@ describe('runProperties', () => {
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 4 });
     expect(run.exitCode).toBe(2);
     expect(run.results[0]!.status).toBe('inconclusive');
-    expect(run.results[0]!.inconclusive).toMatch(/^none of its 4 cases completed: the property could not complete: bug in property/);
-    expect(run.inconclusive).toMatch(/^1 property completed no case \(synthetic\.throws\): none of its 4 cases completed/);
+    expect(run.results[0]!.inconclusive).toMatch(/^judged 0 of 4 random cases \(its floor: 2\); not judged: 4 transport failure/);
+    expect(run.inconclusive).toMatch(/^could not vouch for 1 property \(synthetic\.throws\): synthetic\.throws: judged 0 of 4/);
     expect(run.results[0]!.findings).toHaveLength(1);
     expect(run.results[0]!.findings[0]).toMatchObject({ kind: 'transport', occurrences: 4 });
     expect(run.results[0]!.findings[0]!.message).toContain('bug in property');
@@ -204,18 +224,24 @@ describe('runProperties', () => {
     expect([...ids].filter((s) => /^[0-9a-f]{32}$/.test(s))).toHaveLength(10);
   });
 
-  it('says when a property\'s time bound cut it short, instead of a plain pass', async () => {
-    const slow = defineProperty<number>({ ...threshold, id: 'synthetic.slow', arbitrary: () => fc.constant(1),
-      async check(ctx, n) {
-        await new Promise((r) => setTimeout(r, 40));
-        return expectAccepted(await send(ctx, n));
-      } });
-    const run = await runProperties(standInProfile(srv.url), [slow as Property], { seed: 1, runs: 1000, perPropertyMs: 300 });
-    const r = run.results[0]!;
-    expect(r.status).toBe('passed');
-    expect(r.runs).toBeLessThan(1000);
-    expect(r.timeBound).toEqual({ planned: 1000 });
-    const full = await runProperties(standInProfile(srv.url), [slow as Property], { seed: 1, runs: 2, perPropertyMs: 10_000 });
+  it('says when a property\'s time bound cut it short: passed on its floor of judged cases, inconclusive below it', async () => {
+    // The first `quick` cases answer at once; the rest wait until the bound ends them.
+    const cutAfter = (quick: number) => {
+      let started = 0;
+      return defineProperty<number>({ ...threshold, id: 'synthetic.slow', concurrency: 1, arbitrary: () => fc.constant(1),
+        async check(ctx, n) {
+          if (++started > quick) await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+          return expectAccepted(await send(ctx, n));
+        } });
+    };
+    const enough = await runProperties(standInProfile(srv.url), [cutAfter(6) as Property], { seed: 1, runs: 10, perPropertyMs: 300 });
+    expect(enough.results[0]).toMatchObject({ status: 'passed', timeBound: { planned: 10 }, evidence: { random: { planned: 10, judged: 6, unjudged: { time: 4 } } } });
+    expect(enough.exitCode).toBe(0);
+    const few = await runProperties(standInProfile(srv.url), [cutAfter(4) as Property], { seed: 1, runs: 10, perPropertyMs: 300 });
+    expect(few.results[0]).toMatchObject({ status: 'inconclusive', timeBound: { planned: 10 }, evidence: { random: { judged: 4, unjudged: { time: 6 } } } });
+    expect(few.results[0]!.inconclusive).toMatch(/^judged 4 of 10 random cases \(its floor: 5\); not judged: 6 out of time; its time bound \(0\.3 s\) ended it/);
+    expect(few.exitCode).toBe(2);
+    const full = await runProperties(standInProfile(srv.url), [cutAfter(2) as Property], { seed: 1, runs: 2, perPropertyMs: 10_000 });
     expect(full.results[0]!.timeBound).toBeUndefined();
   });
 
@@ -227,9 +253,11 @@ describe('runProperties', () => {
     try {
       const url = `http://127.0.0.1:${(hole.address() as { port: number }).port}`;
       const other = defineProperty<number>({ ...threshold, id: 'synthetic.other' });
-      const run = await runProperties(standInProfile(url), [threshold as Property, other as Property], { seed: 3, runs: 50, perRequestMs: 100 });
-      expect(run.requests).toBe(UNREACHABLE_AFTER);
-      expect(run.unreachable).toMatch(/stopped answering: 8 requests in a row got no complete response/);
+      const run = await runProperties(standInProfile(url), [threshold as Property, other as Property], { seed: 3, runs: 50, perRequestMs: 100, concurrency: 4 });
+      // Cases run side by side: those already sent when the eighth silence is counted finish, no new one starts.
+      expect(run.requests).toBeGreaterThanOrEqual(UNREACHABLE_AFTER);
+      expect(run.requests).toBeLessThan(UNREACHABLE_AFTER + 4);
+      expect(run.unreachable).toMatch(/stopped answering: (8|9|10|11) requests in a row got no complete response/);
       expect(run.exitCode).toBe(1);
       expect(run.results[0]!.findings.some((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toBe(true);
       expect(run.results[0]!.findings.some((f) => f.kind === 'violation')).toBe(false);

@@ -105,11 +105,11 @@ describe('the run\'s time budget', () => {
       expect(run.results[0]!.timeBound).toBeUndefined();
       // Its call was ended by its share (pouchproof's own bound): no transport finding blames the target.
       expect(run.results[1]!.findings).toEqual([]);
-      expect(run.results[1]!.inconclusive).toMatch(/^its share of the run's time budget \([0-9.]+ s\) ended it before any case completed$/);
+      expect(run.results[1]!.inconclusive).toMatch(/^judged 0 of 1 random case \(its floor: 1\); not judged: 1 out of time; its share of the run's time budget \([0-9.]+ s\) ended it$/);
       expect(run.results[2]).toMatchObject({ runs: 0, requests: 0, inconclusive: "not run: the run's time budget (3 s) was spent" });
       expect(run.budget).toEqual({ maxDurationMs: 3000, cut: ['synthetic.overrun'], notRun: ['synthetic.after'] });
       expect(run.exitCode).toBe(2);
-      expect(run.inconclusive).toMatch(/^2 properties completed no case \(synthetic\.overrun, synthetic\.after\): its share/);
+      expect(run.inconclusive).toMatch(/^could not vouch for 2 properties \(synthetic\.overrun, synthetic\.after\): synthetic\.overrun: judged 0 of 1 random case/);
     } finally {
       await t.close();
     }

@@ -30,7 +30,8 @@ describe('judge', () => {
     expect(expectAccepted(ex(503, 'server-error'))).toMatchObject({ kind: 'server-error' });
     expect(expectRejected(ex(500, 'server-error'), b)).toMatchObject({ kind: 'server-error' });
     expect(expectRejected(ex(undefined, 'transport-error'), b)).toMatchObject({ kind: 'transport' });
-    expect(expectRejected(ex(429, 'rejected'), b)).toMatchObject({ kind: 'assumption', assumption: 'rate-limits' });
+    // A throttle the client could not wait out decides nothing: unjudged, never a reading or a violation.
+    expect(expectRejected(ex(429, 'rejected'), b)).toMatchObject({ kind: 'transport', message: expect.stringContaining('throttled') });
     expect(expectRejected(ex(422, 'rejected'), b)).toBe(PASS);
     expect(expectRejected(ex(200, 'accepted'), b)).toMatchObject({ kind: 'violation' });
     expect(expectRejected(ex(302, 'protocol-error'), b)).toMatchObject({ kind: 'violation' });

@@ -48,7 +48,8 @@ describe('a run that cannot vouch for the target never passes', () => {
     const { code, stdout, report } = await runAgainst(await resetMidBody(), 'reset', ['--assume', 'defaults', '--per-request-ms', '2000', '--max-duration', '60s']);
     expect(code).toBe(1);
     expect(report.totals.passed).toBe(0);
-    expect(report.unreachable).toMatch(/^the target stopped answering: 8 requests in a row got no complete response \(last: connection closed by the target during the response body\)/);
+    // Cases run side by side: the few already sent when the eighth silence is counted finish too.
+    expect(report.unreachable).toMatch(/^the target stopped answering: \d+ requests in a row got no complete response \(last: connection closed by the target during the response body\)/);
     const findings = report.properties.flatMap((p) => p.findings);
     expect(findings.filter((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toHaveLength(1);
     expect(findings.some((f) => f.kind === 'violation' || f.kind === 'crash')).toBe(false);
@@ -66,7 +67,7 @@ describe('a run that cannot vouch for the target never passes', () => {
     const { code, stdout, report } = await runAgainst(local, 'stall', ['--assume', 'defaults', '--per-request-ms', '300', '--max-duration', '60s']);
     expect(code).toBe(1);
     expect(report.unreachable).toMatch(/got no complete response \(last: the response body did not finish within 300 ms\)/);
-    expect(report.totals.requests).toBeLessThanOrEqual(16);
+    expect(report.totals.requests).toBeLessThanOrEqual(8 + 16);
     expect(report.totals.passed).toBe(0);
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toHaveLength(1);
     expect(stdout).toContain('target unreachable');
@@ -81,9 +82,9 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(inconclusive.length).toBeGreaterThan(0);
     for (const p of inconclusive) expect(p.inconclusive).toMatch(/share of the run's time budget|time budget .* was spent/);
     expect(report.budget!.cut.length + report.budget!.notRun.length).toBeGreaterThan(0);
-    expect(report.inconclusive).toMatch(/^\d+ propert(y|ies) completed no case \(/);
+    expect(report.inconclusive).toMatch(/^could not vouch for \d+ propert(y|ies) \(/);
     // One line says why; another what was not covered; no violation came of the slowness.
-    expect(stdout).toMatch(/^inconclusive: \d+ propert(y|ies) completed no case/m);
+    expect(stdout).toMatch(/^inconclusive: could not vouch for \d+ propert(y|ies)/m);
     expect(stdout).toMatch(/^time budget 12 s \(--max-duration\): not covered:/m);
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
     // Bounded: the budget, plus start-up and the in-flight request of the last property.

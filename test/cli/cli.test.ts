@@ -25,10 +25,16 @@ afterAll(async () => {
 describe('usage and configuration errors exit 2 with a clear line, no stack trace', () => {
   it('unreachable --target', async () => {
     const port = await closedPort();
-    const r = await pouchproof(['run', '--target', `http://127.0.0.1:${port}`]);
+    const reports = join(dir, 'unreachable');
+    const r = await pouchproof(['run', '--target', `http://127.0.0.1:${port}`, '--report-dir', reports]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cannot reach the target http://127.0.0.1:${port}: connection refused`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // A CI job gets its reports even so: nothing was checked, and they say why.
+    const report = JSON.parse(await readFile(join(reports, 'latest', 'report.json'), 'utf8')) as { exitCode: number; inconclusive?: string; totals: { passed: number } };
+    expect(report).toMatchObject({ exitCode: 2, totals: { passed: 0 } });
+    expect(report.inconclusive).toContain('cannot reach the target');
+    expect(await readFile(join(reports, 'latest', 'junit.xml'), 'utf8')).toContain('<testsuite');
   });
 
   it('a run in which every property was skipped exits 2: nothing was checked', async () => {

@@ -113,3 +113,36 @@ export function hangEvery(n: number): Promise<Local> {
     res.end(ENVELOPE);
   });
 }
+
+/**
+ * A gateway in front of `upstream` that throttles: above `perSecond` requests in the current second
+ * it answers 429 with Retry-After: 1 and forwards nothing, as a staging deployment's rate limit may.
+ * `throttled()` counts the 429s it sent.
+ */
+export async function throttlingGateway(upstream: string, perSecond: number): Promise<Local & { readonly throttled: () => number }> {
+  const up = new URL(upstream);
+  let windowStart = Date.now();
+  let inWindow = 0;
+  let throttled = 0;
+  const local = await listen((req, res, body) => {
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      inWindow = 0;
+    }
+    if (++inWindow > perSecond) {
+      throttled++;
+      const text = '{"error":"rate limited"}';
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+    const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    out.end(body);
+  });
+  return { ...local, throttled: () => throttled };
+}

@@ -2,8 +2,9 @@
  * The shape of the sources: no import cycle in src/, properties/ or scenarios/, and the layering of
  * the developers' guide (README "Layout"), one direction only: `src/spec/` at the ground; `src/gen/`,
  * `src/crypto/`, `src/target/`, `src/reference/` (which uses only spec and crypto) above it;
- * `src/check/` and `src/load/` above those; `properties/`, `scenarios/` and `src/report/` on top;
- * the command, the library and the vitest entry last. Nothing lower imports anything higher.
+ * `src/check/` and `src/load/` above those; `properties/`, `scenarios/` and `src/report/` above
+ * them; the session (`src/session/`) over all of those; the command, the library and the vitest
+ * entry last. Nothing lower imports anything higher.
  */
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../repo-paths.ts';
@@ -20,7 +21,8 @@ const LAYERS: readonly Layer[] = [
   { name: 'properties', level: 3, prefixes: ['properties/'] },
   { name: 'scenarios', level: 3, prefixes: ['scenarios/'] },
   { name: 'src/report', level: 3, prefixes: ['src/report/'] },
-  { name: 'the command, the library and the vitest entry', level: 4, prefixes: ['src/cli/', 'src/api/', 'src/index.ts', 'src/vitest.ts'] },
+  { name: 'src/session', level: 4, prefixes: ['src/session/'] },
+  { name: 'the command, the library and the vitest entry', level: 5, prefixes: ['src/cli/', 'src/api/', 'src/index.ts', 'src/vitest.ts'] },
 ];
 
 /**
@@ -28,8 +30,8 @@ const LAYERS: readonly Layer[] = [
  * exception goes with it.
  */
 const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  // Issue 23: the lead breaks it while re-housing src/check.
-  ['src/check/judgements.ts', 'src/check/property.ts'],
+  // Issue 23 (once check/property ↔ check/judgements): the lead breaks it while re-housing src/check.
+  ['src/check/environment.ts', 'src/check/judge.ts', 'src/check/prepare.ts', 'src/check/property.ts'],
 ];
 
 const { graph, unresolved } = moduleGraph(REPO_ROOT, ['src', 'properties', 'scenarios']);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts';
-import { firstMismatch, predict, type UsageRequest, type UsageRow } from '../../properties/support/usage-model.ts';
+import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/commit-outcome.ts';
-import { effectOf, readingsAt, readingsOf } from '../../src/check/judge.ts';
+import { effectOf } from '../../src/check/judge.ts';
+import { readingsOf, refusalExpected, situationsIn } from '../../src/check/situations.ts';
 import { DEFAULT_ASSUMPTIONS, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
@@ -38,15 +39,22 @@ describe('the usage merge model', () => {
     expect(predict([{ source: 0, rows: [row(1), row(2)] }], 'day-assistant-model', 'rows-changed')).toEqual([undefined]);
   });
 
-  it('calibrates each source so that neither rows-held nor rows-accepted explains a summing server', () => {
-    const plan = calibrated([{ source: 0, rows: [row(1)] }, { source: 0, rows: [row(1)] }]);
-    // A summing server that counts the keys it changed (every add, zero or not) answers 1, 1, 1, 1, 1.
-    const summing = [1, 1, 1, 1, 1];
-    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([1, 1, 1, 2, 2]);
-    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([1, 0, undefined, 1, 0]);
-    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([1, 1, 2, 1, 1]);
-    for (const stored of ['rows-held', 'rows-changed', 'rows-accepted'] as const) expect(firstMismatch(summing, predict(plan, 'day-assistant-model', stored))).toBeGreaterThanOrEqual(0);
+  it('calibrates each source with answers that differ under every pair of readings and from meanings no reading names', () => {
+    const plan = calibrated([{ source: 0, rows: [row(1)] }]).slice(0, 3);
+    const answers = USAGE_READING_PAIRS.map((p) => JSON.stringify(predict(plan, p.key, p.stored)));
+    // rows-accepted counts the rows sent whatever the key: one answer for both keys; every other pair its own.
+    expect(new Set(answers).size).toBe(USAGE_READING_PAIRS.length - 1);
+    expect(predict(plan, 'day-assistant-model', 'rows-changed')).toEqual([3, 3, 3]);
+    expect(predict(plan, 'day-assistant-model', 'rows-held')).toEqual([3, 6, 8]);
+    expect(predict(plan, 'day-assistant-model', 'rows-accepted')).toEqual([3, 3, 4]);
+    expect(predict(plan, 'day-assistant', 'rows-changed')).toEqual([2, 3, 3]);
+    expect(predict(plan, 'day-assistant', 'rows-held')).toEqual([2, 4, 5]);
+    // Requests counted, tokens counted, rows inserted but not raised, a key of the day alone, a constant:
+    // no known reading fits, so the reading is unknown rather than guessed.
+    for (const unnamed of [[1, 2, 3], [8000, 28000, 36000], [3, 3, 2], [2, 2, 1], [2, 2, 2], [1, 1, 1], [0, 0, 0]]) expect(fittingPairs(plan, unnamed)).toEqual([]);
+    expect(fittingPairs(plan, [3, 3, 3])).toEqual([{ key: 'day-assistant-model', stored: 'rows-changed' }]);
   });
+
 });
 
 function exchange(status: number | undefined, json?: unknown): Exchange {
@@ -62,13 +70,20 @@ function exchange(status: number | undefined, json?: unknown): Exchange {
 }
 
 describe('judging refusals', () => {
-  it('names the readings a schema-valid body rests on', () => {
+  it('names the situations a schema-valid body holds, and the readings that cover them', () => {
     const astral = '\u{1F600}'.repeat(120);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), model: astral }] })).toEqual([{ situation: 'text-over-limit-in-utf16', path: 'rows[].model' }]);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), model: '\u00e9'.repeat(100) }] })).toEqual([{ situation: 'text-over-limit-in-bytes', path: 'rows[].model' }]);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), model: astral }] })).toEqual(['characters-are-code-points']);
     expect(readingsOf('reportUsage', { rows: [{ ...row(1), input: -1 }] })).toEqual(['usage-counters-negative']);
     expect(readingsOf('reportUsage', { rows: [], extra: 1 }).sort()).toEqual(['empty-lists', 'unknown-fields-ignored']);
     expect(readingsOf('reportUsage', { rows: [row(1)] })).toEqual([]);
-    expect(readingsAt('reportUsage', { rows: [{ ...row(1), day: '2099-01-01' }] }, '2026-11-23')).toEqual([{ assumption: 'usage-day-window', path: 'rows[].day' }]);
+    expect(situationsIn('reportUsage', { rows: [{ ...row(1), day: '2099-01-01' }] }, '2026-11-23')).toEqual([{ situation: 'future-usage-day', path: 'rows[].day' }]);
+    // Covers as data: the run's reading expects the refusal only where it covers the situation.
+    expect(refusalExpected('empty-list', DEFAULT_ASSUMPTIONS)).toBe(false);
+    expect(refusalExpected('empty-list', { ...DEFAULT_ASSUMPTIONS, 'empty-lists': 'rejected' })).toBe(true);
+    expect(refusalExpected('text-over-limit-in-bytes', { ...DEFAULT_ASSUMPTIONS, 'characters-are-code-points': 'utf16' })).toBe(false);
+    expect(refusalExpected('text-over-limit-in-utf16', { ...DEFAULT_ASSUMPTIONS, 'characters-are-code-points': 'bytes' })).toBe(true);
   });
 
   it('answers applied, refused or unknown per op under every form of refusal', () => {

@@ -70,6 +70,7 @@ const DEMOS: Record<FaultName, Demo> = {
   'ops-limit-off-by-one': { observe: (ref) => commitOps(ref, many(max('opsPerCommit') + 1, () => op(ref))), correct: 400, faulty: 200 },
   'blob-ids-off-by-one': { observe: (ref) => commitOps(ref, [op(ref, { blob_ids: many(max('blobIdsPerOp') + 1, () => randomUUID()) })]), correct: 400, faulty: 200 },
   'envelope-length-exclusive': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 400 },
+  'ops-limit-exclusive': { observe: (ref) => commitOps(ref, many(max('opsPerCommit'), () => op(ref))), correct: 200, faulty: 400 },
   'roster-statements-off-by-one': { observe: (ref) => revoke(ref, { roster: { statements: many(max('rosterStatements') + 1, () => statement) } }), correct: 400, faulty: 200 },
   'roster-key-envelopes-exclusive': {
     observe: (ref) => revoke(ref, { roster: { statements: [statement], key_envelopes: many(max('rosterKeyEnvelopes'), () => keyEnvelope(ref)) } }),
@@ -192,6 +193,7 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 401,
     faulty: 200,
   },
+  'signature-never-verifies': { observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]))), correct: 200, faulty: 403 },
   'signature-header-optional': { observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: null })), correct: 401, faulty: 200 },
   'signature-zero-accepted': {
     observe: (ref) => status(commit(ref, randomUUID(), commitBody([op(ref)]), { signature: `${protectedHeaderSegment(ref.fixture.primary.device.deviceId)}..${b64u(new Uint8Array(64))}` })),
@@ -257,6 +259,7 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [403, 200],
     faulty: [200, 409],
   },
+  'refuse-everything': { observe: async (ref) => { const r = await reportUsage(ref, sourceId(), [usageRow({})]); return [r.status, r.json.ok]; }, correct: [200, true], faulty: [400, true] },
   'envelope-missing-request-id': { observe: async (ref) => typeof (await unlock(ref)).json.meta.request_id, correct: 'string', faulty: 'undefined' },
   'envelope-wrong-types': { observe: async (ref) => typeof (await unlock(ref)).json.data.head_seq, correct: 'number', faulty: 'string' },
   'approve-camel-case': {

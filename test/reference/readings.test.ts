@@ -205,6 +205,16 @@ const DEMOS: Partial<Record<ReadingKey, Demo>> = {
     byDefault: true,
     switched: true,
   },
+  'error-response=ok-false-any-status': {
+    // A refusal of the request's content comes as a 200 with ok false; what a gateway refuses keeps its 4xx.
+    observe: async (ref) => {
+      const r = await call(ref, 'PUT', '/v1/usage/sources/0123456789abcdef0123456789abcdef', { rows: 'not a list' }, DEVICE);
+      const anon = await call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous');
+      return [r.status, r.json?.ok, anon.status];
+    },
+    byDefault: [400, false, 401],
+    switched: [200, false, 401],
+  },
   'error-response=any-4xx': {
     observe: async (ref) => {
       const r = await call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous');
@@ -274,7 +284,8 @@ const DEMOS: Partial<Record<ReadingKey, Demo>> = {
       const profile = ref.profile as { pouchIds: string[] };
       return [await status(commitOps(ref, [op(ref)])), await status(commitOps(ref, [op(ref)], listed)), profile.pouchIds.length, await status(commit(ref, listed, commitBody([op(ref)]), { account: 'secondary' }))];
     },
-    byDefault: [200, 200, 0, 403],
+    // The profile lists the fixture's pouches whatever the reading (a staging profile lists its device's pouches).
+    byDefault: [200, 200, LISTED_IDS, 403],
     switched: [404, 200, LISTED_IDS, 403],
   },
   'usage-row-key=day-assistant': {

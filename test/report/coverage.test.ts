@@ -3,7 +3,7 @@
  * (unobserved and failed constraints first), one line in summary.md and in the console summary.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageTable, type CoverageObservation } from '../../src/check/coverage.ts';
+import { coverageTable, type CoverageObservation } from '../../src/check/coverage-table.ts';
 import type { RunResult } from '../../src/check/runner.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { coverageHeadline, toCoverageMarkdown } from '../../src/report/coverage-md.ts';

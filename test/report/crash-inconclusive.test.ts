@@ -48,13 +48,14 @@ describe('crash and inconclusive in the reports', () => {
     const xml = toJunit(buildReport(run(true), meta));
     expect(xml).toMatch(/<testsuites [^>]*failures="1" errors="2"/);
     expect(xml).toContain('<failure type="crash" message="the target went down after PUT /v1/account/unlock');
-    expect(xml).toContain(`<error type="inconclusive" message="inconclusive: ${INC}"`);
+    expect(xml).toContain(`<error type="inconclusive" message="inconclusive: could not vouch for it: ${INC}"`);
   });
 
   it('summary.md and the console: the verdict, the one-line reason and what was not covered', () => {
     const inc = buildReport(run(false), meta);
     const md = toSummaryMarkdown(inc);
-    expect(md).toMatch(/^## pouchproof: inconclusive: 2 properties completed no case$/m);
+    expect(md).toMatch(/^## pouchproof: could not vouch for 2 properties$/m);
+    expect(md).toContain('**vouched for 1 property (each judged at least its evidence floor); could not vouch for 2: usage.idempotent, usage.monotone**');
     expect(md).toContain(`**Inconclusive** (the run does not pass): ${LINE}`);
     expect(md).toContain('**Not covered** within the time budget of 60 s: cut short `shapes.valid-accepted`; not run `usage.monotone`');
     expect(md).toContain('❔ inconclusive');
@@ -62,7 +63,8 @@ describe('crash and inconclusive in the reports', () => {
     new ConsoleView({ out: { write: (s: string) => (out += s) }, tty: false, color: false }).summary(inc);
     expect(out).toContain(`inconclusive: ${LINE}\n`);
     expect(out).toContain('time budget 60 s (--max-duration): not covered: cut short shapes.valid-accepted; not run usage.monotone');
-    expect(out).toMatch(/inconclusive: 2 properties completed no case — 3 properties: 1 passed, 0 failed, 0 skipped, 2 inconclusive/);
+    expect(out).toMatch(/could not vouch for 2 properties — 3 properties: 1 passed, 0 failed, 0 skipped, 2 inconclusive/);
+    expect(out).toContain('vouched for 1 property (each judged at least its evidence floor); could not vouch for 2: usage.idempotent, usage.monotone');
     expect(out).not.toContain('no violations');
 
     const crashed = buildReport(run(true), meta);

@@ -5,7 +5,7 @@
  * load; the HAR checked against the HAR 1.2 schema. Secrets never reach either file.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageTable } from '../../src/check/coverage.ts';
+import { coverageTable } from '../../src/check/coverage-table.ts';
 import { recordExchange } from '../../src/check/exchange-record.ts';
 import { timelineData } from '../../src/check/linearizability/index.ts';
 import type { Finding, RunResult } from '../../src/check/runner.ts';

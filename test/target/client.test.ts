@@ -194,7 +194,7 @@ describe('classification against a hostile server', () => {
     ['empty200', 'protocol-error', /empty body/],
     ['badData', 'protocol-error', /data\.stored: integer/],
     ['noMeta', 'protocol-error', /meta: required/],
-    ['okFalse2xx', 'protocol-error', /ok: false/],
+    ['okFalse2xx', 'rejected', /refused with 200 and ok: false/],
     ['ok4xx', 'protocol-error', /400 but the body says ok: true/],
     ['rejected', 'rejected', /rejected with 409 \("stale_base"\)/],
     ['rejectedHtml', 'rejected', /rejected with 404/],

@@ -68,7 +68,7 @@ export async function recordSuite(t: CompareTarget, profile: Profile, s: SuiteSe
       embedded: t.embedded,
       client,
       // The recorder cuts exchanges into cases by their order: coverage cases one at a time, or they interleave.
-      coverageConcurrency: 1,
+      concurrency: 1,
       onProgress: (e) => {
         recorder.onProgress(e);
         s.onProgress?.(t.name, e);

@@ -50,7 +50,8 @@ export async function probeContentType(scope: Scope): Promise<ProbeResult[]> {
 
 /**
  * error-response: a report whose rows is not a list, which every reading refuses; its body is an
- * envelope with ok false (both readings fit, the looser one is kept) or not (only any-4xx). 1 request.
+ * envelope with ok false under a 4xx (any-4xx, which envelope-ok-false only narrows), or under a 2xx
+ * (only ok-false-any-status answers a refusal so), or not an envelope (only any-4xx). 1 request.
  */
 export async function probeErrorResponse(scope: Scope): Promise<ProbeResult[]> {
   const ex = await usage(scope, 'a usage report whose rows is a string (must be refused)', { body: { rows: 'not a list' } });
@@ -59,5 +60,8 @@ export async function probeErrorResponse(scope: Scope): Promise<ProbeResult[]> {
   if (a === 'accepted') return [unknown('error-response', 'a body whose rows is not a list was accepted: no refusal to read', scope.evidence)];
   const json = ex.response?.json;
   const envelope = isRecord(json) && json.ok === false;
-  return [decide('error-response', envelope ? ['any-4xx', 'envelope-ok-false'] : ['any-4xx'], scope.evidence, envelope ? 'a 4xx with an envelope, ok false' : `a ${ex.response!.status} without an ok-false envelope`)];
+  const status = ex.response!.status;
+  // A refusal under a 2xx is told apart by its status alone: only ok-false-any-status answers one.
+  if (status < 400) return [decide('error-response', ['ok-false-any-status'], scope.evidence, `a ${status} with an envelope, ok false`)];
+  return [decide('error-response', envelope ? ['any-4xx', 'envelope-ok-false'] : ['any-4xx'], scope.evidence, envelope ? 'a 4xx with an envelope, ok false' : `a ${status} without an ok-false envelope`)];
 }

@@ -45,6 +45,10 @@ export async function probeConflicts(scope: Scope, base: CommitBase): Promise<Pr
     behaviour = decide('conflict-behaviour', ['reject-request'], scope.evidence);
     const code = String(status);
     conflictStatus = decide('conflict-status', isReading('conflict-status', code) ? ['any-4xx', code] : ['any-4xx'], scope.evidence, `answered ${code}`);
+  } else if (f.batch === 'refused' && ex.verdict === 'rejected') {
+    // The whole request refused, as an envelope with ok false under a 2xx (error-response=ok-false-any-status).
+    behaviour = decide('conflict-behaviour', ['reject-request'], scope.evidence, `refused as a whole with ${status} and ok false`);
+    conflictStatus = notObservable('conflict-status', 'the target refuses with a 2xx and ok false (error-response=ok-false-any-status): no 4xx status to read', scope.evidence);
   } else if (status >= 200 && status < 300 && f.ops[1] === 'refused') {
     behaviour = decide('conflict-behaviour', ['per-op-status'], scope.evidence, 'a 2xx with the conflicting op not applied');
     conflictStatus = notObservable('conflict-status', 'the target reports conflicts per op in a 2xx (conflict-behaviour=per-op-status): no refused commit to read a status from', scope.evidence);

@@ -10,7 +10,7 @@ import { ENDPOINT_BY_ID, type MemberKind } from '../../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient } from '../../target/client.ts';
 import type { Identity, Profile } from '../../target/profile.ts';
 import { redact } from '../../target/redact.ts';
-import { isRecord, unexpected } from '../judge.ts';
+import { isRecord, isRefusal, unexpected } from '../judge.ts';
 
 export class OutOfTime extends Error {
   constructor() {
@@ -42,8 +42,7 @@ export type Answer = 'accepted' | 'refused' | 'inconclusive';
 
 export function answerOf(ex: Exchange): Answer {
   if (unexpected(ex)) return 'inconclusive';
-  const status = ex.response!.status;
-  if (status >= 400 && status < 500) return 'refused';
+  if (isRefusal(ex)) return 'refused';
   return ex.verdict === 'accepted' ? 'accepted' : 'inconclusive';
 }
 

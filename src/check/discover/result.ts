@@ -41,18 +41,20 @@ export function unknown<N extends AssumptionName>(assumption: N, why: string, ev
 }
 
 /**
- * The result for the readings the evidence fits. The registry default wins when it fits: every
- * alternative that merely narrows it (`conflict-status=409` within `any-4xx`) would make the run
- * stricter on no evidence beyond what was seen. No fit, or several alternatives and no default, is
- * `unknown`.
+ * The result for the readings the evidence fits. A reading is identified only when no other could
+ * have given the same answers: it alone fits, or it is the default and every other fit merely
+ * narrows it (`conflict-status=409` within `any-4xx`: taking the narrower one would make the run
+ * stricter on no evidence beyond what was seen). No fit, or several that differ, is `unknown`.
  */
 export function decide<N extends AssumptionName>(assumption: N, consistent: readonly ReadingOf<N>[], evidence: readonly string[], detail?: string): ProbeResultOf<N> {
   const a = assumptionOf(assumption);
-  const fits = a.choices.map((c) => c.value as ReadingOf<N>).filter((v) => consistent.includes(v));
+  const fits = a.choices.filter((c) => consistent.includes(c.value as ReadingOf<N>));
   if (fits.length === 0) return unknown(assumption, `none of the known readings (${a.choices.map((c) => c.value).join(', ')}) fits what the target answered`, evidence);
-  const reading = fits.includes(a.default as ReadingOf<N>) ? (a.default as ReadingOf<N>) : fits.length === 1 ? fits[0]! : undefined;
-  if (reading === undefined) return unknown(assumption, `the answers fit several readings (${fits.join(', ')})`, evidence);
-  return { assumption, status: 'found', reading, consistent: fits, evidence, ...(detail ? { detail } : {}) };
+  // Identified, not guessed: one reading alone fits, or the default with alternatives that only narrow it.
+  const onlyNarrowing = fits.some((c) => c.value === a.default) && fits.every((c) => c.value === a.default || c.narrows);
+  const reading = fits.length === 1 ? (fits[0]!.value as ReadingOf<N>) : onlyNarrowing ? (a.default as ReadingOf<N>) : undefined;
+  if (reading === undefined) return unknown(assumption, `the answers fit several readings (${fits.map((c) => c.value).join(', ')}), and nothing seen tells them apart`, evidence);
+  return { assumption, status: 'found', reading, consistent: fits.map((c) => c.value as ReadingOf<N>), evidence, ...(detail ? { detail } : {}) };
 }
 
 /** Every reading of `name`, registry order, typed. */

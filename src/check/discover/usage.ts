@@ -1,11 +1,13 @@
 /**
  * Probes of what 4.3 and the usage row (2.7) leave open, each on a fresh source id: what `stored`
- * counts and which fields key a row (one plan whose answers differ under every pair of readings),
+ * counts and which fields key a row (the calibration plan, whose answers differ under every pair of
+ * readings and from meanings no reading names),
  * and which row values are accepted (negative counters, days to come, calendar-invalid days,
  * lengths of astral text). A plain usage report is known to be accepted before any of them runs,
  * so a refusal is the varied value's.
  */
-import { LIMITS, mergeUsageRow, usageKey, type ReadingOf, type UsageRowValue } from '../../spec/index.ts';
+import { LIMITS, type ReadingOf } from '../../spec/index.ts';
+import { calibrationPlan, fittingPairs } from '../usage-model.ts';
 import { plainDay } from '../plain.ts';
 import { usageRow, type UsageRowSpec } from './build.ts';
 import { answerOf, integerIn, type Answer, type Scope } from './env.ts';
@@ -24,67 +26,39 @@ async function reportOne(scope: Scope, what: string, row: UsageRowSpec & { input
   return answerOf(await report(scope, what, scope.env.sourceId(), [r]));
 }
 
-type Key = ReadingOf<'usage-row-key'>;
-type Meaning = ReadingOf<'usage-stored-meaning'>;
-
-/** The plan: row a, then a again with b (same day and assistant, another model, lower total), then c on another day. */
-function plan(): UsageRowValue[][] {
-  const d1 = plainDay();
-  const d2 = plainDay(Date.now() - DAY_MS);
-  const row = (day: string, model: string, total: number): UsageRowValue => usageRow({ day, model, total }) as unknown as UsageRowValue;
-  const a = row(d1, 'probe-model-a', 5);
-  return [[a], [a, row(d1, 'probe-model-b', 3)], [row(d2, 'probe-model-a', 1)]];
-}
-
-/** What `stored` answers to each request of `p` under a key and a meaning (the spec model's merge). */
-function predict(p: readonly (readonly UsageRowValue[])[], key: Key, meaning: Meaning): number[] {
-  const held = new Map<string, UsageRowValue>();
-  return p.map((rows) => {
-    const changed = new Set<string>();
-    for (const r of rows) {
-      const k = usageKey(r, key);
-      const m = mergeUsageRow(held.get(k), r);
-      if (m.changed) {
-        held.set(k, m.row);
-        changed.add(k);
-      }
-    }
-    switch (meaning) {
-      case 'rows-changed':
-        return changed.size;
-      case 'rows-held':
-        return held.size;
-      case 'rows-accepted':
-        return rows.length;
-      default:
-        return meaning satisfies never;
-    }
-  });
-}
-
-/** usage-stored-meaning and usage-row-key: three requests on one source. */
+/**
+ * usage-stored-meaning and usage-row-key: the calibration plan's three reports on one fresh source
+ * (usage-model.ts), whose answers differ under every pair of readings and from every meaning no
+ * reading names. A pair is identified only when it alone fits; answers no pair gives are "none of
+ * the known readings", with the answers as evidence.
+ */
 export async function probeStored(scope: Scope): Promise<ProbeResult[]> {
-  const p = plan();
+  const plan = calibrationPlan(0, { recent: plainDay(), older: plainDay(Date.now() - DAY_MS) });
   const source = scope.env.sourceId();
   const observed: (number | undefined)[] = [];
-  for (const [i, rows] of p.entries()) {
-    const ex = await report(scope, `usage request ${i + 1} of 3`, source, rows as unknown as Record<string, unknown>[]);
+  for (const [i, req] of plan.entries()) {
+    const ex = await report(scope, `calibration report ${i + 1} of ${plan.length}`, source, req.rows as unknown as Record<string, unknown>[]);
     observed.push(answerOf(ex) === 'accepted' ? integerIn(ex, 'stored') : undefined);
   }
   if (observed.some((o) => o === undefined)) {
-    const why = 'a usage request was not accepted or answered no integer stored';
+    const why = 'a calibration report was not accepted or answered no integer stored';
     return [unknown('usage-stored-meaning', why, scope.evidence), unknown('usage-row-key', why, scope.evidence)];
   }
   const detail = `stored ${observed.join(', ')}`;
-  const pairs = choicesOf('usage-row-key').flatMap((key) => choicesOf('usage-stored-meaning').filter((m) => predict(p, key, m).every((v, i) => v === observed[i])).map((m) => ({ key, m })));
-  const meanings = [...new Set(pairs.map((x) => x.m))];
+  const pairs = fittingPairs(plan, observed);
+  if (pairs.length === 0) {
+    const why = `stored answered ${observed.join(', ')} to reports whose answers differ under every known reading: none of them (${STORED_CHOICES}) fits`;
+    return [unknown('usage-stored-meaning', why, scope.evidence), unknown('usage-row-key', why, scope.evidence)];
+  }
+  const meanings = [...new Set(pairs.map((x) => x.stored))];
   const stored = decide('usage-stored-meaning', meanings, scope.evidence, detail);
   if (meanings.length === 1 && meanings[0] === 'rows-accepted') {
     return [stored, notObservable('usage-row-key', 'stored counts the rows sent (rows-accepted), which no merge changes', scope.evidence)];
   }
-  const keys = [...new Set(pairs.filter((x) => x.m !== 'rows-accepted').map((x) => x.key))];
-  return [stored, decide('usage-row-key', keys, scope.evidence, detail)];
+  return [stored, decide('usage-row-key', [...new Set(pairs.map((x) => x.key))], scope.evidence, detail)];
 }
+
+const STORED_CHOICES = choicesOf('usage-stored-meaning').join(', ');
 
 /** usage-counters-negative: a row with input -1. 1 request. */
 export async function probeNegative(scope: Scope): Promise<ProbeResult[]> {

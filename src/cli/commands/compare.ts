@@ -17,13 +17,9 @@ import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '.
 import { asUsage, UsageError, type CommandModule } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { makeRunId } from '../../check/runner.ts';
-import type { Profile } from '../../target/profile.ts';
-import { loadAllProperties, parseOnly, parsePositive, parseSeed, preflight } from './run.ts';
+import { loadAllProperties, unreachableReason } from '../../session/index.ts';
+import { parseOnly, parsePositive, parseSeed } from '../args.ts';
 
-/** Why the target cannot be reached, or undefined. */
-async function preflightOk(p: Profile): Promise<string | undefined> {
-  return preflight(p).then(() => undefined, (e: Error) => e.message);
-}
 
 const REFERENCE = 'reference';
 
@@ -87,7 +83,7 @@ const compare: CommandModule = {
       const targets = named(resolved);
       const say = (l: string) => process.stdout.write(`${l}\n`);
       for (const t of targets) {
-        const why = t.embedded ? undefined : await preflightOk(t.profile);
+        const why = await unreachableReason(t);
         // A target that cannot be reached is still compared: its side reports it, the others stand.
         if (why) say(`${t.name}: ${why}`);
       }

@@ -1,7 +1,8 @@
 import type { CommandModule } from '../command.ts';
 import { selectProperties } from '../../check/select.ts';
 import { groundLines, groundRows } from '../../report/grounds.ts';
-import { loadAllProperties, parseOnly } from './run.ts';
+import { loadAllProperties } from '../../session/index.ts';
+import { parseOnly } from '../args.ts';
 
 /** `pouchproof list`: every property with its section, invariant, assumptions and needs. */
 const list: CommandModule = {

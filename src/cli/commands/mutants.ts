@@ -7,7 +7,10 @@ import type { CommandModule } from '../command.ts';
 import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 import { UsageError } from '../command.ts';
-import { embeddedTarget, interruptible, loadAllProperties, parseSeed, parsePositive, reportOf, saveReport, toolVersion, DEFAULT_REPORT_DIR, DEFAULT_RUNS } from './run.ts';
+import { DEFAULT_RUNS } from '../../check/runner.ts';
+import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, reportOf, saveReport, toolVersion } from '../../session/index.ts';
+import { parsePositive, parseSeed } from '../args.ts';
+import { interruptible } from '../interrupt.ts';
 
 /**
  * `pouchproof mutants`: the suite against the reference once per named fault (stopping at the
@@ -59,7 +62,7 @@ const mutants: CommandModule = {
     view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}${readings ? `, readings ${Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`);
     const intr = interruptible();
     try {
-      const result = await runMutants(props, faults, (fs) => embeddedTarget(fs, readings), {
+      const result = await runMutants(props, faults, (fs) => openTarget({}, { faults: fs, ...(readings ? { readings } : {}) }), {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
         onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}${r.killed && !compareKillers(r).asExpected ? view.paint('yellow', `  not by an expected killer (${r.expectedKillers.join(', ')})`) : ''}`),
         onClean: (c) => view.line(`clean   ${c.loadCheck ?? `seed ${c.seed}`}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),
@@ -71,8 +74,8 @@ const mutants: CommandModule = {
       const first = result.clean.find((c) => c.run && c.profile);
       const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
       if (first?.run && first.profile) {
-        const target = { profile: first.profile, embedded: true, close: async () => undefined };
-        const report = reportOf({ target, props, seed: first.seed, runs }, first.run, { mutants: summary });
+        const target = { profile: first.profile, embedded: true, fixed: {}, close: async () => undefined };
+        const report = reportOf({ target, profile: first.profile, props, runs }, first.run, { mutants: summary });
         const written = await saveReport(reportDir, report, first.profile.secrets, files);
         view.line(`reports: ${written.dir}`);
       } else {

@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
 import { UsageError, type CommandModule } from '../command.ts';
 import { openApiDocument } from '../../spec/openapi.ts';
-import { toolVersion } from './run.ts';
+import { toolVersion } from '../../session/index.ts';
 
 /** `pouchproof openapi`: the spec model as an OpenAPI 3.1 document, on stdout or into a file. */
 const openapi: CommandModule = {

@@ -3,7 +3,8 @@ import { UsageError } from '../command.ts';
 import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
 import { isFailing, replayProperty } from '../../check/runner.ts';
 import { ConsoleView } from '../../report/console.ts';
-import { loadAllProperties, parsePositive, targetFromArgs } from './run.ts';
+import { loadAllProperties, requireReachable } from '../../session/index.ts';
+import { parsePositive, targetFromArgs } from '../args.ts';
 
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay: CommandModule = {
@@ -38,6 +39,7 @@ const replay: CommandModule = {
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
     const target = await targetFromArgs(argv);
     try {
+      await requireReachable(target);
       const view = new ConsoleView({ out: process.stdout });
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
       const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { CommandModule } from '../command.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
-import { FAULTS, READING_SITES, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
+import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
@@ -25,7 +25,9 @@ const serve: CommandModule = {
       .option('fixture', { type: 'string', describe: 'JSON file with the accounts, tokens and device keys to accept (default: fresh ones)' })
       .option('profile-out', { type: 'string', default: DEFAULT_PROFILE, describe: 'where to write the generated target profile' })
       .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' })
-      .option('list-readings', { type: 'boolean', default: false, describe: 'print every assumption a server decides, its readings, and exit' }),
+      .option('list-readings', { type: 'boolean', default: false, describe: 'print every assumption a server decides, its readings, and exit' })
+      .option('unnamed', { type: 'string', array: true, default: [], describe: 'serve a choice the spec allows that no reading of the registry names (repeatable; see --list-unnamed)' })
+      .option('list-unnamed', { type: 'boolean', default: false, describe: 'print the unnamed behaviours the reference can serve, and exit' }),
   async handler(argv) {
     try {
       return await run(argv);
@@ -54,6 +56,11 @@ async function run(argv: Record<string, unknown>): Promise<number> {
     process.stdout.write('served: every choice can be switched on with --reading NAME=VALUE; fixed: one reading only; harness: how pouchproof drives the run\n');
     return 0;
   }
+  if (argv['list-unnamed']) {
+    for (const u of UNNAMED) process.stdout.write(`${u.name.padEnd(20)} ${u.description}  [${u.allowedBy}]\n`);
+    return 0;
+  }
+  const unnamed = (argv['unnamed'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
   const port = argv['port'] as number;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
   const faults = (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
@@ -80,7 +87,7 @@ async function run(argv: Record<string, unknown>): Promise<number> {
       process.stderr.write('pouchproof reference: crashed on a request (a crash fault is switched on): exiting\n');
       process.exit(70);
     };
-    ref = await startReference({ host: argv['host'] as string, port, faults, readings, onCrash, ...(fixture ? { fixture } : {}) });
+    ref = await startReference({ host: argv['host'] as string, port, faults, readings, unnamed, onCrash, ...(fixture ? { fixture } : {}) });
   } catch (e) {
     throw new BadInput((e as Error).message);
   }

@@ -2,7 +2,8 @@ import { loadScenarioByName } from '../../../scenarios/index.ts';
 import { runLoad } from '../../load/launch.ts';
 import { loadReportFiles } from '../../report/load-report.ts';
 import type { CommandModule } from '../command.ts';
-import { embeddedTarget, parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
+import { openTarget } from '../../session/index.ts';
+import { parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
 
 /** Upper bound of the load part of `npm start`, all told (warm-up, start-up and checks included). */
 export const START_LOAD_MS = 15_000;
@@ -24,7 +25,7 @@ const start: CommandModule = {
   async handler(argv) {
     const parsed = parseSuiteArgs(argv);
     const skipLoad = argv.load === false;
-    const target = await embeddedTarget();
+    const target = await openTarget();
     try {
       return await runAndReport(target, parsed, async (_run, _signal, view) => {
         if (skipLoad) return undefined;
@@ -36,7 +37,7 @@ const start: CommandModule = {
             durationMs: START_LOAD_MS - LOAD_OVERHEAD_MS,
             workers: 1,
             warmupMs: 1000,
-            seed: parsed.seed,
+            seed: parsed.session.seed,
           });
           const { histogram: _histogram, ...figures } = result;
           return { load: figures, files: loadReportFiles(result) };

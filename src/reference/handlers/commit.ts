@@ -124,6 +124,8 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
     if (exists && !faults.has('create-overwrites')) return 'create of an artifact that already exists';
   } else {
     if (!exists) return `${op.type} of an artifact that does not exist`;
+    // Unnamed (3: states not shown): a deleted artifact takes only a restore.
+    if (ctx.unnamed.has('deleted-is-final') && op.type !== 'restore' && !staged.heads.has(op.artifact_id) && (pouch?.deleted(op.artifact_id) ?? false)) return `${op.type} of a deleted artifact: only a restore brings it back`;
     if (base !== head) {
       const earlier = base !== null && (pouch?.isRevisionOf(op.artifact_id, base) ?? false);
       // `restore-any-revision`: a restore of a deleted artifact read as "bring back this revision".

@@ -14,6 +14,9 @@ type Row = Readonly<UsageRowValue>;
 
 const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
 
+/** Reports each source has sent (`stored-reports`), per store. */
+const reportsSent = new WeakMap<object, Map<string, number>>();
+
 function storedOf(readings: ReadingSet, changed: number, held: number, reported: number): number {
   const meaning = readings.of('usage-stored-meaning');
   switch (meaning) {
@@ -34,9 +37,11 @@ export const reportUsage: Handler<'reportUsage'> = (ctx) => {
   const scope = `${ctx.caller.accountId}\n${ctx.params.sourceId}`;
   const keyReading = readings.of('usage-row-key');
   const changed = new Set<string>();
+  const inserted = new Set<string>();
   for (const row of rows) {
     const key = usageKey(row, keyReading);
     const held = store.usageRow(scope, key);
+    if (!held) inserted.add(key);
     const reported: Row = { input: row.input, output: row.output, cache_read: row.cache_read, cache_write: row.cache_write, day: row.day, assistant: row.assistant, model: row.model };
     let next: Row | undefined;
     if (!held) next = reported;
@@ -59,5 +64,14 @@ export const reportUsage: Handler<'reportUsage'> = (ctx) => {
       changed.add(key);
     }
   }
-  return { status: 200, data: dataOut({ stored: storedOf(readings, changed.size, store.usageRowCount(scope), rows.length) }, faults) };
+  let stored = storedOf(readings, changed.size, store.usageRowCount(scope), rows.length);
+  // Unnamed meanings of stored (4.3: "not shown"): the rows inserted (not raised), or the reports sent so far.
+  if (ctx.unnamed.has('stored-rows-inserted')) stored = inserted.size;
+  if (ctx.unnamed.has('stored-reports')) {
+    const sent = reportsSent.get(store) ?? new Map<string, number>();
+    reportsSent.set(store, sent);
+    sent.set(scope, (sent.get(scope) ?? 0) + 1);
+    stored = sent.get(scope)!;
+  }
+  return { status: 200, data: dataOut({ stored }, faults) };
 };

@@ -1,0 +1,92 @@
+/**
+ * One case, run against the target: its own context (the only door to the target), its check, the
+ * grounds of its outcome vetted, and what the case may vouch for. A case the time bound ended, or
+ * under which the target went down, vouches for nothing and finds nothing of its own.
+ */
+import type { AssumptionName } from '../../spec/index.ts';
+import type { Exchange, TargetClient } from '../../target/client.ts';
+import type { Profile } from '../../target/profile.ts';
+import { createCaseContext, type RequestCounter } from '../context.ts';
+import type { Environment } from '../environment.ts';
+import { vetOutcome } from '../grounds.ts';
+import { unknownOutcome, type Outcome, type Property } from '../property.ts';
+import { verdictOf, type CaseVerdict } from './ledger.ts';
+
+export interface CaseDeps {
+  readonly profile: Profile;
+  readonly client: TargetClient;
+  readonly counter: RequestCounter;
+  /** The property's bound: ends the case's calls when it aborts. */
+  readonly signal: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly embedded: boolean;
+  /** Readings the probe could not identify, with why. */
+  readonly unknownReadings: ReadonlyMap<AssumptionName, string>;
+  /** The run's memory of which endpoints serve their plain request. */
+  readonly environment: Environment;
+}
+
+export interface CaseRun {
+  readonly input: unknown;
+  readonly outcome: Outcome;
+  /** In the order they were sent. */
+  readonly exchanges: Exchange[];
+  readonly verdict: CaseVerdict;
+  /** The target went down under this case. */
+  readonly crashed: boolean;
+  /** The time bound ended the case: it vouches for nothing, and nothing it made of the cut calls is a finding. */
+  readonly cut: boolean;
+  /** Requests the whole run had sent when the case ended. */
+  readonly requestsAtEnd: number;
+}
+
+/**
+ * A verdict that consulted a reading the probe could not identify rests on a guess: it is unknown.
+ * The target's own failures (a 5xx, the network) and cost smells rest on no reading, and stay.
+ */
+function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, unknown: ReadonlyMap<AssumptionName, string>): Outcome {
+  if (unknown.size === 0) return o;
+  if (!o.ok && (o.kind === 'server-error' || o.kind === 'transport' || o.kind === 'performance' || o.kind === 'unknown')) return o;
+  const independent: readonly AssumptionName[] = !o.ok && o.kind === 'violation' ? (o.independentOf ?? []) : [];
+  const names = [...consulted].filter((n) => unknown.has(n) && !independent.includes(n));
+  if (names.length === 0) return o;
+  const why = names.map((n) => `${n} (${unknown.get(n)})`).join('; ');
+  const seen = o.ok ? 'the case passed' : `the case found: ${o.message}`;
+  return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${seen}, which under an unknown reading decides nothing`);
+}
+
+/**
+ * One case, sent again once (fresh ids, a fresh context) when the network alone left it unjudged: a
+ * connection reset or a timeout on a shared network says nothing of the target's conformance, and one
+ * such blip must not leave a property below its floor. Once only, and not when the target seems down.
+ */
+export async function runCase(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
+  const first = await runCaseOnce(prop, input, d);
+  const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
+  if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;
+  return runCaseOnce(prop, input, d);
+}
+
+async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
+  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment });
+  let outcome: Outcome;
+  let threw = false;
+  try {
+    outcome = vetOutcome(prop, await prop.check(ctx, input));
+  } catch (err) {
+    threw = true;
+    outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const exchanges = [...ctx.exchanges].sort((a, b) => a.id - b.id);
+  const base = { input, exchanges, requestsAtEnd: d.counter.total };
+  if (d.counter.crash) return { ...base, outcome, verdict: { kind: 'judged' }, crashed: true, cut: false };
+  // Ended by the bound: an unfinished case vouches for nothing, and whatever it made of a call the bound
+  // ended (a property may read a failed call as a target that stopped serving) is pouchproof's own doing.
+  const cut = d.signal.aborted && (threw || outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'));
+  if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some((e) => e.throttled?.cutShort) ? 'throttled' : 'time' }, crashed: false, cut: true };
+  const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings);
+  const verdict = verdictOf(judged, ctx.requests());
+  // A case the target kept throttling is throttling's, not the network's.
+  const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some((e) => e.throttled?.cutShort);
+  return { ...base, outcome: judged, verdict: throttled ? { kind: 'unjudged', cause: 'throttled' } : verdict, crashed: false, cut: false };
+}

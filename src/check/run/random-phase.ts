@@ -1,0 +1,162 @@
+/**
+ * The random phase, in two steps. Exploration: the property's cases, exactly as fast-check draws
+ * them for the seed (`fc.sample` walks the same stream as `fc.check`), run several at a time; every
+ * case draws fresh ids, and a property whose cases share state says so (`Property.concurrency`).
+ * Shrinking: the first failing case, by its place in the stream, is handed to fast-check alone
+ * (`path`), which re-runs it and shrinks it one case at a time. So a seed gives the same cases, the
+ * same counterexample and the same replay token whatever the concurrency.
+ */
+import fc from 'fast-check';
+import type { Property } from '../property.ts';
+import { encodeReplayToken } from '../replay-token.ts';
+import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
+import { caseFinding } from './evidence.ts';
+import type { OutcomeSink } from './outcome-sink.ts';
+import { inPool } from './pool.ts';
+import type { Finding } from './result.ts';
+
+/** Discarded draws (`stillValid`) allowed per planned case, as fast-check's `maxSkipsPerRun`. */
+const MAX_SKIPS_PER_RUN = 100;
+
+export interface RandomRun {
+  readonly deps: CaseDeps;
+  readonly sink: OutcomeSink;
+  readonly seed: number;
+  readonly runs: number;
+  readonly concurrency: number;
+  /** A replay: fast-check's path. */
+  readonly path?: string;
+  readonly endOnFailure: boolean;
+  readonly onCase?: (done: number) => void;
+}
+
+export interface RandomPhase {
+  readonly ran: number;
+  readonly findings: readonly Finding[];
+  readonly crashed?: { readonly run: CaseRun; readonly replay: string };
+  /** Every draw was discarded by `stillValid`: the generator and its label disagree. */
+  readonly allDiscarded?: number;
+}
+
+interface Drawn {
+  readonly index: number;
+  readonly input: unknown;
+}
+
+/** The first `runs` draws of the seed's stream that `stillValid` keeps, with their places in the stream. */
+function draw(prop: Property, arb: fc.Arbitrary<unknown>, seed: number, runs: number): { cases: Drawn[]; skipped: number } {
+  const cases: Drawn[] = [];
+  let skipped = 0;
+  const limit = runs * (MAX_SKIPS_PER_RUN + 1);
+  for (let n = Math.min(limit, runs * 2 + 8); ; n = Math.min(limit, n * 4)) {
+    cases.length = 0;
+    skipped = 0;
+    const all = fc.sample(arb, { seed, numRuns: n });
+    for (const [index, input] of all.entries()) {
+      if (cases.length === runs) break;
+      if (prop.stillValid && !prop.stillValid(input)) skipped++;
+      else cases.push({ index, input });
+    }
+    if (cases.length === runs || n === limit) return { cases, skipped };
+  }
+}
+
+const token = (prop: Property, seed: number, path: string) => encodeReplayToken({ property: prop.id, seed, path, runs: 1 });
+
+export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
+  if (r.path !== undefined) return replayPath(prop, arb, r);
+  const { cases, skipped } = draw(prop, arb, r.seed, r.runs);
+  if (cases.length === 0 && skipped > 0) return { ran: 0, findings: [], allDiscarded: skipped };
+  const { counter, signal } = r.deps;
+  let done = 0;
+  let failed = false;
+  const runs = await inPool(
+    cases,
+    r.concurrency,
+    async (c) => {
+      const run = await runCase(prop, c.input, r.deps);
+      r.onCase?.(++done);
+      if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
+      return run;
+    },
+    () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
+  );
+  let first: { drawn: Drawn; run: CaseRun } | undefined;
+  let crashed: RandomPhase['crashed'];
+  cases.forEach((drawn, k) => {
+    const run = runs[k];
+    if (!run) return;
+    if (run.crashed && !crashed) crashed = { run, replay: token(prop, r.seed, String(drawn.index)) };
+    if (r.sink.take('random', run) && !first) first = { drawn, run };
+  });
+  const findings: Finding[] = [];
+  if (first && !crashed) findings.push(r.endOnFailure ? unshrunk(prop, r, first) : await shrunk(prop, arb, r, first));
+  return { ran: done, findings, ...(crashed ? { crashed } : {}) };
+}
+
+/** The failing case as found (mutation testing ends at the first failure, unshrunk). */
+function unshrunk(prop: Property, r: RandomRun, first: { drawn: Drawn; run: CaseRun }, note = ''): Finding {
+  const o = first.run.outcome;
+  if (o.ok) throw new Error('pouchproof defect: a passing case reported as failing');
+  return caseFinding(prop, { ...o, message: `${o.message}${note}` }, { input: first.run.input, exchanges: first.run.exchanges }, r.deps.profile.secrets, {
+    replay: token(prop, r.seed, String(first.drawn.index)),
+    shrinks: 0,
+    detectedAfterRequests: first.run.requestsAtEnd,
+  });
+}
+
+/** fast-check re-runs the failing case alone and shrinks it, one case at a time. */
+async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, first: { drawn: Drawn; run: CaseRun }): Promise<Finding> {
+  let last: CaseRun | undefined;
+  const predicate = async (input: unknown): Promise<boolean> => {
+    if (r.deps.signal.aborted || r.deps.counter.crash) return true;
+    if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
+    const run = await runCase(prop, input, r.deps);
+    if (run.cut || run.crashed || run.outcome.ok || (run.outcome.kind !== 'violation' && run.outcome.kind !== 'server-error')) return true;
+    last = run;
+    return false;
+  };
+  const details = await fc.check(fc.asyncProperty(arb, predicate), { seed: r.seed, numRuns: 1, path: String(first.drawn.index), maxSkipsPerRun: MAX_SKIPS_PER_RUN });
+  if (!details.failed || !last || details.counterexamplePath === null) {
+    // Found once, not again when re-run: reported as found, with the case's own replay token.
+    return unshrunk(prop, r, first, ' (the case did not fail again when re-run to shrink it)');
+  }
+  const o = last.outcome;
+  if (o.ok) throw new Error('pouchproof defect: a passing case kept as the shrunk counterexample');
+  return caseFinding(prop, o, { input: last.input, exchanges: last.exchanges }, r.deps.profile.secrets, {
+    replay: token(prop, r.seed, details.counterexamplePath),
+    shrinks: details.numShrinks,
+    detectedAfterRequests: first.run.requestsAtEnd,
+  });
+}
+
+/** A replay token's fast-check path: that case alone (and its shrink steps), then shrinking again from there. */
+async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
+  let last: CaseRun | undefined;
+  let ran = 0;
+  let crashed: RandomPhase['crashed'];
+  const predicate = async (input: unknown): Promise<boolean> => {
+    if (r.deps.signal.aborted || crashed) return true;
+    if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
+    const run = await runCase(prop, input, r.deps);
+    r.onCase?.(++ran);
+    if (run.crashed) {
+      crashed = { run, replay: token(prop, r.seed, r.path!) };
+      return true;
+    }
+    const failing = r.sink.take('random', run);
+    if (!failing) return true;
+    last = run;
+    return false;
+  };
+  const details = await fc.check(fc.asyncProperty(arb, predicate), { seed: r.seed, numRuns: r.runs, path: r.path!, maxSkipsPerRun: MAX_SKIPS_PER_RUN });
+  const findings: Finding[] = [];
+  if (details.failed && last && !last.outcome.ok && details.counterexamplePath !== null) {
+    findings.push(caseFinding(prop, last.outcome, { input: last.input, exchanges: last.exchanges }, r.deps.profile.secrets, {
+      replay: token(prop, r.seed, details.counterexamplePath),
+      shrinks: details.numShrinks,
+      detectedAfterRequests: last.requestsAtEnd,
+    }));
+  }
+  return { ran, findings, ...(crashed ? { crashed } : {}) };
+}

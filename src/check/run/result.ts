@@ -1,0 +1,111 @@
+/**
+ * What a run produces: findings, one result per property, and the run's own record. Pure types and
+ * the few rules that read them (what fails a run); the runner fills them, the reports render them.
+ */
+import type { RecordedExchange } from '../exchange-record.ts';
+import type { TimelineData } from '../linearizability/timeline.ts';
+import type { CoverageObservation, CoverageTable } from '../coverage-table.ts';
+import type { FindingKind } from '../property.ts';
+import type { Ledger } from './ledger.ts';
+
+/**
+ * A finding's kind: what a property's outcome said (`FindingKind`), or what the runner says about
+ * the property itself: `skipped` (the profile lacks a capability, or nothing applies under the
+ * run's readings), `error` (pouchproof could not run it: the suite's fault, not the target's) and
+ * `crash` (the target went down right after a request, confirmed with a fresh connection).
+ */
+export type RunFindingKind = FindingKind | 'skipped' | 'error' | 'crash';
+
+/** The kinds of finding a run can be told to fail on (`--fail-on`): cost smells are reported apart unless asked. */
+export type FailOnKind = 'performance';
+export const FAIL_ON_KINDS: readonly FailOnKind[] = ['performance'];
+
+export interface Finding {
+  kind: RunFindingKind;
+  property: string;
+  section: string;
+  message: string;
+  assumption?: string;
+  /** For a violation: the judgement that found it and the clause of SPEC.md it rests on (`§4.3 "…"`). */
+  judgement?: string;
+  ground?: string;
+  /** For an `unknown` finding: what the profile could add so that the case can be decided. */
+  hint?: string;
+  counterexample?: string;
+  replay?: string /* token */;
+  curl?: string[] /* redacted */;
+  /** The same requests as `curl`, with what came back (redacted): the HAR export and the HTML report. */
+  exchanges?: RecordedExchange[];
+  /** For a history that cannot be linearized: the witness as a timeline. */
+  timeline?: TimelineData;
+  shrinks?: number;
+  /** How many cases showed this finding (assumption, unknown and transport findings are deduplicated). */
+  occurrences?: number;
+  /** Requests the whole run had sent when this finding was first seen. */
+  detectedAfterRequests?: number;
+}
+
+/**
+ * `inconclusive`: the property judged less than its evidence floor (its cases ended in transport
+ * failures, readings the target does not follow, unknowns, throttling or the time budget): it
+ * vouches for nothing, so it is never `passed`.
+ */
+export type PropertyStatus = 'passed' | 'failed' | 'skipped' | 'interrupted' | 'error' | 'inconclusive';
+
+export interface PropertyResult {
+  id: string;
+  section: string;
+  status: PropertyStatus;
+  /** Cases run (coverage cases not included). */
+  runs: number;
+  requests: number;
+  durationMs: number;
+  findings: Finding[];
+  /**
+   * The property's time bound ended it before its planned number of cases; `budgetShareMs` when that
+   * bound was its share of the run's time budget (`maxDurationMs`).
+   */
+  timeBound?: { readonly planned: number; readonly budgetShareMs?: number };
+  /** For an `inconclusive` property: why, in one line (what it judged against its floor, and what left the rest unjudged). */
+  inconclusive?: string;
+  /** What the property judged, case by case, against its floor (absent for a skipped or errored property). */
+  evidence?: Ledger;
+  /** The coverage phase, when the property has one: cases judged and what each showed. */
+  coverage?: { readonly cases: number; readonly observations: readonly CoverageObservation[] };
+}
+
+export interface RunResult {
+  /** Set when the run stopped because the target answered nothing (the run then exits 1: nothing could be vouched for). */
+  unreachable?: string;
+  runId: string;
+  seed: number;
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  results: PropertyResult[];
+  requests: number;
+  interrupted: boolean;
+  /** One line, when some property is inconclusive: what could not be vouched for, and why (the run then does not exit 0). */
+  inconclusive?: string;
+  /** What the profile could add so that more can be decided (from `unknown` findings), deduplicated. */
+  hints?: string[];
+  /** Set when the run had a time budget (`maxDurationMs`): the properties it cut short or left unrun. */
+  budget?: { readonly maxDurationMs: number; readonly cut: readonly string[]; readonly notRun: readonly string[] };
+  /** Requests the client held back and re-sent because the target throttled them (429, or 503 with Retry-After), and the time waited. */
+  throttling?: { readonly throttled: number; readonly waitedMs: number; readonly limitPerSecond?: number };
+  /** See `exitCodeOf` (exit-code.ts). */
+  exitCode: 0 | 1 | 2;
+  /** Requests sent until the first violation or server error, if any. */
+  firstDetectionAfterRequests?: number;
+  /** Which request constraints were seen accepted and refused, when a coverage phase ran. */
+  coverage?: CoverageTable;
+}
+
+export type ProgressEvent =
+  | { readonly type: 'property-start'; readonly id: string; readonly section: string; readonly index: number; readonly total: number }
+  | { readonly type: 'case'; readonly id: string; readonly cases: number; readonly runs: number; readonly requests: number; readonly elapsedMs: number }
+  | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number };
+
+export function isFailing(kind: RunFindingKind): boolean {
+  return kind === 'violation' || kind === 'server-error' || kind === 'crash';
+}

@@ -1,0 +1,109 @@
+/**
+ * The run: each selected property in turn (a property may rely on its own ordering; its cases run
+ * side by side within it), each within its bound and its share of the run's budget; a target that
+ * goes down or stops answering ends the run with one finding instead of a timeout per case.
+ */
+import { probeConnection } from '../../target/connect-probe.ts';
+import { TargetClient } from '../../target/client.ts';
+import type { Profile } from '../../target/profile.ts';
+import { redact } from '../../target/redact.ts';
+import { missingCapabilities } from '../capabilities.ts';
+import { RequestCounter } from '../context.ts';
+import { coverageTable } from '../coverage-table.ts';
+import { Environment } from '../environment.ts';
+import type { Property } from '../property.ts';
+import { selectProperties } from '../select.ts';
+import { couldNotVouch, exitCodeOf } from './exit-code.ts';
+import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type RunOptions } from './options.ts';
+import { runProperty } from './property-run.ts';
+import { isFailing, type PropertyResult, type RunResult } from './result.ts';
+import { Budget, seconds } from './time-limits.ts';
+
+/** A counter that confirms a refused or dropped connection with a fresh one (see `RequestCounter`). */
+export function newCounter(profile: Profile): RequestCounter {
+  return new RequestCounter(async () => {
+    const p = await probeConnection(profile.baseUrl, profile.timeouts.connectMs);
+    // Only a refusal is evidence that nothing listens; a slow connection is not.
+    return { ok: !p.refused, reason: p.reason };
+  });
+}
+
+const emptyResult = (prop: Property, status: PropertyResult['status'], more: Partial<PropertyResult> = {}): PropertyResult => ({
+  id: prop.id, section: prop.section, status, runs: 0, requests: 0, durationMs: 0, findings: [], ...more,
+});
+
+export async function runProperties(profile: Profile, props: readonly Property[], o: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const selected = selectProperties(props, o.only);
+  const client = o.client ?? new TargetClient(profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
+  const counter = newCounter(profile);
+  const environment = new Environment();
+  const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
+  const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded: o.embedded ?? false }) === undefined);
+  const results: PropertyResult[] = [];
+  const cut: string[] = [];
+  const notRun: string[] = [];
+  let stopReason: string | undefined;
+  let unreachable: string | undefined;
+  try {
+    for (const [i, prop] of selected.entries()) {
+      if (o.signal?.aborted) {
+        results.push(emptyResult(prop, 'interrupted'));
+        continue;
+      }
+      if (stopReason) {
+        results.push(emptyResult(prop, 'skipped', { findings: [{ kind: 'skipped', property: prop.id, section: prop.section, message: stopReason }] }));
+        continue;
+      }
+      const share = runnable[i] ? budget.shareFor(o.perPropertyMs ?? DEFAULT_PROPERTY_MS, runnable.slice(i).filter(Boolean).length) : { perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS };
+      if ('spent' in share) {
+        notRun.push(prop.id);
+        results.push(emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` }));
+        continue;
+      }
+      o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
+      const r = await runProperty(prop, { profile, client, counter, environment }, propertyOptions(prop, profile, o, share));
+      if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
+      results.push(r);
+      if (counter.crash) stopReason = `not run: the target went down (see the crash finding of ${prop.id})`;
+      else if (counter.unreachable) {
+        // A target that completes no response cannot be judged: said once, loudly, instead of timing out every case.
+        unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no complete response (last: ${counter.lastSilence})`, profile.secrets);
+        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${unreachable}; the run stops here` });
+        stopReason = 'not run: the target stopped answering';
+      }
+      o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
+      if (o.stopWhen && r.findings.some(o.stopWhen)) stopReason = 'not run: the run stopped at the first finding';
+    }
+  } finally {
+    if (!o.client) await client.close().catch(() => undefined);
+  }
+  const throttle = client.throttling();
+  const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
+  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}) });
+}
+
+function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling'] }): RunResult {
+  const inconclusive = couldNotVouch(results);
+  const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
+  const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
+  const observed = results.flatMap((r) => r.coverage?.observations ?? []);
+  return {
+    runId: o.runId ?? makeRunId(o.seed, new Date(s.started)),
+    seed: o.seed,
+    target: redact(profile.baseUrl, profile.secrets),
+    startedAt: new Date(s.started).toISOString(),
+    durationMs: Date.now() - s.started,
+    results,
+    requests: s.requests,
+    interrupted: o.signal?.aborted ?? false,
+    ...(s.unreachable ? { unreachable: s.unreachable } : {}),
+    ...(inconclusive ? { inconclusive } : {}),
+    ...(hints.length ? { hints } : {}),
+    ...(s.throttling ? { throttling: s.throttling } : {}),
+    ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
+    exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
+    ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),
+    ...(observed.length ? { coverage: coverageTable(observed) } : {}),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Time limits as wrappers around a property's run, as fast-check keeps `TimeoutProperty` and
+ * `SkipAfterProperty` apart from the runner: a property's own bound (an abort signal that also
+ * follows the run's interrupt), and the run's budget, shared out over the properties left.
+ */
+import { setMaxListeners } from 'node:events';
+
+/** Listeners a property's bound may hold at once: one per call in flight (races send many together). */
+const MAX_CALLS_IN_FLIGHT = 10_000;
+
+/** A property's time bound: `signal` aborts when `ms` have passed or the run is interrupted. */
+export class PropertyBound {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onOuterAbort: () => void;
+
+  constructor(
+    readonly ms: number,
+    private readonly outer?: AbortSignal,
+  ) {
+    setMaxListeners(MAX_CALLS_IN_FLIGHT, this.controller.signal);
+    this.timer = setTimeout(() => this.controller.abort(new Error('property time bound reached')), ms);
+    this.onOuterAbort = () => this.controller.abort(outer?.reason);
+    outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+    if (outer?.aborted) this.controller.abort(outer.reason);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Whether the run was interrupted (as opposed to the bound running out). */
+  get interrupted(): boolean {
+    return this.outer?.aborted ?? false;
+  }
+
+  /** Ends the property early (the target went down, or stopped answering). */
+  end(reason: string): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Error(reason));
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.onOuterAbort);
+  }
+}
+
+/** A property's bound for this run: its own, or its share of the run's budget when that is shorter. */
+export type Share = { readonly perPropertyMs: number; readonly budgetShareMs?: number } | { readonly spent: true };
+
+/**
+ * The run's budget: what is left, shared equally over the runnable properties left, so that a quick
+ * property leaves its unused time to the next one.
+ */
+export class Budget {
+  constructor(private readonly deadline: number | undefined) {}
+
+  shareFor(perPropertyMs: number, runnableLeft: number, now = Date.now()): Share {
+    if (this.deadline === undefined) return { perPropertyMs };
+    const left = this.deadline - now;
+    if (left <= 0) return { spent: true };
+    const share = Math.max(1, Math.floor(left / Math.max(1, runnableLeft)));
+    return share < perPropertyMs ? { perPropertyMs: share, budgetShareMs: share } : { perPropertyMs };
+  }
+
+  /** Milliseconds left, or undefined without a budget. */
+  left(now = Date.now()): number | undefined {
+    return this.deadline === undefined ? undefined : this.deadline - now;
+  }
+}
+
+export function seconds(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${+(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The command line's spellings of the session's options: each flag's text turned into its value,
+ * then checked by the session's own rules (src/session/values.ts), so a flag and the library's
+ * option say the same thing when they are wrong.
+ */
+import { parseDuration } from '../load/units.ts';
+import type { ReadingsMode } from '../spec/index.ts';
+import { checkFailOn, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
+
+/** The number a flag's text spells, or NaN (an empty text is no number). */
+const numberOf = (v: unknown): number => (typeof v === 'string' && v.trim() === '' ? NaN : Number(v));
+
+export function parseSeed(v: unknown): number {
+  return v === undefined ? drawSeed() : checkSeed(numberOf(v), `--seed`);
+}
+
+export function parsePositive(name: string, v: unknown, fallback: number | undefined, max = 1_000_000): number | undefined {
+  return v === undefined ? fallback : checkPositive(name, numberOf(v), max);
+}
+
+export function parseOnly(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  const list = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+}
+
+/** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */
+export function parseMaxDuration(v: unknown): number {
+  if (v === undefined) return DEFAULT_MAX_DURATION_MS;
+  const text = String(v);
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (e) {
+    throw new UsageError(`--max-duration: ${(e as Error).message}`);
+  }
+  return checkMaxDuration(ms, text);
+}
+
+/** `--rate-limit 50/s` (or `50`): requests per second. */
+export function parseRate(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const text = String(v).trim();
+  const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?$/.exec(text);
+  return checkRate(m ? Number(m[1]) : NaN, text);
+}
+
+/** `--fail-on KIND` (repeatable, or comma-separated): kinds of finding that also fail the run. */
+export function parseFailOn(v: unknown) {
+  if (v === undefined) return undefined;
+  const words = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  return checkFailOn(words, String(v));
+}
+
+/** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
+export function parseAssumeMode(values: readonly string[] | undefined, fallback: ReadingsMode): ReadingsMode {
+  const words = (values ?? []).flatMap((v) => String(v).split(',')).map((w) => w.trim());
+  if (words.includes('auto') && words.includes('defaults')) throw new UsageError('--assume: give auto or defaults, not both');
+  return words.includes('auto') ? 'auto' : words.includes('defaults') ? 'defaults' : fallback;
+}
+
+/** `--assume NAME=VALUE` (repeatable, or comma-separated) into an override record (`auto` and `defaults` are modes, not readings). */
+export function parseAssume(values: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of (values ?? []).flatMap((v) => String(v).split(','))) {
+    const item = raw.trim();
+    if (item === '' || item === 'auto' || item === 'defaults') continue;
+    const eq = item.indexOf('=');
+    if (eq <= 0 || eq === item.length - 1) throw new UsageError(`--assume expects NAME=VALUE, got "${item}"`);
+    out[item.slice(0, eq).trim()] = item.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** `--profile`, `--target` or the embedded reference, with `--assume` applied. */
+export function targetFromArgs(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ReadyTarget> {
+  return openTarget({
+    ...(argv.profile !== undefined ? { profile: String(argv.profile) } : {}),
+    ...(argv.target !== undefined ? { target: String(argv.target) } : {}),
+    assume: parseAssume(argv.assume as string[] | undefined),
+  });
+}

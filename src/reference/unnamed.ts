@@ -1,0 +1,47 @@
+/**
+ * The reference's unnamed behaviours: choices the spec's words permit that the assumption registry
+ * deliberately does not name, so the judges cannot know them. Each is consulted at the one place an
+ * implementer would make that choice. Served, they show that the suite does not guess: it raises no
+ * violation, says "unknown" where its judgements depend on the choice, and does not exit 0 on what it
+ * could not judge. Never a fault (the spec allows each), never a reading (the registry lacks it).
+ */
+
+export interface UnnamedInfo<N extends string = string> {
+  readonly name: N;
+  readonly description: string;
+  /** Why the spec's words allow it. */
+  readonly allowedBy: string;
+}
+
+function u<const N extends string>(name: N, description: string, allowedBy: string): UnnamedInfo<N> {
+  return Object.freeze({ name, description, allowedBy });
+}
+
+const LIST = [
+  u('stored-rows-inserted', 'data.stored of 4.3 counts the rows this request inserted, not those it raised', '4.3: "the exact meaning of stored: not shown"'),
+  u('stored-reports', 'data.stored of 4.3 counts the reports the source has sent, this one included', '4.3: "the exact meaning of stored: not shown"'),
+  u('deleted-is-final', 'an artifact whose head is a delete takes only a restore: an update, rename, delete or resolve on that head is refused', '3: "States and transitions: not shown"'),
+] as const;
+
+export type UnnamedName = (typeof LIST)[number]['name'];
+
+export const UNNAMED: readonly UnnamedInfo<UnnamedName>[] = Object.freeze(LIST);
+
+const NAMES: ReadonlySet<string> = new Set(UNNAMED.map((x) => x.name));
+
+/** The unnamed behaviours one server instance serves. */
+export class UnnamedSet {
+  readonly names: readonly UnnamedName[];
+  private readonly on: ReadonlySet<UnnamedName>;
+
+  constructor(names: readonly string[] = []) {
+    const unknown = names.filter((n) => !NAMES.has(n));
+    if (unknown.length > 0) throw new Error(`unknown unnamed behaviour${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${UNNAMED.map((x) => x.name).join(', ')}`);
+    this.names = Object.freeze([...new Set(names as UnnamedName[])]);
+    this.on = new Set(this.names);
+  }
+
+  has(name: UnnamedName): boolean {
+    return this.on.has(name);
+  }
+}

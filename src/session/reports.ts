@@ -1,0 +1,55 @@
+/** A session's report, built and written the same way for every entry. */
+import type { Property } from '../check/property.ts';
+import type { FailOnKind, RunResult } from '../check/runner.ts';
+import { buildReport, type Report } from '../report/report-json.ts';
+import { writeReports, type WrittenReports } from '../report/write.ts';
+import type { Profile } from '../target/profile.ts';
+import type { ReadyTarget } from './target.ts';
+import { toolVersion } from './tool-version.ts';
+import { UsageError } from './usage-error.ts';
+
+export const DEFAULT_REPORT_DIR = 'reports';
+
+export interface ReportInputs {
+  readonly target: ReadyTarget;
+  readonly profile: Profile;
+  readonly props: readonly Property[];
+  readonly runs: number;
+  readonly only?: readonly string[];
+  readonly perRequestMs?: number;
+  readonly perPropertyMs?: number;
+  readonly maxDurationMs?: number;
+  readonly failOn?: readonly FailOnKind[];
+}
+
+export function reportOf(a: ReportInputs, run: RunResult, more: { load?: unknown; mutants?: unknown; readings?: unknown } = {}): Report {
+  return buildReport(run, {
+    version: toolVersion(),
+    targetName: a.profile.name,
+    embedded: a.target.embedded,
+    ...(a.target.reference?.faults.length ? { faults: a.target.reference.faults } : {}),
+    runs: a.runs,
+    ...(a.only ? { only: a.only } : {}),
+    ...(a.perRequestMs !== undefined ? { perRequestMs: a.perRequestMs } : {}),
+    ...(a.perPropertyMs !== undefined ? { perPropertyMs: a.perPropertyMs } : {}),
+    ...(a.maxDurationMs !== undefined ? { maxDurationMs: a.maxDurationMs } : {}),
+    ...(a.failOn?.length ? { failOn: a.failOn } : {}),
+    assumptions: a.profile.assumptions,
+    properties: a.props,
+    secrets: a.profile.secrets,
+    ...more,
+  });
+}
+
+export async function saveReport(reportDir: string, report: Report, secrets: readonly string[], extra: Record<string, string> = {}): Promise<WrittenReports> {
+  try {
+    return await writeReports(reportDir, report, secrets, extra);
+  } catch (e) {
+    throw new UsageError(`cannot write the reports to ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** The process's exit code for a session's report: the report's own, or 130 when the session was interrupted (the report says what it did). */
+export function processExitCode(report: Pick<Report, 'exitCode' | 'interrupted'>): number {
+  return report.interrupted ? 130 : report.exitCode;
+}

@@ -1,0 +1,122 @@
+/**
+ * A conformance session: the target, the readings probe (under `auto`), the properties, the run, and
+ * its report, in one place for the CLI (`run`, `start`), the library (`run()`) and the vitest entry.
+ * A target that cannot be reached, answers garbage or stops answering still gets a report that says
+ * so: a CI job needs its JUnit and JSON whatever happened. Only bad input to pouchproof itself throws
+ * (a `UsageError`, one line).
+ */
+import type { Property } from '../check/property.ts';
+import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/runner.ts';
+import type { Discovery } from '../check/discover/index.ts';
+import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
+import { selectProperties } from '../check/select.ts';
+import type { Report } from '../report/report-json.ts';
+import type { ReadingsMode } from '../spec/index.ts';
+import type { Profile } from '../target/profile.ts';
+import { redact } from '../target/redact.ts';
+import { probeBounds, probeReadings } from './probe.ts';
+import { propertiesFor } from './properties.ts';
+import { reportOf } from './reports.ts';
+import { unreachableReason, type ReadyTarget } from './target.ts';
+
+export interface SessionOptions {
+  readonly seed: number;
+  readonly runs: number;
+  /** Property id globs. */
+  readonly only?: readonly string[];
+  /** `auto`: the target's readings are probed first and the run judged under them; `defaults`: the registry's. */
+  readonly readings: ReadingsMode;
+  /** The whole session's time budget (probe and properties). */
+  readonly maxDurationMs: number;
+  readonly perRequestMs?: number;
+  readonly perPropertyMs?: number;
+  readonly failOn?: readonly FailOnKind[];
+  /** Cases in flight at once (default: the profile's connections). */
+  readonly concurrency?: number;
+  /** Requests per second at most from the start; throttling lowers it further as the target asks. */
+  readonly rateLimitPerSecond?: number;
+  /** The properties to run (default: the catalogue); a caller's own `defineProperty` ones may stand beside it. */
+  readonly properties?: readonly Property[];
+}
+
+export interface SessionHooks {
+  /** Where the session's few lines go (readings found, target and seed). */
+  readonly line: (text: string) => void;
+  readonly onProgress?: (e: ProgressEvent) => void;
+  readonly signal?: AbortSignal;
+  /** Runs after the suite unless it was stopped (`start`'s load run): what it returns joins the report. */
+  readonly after?: (run: RunResult, signal: AbortSignal | undefined) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>;
+}
+
+export interface SessionResult {
+  /** Set when the target could not be reached at all: nothing ran, and the report says so. */
+  readonly unreachable?: string;
+  readonly run: RunResult;
+  readonly report: Report;
+  /** The profile the run was judged under (readings included), whose secrets the reports mask. */
+  readonly profile: Profile;
+  /** Report files besides the standard ones (`readings.md`, and the `after` hook's). */
+  readonly files: Record<string, string>;
+}
+
+export async function runSession(given: ReadyTarget, o: SessionOptions, h: SessionHooks): Promise<SessionResult> {
+  const props = await propertiesFor(o.properties, o.only);
+  const started = Date.now();
+  const unreachable = await unreachableReason(given);
+  if (unreachable) {
+    const run = notRun(given.profile, props, o, started, unreachable);
+    return { unreachable, run, report: reportOf(inputs(given, given.profile, props, o), run), profile: given.profile, files: {} };
+  }
+  let discovery: Discovery | undefined;
+  let target = given;
+  let unknownReadings: RunOptions['unknownReadings'];
+  if (o.readings === 'auto') {
+    const probed = await probeReadings(given, probeBounds(o.maxDurationMs, o.perRequestMs), o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: o.rateLimitPerSecond } : {});
+    ({ target, discovery, unknownReadings } = probed);
+    for (const l of readingsConsoleLines(discovery)) h.line(l);
+  }
+  const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
+  h.line(`pouchproof: ${where}, seed ${o.seed}, ${o.runs} runs per property`);
+  const run = await runProperties(target.profile, props, {
+    seed: o.seed,
+    runs: o.runs,
+    ...(o.only ? { only: [...o.only] } : {}),
+    ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}),
+    ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}),
+    maxDurationMs: o.maxDurationMs,
+    // The probe's time comes out of the budget: it counts from before the probe.
+    budgetFrom: started,
+    ...(h.signal ? { signal: h.signal } : {}),
+    embedded: target.embedded,
+    ...(h.onProgress ? { onProgress: h.onProgress } : {}),
+    ...(o.failOn?.length ? { failOn: o.failOn } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: o.rateLimitPerSecond } : {}),
+    ...(unknownReadings?.size ? { unknownReadings } : {}),
+  });
+  const more = h.after && !h.signal?.aborted ? await h.after(run, h.signal) : undefined;
+  const { files, ...extra } = more ?? {};
+  const report = reportOf(inputs(given, target.profile, props, o), run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
+  return { run, report, profile: target.profile, files: { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files } };
+}
+
+function inputs(target: ReadyTarget, profile: Profile, props: readonly Property[], o: SessionOptions) {
+  return { target, profile, props, runs: o.runs, ...(o.only ? { only: o.only } : {}), ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}), ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}), maxDurationMs: o.maxDurationMs, ...(o.failOn ? { failOn: o.failOn } : {}) };
+}
+
+/** The run of a session whose target could not be reached at all: nothing was checked, and the report says why (exit 2). */
+function notRun(profile: Profile, props: readonly Property[], o: SessionOptions, started: number, why: string): RunResult {
+  const results = selectProperties(props, o.only ? [...o.only] : undefined).map((p) => ({ id: p.id, section: p.section, status: 'inconclusive' as const, runs: 0, requests: 0, durationMs: 0, findings: [], inconclusive: `not run: ${why}` }));
+  return {
+    runId: makeRunId(o.seed, new Date(started)),
+    seed: o.seed,
+    target: redact(profile.baseUrl, profile.secrets),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    results,
+    requests: 0,
+    interrupted: false,
+    inconclusive: `could not vouch for anything: ${why}`,
+    exitCode: 2,
+  };
+}

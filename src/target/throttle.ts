@@ -1,0 +1,130 @@
+/**
+ * Throttling is waited out, never judged: a target (or the gateway in front of it) that answers
+ * 429, or 503 with Retry-After, has said "not now", not "no". The client waits as it is told
+ * (Retry-After in seconds or as an HTTP date, capped), or backs off with jitter when it is not told,
+ * and sends the same request again (the same bytes: a commit keeps its operation_id). Meanwhile the
+ * run's rate settles under the gateway's: additive increase while answers come, halved at each
+ * throttle (AIMD), never above `--rate-limit` when one is given. Every wait is bounded by the call's
+ * own signal and by `maxWaitMs`.
+ */
+
+export interface ThrottleOptions {
+  /** Requests per second at most, from the start (`--rate-limit N/s`); default: no cap until the target throttles. */
+  readonly ratePerSecond?: number;
+  /** The longest Retry-After honoured (default 60 s). */
+  readonly maxRetryAfterMs?: number;
+  /** The longest one request keeps being throttled before it is given up (default 120 s). */
+  readonly maxWaitMs?: number;
+}
+
+export interface ThrottleStats {
+  /** Answers that throttled (each waited out and sent again, or given up). */
+  readonly throttled: number;
+  /** Time spent waiting them out, summed over requests. */
+  readonly waitedMs: number;
+  /** The rate the run settled at, when the target throttled or a cap was given. */
+  readonly limitPerSecond?: number;
+}
+
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_MAX_WAIT_MS = 120_000;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 10_000;
+/** Requests per second the rate never falls below. */
+const MIN_RATE = 1;
+/** Additive increase per answered request, in requests per second. */
+const INCREASE = 0.25;
+
+/** The wait a throttling answer asks for, or undefined when it is no throttle (a 503 without Retry-After is a server error). */
+export function throttleWait(status: number, headers: Readonly<Record<string, string>>, now = Date.now()): { readonly retryAfterMs?: number } | undefined {
+  const raw = headers['retry-after'];
+  if (status !== 429 && !(status === 503 && raw !== undefined)) return undefined;
+  if (raw === undefined) return {};
+  const s = raw.trim();
+  if (/^\d+$/.test(s)) return { retryAfterMs: Number(s) * 1000 };
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? {} : { retryAfterMs: Math.max(0, at - now) };
+}
+
+export class Throttle {
+  private limit: number | undefined;
+  private readonly cap: number | undefined;
+  private next = 0;
+  private throttled = 0;
+  private waited = 0;
+  private readonly maxRetryAfterMs: number;
+  readonly maxWaitMs: number;
+
+  constructor(o: ThrottleOptions = {}) {
+    this.cap = o.ratePerSecond;
+    this.limit = o.ratePerSecond;
+    this.maxRetryAfterMs = o.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+    this.maxWaitMs = o.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  }
+
+  /** Waits for the request's turn under the current rate (at once when there is none). */
+  async turn(signal?: AbortSignal): Promise<void> {
+    if (this.limit === undefined) return;
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + 1000 / this.limit;
+    if (at > now) await sleep(at - now, signal);
+  }
+
+  /** An answer came that was no throttle: the rate may rise again. */
+  answered(): void {
+    if (this.limit === undefined) return;
+    this.limit = Math.min(this.cap ?? Number.POSITIVE_INFINITY, this.limit + INCREASE);
+  }
+
+  /**
+   * A throttle: halves the rate and says how long to wait before sending again (the target's
+   * Retry-After, capped, or a jittered exponential backoff). `recentRate`: what the run was sending.
+   */
+  throttle(w: { readonly retryAfterMs?: number }, attempt: number, recentRate: number): number {
+    this.throttled++;
+    const from = this.limit ?? Math.max(MIN_RATE, recentRate);
+    this.limit = Math.max(MIN_RATE, from / 2);
+    const wait =
+      w.retryAfterMs !== undefined
+        ? Math.min(w.retryAfterMs, this.maxRetryAfterMs)
+        : Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
+    this.next = Math.max(this.next, Date.now() + wait);
+    return wait;
+  }
+
+  /** Adds time spent waiting to the run's total. */
+  spent(ms: number): void {
+    this.waited += ms;
+  }
+
+  stats(): ThrottleStats {
+    return { throttled: this.throttled, waitedMs: Math.round(this.waited), ...(this.limit !== undefined && (this.throttled > 0 || this.cap !== undefined) ? { limitPerSecond: Math.round(this.limit * 10) / 10 } : {}) };
+  }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Sends counted over the last second, for the rate a first throttle halves. */
+export class RecentRate {
+  private readonly stamps: number[] = [];
+  add(now = Date.now()): void {
+    this.stamps.push(now);
+    while (this.stamps.length && this.stamps[0]! < now - 1000) this.stamps.shift();
+  }
+  get perSecond(): number {
+    return this.stamps.length;
+  }
+}
