@@ -38,6 +38,7 @@ export const SLOW_TIER = [
   // Over ~20 s on two cores (figures in test/layout/tiers.test.ts).
   'test/check/target-down.test.ts',
   'test/check/coverage.test.ts',
+  'test/precision/verdicts.test.ts',
 ];
 
 export default defineConfig({
