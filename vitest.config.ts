@@ -1,14 +1,59 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The slow tier (README "Tests"): files that run the suite many times, judge timing or run the load
+ * engine for a measured window, or run pouchproof as a process end to end, and any file that takes
+ * more than ~20 s on two cores. Every other test file is in the fast tier, which `npm test` runs;
+ * `npm run test:full` runs both. test/layout/tiers.test.ts checks that each file is in exactly one.
+ */
+export const SLOW_TIER = [
+  // The suite many times: the readings zoo and the kill matrix.
+  'test/precision/zoo*.test.ts',
+  'test/check/mutants.test.ts',
+  'test/check/mutants-readings.test.ts',
+  // Timing: the cost probe against the reference.
+  'test/properties/performance.test.ts',
+  // The load engine for a measured window (against the reference or a local server).
+  'test/load/scenarios.test.ts',
+  'test/load/stall.test.ts',
+  'test/load/capacity.test.ts',
+  'test/load/bounded.test.ts',
+  'test/load/contention.test.ts',
+  'test/load/prebuild.test.ts',
+  'test/load/open-model.test.ts',
+  'test/load/shards-sim.test.ts',
+  'test/load/cli.test.ts',
+  'test/load/gates-cli.test.ts',
+  // pouchproof as a process: the CLI end to end, `serve`, the GitHub Action's script, the packed package.
+  'test/cli/cli.test.ts',
+  'test/cli/fail-on.test.ts',
+  'test/cli/cannot-vouch.test.ts',
+  'test/cli/target-down.test.ts',
+  'test/cli/compare.test.ts',
+  'test/cli/probe.test.ts',
+  'test/reference/serve.test.ts',
+  'test/load/k8s.test.ts',
+  'test/ci/action.test.ts',
+  'test/package/pack.test.ts',
+  // Over ~20 s on two cores (figures in test/layout/tiers.test.ts).
+  'test/check/target-down.test.ts',
+  'test/check/coverage.test.ts',
+  'test/precision/verdicts.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores on CI: forks keep worker memory apart and let a crashing test die alone.
+    // Forks keep worker memory apart and let a crashing test die alone; two test files at once use both
+    // of CI's cores (vitest's default leaves one of two cores idle).
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
+    maxWorkers: 2,
     // bin/pouchproof.js prefers a build in dist/ when there is one: the suite tests the sources, never a stale build.
     env: { POUCHPROOF_FROM_SOURCE: '1' },
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SLOW_TIER] } },
+      { extends: true, test: { name: 'slow', include: SLOW_TIER } },
+    ],
   },
 });

@@ -4,29 +4,36 @@
  * one core with taskset when there is one; wrk against it with a POST body from a Lua script.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { findTool } from '../test/tools.ts';
 
-export const NGINX = '/usr/sbin/nginx';
-export const WRK = '/usr/bin/wrk';
-export const TASKSET = '/usr/bin/taskset';
+// Found on PATH; nginx also in the sbin directories, which a user's PATH may lack.
+const NGINX = findTool(['nginx'], ['/usr/sbin', '/usr/local/sbin']);
+const WRK = findTool(['wrk']);
+const TASKSET = findTool(['taskset']);
 
 /** Why the nginx comparison cannot run here, or undefined when it can. */
 export function missingTools(): string | undefined {
-  const missing = [NGINX, WRK].filter((p) => !existsSync(p));
+  const missing = [['nginx', NGINX], ['wrk', WRK]].filter(([, p]) => p === undefined).map(([name]) => name);
   return missing.length ? `${missing.join(' and ')} not installed (Debian packages nginx, wrk)` : undefined;
+}
+
+function installed(path: string | undefined): string {
+  if (path === undefined) throw new Error(missingTools());
+  return path;
 }
 
 /** `taskset -c CORE` before a command when taskset exists and the machine has that core. */
 export function pinned(core: number | undefined, cmd: string, args: readonly string[]): [string, string[]] {
-  return core !== undefined && existsSync(TASKSET) ? [TASKSET, ['-c', String(core), cmd, ...args]] : [cmd, [...args]];
+  return core !== undefined && TASKSET ? [TASKSET, ['-c', String(core), cmd, ...args]] : [cmd, [...args]];
 }
 
 /** Pins every thread of this process to `cpus` (e.g. "1", or "0-1" to unpin): autocannon and the engine run in it. */
 export function pinSelf(cpus: string): boolean {
-  return existsSync(TASKSET) && spawnSync(TASKSET, ['-a', '-p', '-c', cpus, String(process.pid)]).status === 0;
+  return TASKSET !== undefined && spawnSync(TASKSET, ['-a', '-p', '-c', cpus, String(process.pid)]).status === 0;
 }
 
 async function freePort(): Promise<number> {
@@ -64,7 +71,7 @@ http {
 }
 `,
   );
-  const [cmd, args] = pinned(core, NGINX, ['-c', conf, '-e', join(dir, 'error.log')]);
+  const [cmd, args] = pinned(core, installed(NGINX), ['-c', conf, '-e', join(dir, 'error.log')]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -96,7 +103,7 @@ export function wrk(o: { url: string; body: string; headers: Readonly<Record<str
     const script = join(dir, 'post.lua');
     const lua = (s: string): string => JSON.stringify(s); // a JSON string is a valid Lua string for ASCII text
     writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${lua(o.body)}\n${Object.entries(o.headers).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}`).join('\n')}\n`);
-    const [cmd, args] = pinned(o.core, WRK, ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '-s', script, o.url]);
+    const [cmd, args] = pinned(o.core, installed(WRK), ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '-s', script, o.url]);
     const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
     const m = /Requests\/sec:\s+([0-9.]+)/.exec(r.stdout ?? '');
     if (!m) throw new Error(`wrk printed no rate: ${(r.stderr || r.stdout || '').trim().split('\n')[0]}`);

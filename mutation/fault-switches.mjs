@@ -1,6 +1,6 @@
 /**
  * A Stryker ignorer (`ignorers: ["fault-switches"]`): no mutants in the reference's fault-switch
- * plumbing. A named fault (src/reference/faults.ts) is off in the correct reference, so a mutant of
+ * plumbing. A named fault (src/reference/fault-catalogue.ts) is off in the correct reference, so a mutant of
  * `faults.has('…')` itself, or of code that only runs when a fault is on, changes nothing the suite
  * can see; it would be counted as "no coverage" or "survived" and hide the real figures. Faults are
  * checked separately: every fault must be caught by its expected killer (`pouchproof mutants`).

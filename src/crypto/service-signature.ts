@@ -106,9 +106,13 @@ export function lowS(sig: Uint8Array): void {
  */
 export function signServiceSignature(a: { body: unknown; rawBody?: Uint8Array; kid: string; privateKey: KeyObject } & SignatureForm): string {
   const raw = a.rawBody ?? (a.canonical === 'raw-bytes' ? Buffer.from(JSON.stringify(a.body), 'utf8') : EMPTY);
-  const digest = signingDigest(a.body, raw, a);
-  const header = protectedHeaderSegment(a.kid);
-  return `${header}..${b64u(es256Sign(signingInput(header, payloadOf(digest, a.jwsForm)), a.privateKey))}`;
+  return signDigest(signingDigest(a.body, raw, a), a.kid, a.privateKey, a.jwsForm);
+}
+
+/** The `Service-Signature` value over a digest already computed (`signingDigest`, or a hash of bytes known to be canonical). */
+export function signDigest(digest: Uint8Array, kid: string, privateKey: KeyObject, jwsForm?: JwsForm): string {
+  const header = protectedHeaderSegment(kid);
+  return `${header}..${b64u(es256Sign(signingInput(header, payloadOf(digest, jwsForm)), privateKey))}`;
 }
 const EMPTY = new Uint8Array(0);
 

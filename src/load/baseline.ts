@@ -14,10 +14,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { LatencySummary } from './histogram.ts';
-import type { LoadRunResult } from './run.ts';
-import { compare, formatMetric, METRIC_ALTERNATION, metricOf, ThresholdError, type Comparator, type Measured, type Metric, type ThresholdResult } from './thresholds.ts';
+import type { BaselineComparison, ComparisonRow, LoadRunResult, LoadTarget, RelativeMetric, Spectrum } from './result.ts';
+import { compare, formatMetric, METRIC_ALTERNATION, metricOf, ThresholdError, type Comparator, type Measured, type ThresholdResult } from './thresholds.ts';
 
-export type RelativeMetric = Metric | 'capacity';
 export type ChangeUnit = '%' | 'pp';
 
 export interface RelativeThreshold {
@@ -59,11 +58,11 @@ export interface BaselineRun {
   readonly connections: number;
   readonly durationMs: number;
   readonly params: Readonly<Record<string, unknown>>;
-  readonly target: { readonly url: string; readonly embedded: boolean; readonly faults?: readonly string[] };
+  readonly target: LoadTarget;
   readonly latency: LatencySummary;
   readonly errorRate: number;
   readonly rates: { readonly rps: number; readonly goodput: number };
-  readonly spectrum: ReadonlyArray<{ percentile: number; us: number }>;
+  readonly spectrum: Spectrum;
   readonly capacity?: number;
 }
 
@@ -127,30 +126,6 @@ export function checkBaseline(b: BaselineRun, scenario: string, relative: readon
   const cap = relative.find((t) => t.metric === 'capacity');
   if (cap && !searching) throw new BaselineError(`threshold "${cap.source}" needs a capacity search (--find-capacity)`);
   if (cap && b.capacity === undefined) throw new BaselineError(`threshold "${cap.source}": baseline ${b.path} holds no capacity figure (it was not a capacity search, or found none)`);
-}
-
-export interface ComparisonRow {
-  readonly metric: RelativeMetric;
-  readonly baseline: number;
-  readonly current: number;
-  /** current / baseline − 1 (±Infinity from a zero baseline, 0 when both are zero). */
-  readonly change: number;
-  readonly baselineText: string;
-  readonly currentText: string;
-  readonly changeText: string;
-  /** The relative thresholds on this metric, judged. */
-  readonly thresholds: readonly ThresholdResult[];
-}
-
-export interface BaselineComparison {
-  readonly path: string;
-  readonly runId: string;
-  readonly startedAt: string;
-  /** Ways the two runs differ beyond the build under test, which can move the figures by themselves. */
-  readonly caveats: readonly string[];
-  readonly rows: readonly ComparisonRow[];
-  readonly thresholds: readonly ThresholdResult[];
-  readonly spectrum: BaselineRun['spectrum'];
 }
 
 function measured(x: Pick<BaselineRun, 'latency' | 'errorRate' | 'rates'>): Measured {

@@ -1,11 +1,10 @@
 /**
  * Fast, seeded builders for the request bodies of a load run. Every body is emitted directly in
  * canonical form (RFC 8785: keys sorted by UTF-16 code units, compact, ASCII strings and safe
- * integers only), so its bytes are what a canonicalizer would produce and the signature can hash
- * the bytes as sent without canonicalizing again. Every bound comes from src/spec.
+ * integers only), so its bytes are what a canonicalizer would produce and the signer (target/signing.ts,
+ * the conformance client's too) can hash them as sent without canonicalizing again. Every bound
+ * comes from src/spec.
  */
-import type { KeyObject } from 'node:crypto';
-import { signServiceSignature, type JwsForm } from '../crypto/service-signature.ts';
 import {
   CHARSETS,
   LIMITS,
@@ -13,12 +12,12 @@ import {
   UsageRow,
   commitOperations,
   reportUsage,
-  type AssumptionSet,
   type OpType,
   type PouchOperationValue,
   type UsageKeyFields,
   type UsageRowValue,
 } from '../spec/index.ts';
+import type { BodySigner } from '../target/signing.ts';
 import { Rng, zipfCdf } from './rng.ts';
 
 /** Serializes an object of the fields `keys` in canonical order; values are JSON-safe scalars or arrays of them. */
@@ -97,28 +96,12 @@ export interface BuiltCommit {
   readonly signature?: string;
 }
 
-export interface Signer {
-  /** The Service-Signature header value for this body (canonical text, hashed as sent). */
-  sign(body: string): string;
-}
-
-/**
- * Signs with the profile's device key. The bytes are canonical by construction, so hashing them as
- * sent ("raw-bytes") gives the same digest as every canonical-json reading, and the parsed body is
- * never needed.
- */
-export function deviceSigner(o: { kid: string; privateKey: KeyObject; assumptions?: AssumptionSet }): Signer {
-  const jwsForm = (o.assumptions?.['jws-form'] ?? 'digest-payload') as JwsForm;
-  return {
-    sign: (body) => signServiceSignature({ body: undefined, rawBody: Buffer.from(body, 'utf8'), kid: o.kid, privateKey: o.privateKey, canonical: 'raw-bytes', jwsForm }),
-  };
-}
-
 export interface CommitBuilderOptions {
   readonly rng: Rng;
   readonly shape: CommitShape;
   readonly signerMemberId: string;
-  readonly signer?: Signer;
+  /** Signs each body as built (its text is canonical by construction). */
+  readonly signer?: BodySigner;
   /** One epoch for the whole run (the spec does not say what an epoch is). */
   readonly epoch?: string;
 }
@@ -192,7 +175,7 @@ export class CommitBuilder {
       finalRevision: base!,
       ops: shape.opsPerBatch,
       body,
-      signature: this.o.signer?.sign(body),
+      signature: this.o.signer?.signCanonical(body),
     };
   }
 }

@@ -11,10 +11,9 @@
  * saturated ends the search: the knee there would be the generator's, not the target's.
  */
 import { withTarget } from '../target/resolve.ts';
-import type { LatencySummary } from './histogram.ts';
 import { LoadUsageError, runLoad, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
-import type { LoadRunResult } from './run.ts';
-import { parseThreshold, type Threshold, type ThresholdResult } from './thresholds.ts';
+import type { CapacityBounds, CapacityPhase, CapacitySearch, CapacityStatus, CapacityStep, LoadRunResult } from './result.ts';
+import { parseThreshold, type Threshold } from './thresholds.ts';
 
 export interface CapacityOptions {
   /** One or more absolute thresholds, comma-separated: 'p99<50ms' or 'p99<50ms,errors<0.1%'. */
@@ -52,55 +51,6 @@ export const MIN_CAPACITY_RATE = 1;
  * stops at the end of the window, and due times a late last tick had not reached are not sent).
  */
 const SENT_SHARE = 0.75;
-
-export type CapacityPhase = 'grow' | 'shrink' | 'bisect';
-
-export interface CapacityStep {
-  readonly index: number;
-  readonly phase: CapacityPhase;
-  /** Requests per second offered (open model). */
-  readonly offered: number;
-  /** Requests per second actually sent over the step. */
-  readonly sent: number;
-  /** Responses per second. */
-  readonly rps: number;
-  readonly goodput: number;
-  readonly errorRate: number;
-  readonly latency: LatencySummary;
-  readonly measuredMs: number;
-  readonly objective: readonly ThresholdResult[];
-  readonly within: boolean;
-  /** The generator was saturated (or fell short of the offered rate): this step may measure it, not the target. */
-  readonly generatorLimited: boolean;
-  /** How busy the generator was, in a phrase ("its event loop was 35% busy"). */
-  readonly generatorNote: string;
-}
-
-export type CapacityStatus = 'found' | 'at-max-rate' | 'generator-limited' | 'budget-spent' | 'none-within' | 'interrupted';
-
-/** A search's bounds as it ran them (CapacityOptions with the defaults filled in). */
-export interface CapacityBounds {
-  readonly startRate: number;
-  readonly maxRate: number;
-  readonly stepMs: number;
-  readonly budgetMs: number;
-  readonly maxSteps: number;
-  readonly resolution: number;
-}
-
-export interface CapacitySearch extends CapacityBounds {
-  /** The objective's thresholds as judged, the error bound included. */
-  readonly objective: readonly string[];
-  readonly status: CapacityStatus;
-  /** The highest offered rate within the objective; absent when none was. */
-  readonly capacity?: number;
-  /** The lowest offered rate beyond it. */
-  readonly firstBeyond?: number;
-  /** One line: the capacity and how far it is established. */
-  readonly message: string;
-  readonly steps: readonly CapacityStep[];
-  readonly elapsedMs: number;
-}
 
 /** The objective's thresholds, with the default error bound when it names none. */
 export function parseObjective(objective: string): Threshold[] {

@@ -8,6 +8,11 @@
  * Each point's cost is its fastest request, not its median: on a shared machine preemption and
  * queueing inflate medians unevenly from point to point (a quadratic server once read as linear
  * under load), while the fastest request is the request's own cost.
+ *
+ * A curve that looks worse than linear is only a suspicion: a busy moment of the machine can bend
+ * one sweep. The axis is swept again, and the growth is reported only when the second sweep bends
+ * too and the fastest request of both sweeps at each point still does (`confirmGrowth`); a real
+ * defect shows in every sweep, a descheduled process rarely hits two alike.
  */
 export interface CurvePoint {
   readonly value: number;
@@ -19,6 +24,8 @@ export interface GrowthVerdict {
   readonly exponent: number;
   readonly superlinear: boolean;
   readonly message: string;
+  /** Set when the axis was swept twice because the first sweep looked superlinear: whether the second one confirmed it. */
+  readonly confirmed?: boolean;
 }
 
 /** Exponent above which growth counts as worse than linear; leaves room for noise. */
@@ -55,4 +62,21 @@ export function judgeGrowth(axis: string, points: readonly CurvePoint[]): Growth
     ? `${axis}: latency grows worse than linearly (exponent ${exponent.toFixed(2)} from ${from} to ${top}, fastest request ${(smallest.min / 1000).toFixed(2)} → ${(pts[pts.length - 1]!.min / 1000).toFixed(2)} ms)`
     : `${axis}: growth at most linear (exponent ${Number.isFinite(exponent) ? exponent.toFixed(2) : 'n/a'} from ${from} to ${top})`;
   return { exponent, superlinear, message };
+}
+
+/**
+ * The verdict on an axis swept twice after the first sweep looked superlinear: superlinear only when
+ * the second sweep is too, and so are the fastest requests of both at each point.
+ */
+export function confirmGrowth(axis: string, first: readonly CurvePoint[], second: readonly CurvePoint[]): GrowthVerdict {
+  const again = judgeGrowth(axis, second);
+  const pooled = judgeGrowth(
+    axis,
+    first.map((p) => ({ value: p.value, min: Math.min(p.min, second.find((q) => q.value === p.value)?.min ?? p.min) })),
+  );
+  const confirmed = again.superlinear && pooled.superlinear;
+  const message = confirmed
+    ? `${pooled.message}; confirmed by a second sweep`
+    : `${axis}: growth at most linear: a first sweep looked worse than linear (exponent ${judgeGrowth(axis, first).exponent.toFixed(2)}), a second sweep did not confirm it (exponent ${again.exponent.toFixed(2)})`;
+  return { exponent: pooled.exponent, superlinear: confirmed, message, confirmed };
 }

@@ -4,7 +4,8 @@
  */
 export { runLoad, loadRunId, LoadUsageError, type LoadedScenario, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
 
-export { executeLoad, type ExecuteOptions, type LoadRunResult, type CurveResult } from './run.ts';
+export { executeLoad, type ExecuteOptions } from './run.ts';
+export type { LoadRunResult, CurveResult } from './result.ts';
 export { parseThreshold, evaluateThresholds, ThresholdError, type Threshold, type ThresholdResult } from './thresholds.ts';
 export { parseDuration, parseRate } from './units.ts';
 export { isLoopbackUrl } from './remote.ts';

@@ -7,10 +7,11 @@
 import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize } from './histogram.ts';
 import { ERROR_LATENCY_TAG, LATENCY_TAG } from './hdr-log.ts';
 import { loadRunId } from './launch.ts';
-import { ratesOf, type LoadRunResult } from './run.ts';
+import type { LoadRunResult, MergeNotes } from './result.ts';
+import { ratesOf } from './run.ts';
 import { START_TOLERANCE_MS } from './shard.ts';
 import type { ShardInput } from './shard-files.ts';
-import type { MergeNotes, ShardResult } from './shard-record.ts';
+import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
 import type { SecondBucket } from './timeline.ts';

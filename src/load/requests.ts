@@ -5,7 +5,8 @@
 import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
-import { deviceSigner, type BuiltCommit, type Signer } from './bodies.ts';
+import { deviceSigner, type BodySigner } from '../target/signing.ts';
+import type { BuiltCommit } from './bodies.ts';
 import type { Rng } from './rng.ts';
 import { AbandonedError, ConnectionSetupError } from './sender.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
@@ -15,7 +16,7 @@ const APPLIED = RESULT_STATUSES[0];
 export interface Caller {
   readonly identity: Identity;
   readonly memberId: string;
-  readonly signer?: Signer;
+  readonly signer?: BodySigner;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -23,10 +24,10 @@ export interface Caller {
 export function callerOf(profile: Profile, kind: MemberKind, fallbackMemberId: string): Caller {
   const identity = profile.accounts.primary[kind];
   if (!identity) throw new Error(`the profile has no primary ${kind} identity; a load run needs one`);
-  let signer: Signer | undefined;
+  let signer: BodySigner | undefined;
   if (kind === 'device') {
     if (!identity.privateKey || !identity.deviceId) throw new Error('the profile\'s primary device needs deviceId and privateJwk to sign commits');
-    signer = deviceSigner({ kid: identity.deviceId, privateKey: identity.privateKey, assumptions: profile.assumptions });
+    signer = deviceSigner(identity, commitOperations, profile.assumptions);
   }
   return {
     identity,

@@ -4,7 +4,7 @@
  * index and count, the start it was asked for and the one it took, and the thresholds it was given.
  */
 import { z } from 'zod';
-import type { LoadRunResult } from './run.ts';
+import type { LoadRunResult } from './result.ts';
 
 export const SHARD_FORMAT = 'pouchproof-load-shard';
 export const SHARD_VERSION = 1;
@@ -23,20 +23,6 @@ export interface ShardRecord {
   /** The thresholds the shard was given; a merge judges them on the whole when it is given none. */
   readonly thresholds: readonly string[];
   readonly result: ShardResult;
-}
-
-/** What a merge found about the shards it was given. */
-export interface MergeNotes {
-  /** N, as the shards (or --expect-shards) say. */
-  readonly count: number;
-  readonly present: readonly number[];
-  readonly missing: readonly number[];
-  /** Indexes given more than once: only the first is counted. */
-  readonly duplicates: readonly number[];
-  /** Shards whose measured window started more than a little after the shared start. */
-  readonly late: ReadonlyArray<{ readonly index: number; readonly lateMs: number }>;
-  readonly requestedStartMs?: number;
-  readonly sources: readonly string[];
 }
 
 const count = z.number().int().nonnegative();

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest } from './errors.ts';
-import { INT_DIGITS_CAP, type FaultSet } from './faults.ts';
+import { INT_DIGITS_CAP } from './fault-catalogue.ts';
+import type { FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
 import { firstValue, holdsLoneSurrogate, longestNumber, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';

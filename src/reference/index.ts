@@ -3,31 +3,16 @@ export { startReference, type ReferenceOptions, type RunningReference } from './
 export {
   FAULTS,
   FAULT_READING_CONFLICTS,
-  FaultSet,
   STALL_MS,
   STALL_PERIOD_MS,
-  STORE_HOLD_MS,
-  STORE_POOL_SIZE,
-  faultInfo,
-  faultReadingConflict,
-  isFaultName,
   type FaultInfo,
   type FaultName,
   type FaultReadingConflict,
-} from './faults.ts';
-export {
-  ALTERNATIVES,
-  READING_SITES,
-  ReadingSet,
-  SWITCHABLE,
-  choicesLine,
-  keyOf,
-  parseReadingArgs,
-  readingsList,
-  resolveReadings,
-  type Reading,
-  type ReadingKey,
-} from './readings.ts';
+} from './fault-catalogue.ts';
+export { FaultSet, faultInfo, faultReadingConflict, isFaultName } from './faults.ts';
+export { STORE_HOLD_MS, STORE_POOL_SIZE } from './store-pool.ts';
+export { ALTERNATIVES, READING_SITES, SWITCHABLE, choicesLine, keyOf, readingsList, type Reading, type ReadingKey } from './reading-catalogue.ts';
+export { ReadingSet, parseReadingArgs, resolveReadings } from './readings.ts';
 export { LISTED_IDS, generateFixture, loadFixture, parseFixture, profileOf, type Fixture, type FixtureAccount, type ProfileDocument } from './fixture.ts';
 export { MemoryStore, type Store } from './store.ts';
 export { UNNAMED, UnnamedSet, type UnnamedInfo, type UnnamedName } from './unnamed.ts';

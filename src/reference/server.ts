@@ -4,7 +4,8 @@
  * content type → body (size, UTF-8, nesting, duplicate names, JSON) → schema → handler, and every
  * rejection on the way is a 4xx with the error envelope (or a plain-text body, under
  * `error-response=any-4xx`). Anything unexpected is a 500, and the server keeps serving. Each
- * server serves its own readings (readings.ts) and faults (faults.ts).
+ * server serves its own readings (readings.ts) and faults (faults.ts), switched on from the
+ * catalogues (reading-catalogue.ts, fault-catalogue.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,7 +14,8 @@ import { matchPath, type Endpoint, type EndpointBody, type EndpointId, type Endp
 import { checkContentType, parseJsonBody, readBody } from './body.ts';
 import type { Reply } from './context.ts';
 import { HttpError } from './errors.ts';
-import { FaultSet, STALL_MS, STALL_PERIOD_MS } from './faults.ts';
+import { STALL_MS, STALL_PERIOD_MS } from './fault-catalogue.ts';
+import { FaultSet } from './faults.ts';
 import { StorePool } from './store-pool.ts';
 import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
 import { dispatch } from './handlers/index.ts';

@@ -11,7 +11,8 @@ import { b64u, fromB64u } from '../crypto/base64url.ts';
 import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type SignatureForm } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
-import { SIGNATURE_SHORTCUT_FAULTS, type FaultName, type FaultSet } from './faults.ts';
+import { SIGNATURE_SHORTCUT_FAULTS, type FaultName } from './fault-catalogue.ts';
+import type { FaultSet } from './faults.ts';
 import type { Caller, Directory } from './fixture.ts';
 import type { ReadingSet } from './readings.ts';
 

@@ -36,7 +36,8 @@ import {
   type SchemaOptions,
 } from '../spec/index.ts';
 import { badRequest, type HttpError } from './errors.ts';
-import type { FaultName, FaultSet } from './faults.ts';
+import type { FaultName } from './fault-catalogue.ts';
+import type { FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 
 /** Issues listed in a 400 message; the rest are counted. */

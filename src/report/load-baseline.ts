@@ -3,8 +3,7 @@
  * thresholds' verdicts) in load.md, load.html and on the console, and both runs' latency spectra on
  * one chart in load.html.
  */
-import type { BaselineComparison, ComparisonRow } from '../load/baseline.ts';
-import type { LoadRunResult } from '../load/run.ts';
+import type { BaselineComparison, ComparisonRow, LoadRunResult } from '../load/result.ts';
 import { esc } from './html-text.ts';
 import { spectraChart } from './load-charts.ts';
 

@@ -3,8 +3,8 @@
  * (latency percentiles and throughput against the offered rate, with the objective and the
  * capacity marked) in load.html, one line on the console.
  */
-import { rateText, type CapacitySearch, type CapacityStep } from '../load/capacity.ts';
-import type { LoadRunResult } from '../load/run.ts';
+import { rateText } from '../load/capacity.ts';
+import type { CapacitySearch, CapacityStep, LoadRunResult } from '../load/result.ts';
 import { parseThreshold } from '../load/thresholds.ts';
 import { esc } from './html-text.ts';
 import { lineChart, type Series } from './svg-chart.ts';

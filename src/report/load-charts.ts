@@ -2,8 +2,7 @@
  * A load run's figures and charts as an HTML fragment (inline SVG): the body of load.html, and the
  * load section of report.html when `start` ran its short load.
  */
-import type { LoadRunResult } from '../load/run.ts';
-import type { MergeNotes } from '../load/shard-record.ts';
+import type { LoadRunResult, MergeNotes } from '../load/result.ts';
 import { esc } from './html-text.ts';
 import { publicUrl } from './load-json.ts';
 import { latencyScope, modelText, ms, thresholdName } from './load-md.ts';

@@ -1,6 +1,5 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
-import type { LoadRunResult } from '../load/run.ts';
-import type { MergeNotes } from '../load/shard-record.ts';
+import type { LoadRunResult, MergeNotes } from '../load/result.ts';
 import { publicUrl } from './load-json.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));

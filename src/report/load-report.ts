@@ -1,5 +1,5 @@
 /** The three files of a load run (load.json, load.md, load.html), alone or beside another report (`npm start`). */
-import type { LoadRunResult } from '../load/run.ts';
+import type { LoadRunResult } from '../load/result.ts';
 import { baselineHtml, baselineMarkdown } from './load-baseline.ts';
 import { capacityHtml, capacityMarkdown } from './load-capacity.ts';
 import { toLoadHtml } from './load-html.ts';

@@ -1,6 +1,6 @@
 /** The files a shard adds to its report directory for `load merge`: shard.json and shard.hlog. */
 import { ERROR_LATENCY_TAG, LATENCY_TAG, writeHdrLog } from '../load/hdr-log.ts';
-import type { LoadRunResult } from '../load/run.ts';
+import type { LoadRunResult } from '../load/result.ts';
 import { SHARD_HLOG, SHARD_JSON, toShardRecord } from '../load/shard-record.ts';
 import { publicUrl } from './load-json.ts';
 

@@ -1,5 +1,6 @@
 /** The spec model: the single source of truth every other layer reads. */
 export * from './limits.ts';
+export * from './patterns.ts';
 export * from './model.ts';
 export * from './constraints.ts';
 export * from './resources.ts';

@@ -9,7 +9,8 @@
  * off the same tree the schemas and generators walk (as `z.infer` reads a zod schema).
  */
 import type { AssumptionName, ReadingOf } from './assumptions.ts';
-import type { CharsetName, LimitName, PatternName } from './limits.ts';
+import type { CharsetName, LimitName } from './limits.ts';
+import type { PatternName } from './patterns.ts';
 
 /**
  * Identity on a live target. A shared target must never see an id a previous run used, so the

@@ -11,7 +11,8 @@
  */
 import { ASSUMPTIONS, type Assumption, type AssumptionName } from './assumptions.ts';
 import { ENDPOINTS, SIGNATURE_HEADER, type Endpoint } from './endpoints.ts';
-import { CHARSETS, LIMITS, PATTERNS, charsetSource, type LimitName } from './limits.ts';
+import { CHARSETS, LIMITS, charsetSource, type LimitName } from './limits.ts';
+import { PATTERNS } from './patterns.ts';
 import type { Field, Node, ObjectNode } from './model.ts';
 import { envelopeNode } from './zod.ts';
 

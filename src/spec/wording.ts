@@ -9,7 +9,8 @@
  */
 import { reportUsage } from './endpoints.ts';
 import type { SpecClause } from './grounds.ts';
-import { CHARSETS, LIMITS, PATTERNS, type CharsetName, type LimitName } from './limits.ts';
+import { CHARSETS, LIMITS, type CharsetName, type LimitName } from './limits.ts';
+import { PATTERNS } from './patterns.ts';
 import type { Field, Node, ObjectNode } from './model.ts';
 import { KeyEnvelope, OperationResult, PouchOperation, Roster, RosterKeyEnvelope, RosterStatement, Statement, UsageRow } from './resources.ts';
 

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { ConstraintKind } from './constraints.ts';
 import { templatePath } from './constraints.ts';
-import { CHARSETS, LIMITS, PATTERNS, charsetSource, codePointLength, type CharsetName, type LimitName } from './limits.ts';
+import { CHARSETS, LIMITS, charsetSource, codePointLength, type CharsetName, type LimitName } from './limits.ts';
+import { PATTERNS } from './patterns.ts';
 import type { Endpoint, EndpointId, EndpointOf } from './endpoints.ts';
 import type { Infer, Node, ObjectNode } from './model.ts';
 import { obj, bool } from './model.ts';

@@ -1,13 +1,51 @@
 /**
- * The `Service-Signature` a call carries (section 5): computed over the exact bytes sent, in the
- * canonical form and JWS form the profile's assumptions name.
+ * The `Service-Signature` a request carries (section 5), decided in one place for the conformance
+ * client and the load bodies alike: who signs (a device with a key, on an endpoint section 5 says
+ * devices sign) and what is hashed, under the run's readings of `canonical-json` and `jws-form`.
  */
+import type { KeyObject } from 'node:crypto';
+import { blake3 } from '../crypto/blake3.ts';
 import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
-import { signServiceSignature, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
-import type { AssumptionSet, Endpoint } from '../spec/index.ts';
+import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
+import { assumptionOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
+
+/** Signs request bodies with one device's key under one run's readings. */
+export interface BodySigner {
+  /** The header for any bytes; undefined when the readings give them no digest (bytes that are not JSON, unless hashed raw). */
+  sign(bytes: Uint8Array): string | undefined;
+  /**
+   * The header for text its writer made canonical (RFC 8785, as the load builders write bodies):
+   * hashed as sent when every reading digests that very text, so a hot path never parses what it
+   * has just written, and the reading of `canonical-json` is not consulted for it.
+   */
+  signCanonical(text: string): string;
+}
+
+/**
+ * Whether a reading of `canonical-json` digests the RFC 8785 text of a body as it stands. Every
+ * reading must answer (the switch is exhaustive); where one does not, canonical text is given the
+ * run's reading like any other body.
+ */
+function digestsCanonicalText(form: CanonicalForm): boolean {
+  switch (form) {
+    case 'rfc8785':
+      return true;
+    case 'raw-bytes':
+      return true;
+    // JSON.stringify with sorted names: apart from JCS only on values JSON text cannot hold
+    // (undefined, NaN, toJSON) and on lone surrogates, which JCS text never holds.
+    case 'sorted-compact':
+      return true;
+    default:
+      return form satisfies never;
+  }
+}
+
+/** Canonical text hashes alike under every reading of the registry: then the run's reading does not matter for it. */
+const CANONICAL_TEXT_AS_SENT = assumptionOf('canonical-json').choices.every((c) => digestsCanonicalText(c.value as CanonicalForm));
 
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */
 function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
@@ -29,10 +67,41 @@ function formsAgree(value: unknown, bytes: Uint8Array): boolean {
 }
 
 /**
- * The header value to send, or undefined for none. `auto` signs when a device with a key calls an
- * endpoint section 5 says devices sign; a body that is not JSON is signed only under `raw-bytes`
- * (no canonical form exists for it), otherwise it goes unsigned.
+ * A signer for one key under the readings of `assumptions`, each read only when it decides
+ * something (a verdict resting on a reading records that it consulted it).
  */
+export function bodySigner(key: { readonly kid: string; readonly privateKey: KeyObject }, assumptions: Pick<AssumptionSet, 'canonical-json' | 'jws-form'>): BodySigner {
+  const jwsForm = (): JwsForm => assumptions['jws-form'] as JwsForm;
+  const asSent = (bytes: Uint8Array): string => signDigest(blake3(bytes), key.kid, key.privateKey, jwsForm());
+  const byReading = (bytes: Uint8Array, parsed: { value: unknown } | undefined): string | undefined => {
+    const canonical = assumptions['canonical-json'] as CanonicalForm;
+    // A body that is not JSON has no canonical form: only a raw-bytes digest exists for it.
+    if (!parsed && canonical !== 'raw-bytes') return undefined;
+    return signDigest(signingDigest(parsed?.value, bytes, { canonical }), key.kid, key.privateKey, jwsForm());
+  };
+  return {
+    sign(bytes) {
+      const parsed = parsedBytes(bytes);
+      // Bytes already the canonical text under every reading hash alike whatever the target reads.
+      return parsed && formsAgree(parsed.value, bytes) ? asSent(bytes) : byReading(bytes, parsed);
+    },
+    signCanonical(text) {
+      const bytes = Buffer.from(text, 'utf8');
+      if (CANONICAL_TEXT_AS_SENT) return asSent(bytes);
+      const header = byReading(bytes, parsedBytes(bytes));
+      if (header === undefined) throw new TypeError('signCanonical was given text that is not JSON');
+      return header;
+    },
+  };
+}
+
+/** The signer of `identity` on `endpoint`: undefined unless a device with a key calls an endpoint section 5 says devices sign. */
+export function deviceSigner(identity: Identity | undefined, endpoint: Endpoint, assumptions: AssumptionSet): BodySigner | undefined {
+  if (!endpoint.signedByDevice || identity?.kind !== 'device' || !identity.privateKey || !identity.deviceId) return undefined;
+  return bodySigner({ kid: identity.deviceId, privateKey: identity.privateKey }, assumptions);
+}
+
+/** The header value to send, or undefined for none: `auto` asks `deviceSigner`; `omit` and a given header are sent as they are. */
 export function signatureFor(a: {
   option: SignatureOption | undefined;
   endpoint: Endpoint;
@@ -43,20 +112,5 @@ export function signatureFor(a: {
   const option = a.option ?? 'auto';
   if (option === 'omit') return undefined;
   if (typeof option === 'object') return option.header;
-  const id = a.identity;
-  if (!a.endpoint.signedByDevice || id?.kind !== 'device' || !id.privateKey || !id.deviceId) return undefined;
-  const jwsForm = a.assumptions['jws-form'] as JwsForm;
-  const parsed = parsedBytes(a.bytes);
-  // Bytes that are already the canonical text under every reading hash alike whatever the target
-  // reads, so the reading of `canonical-json` is not consulted (nor rests on) for them.
-  const canonical: CanonicalForm = parsed && formsAgree(parsed.value, a.bytes) ? 'raw-bytes' : (a.assumptions['canonical-json'] as CanonicalForm);
-  if (!parsed && canonical !== 'raw-bytes') return undefined;
-  return signServiceSignature({
-    body: parsed?.value,
-    rawBody: a.bytes,
-    kid: id.deviceId,
-    privateKey: id.privateKey,
-    canonical,
-    jwsForm,
-  });
+  return deviceSigner(a.identity, a.endpoint, a.assumptions)?.sign(a.bytes);
 }

@@ -4,8 +4,8 @@
  * code under `failOn`, and their place in every report.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { CONFIRM_ALLOWANCE, COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
 import { performanceJudgement, specJudgement } from '../../src/check/judgements.ts';
 import { cleanRunProblems } from '../../src/check/clean-run.ts';
@@ -121,6 +121,32 @@ describe('probeCost', () => {
     const v = await probeCost(DIM, send, { seed: 1, ...far });
     expect(v.kind).toBe('linear');
     expect(v.requests).toBe(2 * perMeasurement);
+  });
+
+  it('confirms a suspicion raised before the deadline even past it, within its allowance, and no further', async () => {
+    // A clock that only the requests move: each takes its latency of wall time, `slower` times it in the confirmation.
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
+      const firstMs = quadratic(DIM.baseline) + quadratic(DIM.sizes[0]!) + COST_ROUNDS * DIM.sizes.reduce((a, size) => a + quadratic(DIM.baseline) + quadratic(size), 0);
+      const slowing = (slower: number): SendSized => {
+        let n = 0;
+        return async (size) => {
+          now += quadratic(size) * (n++ < perMeasurement ? 1 : slower);
+          return { ms: quadratic(size) };
+        };
+      };
+      // The first measurement ends just before the deadline: without the allowance the confirmation would find no time.
+      const fits = await probeCost(DIM, slowing(1), { seed: 3, deadline: now + firstMs + 5 });
+      expect(fits.kind).toBe('superlinear');
+      // A confirmation slower than the allowance (1.5× the first) is cut at it: bounded, inconclusive.
+      const late = await probeCost(DIM, slowing(2), { seed: 3, deadline: now + firstMs + 5 });
+      expect(late).toMatchObject({ kind: 'inconclusive', reason: expect.stringContaining('could not be confirmed') });
+      expect(CONFIRM_ALLOWANCE).toBeLessThan(2);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('is inconclusive when a request is refused or the time budget runs out', async () => {

@@ -9,11 +9,11 @@ import { ALL_PROPERTIES } from '../../properties/index.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
 import { SERVES, specJudgement } from '../../src/check/judgements.ts';
 import { ASSUMPTION_BY_NAME, CLAUSES, normaliseSpecText } from '../../src/spec/index.ts';
+import { SPEC_PATH } from '../repo-paths.ts';
 
-const SPEC_PATH = new URL('../../../shared/SPEC.md', import.meta.url);
 
 function specText(): string {
-  if (!existsSync(SPEC_PATH)) throw new Error(`SPEC.md not found at ${SPEC_PATH.pathname}: the grounds cannot be checked without it`);
+  if (!existsSync(SPEC_PATH)) throw new Error(`SPEC.md not found at ${SPEC_PATH}: the grounds cannot be checked without it`);
   return normaliseSpecText(readFileSync(SPEC_PATH, 'utf8'));
 }
 

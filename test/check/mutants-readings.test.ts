@@ -34,7 +34,8 @@ describe('mutants on a reference that reads the spec differently', () => {
         const t = await resolveTarget({ kind: 'embedded', faults, readings });
         return { ...t, profile: { ...t.profile, assumptions: { ...t.profile.assumptions, ...readings } } };
       };
-      const m = await runMutants(ALL_PROPERTIES, [f], start, { seed: 77 + i, runs: 25, seeds: 0, perPropertyMs: 20_000 });
+      // Each property's bound above the cost probe's budget and the confirmation it may take past it (src/check/cost-growth.ts).
+      const m = await runMutants(ALL_PROPERTIES, [f], start, { seed: 77 + i, runs: 25, seeds: 0, perPropertyMs: 45_000 });
       runs++;
       if (!m.faults[0]!.killed) misses.push(`${f.name} with ${keyOf(r)}`);
     }

@@ -1,12 +1,16 @@
-/** Locates the shared test vectors (see /work/shared/vectors/README.md). */
+/** Locates the shared test vectors: `../shared/vectors` beside the repository root (see its README.md), or POUCHPROOF_VECTORS. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SHARED_DIR } from '../repo-paths.ts';
 
-const CANDIDATES = [process.env['POUCHPROOF_VECTORS'], join(import.meta.dirname, '../../vectors'), '/work/shared/vectors'];
+const BESIDE = join(SHARED_DIR, 'vectors');
+const GIVEN = process.env['POUCHPROOF_VECTORS'];
 
 export const VECTORS_DIR: string = (() => {
-  const dir = CANDIDATES.find((d): d is string => d !== undefined && existsSync(join(d, 'README.md')));
-  if (!dir) throw new Error('test vectors not found: set POUCHPROOF_VECTORS to the vectors directory');
+  const dir = GIVEN ?? BESIDE;
+  if (!existsSync(join(dir, 'README.md'))) {
+    throw new Error(`test vectors not found at ${dir} (${GIVEN ? 'POUCHPROOF_VECTORS' : 'expected ../shared/vectors beside the repository'})`);
+  }
   return dir;
 })();
 

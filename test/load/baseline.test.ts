@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareGates } from '../../src/load/gates.ts';
 import { LoadUsageError } from '../../src/load/launch.ts';
 import { BaselineError, checkBaseline, compareWithBaseline, isRelativeThreshold, judgeRelative, parseRelativeThreshold, readBaseline, withBaseline, type BaselineRun } from '../../src/load/baseline.ts';
-import type { LoadRunResult } from '../../src/load/run.ts';
+import type { LoadRunResult } from '../../src/load/result.ts';
 import { ThresholdError } from '../../src/load/thresholds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-baseline-'));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HdrLogError, LATENCY_TAG, readHdrLog, writeHdrLog } from '../../src/load/hdr-log.ts';
 import { encodeHistogram, HIGHEST_US, newHistogram, recordUs, type Histogram } from '../../src/load/histogram.ts';
 import { MergeError, mergeShards } from '../../src/load/merge.ts';
-import type { LoadRunResult } from '../../src/load/run.ts';
+import type { LoadRunResult } from '../../src/load/result.ts';
 import { globalWorkerIndex, parseShard, parseStartAt, shareOf, ShardError, sleepUntil } from '../../src/load/shard.ts';
 import { collectShards, ShardInputError, type ShardInput } from '../../src/load/shard-files.ts';
 import { formatShardBlocks, ShardMarkerError, splitShardBlocks } from '../../src/load/shard-markers.ts';

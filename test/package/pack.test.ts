@@ -14,7 +14,7 @@ import { API_SCRIPT, CONSUMER_PACKAGE, TYPED_CONSUMER, VITEST_FILE } from './fix
 
 const ROOT = join(import.meta.dirname, '../..');
 /** What the build needs from the clone: the package's own sources and configuration (tests, benches, reports stay behind). */
-const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'bin', 'src', 'properties', 'scenarios'];
+const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'bin', 'src', 'properties', 'scenarios'];
 
 interface Done {
   code: number | null;
@@ -70,12 +70,12 @@ afterAll(async () => {
 });
 
 describe('the packed tarball', () => {
-  it('holds what runs (dist, bin, README, package.json) and nothing else; packing builds it first', async () => {
+  it('holds what runs (dist, bin, README, LICENSE, package.json) and nothing else; packing builds it first', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.prepack).toBe('npm run build');
-    const needed = ['bin/pouchproof.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/load/worker-boot.mjs', 'dist/properties/index.js', 'dist/scenarios/commit-throughput.js'];
+    const needed = ['LICENSE', 'bin/pouchproof.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/vitest.js', 'dist/src/load/worker-boot.mjs', 'dist/properties/index.js', 'dist/scenarios/commit-throughput.js'];
     expect(needed.filter((f) => !tarballFiles.includes(f))).toEqual([]);
-    const stray = tarballFiles.filter((f) => !/^(dist\/.+\.(js|mjs|d\.ts)|bin\/pouchproof\.js|README\.md|package\.json)$/.test(f));
+    const stray = tarballFiles.filter((f) => !/^(dist\/.+\.(js|mjs|d\.ts)|bin\/pouchproof\.js|README\.md|LICENSE|package\.json)$/.test(f));
     expect(stray).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import USAGE from '../../properties/usage.ts';
 import { propertySuite } from './suite.ts';
 
 propertySuite('usage (4.3)', USAGE, [
+  { id: 'usage.idempotent', fault: 'refuse-everything', expect: 'failing' },
   { id: 'usage.idempotent', fault: 'usage-summed', expect: 'failing' },
   { id: 'usage.never-summed', fault: 'usage-summed', expect: 'failing' },
   { id: 'usage.never-summed', fault: 'usage-last-write-wins', expect: 'failing' },

@@ -338,11 +338,12 @@ const DEMOS: Record<FaultName, Demo> = {
   'stall-periodic': {
     // Sends just after a window opens (measured from the server's start); a stalled answer comes no
     // earlier than the window's end. A wake-up too late on a loaded machine is no sample and is
-    // retried. Held means every sample waited for the window's end, which load cannot undo; the
-    // correct server needs only one of three answers within the stall's length to show it holds nothing.
+    // skipped. Held means most of three samples waited for the window's end: a request that a loaded
+    // machine delivers after the window has closed is not held by the fault, and a plain answer a
+    // loaded machine delays past it looks held, so one sample either way decides nothing.
     observe: async (ref) => {
       const held: boolean[] = [];
-      for (let attempt = 0; attempt < 8 && held.length < 3; attempt++) {
+      for (let attempt = 0; attempt < 12 && held.length < 3; attempt++) {
         const since = Date.now() - ref.startedAt;
         const nextWindow = since - (since % STALL_PERIOD_MS) + STALL_PERIOD_MS;
         await sleep(nextWindow - since + 2);
@@ -351,7 +352,7 @@ const DEMOS: Record<FaultName, Demo> = {
         await unlock(ref);
         held.push(Date.now() >= ref.startedAt + k * STALL_PERIOD_MS + STALL_MS);
       }
-      return held.length === 0 ? 'no sample: every wake-up came too late' : held.every(Boolean);
+      return held.length < 3 ? `${held.length} sample(s): the other wake-ups came too late` : held.filter(Boolean).length >= 2;
     },
     correct: false,
     faulty: true,

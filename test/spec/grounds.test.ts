@@ -3,12 +3,10 @@
  * the spec contains, inside the section it names (both sides normalised by `normaliseSpecText`).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLAUSES, INVENTORY, REQUEST_CONSTRAINTS, normaliseSpecText, type SpecClause } from '../../src/spec/index.ts';
+import { SPEC_PATH } from '../repo-paths.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const SPEC_PATH = join(ROOT, '..', 'shared', 'SPEC.md');
 
 /** SPEC.md cut at its headings: `intro` (before section 1), `1`…`9`, `2.1`…`4.6`; a section holds its subsections. */
 function sections(md: string): Map<string, string> {

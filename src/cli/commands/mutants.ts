@@ -39,7 +39,7 @@ const mutants: CommandModule = {
     const seeds = argv.seeds === undefined || String(argv.seeds).trim() === '' ? NaN : Number(argv.seeds);
     if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${String(argv.seeds)}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
-    const { FAULTS } = (await import('../../reference/faults.ts')) as { FAULTS: readonly FaultDescriptor[] };
+    const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
     const wanted = (argv.fault as string[] | undefined)?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
     for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
     const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;

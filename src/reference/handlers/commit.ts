@@ -18,7 +18,8 @@
 import { HttpError, badRequest } from '../errors.ts';
 import type { CommitBody, CommitData, OperationResultValue, PouchOperationValue } from '../../spec/index.ts';
 import { dataOut, offSpec, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
-import { ENVELOPE_CHUNK_CHARS, type FaultSet } from '../faults.ts';
+import { ENVELOPE_CHUNK_CHARS } from '../fault-catalogue.ts';
+import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
 import type { AppliedOp, PouchKey, PouchView } from '../store.ts';

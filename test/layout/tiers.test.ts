@@ -1,0 +1,96 @@
+/**
+ * The test tiers (README "Tests"): every test file under test/ is in exactly one of vitest's two
+ * projects, read off vitest.config.ts's include and exclude globs, and every named fault of the
+ * reference keeps a killer in the fast tier, or is killed in the slow tier by a load check or the
+ * cost probe.
+ *
+ * The slow tier's files over ~20 s were chosen from a whole run of the suite with the JSON reporter
+ * (one worker, 2 cores, load average 6–8 from other jobs; seconds of test time per file): the zoo
+ * (zoo-3 223, zoo-2 151, zoo-1 112, zoo-histories 27), the kill matrix (mutants 205, mutants-readings
+ * 42), performance 92, the CLI end to end (cli 32, fail-on 30, cannot-vouch 24, target-down 22),
+ * check/target-down 22, check/coverage 22; properties/requests (20 alone, 31 beside another file)
+ * was split (requests, boundaries, coverage-killers) and stays fast. After main's session layer and
+ * minimal pairs, in the fast tier two at a time (load average 4–9): precision/verdicts 125 (to the
+ * slow tier; its faults got fast killers in the property files), requests 51 (then split again),
+ * boundaries 27, reference/faults 20, properties/sequences 19, reference/fuzz 18. The rest of the
+ * slow tier is slow by kind (load windows, spawned processes), whatever it took.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, matchesGlob, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import config, { SLOW_TIER } from '../../vitest.config.ts';
+import { FAULTS } from '../../src/reference/fault-catalogue.ts';
+import { REPO_ROOT } from '../repo-paths.ts';
+
+interface Tier {
+  readonly name: string;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+}
+
+function tiersOf(): Tier[] {
+  const projects = (config.test?.projects ?? []) as { test?: { name?: unknown; include?: string[]; exclude?: string[] } }[];
+  return projects.map((p) => ({ name: String(p.test?.name), include: p.test?.include ?? [], exclude: p.test?.exclude ?? [] }));
+}
+
+function testFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) testFiles(p, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(REPO_ROOT, p).split(sep).join('/'));
+  }
+  return out.sort();
+}
+
+const inTier = (t: Tier, file: string): boolean => t.include.some((g) => matchesGlob(file, g)) && !t.exclude.some((g) => matchesGlob(file, g));
+
+const tiers = tiersOf();
+const files = testFiles(join(REPO_ROOT, 'test'));
+const fastFiles = files.filter((f) => inTier(tiers.find((t) => t.name === 'fast')!, f));
+
+/**
+ * Faults whose only killer is still the kill matrix in the slow tier (test/check/mutants.test.ts):
+ * none. A fault added without a fast killer fails the test below; give it one (a line in the
+ * property test file of its killer) rather than a place here.
+ */
+const SLOW_ONLY_FAULTS: readonly string[] = [];
+
+describe('the test tiers', () => {
+  it('are the fast and the slow project, sharing the root options', () => {
+    expect(tiers.map((t) => t.name)).toEqual(['fast', 'slow']);
+    expect(config.test?.maxWorkers).toBe(2);
+  });
+
+  it('put every test file in exactly one tier', () => {
+    expect(files.length).toBeGreaterThan(100);
+    const misplaced = files.map((f) => ({ f, in: tiers.filter((t) => inTier(t, f)).map((t) => t.name) })).filter((x) => x.in.length !== 1);
+    expect(misplaced.map((x) => `${x.f}: ${x.in.join(', ') || 'no tier'}`)).toEqual([]);
+  });
+
+  it('name no slow file that does not exist', () => {
+    expect(SLOW_TIER.filter((g) => !files.some((f) => matchesGlob(f, g)))).toEqual([]);
+    expect(fastFiles.length).toBeGreaterThan(files.length / 2);
+  });
+
+  it('run through the README\'s own commands: npm test the fast tier, npm run test:full both, and CI the latter', () => {
+    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['test']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run --project fast$/);
+    expect(scripts['test:full']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run$/);
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const command of ['npm test', 'npm run test:full', 'npm run test:slow']) expect(readme, command).toContain(`\`${command}\``);
+    const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    expect(ci.at(-1)).toBe('npm run test:full');
+    expect(ci.join('\n')).toMatch(/chromium/);
+    expect(ci.join('\n')).toMatch(/export POUCHPROOF_REQUIRE_TOOLS=1/);
+  });
+
+  it('keep a killer of every fault in the fast tier, or a load check or the cost probe in the slow one', () => {
+    // A killer names its fault where it runs a property against it (test/reference/ only shows what the fault does).
+    const text = fastFiles.filter((f) => !f.startsWith('test/reference/')).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
+    const killedFast = (name: string): boolean => text.some((t) => t.includes(`'${name}'`));
+    const slowCheck = (killers: readonly string[]): boolean => killers.some((k) => k.startsWith('load.') || k.startsWith('performance.'));
+    const missing: string[] = FAULTS.filter((f) => !killedFast(f.name) && !slowCheck(f.expectedKillers)).map((f) => f.name);
+    expect(missing.filter((f) => !SLOW_ONLY_FAULTS.includes(f))).toEqual([]);
+    expect(SLOW_ONLY_FAULTS.filter((f) => !missing.includes(f)), 'a fault listed as slow-only has a fast killer now: remove it from SLOW_ONLY_FAULTS').toEqual([]);
+  });
+});
