@@ -30,6 +30,8 @@ export function verdictOf(report: Report): string {
   if (report.unreachable) return UNREACHABLE;
   if (t.findings.performance && (report.options.failOn ?? []).includes('performance')) return `${t.findings.performance} performance finding(s) (--fail-on performance)`;
   if (t.error) return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
+  // Nothing sent and nothing vouched for: the run's one reason (a target not reached before the run) is the verdict.
+  if (t.inconclusive === t.properties && t.requests === 0 && report.inconclusive) return report.inconclusive;
   if (t.inconclusive) return `could not vouch for ${t.inconclusive} propert${t.inconclusive === 1 ? 'y' : 'ies'}`;
   return 'nothing was checked';
 }

@@ -121,12 +121,13 @@ describe('ci/github-action.sh run, as the action runs it', () => {
     for (const t of tokens) for (const text of [r.stdout, r.stderr, r.summary, report]) expect(text).not.toContain(t.slice('Bearer '.length));
   });
 
-  it('a target that cannot be reached: no report, exit-code 2, the step summary says so', async () => {
+  it('a target that cannot be reached: a report that vouches for nothing and says why, exit-code 2, the step summary says so', async () => {
     const r = await runStep('unreachable', { INPUT_TARGET: `http://127.0.0.1:${await closedPort()}` });
     expect(r.code).toBe(0);
     expect(r.outputs['exit-code']).toBe('2');
-    expect(r.outputs.verdict).toBe('no report (exit code 2)');
-    expect(r.summary).toContain('no report');
+    expect(r.outputs.verdict).toMatch(/^could not vouch for anything: cannot reach the target http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.summary).toContain('cannot reach the target');
+    expect(r.outputs.junit).toBeDefined();
     expect(r.stderr).toContain('cannot reach the target');
   });
 });

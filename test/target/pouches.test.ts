@@ -59,6 +59,7 @@ describe('properties act on it', () => {
     expect(run.results[0]).toMatchObject({ status: 'skipped', requests: 0 });
     expect(run.results[0]!.findings).toEqual([expect.objectContaining({ kind: 'skipped', message: `skipped: ${NO_LISTED_POUCH}` })]);
     expect(checked).toBe(0);
-    expect(run.exitCode).toBe(0);
+    // Its only property skipped, the run checked nothing: it vouches for nothing, so it does not exit 0.
+    expect(run.exitCode).toBe(2);
   });
 });
