@@ -64,6 +64,13 @@ export interface Exchange {
    * it waited, so it ended unanswered.
    */
   throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
+  /**
+   * The first copy of the request met a keep-alive connection closing before any response, on a
+   * connection that had served earlier requests (closed as idle while the request was on its way,
+   * RFC 9112 §9.6); it was sent again on a fresh connection. What the exchange holds is the copy
+   * that was answered.
+   */
+  resent?: string;
   /** How the request reached the target beyond its URL (a proxy, TLS settings), for repro lines; absent: directly, with Node's defaults. */
   route?: ExchangeRoute;
 }
@@ -206,7 +213,7 @@ export class TargetClient {
     for (;;) {
       await this.throttle.turn(o.signal);
       this.recent.add();
-      const ex = await this.sendOnce(o);
+      const ex = await this.sendFresh(o);
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
         if (ex.response) this.throttle.answered();
@@ -229,7 +236,28 @@ export class TargetClient {
     return this.throttle.stats();
   }
 
-  private async sendOnce(o: CallOptions): Promise<Exchange> {
+  /**
+   * Sends once; when a connection that had served earlier requests closed before any byte of the
+   * answer (the target closed it as idle while the request was on its way), the request never
+   * reached a handler, and the same bytes go again (past every other idle connection closed alike,
+   * at most one try per connection of the pool) until a fresh connection carries them. If that copy
+   * fails too, the first failure stands (a target that died under the request is then confirmed as such by
+   * the runner, with a fresh connection of its own).
+   */
+  private async sendFresh(o: CallOptions): Promise<Exchange> {
+    const first = await this.sendOnce(o);
+    let last = first;
+    // Every idle connection of the pool may have been closed alike: at most one more try per connection.
+    for (let tries = 0; last.stale && tries < this.profile.connections && !o.signal?.aborted; tries++) {
+      last = await this.sendOnce(o);
+      if (last.ex.verdict !== 'transport-error') {
+        return { ...last.ex, resent: `the first copy met ${first.ex.reason}, on a keep-alive connection that had served earlier requests (closed as idle under it): sent again on a fresh connection` };
+      }
+    }
+    return first.ex;
+  }
+
+  private async sendOnce(o: CallOptions): Promise<{ readonly ex: Exchange; readonly stale: boolean }> {
     const { endpoint, path, request } = this.buildRequest(o);
     const id = this.nextId++;
     const startedAt = Date.now();
@@ -307,7 +335,7 @@ export class TargetClient {
       const parsed = parseJsonBody(text, overCap);
       const response = { status, headers, body: text, truncated: overCap, ...(parsed ? { json: parsed.json } : {}) };
       const j = classifyResponse(endpoint, { ...response, ...(overCap ? { overCap: this.maxResponseBytes } : {}) });
-      return { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } };
+      return { ex: { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } }, stale: false };
     } catch (err) {
       // undici reports a proxy's 407 to a forwarded request as an invalid argument: it is the proxy's answer, not pouchproof's bug.
       if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test((err as Error).message)) {
@@ -326,7 +354,7 @@ export class TargetClient {
                   ...(this.profile.proxy ? { proxy: shownProxy(this.profile.proxy.url) } : {}),
                   ...(alert ? { tlsAlert: alert } : {}),
                 });
-      return {
+      const ex: Exchange = {
         ...base,
         ...(partial ? { response: partial } : {}),
         verdict: j.verdict,
@@ -334,6 +362,8 @@ export class TargetClient {
         ...(j.failure ? { failure: j.failure } : {}),
         timings: { startedAt, ...(headersMs !== undefined ? { headersMs } : {}), totalMs: performance.now() - t0 },
       };
+      // Closed before any byte of the answer, on a connection that had read earlier answers: closed as idle under the request.
+      return { ex, stale: j.failure === 'closed' && stage === 'headers' && !o.gate && socketBytesRead(err) > 0 };
     } finally {
       if (timer) clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
@@ -421,4 +451,15 @@ async function* gatedBody(
   }
   waiting(false);
   if (bytes.byteLength > 0) yield Buffer.from(bytes.subarray(bytes.byteLength - 1));
+}
+
+/** Bytes the connection had read when it failed (undici's socket info on its errors), 0 when unknown. */
+function socketBytesRead(err: unknown): number {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
+    const read = (e as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
+    if (typeof read === 'number') return read;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return 0;
 }
