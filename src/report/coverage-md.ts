@@ -15,7 +15,7 @@ export function coverageHeadline(c: CoverageReport | undefined): string | undefi
   const t = c.totals;
   const failed = t.accept.failed + t.reject.failed;
   const accept = t.accept.cases ? `${t.accept.observed}/${t.accept.withVariants} constraints seen accepted at their edges` : 'edges not exercised (boundaries.limits-accepted did not run its coverage)';
-  const reject = t.reject.cases ? `${t.reject.observed}/${t.reject.withVariants} seen refusing every violation` : 'violations not exercised (rejection.violations-rejected did not run its coverage)';
+  const reject = t.reject.cases ? `${t.reject.observed}/${t.reject.withVariants} seen refusing every violation with its twin served` : 'violations not exercised (rejection.violations-rejected did not run its coverage)';
   return `${accept}, ${reject} (${t.cases} coverage cases)${failed ? `; ${failed} broken` : ''}`;
 }
 
@@ -36,6 +36,7 @@ export function toCoverageMarkdown(report: Report): string | undefined {
   out.push(`${coverageHeadline(c)}.`, '');
   out.push(
     'Each request constraint of the inventory (`pouchproof inventory`), with its boundary-valid variants (accept) and its one-constraint violations (reject), each sent once in the coverage phase of every run whatever the seed. ' +
+      'Violations go as minimal pairs: each with its twin, the same request with that one constraint met; a refusal counts as observed only when its twin was served (a refused twin leaves the pair not judged, or is judged itself when its value is allowed). ' +
       '*partial*: some variants were not judged (a constraint not in force under the run\'s readings, a property skipped or cut by its time bound) or the target follows another reading (an assumption finding).',
     '',
   );

@@ -71,7 +71,7 @@ describe('coverage in the reports', () => {
     expect(rows[1]).toContain('— not observed');
     const line = coverageHeadline(report.coverage)!;
     expect(line).toBe(
-      `${REQUEST_CONSTRAINTS.length}/${REQUEST_CONSTRAINTS.length} constraints seen accepted at their edges, ${REQUEST_CONSTRAINTS.length - 2}/${REQUEST_CONSTRAINTS.length} seen refusing every violation (${report.coverage!.totals.cases} coverage cases); 1 broken`,
+      `${REQUEST_CONSTRAINTS.length}/${REQUEST_CONSTRAINTS.length} constraints seen accepted at their edges, ${REQUEST_CONSTRAINTS.length - 2}/${REQUEST_CONSTRAINTS.length} seen refusing every violation with its twin served (${report.coverage!.totals.cases} coverage cases); 1 broken`,
     );
     expect(toSummaryMarkdown(report)).toContain(`Coverage: ${line} (table: coverage.md)`);
     expect(Object.keys(reportFiles(report))).toContain('coverage.md');
@@ -84,7 +84,7 @@ describe('coverage in the reports', () => {
     const obs = observations().filter((o) => o.side === 'reject');
     const r = run(true);
     const report = buildReport({ ...r, coverage: coverageTable(obs) }, meta);
-    expect(coverageHeadline(report.coverage)).toMatch(/^edges not exercised \(boundaries\.limits-accepted did not run its coverage\), \d+\/\d+ seen refusing every violation/);
+    expect(coverageHeadline(report.coverage)).toMatch(/^edges not exercised \(boundaries\.limits-accepted did not run its coverage\), \d+\/\d+ seen refusing every violation with its twin served/);
   });
 
   it('a run without a coverage phase has no table, no coverage.md and no line', () => {
