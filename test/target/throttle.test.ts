@@ -86,6 +86,18 @@ describe('PropertyBound', () => {
     capped.dispose();
   });
 
+  it('never reaches past the run\'s budget, whatever throttling held', async () => {
+    let held = 0;
+    const bound = new PropertyBound(1000, undefined, () => held, Date.now() + 1500);
+    held = 5000;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(bound.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(bound.signal.aborted).toBe(true);
+    expect(bound.throttleCreditMs).toBe(500);
+    bound.dispose();
+  });
+
   it('ends at its bound when nothing was throttled', async () => {
     const bound = new PropertyBound(1000, undefined, () => 0);
     await vi.advanceTimersByTimeAsync(1000);

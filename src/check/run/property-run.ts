@@ -49,8 +49,8 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   }
 
   const requestsAtStart = d.counter.total;
-  // Throttling is given back to the property's own bound; a share of the run's budget stays the user's hard limit.
-  const bound = new PropertyBound(o.perPropertyMs, o.signal, o.budgetShareMs === undefined ? () => d.client.throttleHeldMs() : undefined);
+  // Throttling is given back to the property's bound, never past the run's budget (the user's hard limit).
+  const bound = new PropertyBound(o.perPropertyMs, o.signal, () => d.client.throttleHeldMs(), o.budgetEndsAt);
   const replay = o.path !== undefined;
   const sink = new OutcomeSink(prop, d.profile.secrets, { coverage: only !== undefined ? 1 : covered.cases.length, random: replay || only !== undefined ? 0 : o.runs });
   const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment };
@@ -115,7 +115,7 @@ function statusOf(s: { failed: boolean; interrupted: boolean; errored: boolean; 
 /** Why a property could not vouch for its invariant, in one line. */
 function inconclusiveWhy(l: Ledger, cutByBound: boolean, o: PropertyRunOptions, throttleCreditMs = 0): string {
   const credit = throttleCreditMs > 0 ? ` and ${seconds(throttleCreditMs)} given back for the target's throttling` : '';
-  const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)})` : `its time bound (${seconds(o.perPropertyMs)}${credit})`;
+  const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)}${credit})` : `its time bound (${seconds(o.perPropertyMs)}${credit})`;
   const short = belowFloor(l) ?? `judged ${ledgerLine(l)}`;
   return `${short}${cutByBound ? `; ${bound} ended it` : ''}`;
 }

@@ -14,7 +14,8 @@ export const MAX_THROTTLE_CREDIT = 9;
 /**
  * A property's time bound: `signal` aborts when `ms` have passed or the run is interrupted. Time the
  * target's throttling held requests back (`held`, wall ms, growing) is given back to the bound, up to
- * MAX_THROTTLE_CREDIT × `ms`: throttling is waited out, not charged to the target's own speed.
+ * MAX_THROTTLE_CREDIT × `ms` and never past `until` (the run's budget, the user's hard limit):
+ * throttling is waited out, not charged to the target's own speed.
  */
 export class PropertyBound {
   private readonly controller = new AbortController();
@@ -27,6 +28,7 @@ export class PropertyBound {
     readonly ms: number,
     private readonly outer?: AbortSignal,
     private readonly held?: () => number,
+    private readonly until?: number,
   ) {
     setMaxListeners(MAX_CALLS_IN_FLIGHT, this.controller.signal);
     this.heldAtStart = held?.() ?? 0;
@@ -38,7 +40,7 @@ export class PropertyBound {
 
   private arm(ms: number): NodeJS.Timeout {
     return setTimeout(() => {
-      const owed = Math.min((this.held?.() ?? 0) - this.heldAtStart, MAX_THROTTLE_CREDIT * this.ms) - this.credited;
+      const owed = Math.min(Math.min((this.held?.() ?? 0) - this.heldAtStart, MAX_THROTTLE_CREDIT * this.ms) - this.credited, (this.until ?? Number.POSITIVE_INFINITY) - Date.now());
       if (owed >= 1) {
         this.credited += owed;
         this.timer = this.arm(owed);
@@ -89,6 +91,11 @@ export class Budget {
     if (left <= 0) return { spent: true };
     const share = Math.max(1, Math.floor(left / Math.max(1, runnableLeft)));
     return share < perPropertyMs ? { perPropertyMs: share, budgetShareMs: share } : { perPropertyMs };
+  }
+
+  /** When the budget ends, as options take it (nothing without a budget). */
+  endsAt(): { budgetEndsAt?: number } {
+    return this.deadline === undefined ? {} : { budgetEndsAt: this.deadline };
   }
 
   /** Milliseconds left, or undefined without a budget. */
