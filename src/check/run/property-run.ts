@@ -39,14 +39,9 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   const only = o.path === undefined ? undefined : coverageIndex(o.path);
   const covered = (o.coverage && o.path === undefined) || only !== undefined ? coverageCasesOf(prop, d.profile) : { cases: [] };
   if (covered.error) return errored(covered.error);
-  let arb: fc.Arbitrary<unknown> | undefined;
-  if (only === undefined) {
-    try {
-      arb = prop.arbitrary(d.profile);
-    } catch (err) {
-      return errored(`pouchproof could not build the property's cases: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
+  const built = only === undefined ? arbitraryOf(prop, d.profile) : {};
+  if (built.error) return errored(built.error);
+  const arb = built.arb;
 
   const requestsAtStart = d.counter.total;
   // Throttling is given back to the property's bound, never past the run's budget (the user's hard limit).
@@ -69,18 +64,8 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     bound.dispose();
   }
 
-  const findings: Finding[] = [...(cov?.findings ?? []), ...(rand?.findings ?? [])];
+  const findings = findingsOf(prop, d, sink, cov, rand);
   const crash = d.counter.crash;
-  if (crash) {
-    const at = cov?.crashed ?? rand?.crashed?.run;
-    if (at) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
-  }
-  if (rand?.allDiscarded) {
-    findings.push({ kind: 'error', property: prop.id, section: prop.section, message: `every generated case was discarded by stillValid (${rand.allDiscarded} skipped): the property's generator and its label disagree` });
-  }
-  // A target that went down explains the transport failures of the cases in flight around it (they ran
-  // side by side, so their order says nothing): the crash finding names it, once.
-  findings.push(...sink.findings().filter((f) => !(crash && f.kind === 'transport')));
   const evidence = ledgerOf(prop.floor, sink.coverage.done(), sink.random.done());
   const failed = findings.some((f) => isFailing(f.kind));
   const cutByBound = bound.signal.aborted && !bound.interrupted && !d.counter.unreachable && !crash;
@@ -99,6 +84,32 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     evidence,
     ...(cov && cov.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
   };
+}
+
+/** The property's generator for this profile, or why it could not be built. */
+function arbitraryOf(prop: Property, profile: Profile): { arb?: fc.Arbitrary<unknown>; error?: string } {
+  try {
+    return { arb: prop.arbitrary(profile) };
+  } catch (err) {
+    return { error: `pouchproof could not build the property's cases: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** The phases' findings, the crash that ended them (once), and the sink's. */
+function findingsOf(prop: Property, d: PropertyRunDeps, sink: OutcomeSink, cov: CoveragePhase | undefined, rand: RandomPhase | undefined): Finding[] {
+  const findings: Finding[] = [...(cov?.findings ?? []), ...(rand?.findings ?? [])];
+  const crash = d.counter.crash;
+  if (crash) {
+    const at = cov?.crashed ?? rand?.crashed?.run;
+    if (at) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
+  }
+  if (rand?.allDiscarded) {
+    findings.push({ kind: 'error', property: prop.id, section: prop.section, message: `every generated case was discarded by stillValid (${rand.allDiscarded} skipped): the property's generator and its label disagree` });
+  }
+  // A target that went down explains the transport failures of the cases in flight around it (they ran
+  // side by side, so their order says nothing): the crash finding names it, once.
+  findings.push(...sink.findings().filter((f) => !(crash && f.kind === 'transport')));
+  return findings;
 }
 
 function statusOf(s: { failed: boolean; interrupted: boolean; errored: boolean; replay: boolean; evidence: Ledger }): PropertyStatus {
