@@ -51,6 +51,12 @@ describe('the module graph of src/, properties/ and scenarios/', () => {
     expect(known.filter((c) => !found.includes(c)), 'a known cycle is gone: remove its exception from KNOWN_CYCLES').toEqual([]);
   });
 
+  it('ships no test-only orchestration: nothing in the package (src/, properties/, scenarios/) imports test/ or bench/, and the readings zoo lives with its tests', () => {
+    const intoTests = [...graph].flatMap(([from, to]) => to.filter((t) => /^(test|bench)\//.test(t)).map((t) => `${from} → ${t}`));
+    expect(intoTests).toEqual([]);
+    expect(graph.has('src/check/readings-zoo.ts')).toBe(false);
+  });
+
   it('follows the layering: nothing lower imports anything higher, and the reference uses only spec and crypto', () => {
     expect(layeringBreaks(graph, LAYERS)).toEqual([]);
   });
