@@ -18,7 +18,7 @@ const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded'
 
 export async function run(): Promise<void> {
   const t = await embedded([]);
-  let suite;
+  let suite: Awaited<ReturnType<typeof runProperties>>;
   try {
     suite = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
   } finally {

@@ -197,7 +197,7 @@ async function commitLeftNothing(ctx: CaseContext, pouchId: string, body: Json, 
 const rowSchema = toZod(UsageRowNode);
 
 /** After a refused usage report: its valid rows, sent alone, are all new to the source. */
-async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, what: string, onStored: Blame): Promise<Outcome> {
+async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, onStored: Blame): Promise<Outcome> {
   const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as unknown as UsageRow[];
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
@@ -251,7 +251,7 @@ const noSideEffect = defineProperty({
     const notes = new Notes();
     notes.add(r);
     if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId']!, s.body, what, blameOf(v)));
-    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, what, blameOf(v)));
+    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, blameOf(v)));
   },
   describe: (c) => (c.kind === 'conflict' ? `conflicting batch of ${c.size}` : `${c.violation.label.constraintId} ${c.violation.label.variant}`),
 });

@@ -285,8 +285,8 @@ const arbConflictType = fc.oneof({ arbitrary: fc.constantFrom<OpType>('restore',
 const arbArtifact = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.nat(ARTIFACT_CHOICES - 1), weight: 1 });
 
 const arbCreate = fc
-  .record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), then: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() })
-  .map((r) => new Create(r.p, r.count, r.then, r.named));
+  .record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), later: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() })
+  .map((r) => new Create(r.p, r.count, r.later, r.named));
 
 /**
  * Sequences of steps. A plain array of commands rather than `fc.commands`: its shrinking does not

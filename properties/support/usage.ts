@@ -50,7 +50,7 @@ export const arbRow: fc.Arbitrary<UsageRow> = fc.tuple(arbKey, arbCounters).map(
 /** `row` with every counter at most its own and the total strictly lower (or equal when all are 0). */
 export function lowered(row: UsageRow, cut: readonly number[]): UsageRow {
   const out = { ...row };
-  USAGE_COUNTERS.forEach((c, i) => (out[c] = Math.max(0, row[c] - (cut[i] ?? 0))));
+  for (const [i, c] of USAGE_COUNTERS.entries()) out[c] = Math.max(0, row[c] - (cut[i] ?? 0));
   return out;
 }
 

@@ -285,11 +285,11 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: {
       runs: meta.runs,
-      ...(meta.only && meta.only.length ? { only: [...meta.only] } : {}),
+      ...(meta.only?.length ? { only: [...meta.only] } : {}),
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
       ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
-      ...(meta.failOn && meta.failOn.length ? { failOn: [...meta.failOn] } : {}),
+      ...(meta.failOn?.length ? { failOn: [...meta.failOn] } : {}),
     },
     assumptions: { ...meta.assumptions },
     totals: {

@@ -129,7 +129,7 @@ describe('bad bodies', () => {
       for (const bad of BAD) {
         const { raw, headers } = badBody(json, bad, 'rows');
         const text = typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: false }).decode(raw);
-        let parsed: unknown = undefined;
+        let parsed: unknown ;
         try {
           if (typeof raw !== 'string') new TextDecoder('utf-8', { fatal: true }).decode(raw);
           parsed = JSON.parse(text);

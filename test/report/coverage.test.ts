@@ -21,9 +21,9 @@ function observations(): CoverageObservation[] {
   const out: CoverageObservation[] = [];
   for (const c of REQUEST_CONSTRAINTS) {
     for (const s of boundarySpecs(c)) out.push({ constraint: c.id, side: 'accept', variant: s.variant, result: 'observed' });
-    violationSpecs(c).forEach((s, i) =>
-      out.push({ constraint: c.id, side: 'reject', variant: s.variant, result: c.id === BROKEN && i === 0 ? 'failed' : c.id === UNSEEN ? 'unjudged' : 'observed' }),
-    );
+    for (const [i, s] of violationSpecs(c).entries()) {
+      out.push({ constraint: c.id, side: 'reject', variant: s.variant, result: c.id === BROKEN && i === 0 ? 'failed' : c.id === UNSEEN ? 'unjudged' : 'observed' });
+    }
   }
   return out;
 }

@@ -84,7 +84,7 @@ function walk(w: Walk, path: string, key: string, v: unknown, depth: number): vo
   if (w.out.length >= MAX_FACTS_PER_EXCHANGE) return;
   if (Array.isArray(v)) {
     w.out.push({ path: `${w.prefix} ${path}.length`, value: String(v.length) });
-    if (depth < MAX_DEPTH) v.forEach((x, i) => walk(w, `${path}[${i}]`, key, x, depth + 1));
+    if (depth < MAX_DEPTH) for (const [i, x] of v.entries()) walk(w, `${path}[${i}]`, key, x, depth + 1);
     return;
   }
   if (v !== null && typeof v === 'object') {

@@ -82,7 +82,7 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     durationMs: Date.now() - started,
     findings: notApplicable ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: clean(notApplicable) }, ...findings] : findings,
     evidence,
-    ...(cov && cov.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
+    ...(cov?.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
   };
 }
 
