@@ -71,10 +71,10 @@ function formsAgree(value: unknown, bytes: Uint8Array): boolean {
  * something (a verdict resting on a reading records that it consulted it).
  */
 export function bodySigner(key: { readonly kid: string; readonly privateKey: KeyObject }, assumptions: Pick<AssumptionSet, 'canonical-json' | 'jws-form'>): BodySigner {
-  const jwsForm = (): JwsForm => assumptions['jws-form'] as JwsForm;
+  const jwsForm = (): JwsForm => assumptions['jws-form'];
   const asSent = (bytes: Uint8Array): string => signDigest(blake3(bytes), key.kid, key.privateKey, jwsForm());
   const byReading = (bytes: Uint8Array, parsed: { value: unknown } | undefined): string | undefined => {
-    const canonical = assumptions['canonical-json'] as CanonicalForm;
+    const canonical = assumptions['canonical-json'];
     // A body that is not JSON has no canonical form: only a raw-bytes digest exists for it.
     if (!parsed && canonical !== 'raw-bytes') return undefined;
     return signDigest(signingDigest(parsed?.value, bytes, { canonical }), key.kid, key.privateKey, jwsForm());
