@@ -5,14 +5,14 @@
  * and nothing else; told of it (`--assume`), it reports nothing at all. The test suite and the
  * benchmark both run it.
  */
-import { cleanRunProblems, type CleanProblem } from './clean-run.ts';
-import type { Property } from './property.ts';
-import { runProperties, type Finding, type PropertyResult } from './runner.ts';
-import { UNJUDGED_CAUSES } from './run/ledger.ts';
-import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../reference/index.ts';
-import { seededRandom } from '../gen/index.ts';
-import type { Readings } from '../spec/index.ts';
-import { resolveTarget } from '../target/resolve.ts';
+import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
+import type { Property } from '../../src/check/property.ts';
+import { runProperties, type Finding, type PropertyResult } from '../../src/check/runner.ts';
+import { UNJUDGED_CAUSES } from '../../src/check/run/ledger.ts';
+import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../../src/reference/index.ts';
+import { seededRandom } from '../../src/gen/index.ts';
+import type { Readings } from '../../src/spec/index.ts';
+import { resolveTarget } from '../../src/target/resolve.ts';
 
 export interface ZooCase {
   readonly label: string;
