@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { blake3 } from '../crypto/blake3.ts';
 import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
 import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
-import { assumptionOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
+import { readingsOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
@@ -45,7 +45,7 @@ function digestsCanonicalText(form: CanonicalForm): boolean {
 }
 
 /** Canonical text hashes alike under every reading of the registry: then the run's reading does not matter for it. */
-const CANONICAL_TEXT_AS_SENT = assumptionOf('canonical-json').choices.every((c) => digestsCanonicalText(c.value as CanonicalForm));
+const CANONICAL_TEXT_AS_SENT = readingsOf('canonical-json').every(digestsCanonicalText);
 
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */
 function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
