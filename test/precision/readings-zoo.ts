@@ -67,12 +67,19 @@ function inconclusiveAllowedIn(mode: ZooMode): (r: PropertyResult) => boolean {
   return (r) => mode === 'default' && r.evidence !== undefined && UNJUDGED_CAUSES.every((c) => c === 'assumption' || (r.evidence!.coverage.unjudged[c] === 0 && r.evidence!.random.unjudged[c] === 0));
 }
 
+/**
+ * A zoo property's bound: a silent run must be a complete one, so the bound is there to end a hang,
+ * not to judge speed; on two cores shared with other jobs the coverage phase of
+ * rejection.violations-rejected alone once took 20 s.
+ */
+const ZOO_PROPERTY_MS = 60_000;
+
 export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number; readonly coverage?: boolean }): Promise<ZooRun> {
   const t = await resolveTarget({ kind: 'embedded', readings: c.readings });
   const started = Date.now();
   try {
     const profile = mode === 'assume' ? { ...t.profile, assumptions: { ...t.profile.assumptions, ...c.readings } } : t.profile;
-    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? 20_000, coverage: o.coverage ?? true });
+    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? ZOO_PROPERTY_MS, coverage: o.coverage ?? true });
     const findings = run.results.flatMap((r) => r.findings);
     return {
       case: c,
