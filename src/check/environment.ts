@@ -11,7 +11,7 @@
  * 4. otherwise the harness made the refused request as the spec states it, with the profile's
  *    credentials: the endpoint is not served, a violation of what the spec says it does.
  */
-import { ASSUMPTIONS, ENDPOINT_BY_ID, assumptionOf, type EndpointId, type ReadingOf } from '../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, readingsOf, type EndpointId, type ReadingOf } from '../spec/index.ts';
 import type { CallOptions, Exchange } from '../target/client.ts';
 import { assumptionMismatch, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
 import { SERVES } from './judgements.ts';
@@ -128,6 +128,5 @@ function listedOf(params: Readonly<Record<string, string>>, endpoint: EndpointId
 }
 
 function otherForm(ctx: CaseContext): ReadingOf<'jws-form'> {
-  const forms = assumptionOf('jws-form').choices.map((c) => c.value as ReadingOf<'jws-form'>);
-  return forms.find((f) => f !== ctx.assumptions['jws-form'])!;
+  return readingsOf('jws-form').find((f) => f !== ctx.assumptions['jws-form'])!;
 }

@@ -4,7 +4,7 @@
  * "unknown" (the target answered in none of the known readings, or not at all). Evidence is one
  * line per request, secrets already masked.
  */
-import { ASSUMPTIONS, assumptionOf, type AssumptionName, type ReadingOf } from '../../spec/index.ts';
+import { ASSUMPTIONS, assumptionOf, readingsOf, type AssumptionName, type ReadingOf } from '../../spec/index.ts';
 import type { Answer } from './env.ts';
 
 interface Base<N extends AssumptionName> {
@@ -59,7 +59,7 @@ export function decide<N extends AssumptionName>(assumption: N, consistent: read
 
 /** Every reading of `name`, registry order, typed. */
 export function choicesOf<N extends AssumptionName>(name: N): ReadingOf<N>[] {
-  return assumptionOf(name).choices.map((c) => c.value as ReadingOf<N>);
+  return readingsOf(name);
 }
 
 /** `decide` for a single reading. */

@@ -11,7 +11,7 @@ import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
 import { parseReadings, type Readings } from '../../spec/index.ts';
 import { TargetClient } from '../../target/client.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
-import { UsageError, type CommandModule } from '../command.ts';
+import { defineCommand, UsageError } from '../command.ts';
 
 /** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */
 export function parseNameValues(flag: string, args: readonly string[] | undefined): Readings {
@@ -35,9 +35,9 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function resolve(argv: Record<string, unknown>, readings: Readings): Promise<Target> {
-  const profileArg = argv['profile'];
-  const targetArg = argv['target'];
+async function resolve(argv: { readonly profile?: string | undefined; readonly target?: string | undefined }, readings: Readings): Promise<Target> {
+  const profileArg = argv.profile;
+  const targetArg = argv.target;
   if (profileArg !== undefined && targetArg !== undefined) throw new UsageError('give either --profile or --target, not both');
   if (Object.keys(readings).length > 0 && (profileArg !== undefined || targetArg !== undefined)) {
     throw new UsageError('--reading switches the embedded reference; it cannot be combined with --profile or --target');
@@ -71,7 +71,7 @@ async function resolve(argv: Record<string, unknown>, readings: Readings): Promi
   };
 }
 
-const probe: CommandModule = {
+const probe = defineCommand({
   describe: 'observe which reading of each "not shown" of the spec a target takes',
   examples: [
     ['pouchproof probe --profile staging.json', 'which reading of each "not shown" the target takes'],
@@ -86,8 +86,8 @@ const probe: CommandModule = {
       .option('json', { type: 'boolean', default: false, describe: 'print the table as JSON' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print every request and answer behind each row' }),
   async handler(argv) {
-    const readings = parseNameValues('--reading', argv['reading'] as string[] | undefined);
-    const fixed = parseNameValues('--assume', argv['assume'] as string[] | undefined);
+    const readings = parseNameValues('--reading', argv.reading);
+    const fixed = parseNameValues('--assume', argv.assume);
     const target = await resolve(argv, readings);
     const client = new TargetClient(target.profile);
     try {
@@ -100,6 +100,6 @@ const probe: CommandModule = {
       await target.close();
     }
   },
-};
+});
 
 export default probe;
