@@ -126,7 +126,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${duration ?? '30s'}`;
   process.stdout.write(`pouchproof load: ${scenario.scenario.name} ${what}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();
-  let out;
+  let out: Awaited<ReturnType<typeof runGated>>;
   try {
     out = await runGated({ ...opts, signal: intr.signal }, gates);
   } finally {

@@ -56,7 +56,7 @@ async function resolve(argv: { readonly profile?: string | undefined; readonly t
     throw e;
   }
   const { startReference } = await import('../../reference/index.ts');
-  let ref;
+  let ref: Awaited<ReturnType<typeof startReference>>;
   try {
     ref = await startReference({ host: '127.0.0.1', port: 0, readings });
   } catch (e) {

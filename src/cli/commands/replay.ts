@@ -26,7 +26,7 @@ const replay = defineCommand({
     if (positionals.length > 1) throw new UsageError('replay takes one token');
     const raw = positionals[0];
     if (!raw) throw new UsageError('replay needs a token: pouchproof replay TOKEN');
-    let token;
+    let token: ReturnType<typeof decodeReplayToken>;
     try {
       token = decodeReplayToken(raw.trim());
     } catch (e) {

@@ -34,6 +34,7 @@ export interface ParsedSuiteArgs {
 }
 
 /** The suite's flags as yargs reads them; a flag left out takes the session's default. */
+// biome-ignore lint/complexity/noBannedTypes: yargs' own type for a builder that adds to no options yet is `{}`
 export type SuiteFlags = Partial<FlagsOf<typeof suiteOptions<{}>>>;
 
 export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
@@ -75,7 +76,7 @@ export async function runAndReport(
       signal: intr.signal,
       ...(after ? { after: (r: RunResult) => after(r, intr.signal, view) } : {}),
     });
-    let written;
+    let written: Awaited<ReturnType<typeof saveReport>>;
     try {
       written = await saveReport(a.reportDir, report, profile.secrets, files);
     } catch (e) {

@@ -84,7 +84,7 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
       throw new BadInput((e as Error).message);
     }
   }
-  let ref;
+  let ref: Awaited<ReturnType<typeof startReference>>;
   try {
     // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
     const onCrash = (): void => {
