@@ -12,12 +12,12 @@
  * Ground: no clause; the rule of thumb that a server's work on a request is linear in its size
  * (`performanceJudgement`). The probe is short and bounded (a few dozen commits, a time budget),
  * judges fastest-of-rounds latencies against a linear model with a generous factor and confirms a
- * suspicion before reporting it (src/check/cost-growth.ts).
+ * suspicion before reporting it (src/check/model/cost-growth.ts).
  */
 import fc from 'fast-check';
-import { costCurve, describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/cost-growth.ts';
-import { unexpected } from '../src/check/judge.ts';
-import { performanceJudgement } from '../src/check/judgements.ts';
+import { costCurve, describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/model/cost-growth.ts';
+import { unexpected } from '../src/check/judge/judge.ts';
+import { performanceJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome } from '../src/check/property.ts';
 import { LIMITS } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, type Op, type Pouch } from './support/commits.ts';

@@ -3,9 +3,9 @@
  * with a 4xx (never a 5xx), and a refused request has no effect at all.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../src/check/controls.ts';
-import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
-import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
+import { judgeServed } from '../src/check/judge/controls.ts';
+import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge/judge.ts';
+import { constraintJudgement, readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
@@ -14,7 +14,7 @@ import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
 import { judgePlan } from './support/usage.ts';
-import { rowKey, type UsageRow } from '../src/check/usage-model.ts';
+import { rowKey, type UsageRow } from '../src/check/model/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');

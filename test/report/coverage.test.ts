@@ -3,8 +3,8 @@
  * (unobserved and failed constraints first), one line in summary.md and in the console summary.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageTable, type CoverageObservation } from '../../src/check/coverage-table.ts';
-import type { RunResult } from '../../src/check/runner.ts';
+import { coverageTable, type CoverageObservation } from '../../src/check/run/coverage-table.ts';
+import type { RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { coverageHeadline, toCoverageMarkdown } from '../../src/report/coverage-md.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';

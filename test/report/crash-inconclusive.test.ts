@@ -4,7 +4,7 @@
  * summary.md and the console (the one-line reason, what the budget did not cover).
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/check/runner.ts';
+import type { RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { toJunit } from '../../src/report/junit.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordExchange } from '../../src/check/exchange-record.ts';
+import { recordExchange } from '../../src/check/run/exchange-record.ts';
 import { TargetClient, type Exchange } from '../../src/target/client.ts';
 import { toCurl } from '../../src/target/curl.ts';
 import { probeConnection } from '../../src/target/connect-probe.ts';

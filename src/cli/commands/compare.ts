@@ -7,7 +7,7 @@
  */
 import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
-import { compareTargets, type CompareTarget } from '../../check/compare/index.ts';
+import { compareTargets, type CompareTarget } from '../../check/orchestrate/compare/index.ts';
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
 import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
@@ -16,7 +16,7 @@ import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
-import { makeRunId } from '../../check/runner.ts';
+import { makeRunId } from '../../check/run/index.ts';
 import { loadAllProperties, unreachableReason } from '../../session/index.ts';
 import { parseOnly, parsePositive, parseSeed } from '../args.ts';
 

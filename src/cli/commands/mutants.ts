@@ -1,12 +1,12 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/orchestrate/mutants.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
-import { DEFAULT_RUNS } from '../../check/runner.ts';
+import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';

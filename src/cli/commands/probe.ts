@@ -1,12 +1,12 @@
 /**
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
- * shown" it takes, observed with a few requests per assumption (src/check/discover). Against a
+ * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
  * profile, a bare URL, or (with neither) the embedded reference, optionally switched to readings
  * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0 whatever the target did:
  * a target that is down or answers garbage gets `unknown` rows with the reason.
  */
 import type { Argv } from 'yargs';
-import { discoverReadings } from '../../check/discover/index.ts';
+import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
 import { parseReadings, type Readings } from '../../spec/index.ts';
 import { TargetClient } from '../../target/client.ts';

@@ -1,6 +1,6 @@
 import { defineCommand, UsageError } from '../command.ts';
-import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
-import { isFailing, replayProperty } from '../../check/runner.ts';
+import { decodeReplayToken, ReplayTokenError } from '../../check/run/replay-token.ts';
+import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';

@@ -4,10 +4,10 @@
  * spelt out, the console view, Ctrl-C, and the reports, which are written whatever the run's end.
  */
 import type { Argv } from 'yargs';
-import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
-import { nothingChecked } from '../../check/runner.ts';
+import { nothingChecked } from '../../check/run/index.ts';
 import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
