@@ -99,7 +99,7 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
   });
 
   it('stops at the first failing case under endOnFailure, and runs no coverage phase when told not to', async () => {
-    const one = { ...standInProfile(srv.url), connections: 1 };
+    const one = { ...standInProfile(srv.url), connections: 1, caseConcurrency: 1 };
     const ended = await runProperties(one, [prop(() => CASES)], { seed: 1, runs: 5, endOnFailure: true });
     expect(ended.results[0]!.coverage?.cases).toBe(2);
     expect(ended.results[0]!.runs).toBe(0);

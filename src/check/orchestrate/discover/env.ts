@@ -76,7 +76,7 @@ export class DiscoveryEnv {
   constructor(private readonly o: DiscoveryEnvOptions) {
     this.profile = o.profile;
     this.client = o.client;
-    this.limiter = new Limiter(Math.max(1, o.profile.connections));
+    this.limiter = new Limiter(Math.max(1, o.profile.caseConcurrency));
   }
 
   identity(kind: MemberKind, account: 'primary' | 'secondary' = 'primary'): Identity | undefined {
