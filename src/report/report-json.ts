@@ -2,6 +2,7 @@
  * `report.json`: the machine-readable record of a run. Its schema is the zod schema below and is
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
+import { RecordedExchangeSchema } from '../check/run/exchange-record.ts';
 import { z } from 'zod';
 import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
@@ -22,22 +23,8 @@ const FindingKindSchema = z.enum([
   'crash',
 ]);
 
-const BodySchema = z.strictObject({ text: z.string(), encoding: z.literal('base64').optional(), size: z.number().int().nonnegative(), clipped: z.literal(true).optional() });
-
-/** One HTTP exchange of a finding (src/check/run/exchange-record.ts): what the HAR export and the HTML report show. */
-export const ExchangeSchema = z.strictObject({
-  id: z.number().int(),
-  endpoint: z.string(),
-  startedAt: z.iso.datetime(),
-  request: z.strictObject({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: BodySchema }),
-  response: z.strictObject({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: BodySchema, truncated: z.boolean() }).optional(),
-  verdict: z.enum(['accepted', 'rejected', 'server-error', 'protocol-error', 'transport-error']),
-  reason: z.string(),
-  failure: z.enum(['refused', 'closed', 'timeout', 'aborted', 'other']).optional(),
-  timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
-  resent: z.string().optional(),
-  throttled: z.strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional() }).optional(),
-});
+/** One HTTP exchange of a finding: its schema is defined once, with the record (src/check/run/exchange-record.ts). */
+export const ExchangeSchema = RecordedExchangeSchema;
 
 /** A history that cannot be linearized, as a timeline (src/check/model/linearizability/timeline.ts); an op without `retMs` has an unknown outcome. */
 export const TimelineSchema = z.strictObject({

@@ -7,7 +7,8 @@ import { errorCodes } from './error-codes.ts';
 import { describeProxyFailure } from './proxy.ts';
 import { describeTlsFailure } from './tls.ts';
 
-export type Verdict = 'accepted' | 'rejected' | 'server-error' | 'protocol-error' | 'transport-error';
+export const VERDICTS = ['accepted', 'rejected', 'server-error', 'protocol-error', 'transport-error'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface ResponseFacts {
   readonly status: number;
@@ -32,7 +33,8 @@ export interface Judgement {
  * connection, before or during the response), `timeout` (no complete response in time), `aborted`
  * (pouchproof itself gave up: its time bound ended the call, not the target's doing), `other`.
  */
-export type TransportFailure = 'refused' | 'closed' | 'timeout' | 'aborted' | 'other';
+export const TRANSPORT_FAILURES = ['refused', 'closed', 'timeout', 'aborted', 'other'] as const;
+export type TransportFailure = (typeof TRANSPORT_FAILURES)[number];
 
 /** Parses a complete body as JSON; undefined when it is not JSON (or is empty). */
 export function parseJsonBody(body: string, truncated: boolean): { json: unknown } | undefined {

@@ -17,7 +17,7 @@ import { signatureFor, type SignatureOption } from './signing.ts';
 import { RecentRate, Throttle, sleep, throttleWait, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
 
-export type { TransportFailure, Verdict } from './classify.ts';
+export { TRANSPORT_FAILURES, VERDICTS, type TransportFailure, type Verdict } from './classify.ts';
 
 export interface CallOptions {
   endpoint: EndpointId;

@@ -4,39 +4,42 @@
  * kept up to a bound (an envelope can be megabytes): a report must stay openable.
  */
 import { isUtf8 } from 'node:buffer';
-import type { Exchange, TransportFailure, Verdict } from '../../target/client.ts';
+import { z } from 'zod';
+import { TRANSPORT_FAILURES, VERDICTS, type Exchange } from '../../target/client.ts';
 import { maskList, redact, redactBytes } from '../../target/redact.ts';
 
 /** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
 export const MAX_RECORDED_BODY_CHARS = 16_384;
 
-export interface RecordedBody {
-  /** The body as text, or its bytes as base64 (`encoding`), cut at `MAX_RECORDED_BODY_CHARS`. */
-  readonly text: string;
-  readonly encoding?: 'base64';
-  /** The whole body's size in bytes (as sent, or as received). */
-  readonly size: number;
+/** A body as kept: its text (or base64 of bytes that are not UTF-8), cut at `MAX_RECORDED_BODY_CHARS`, and its whole size in bytes. */
+export const RecordedBodySchema = z.strictObject({
+  text: z.string(),
+  encoding: z.literal('base64').optional(),
+  size: z.number().int().nonnegative(),
   /** `text` holds only the start of the body. */
-  readonly clipped?: true;
-}
+  clipped: z.literal(true).optional(),
+});
+export type RecordedBody = z.infer<typeof RecordedBodySchema>;
 
-export interface RecordedExchange {
-  readonly id: number;
-  readonly endpoint: string;
+/** One HTTP exchange of a finding, as report.json keeps it and the HAR export and the HTML report show it: the schema is the type. */
+export const RecordedExchangeSchema = z.strictObject({
+  id: z.number().int(),
+  endpoint: z.string(),
   /** When the request was sent (ISO 8601). */
-  readonly startedAt: string;
-  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody };
+  startedAt: z.iso.datetime(),
+  request: z.strictObject({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: RecordedBodySchema }),
   /** Absent when nothing (or no status line) came back. */
-  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody; readonly truncated: boolean };
-  readonly verdict: Verdict;
-  readonly reason: string;
-  readonly failure?: TransportFailure;
-  readonly timings: { readonly headersMs?: number; readonly totalMs: number };
+  response: z.strictObject({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: RecordedBodySchema, truncated: z.boolean() }).optional(),
+  verdict: z.enum(VERDICTS),
+  reason: z.string(),
+  failure: z.enum(TRANSPORT_FAILURES).optional(),
+  timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
   /** Sent again on a fresh connection after a stale keep-alive one closed under it (client.ts), and why. */
-  readonly resent?: string;
+  resent: z.string().optional(),
   /** The target throttled it first (429, or 503 with Retry-After): how often, how long was waited, whether the wait was cut short. */
-  readonly throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
-}
+  throttled: z.strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional() }).optional(),
+});
+export type RecordedExchange = z.infer<typeof RecordedExchangeSchema>;
 
 /**
  * The body as kept: decoded from at most the bytes the kept characters can take, and copied, so
