@@ -8,7 +8,7 @@
  */
 import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey } from 'node:crypto';
 import { b64u, fromB64u } from '../crypto/base64url.ts';
-import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type SignatureForm } from '../crypto/service-signature.ts';
+import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type HighS, type SignatureForm } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
 import { SIGNATURE_SHORTCUT_FAULTS, type FaultName } from './fault-catalogue.ts';
@@ -74,7 +74,7 @@ function requestDto(body: unknown): unknown {
  * leaves to the real verifier.
  * True when the shortcut accepts the header.
  */
-function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: unknown; expectedKid: string | undefined; directory: Directory; faults: FaultSet; form: SignatureForm; highS: 'accepted' | 'rejected' }): boolean {
+function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: unknown; expectedKid: string | undefined; directory: Directory; faults: FaultSet; form: SignatureForm; highS: HighS }): boolean {
   const s = segments(a.header);
   if (!s) return false;
   const [seg, payloadSeg, sigSeg] = s;
