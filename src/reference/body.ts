@@ -104,8 +104,8 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
   text = lenientText(text, faults);
   if (!lastWins || !faults.has('deep-nesting-crash')) {
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
-    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names.
-    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped') });
+    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names; `member-names-quadratic`: each name compared with every earlier one.
+    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped'), namesInList: faults.has('member-names-quadratic') });
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
     if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
     if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);

@@ -46,7 +46,7 @@ interface Demo {
 }
 
 const A = (n: number): string => 'A'.repeat(n);
-const many = <T>(n: number, f: () => T): T[] => Array.from({ length: n }, f);
+const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 const revoke = (ref: RunningReference, body: unknown): Promise<number> => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
 const unlock = (ref: RunningReference): Promise<Res> => call(ref, 'PUT', '/v1/account/unlock', { statements: [statement] }, BROWSER);
 const commitOps = (ref: RunningReference, ops: Record<string, unknown>[], pouch: string = randomUUID()): Promise<number> => status(commit(ref, pouch, commitBody(ops)));
@@ -58,6 +58,22 @@ function withHighS(header: string): string {
   const sv = BigInt('0x' + sig.subarray(32).toString('hex'));
   const high = sv > P256_N / 2n ? sv : P256_N - sv;
   return `${h}..${b64u(Buffer.concat([sig.subarray(0, 32), Buffer.from(high.toString(16).padStart(64, '0'), 'hex')]))}`;
+}
+
+/**
+ * A cost fault only costs time, so what is observed is the cost probe's verdict on one dimension
+ * (fastest CPU time of this process per size over interleaved rounds, fitted growth, confirmed
+ * once), never a timing threshold of the test's own. `send` answers the HTTP status, `expected` the
+ * one a request of the dimension must get to be measured.
+ */
+async function costVerdict(name: string, limit: number, expected: number, send: (size: number) => Promise<number>): Promise<string> {
+  const verdict = await probeCost({ name, what: name, baseline: 1, sizes: sizesUpTo(limit, 1) }, async (size) => {
+    const cpu = process.cpuUsage();
+    const code = await send(size);
+    const used = process.cpuUsage(cpu);
+    return code === expected ? { ms: (used.user + used.system) / 1000 } : { refused: `HTTP ${code}` };
+  }, { seed: 1, deadline: Date.now() + 20_000 });
+  return verdict.kind;
 }
 
 /** Create an artifact, then return it with its pouch. */
@@ -443,16 +459,28 @@ const DEMOS: Record<FaultName, Demo> = {
   // dimension (fastest CPU time of this process per size over interleaved rounds, fitted growth,
   // confirmed once), never a timing threshold of the test's own.
   'quadratic-envelope': {
-    observe: async (ref) => {
-      const max = LIMITS.envelopeLength.max!;
-      const verdict = await probeCost({ name: 'envelope', what: 'envelope length', baseline: 1, sizes: sizesUpTo(max, 1) }, async (size) => {
-        const cpu = process.cpuUsage();
-        const code = await commitOps(ref, [op(ref, { envelope: 'A'.repeat(size), blob_ids: ['b1'] })]);
-        const used = process.cpuUsage(cpu);
-        return code === 200 ? { ms: (used.user + used.system) / 1000 } : { refused: `HTTP ${code}` };
-      }, { seed: 1, deadline: Date.now() + 20_000 });
-      return verdict.kind;
-    },
+    observe: (ref) => costVerdict('envelope', max('envelopeLength'), 200, (size) => commitOps(ref, [op(ref, { envelope: A(size), blob_ids: ['b1'] })])),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // A refusal's cost: an envelope of valid characters but its last.
+  'envelope-regex-backtracking': {
+    observe: (ref) => costVerdict('refused envelope', max('envelopeLength'), 400, (size) => commitOps(ref, [op(ref, { envelope: `${A(size - 1)}.` })])),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // The members of 4.4's free-form response object.
+  'member-names-quadratic': {
+    observe: (ref) =>
+      costVerdict('members', 2 ** 13, 200, (size) =>
+        status(call(ref, 'POST', '/v1/account/passkeys', { response: Object.fromEntries(many(size, (i) => [`k${i.toString(36)}`, 0])), statement }, BROWSER)),
+      ),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // Distinct rows of one report, to a fresh source each time.
+  'quadratic-usage-rows': {
+    observe: (ref) => costVerdict('usage rows', max('usageRowsPerRequest'), 200, (size) => status(reportUsage(ref, sourceId(), many(size, (i) => usageRow({ assistant: `a${i.toString(36)}` }))))),
     correct: 'linear',
     faulty: 'superlinear',
   },
