@@ -43,12 +43,14 @@ export function checkContentType(req: IncomingMessage, faults: FaultSet, reading
 
 /** `body-cap-1mib`: nginx's default client_max_body_size, left in front of the service. */
 export const NGINX_DEFAULT_BODY_BYTES = 1024 * 1024;
+/** `body-cap-30mb`: Kestrel's default MaxRequestBodySize, under the largest commit the limits allow (~35 MB). */
+export const KESTREL_DEFAULT_BODY_BYTES = 30_000_000;
 
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before buffering it. */
 export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8Array> {
   // body-cap-500: the cap is enforced, but by an error the generic handler turns into a 500.
   const tooLarge = faults.has('body-cap-500') ? () => new Error('body too large') : tooLargeError;
-  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
+  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : faults.has('body-cap-30mb') ? KESTREL_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > cap) {
     req.resume();

@@ -31,6 +31,7 @@ const KILLS: readonly Kill[] = [
   { fault: 'duplicate-keys-escaped' },
   { fault: 'content-type-exact' },
   { fault: 'body-cap-1mib', runs: 1 },
+  { fault: 'body-cap-30mb', runs: 1 },
   { fault: 'field-names-case-insensitive', variants: /^missing:case-twin$/ },
   { fault: 'charset-ascii-range', variants: /^char:(backtick|caret|backslash)$/ },
   { fault: 'pattern-trailing-newline', variants: /trailing-newline$/ },
@@ -50,6 +51,8 @@ const KILLS: readonly Kill[] = [
   { fault: 'signature-x5c-trusted' },
   { fault: 'signature-kid-path' },
   { fault: 'signature-cache-by-header' },
+  { fault: 'operation-id-global' },
+  { fault: 'artifacts-keyed-by-id' },
   // The cost probe, one dimension each (the whole probe against each fault is the slow tier's).
   { fault: 'envelope-regex-backtracking', dimension: 'refused-envelope' },
   { fault: 'member-names-quadratic', dimension: 'members' },

@@ -211,6 +211,28 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [200, 200],
     faulty: [200, 409],
   },
+  'operation-id-global': {
+    // The first account commits under an operation_id; the second account's device commits its own create, to its own pouch, under the same id.
+    observe: async (ref) => {
+      const operationId = randomUUID();
+      const mine = op(ref);
+      await commit(ref, randomUUID(), commitBody([mine], operationId));
+      const r = await commit(ref, randomUUID(), commitBody([op(ref)], operationId), { account: 'secondary' });
+      return [r.status, JSON.stringify(r.json).includes(mine['artifact_id'] as string)];
+    },
+    correct: [200, false],
+    faulty: [200, true],
+  },
+  'artifacts-keyed-by-id': {
+    // An update on the head of an artifact of pouch A, sent to pouch B of the same account; then the update on that head sent to A.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const upd = () => op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string });
+      return [await commitOps(ref, [upd()]), await commitOps(ref, [upd()], pouch)];
+    },
+    correct: [409, 200],
+    faulty: [200, 409],
+  },
   'seq-per-batch': {
     observe: async (ref) => (await commit(ref, randomUUID(), commitBody([op(ref), op(ref)]))).json.data.results.map((r: { seq: number }) => r.seq),
     correct: [1, 2],
@@ -537,6 +559,7 @@ const DEMOS: Record<FaultName, Demo> = {
   'lone-surrogate-500': { observe: (ref) => revokeRaw(ref, '{"reason":"\\ud800"}'), correct: 200, faulty: 500 },
   'duplicate-keys-escaped': { observe: (ref) => revokeRaw(ref, '{"reason":"a","\\u0072eason":"b"}'), correct: 400, faulty: 200 },
   'content-type-exact': { observe: (ref) => revokeRaw(ref, '{"reason":"a"}', { 'content-type': 'application/json; charset=utf-8' }), correct: 200, faulty: 415 },
+  'body-cap-30mb': { observe: (ref) => commitOps(ref, many(max('opsPerCommit'), () => op(ref, { envelope: A(max('envelopeLength')) }))), correct: 200, faulty: 413 },
   'body-cap-1mib': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) }), op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 413 },
   // validators and binders
   'field-names-case-insensitive': { observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), { ROWS: [usageRow()] }, DEVICE)), correct: 400, faulty: 200 },
