@@ -4,7 +4,7 @@
  * told (assumption findings allowed) and told (`--assume` the readings: no finding at all).
  * Prints runs, false alarms (target 0) and time. The test suite runs the same zoo with fewer cases.
  */
-import { runZooCase, zooCases, type ZooMode } from '../src/check/readings-zoo.ts';
+import { runZooCase, zooCases, type ZooMode } from '../test/precision/readings-zoo.ts';
 
 import { ALL_PROPERTIES } from '../properties/index.ts';
 

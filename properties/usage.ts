@@ -7,14 +7,14 @@
  */
 import fc from 'fast-check';
 import { judgeServed } from '../src/check/controls.ts';
-import { blame, dataOf, unexpected } from '../src/check/judge.ts';
-import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import type { UsageRequest, UsageRow } from '../src/check/usage-model.ts';
-import { rowKey } from '../src/check/usage-model.ts';
+import { assumptionMismatch, blame, dataOf, unexpected } from '../src/check/judge.ts';
+import { PASS, defineProperty, notApplicable, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import type { KeyReading, StoredReading, UsageRequest, UsageRow } from '../src/check/usage-model.ts';
+import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/usage-model.ts';
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { arbCounters, arbCut, arbKey, arbRow, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, runUsagePlan } from './support/usage.ts';
+import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, readings, runUsagePlan } from './support/usage.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
 const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
@@ -174,8 +174,6 @@ const largeTotals = defineProperty({
 
 /** Concurrent reports of one row: how many, and how long to wait for every one to be held before releasing anyway. */
 const RACERS = { min: 4, max: 8 } as const;
-/** A row under a day and assistant no generated key uses, so it never merges with the racing rows under any key reading. */
-const RACE_CALIBRATION: UsageRow = { day: '2020-01-01', assistant: 'pouchproof-calibration', model: 'pouchproof', input: 1, output: 0, cache_read: 0, cache_write: 0 };
 const HOLD_WAIT_MS = 3_000;
 
 /** Sends each row in its own request at once: the last byte of every body held back, then released together. */
@@ -220,20 +218,33 @@ const concurrentReports = defineProperty({
       .map(({ key, top, others }) => [top, ...others.sort((a, b) => b - a)].map((input): UsageRow => ({ ...key, input, output: 0, cache_read: 0, cache_write: 0 }))),
   async check(ctx, rows): Promise<Outcome> {
     const sourceId = ctx.sourceId();
-    const report = async (row: UsageRow, what: string): Promise<{ stored?: number; outcome?: Outcome }> => {
-      const sample = { params: { sourceId }, body: { rows: [row] as unknown as Json[] } };
+    const report = async (sent: readonly UsageRow[], what: string): Promise<{ stored?: number; outcome?: Outcome }> => {
+      const sample = { params: { sourceId }, body: { rows: sent as unknown as Json[] } };
       const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
       const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what });
       if (!served.ok || ex.verdict !== 'accepted') return { outcome: served };
       const stored = dataOf(ex)?.['stored'];
       return typeof stored === 'number' ? { stored } : {};
     };
-    // Whether stored shows changes at all: a row sent twice changes nothing the second time (rows-changed answers 0; the other readings count rows).
-    for (const [i, what] of ['a calibration row', 'the calibration row again'].entries()) {
-      const r = await report(RACE_CALIBRATION, what);
+    // The calibration names what stored counts on this source; only a count of changed rows shows whether the last report changed the row.
+    const calibration = calibrationPlan(0, calibrationDays());
+    const answers: (number | undefined)[] = [];
+    for (const [i, req] of calibration.entries()) {
+      const r = await report(req.rows, `calibration report ${i + 1}`);
       if (r.outcome) return r.outcome;
-      if (i === 1 && r.stored !== 0) return PASS;
+      answers.push(r.stored);
     }
+    const fits = fittingPairs(calibration, answers);
+    if (fits.length === 0) {
+      return unknownOutcome(`stored answered ${answers.join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so whether a report changed the row cannot be judged`);
+    }
+    // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
+    const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };
+    const answerAfter = (held: UsageRow, p: { key: KeyReading; stored: StoredReading }) => predict([...calibration, { source: 0, rows: [held] }, { source: 0, rows: [below] }], p.key, p.stored).at(-1);
+    const telling = fits.filter((p) => answerAfter(rows[0]!, p) !== answerAfter(rows.at(-1)!, p));
+    if (telling.length === 0) return notApplicable(`stored read as ${fits.map((p) => p.stored).join(' or ')} (as the calibration identified) answers the same whichever total the row kept`);
+    const expected = new Set(telling.map((p) => answerAfter(rows[0]!, p)));
+    if (expected.size > 1) return unknownOutcome(`the calibration answers (${answers.join(', ')}) fit several readings of stored that expect different answers here (${telling.map((p) => `${p.key}/${p.stored}`).join('; ')})`);
     const exchanges = await reportTogether(ctx, sourceId, rows);
     for (const [i, ex] of exchanges.entries()) {
       const u = unexpected(ex, `concurrent usage report ${i + 1}`);
@@ -242,14 +253,18 @@ const concurrentReports = defineProperty({
       const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `concurrent usage report ${i + 1} of ${rows.length}` });
       if (!served.ok || ex.verdict !== 'accepted') return served;
     }
-    // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
-    const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };
-    const r = await report(below, 'a report just below the largest of the concurrent ones');
+    const r = await report([below], 'a report just below the largest of the concurrent ones');
     if (r.outcome) return r.outcome;
-    if (r.stored === 0) return PASS;
+    const [want] = expected;
+    if (r.stored === want) {
+      const chosen = readings(ctx);
+      if (telling.some((p) => p.key === chosen.key && p.stored === chosen.stored)) return PASS;
+      const p = telling[0]!;
+      return { ...(assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}; the row kept the largest total under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
+    }
     return blame(
       { judgement: NEVER_ADDED },
-      `after ${rows.length} concurrent reports of one row (input ${rows.map((x) => x.input).join(', ')}), a report of input ${below.input} answered stored ${String(r.stored)}, where a row sent twice answers 0: it changed the row, so the row had kept a total smaller than ${rows[0]!.input}`,
+      `after ${rows.length} concurrent reports of one row (input ${rows.map((x) => x.input).join(', ')}), a report of input ${below.input} answered stored ${String(r.stored)}, where a row holding ${rows[0]!.input} answers ${String(want)} (stored read as ${telling.map((p) => p.stored).join(' or ')}, as the calibration identified): the row had kept a smaller total`,
     );
   },
   describe: (rows) => `${rows.length} concurrent reports of ${rows[0]?.day}/${rows[0]?.assistant}/${rows[0]?.model} with input ${rows.map((r) => r.input).join(', ')}`,

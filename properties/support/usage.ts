@@ -60,7 +60,7 @@ export function raised(row: UsageRow, by = 1): UsageRow {
 
 export const arbCut = fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 4, maxLength: 4 }).filter((a) => a.some((x) => x > 0));
 
-function readings(ctx: CaseContext): { key: KeyReading; stored: StoredReading } {
+export function readings(ctx: CaseContext): { key: KeyReading; stored: StoredReading } {
   return {
     key: ctx.assumptions['usage-row-key'] as KeyReading,
     stored: ctx.assumptions['usage-stored-meaning'] as StoredReading,
@@ -101,11 +101,14 @@ function describeRequest(req: UsageRequest): string {
  */
 export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
   const sources = [...new Set(plan.map((r) => r.source))];
-  const days = { recent: plainDay(), older: plainDay(Date.now() - DAY_MS) };
+  const days = calibrationDays();
   return [...sources.flatMap((source) => calibrationPlan(source, days)), ...plan];
 }
 
 const DAY_MS = 86_400_000;
+
+/** The two days a calibration writes under: today and yesterday, so its rows never share a key with the generated ones. */
+export const calibrationDays = () => ({ recent: plainDay(), older: plainDay(Date.now() - DAY_MS) });
 
 /** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */
 export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], rule: SpecJudgement = NEVER_ADDED): Promise<Outcome> {

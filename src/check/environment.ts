@@ -17,7 +17,7 @@ import { assumptionMismatch, describeResponse, isRefusal, unexpected, violation 
 import { SERVES } from './judgements.ts';
 import { plainRequest } from './plain.ts';
 import { prepare } from './prepare.ts';
-import { PASS, unknownOutcome, type CaseContext, type Outcome } from './property.ts';
+import { PASS, unknownOutcome, type CaseContext, type EnvironmentDiagnosis, type Outcome } from './property.ts';
 
 /** What the profile can add to lift each listed-id cover. */
 const HINTS = {
@@ -36,7 +36,7 @@ const PLACEHOLDERS: { readonly [E in EndpointId]?: string } = {
 type Diagnosis = { readonly served: true } | { readonly served: false; readonly outcome: Outcome };
 
 /** The run's memory of which endpoints serve their plain request (one diagnosis per endpoint). */
-export class Environment {
+export class Environment implements EnvironmentDiagnosis {
   private readonly known = new Map<EndpointId, Promise<Diagnosis>>();
 
   /** PASS when the plain request of `endpoint` is served; otherwise the outcome every refused case of it gets. */

@@ -11,7 +11,6 @@ import type { Profile } from '../target/profile.ts';
 import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judgements.ts';
 
 export type { Judgement, JudgementGround, PerformanceGround } from './judgements.ts';
-import type { Environment } from './environment.ts';
 import type { TimelineData } from './linearizability/timeline.ts';
 import type { CostCurve } from './cost-growth.ts';
 
@@ -146,7 +145,16 @@ export interface CaseContext {
   /** Whether the run may use a capability (for a property that uses one only in some cases). */
   allows(cap: Capability): boolean;
   /** The run's memory of which endpoints serve their plain request (asked once per endpoint). */
-  readonly environment: Environment;
+  readonly environment: EnvironmentDiagnosis;
+}
+
+/**
+ * What a case asks of the run's diagnosis of its environment (environment.ts, which implements it):
+ * whether the plain request of an endpoint is served, and if not, the outcome every refused case of
+ * it gets. Declared here so that the case's context needs nothing of the code that diagnoses.
+ */
+export interface EnvironmentDiagnosis {
+  plain(ctx: CaseContext, endpoint: EndpointId): Promise<Outcome>;
 }
 
 export interface Property<T = unknown> {

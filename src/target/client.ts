@@ -213,13 +213,14 @@ export class TargetClient {
     for (;;) {
       await this.throttle.turn(o.signal);
       this.recent.add();
+      const sentAt = Date.now();
       const ex = await this.sendFresh(o);
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
         if (ex.response) this.throttle.answered();
         return retries ? { ...ex, throttled: { retries, waitedMs } } : ex;
       }
-      const wait = this.throttle.throttle(w, retries, this.recent.perSecond);
+      const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt);
       if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
       const t0 = performance.now();
       await sleep(wait, o.signal);
@@ -234,6 +235,11 @@ export class TargetClient {
   /** What the target's throttling cost the calls so far. */
   throttling(): ThrottleStats {
     return this.throttle.stats();
+  }
+
+  /** Wall time (ms) the target's throttling has held requests back so far (throttle.ts `heldMs`). */
+  throttleHeldMs(): number {
+    return this.throttle.heldMs();
   }
 
   /**

@@ -52,6 +52,11 @@ export class Throttle {
   private next = 0;
   private throttled = 0;
   private waited = 0;
+  /** Until when the target asked for quiet: nothing is sent before it, and a throttle of a request sent before it belongs to the same episode. */
+  private quietUntil = Number.NEGATIVE_INFINITY;
+  /** Wall time during which some request was held back (paced or waiting out a throttle), and where that count stands. */
+  private heldWall = 0;
+  private heldUntil = 0;
   private readonly maxRetryAfterMs: number;
   readonly maxWaitMs: number;
 
@@ -64,11 +69,34 @@ export class Throttle {
 
   /** Waits for the request's turn under the current rate (at once when there is none). */
   async turn(signal?: AbortSignal): Promise<void> {
-    if (this.limit === undefined) return;
-    const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + 1000 / this.limit;
-    if (at > now) await sleep(at - now, signal);
+    for (;;) {
+      if (this.limit === undefined || signal?.aborted) return;
+      const now = Date.now();
+      const at = Math.max(now, this.next, this.quietUntil);
+      // A turn taken before a throttle asked for quiet waits that quiet out too: it would only be throttled again.
+      if (at <= now) {
+        this.next = now + 1000 / this.limit;
+        return;
+      }
+      this.hold(now, at);
+      await sleep(at - now, signal);
+      if (Date.now() >= this.quietUntil && at >= this.next) {
+        this.next = at + 1000 / this.limit;
+        return;
+      }
+    }
+  }
+
+  /** Counts [from, to) as held, once however many requests wait in it. */
+  private hold(from: number, to: number): void {
+    if (to <= this.heldUntil) return;
+    this.heldWall += to - Math.max(from, this.heldUntil);
+    this.heldUntil = to;
+  }
+
+  /** Wall time (ms) during which the target's throttling held some request back: what a time bound gives back. */
+  heldMs(now = Date.now()): number {
+    return this.heldWall - Math.max(0, this.heldUntil - now);
   }
 
   /** An answer came that was no throttle: the rate may rise again. */
@@ -79,17 +107,24 @@ export class Throttle {
 
   /**
    * A throttle: halves the rate and says how long to wait before sending again (the target's
-   * Retry-After, capped, or a jittered exponential backoff). `recentRate`: what the run was sending.
+   * Retry-After, capped, or a jittered exponential backoff). `recentRate`: what the run was sending;
+   * `sentAt`: when the throttled request went out. Requests sent before the quiet the last throttle
+   * asked for had ended belong to the same episode and halve the rate no further (TCP's one cut per
+   * window): sixteen connections refused at once would otherwise take it to its floor.
    */
-  throttle(w: { readonly retryAfterMs?: number }, attempt: number, recentRate: number): number {
+  throttle(w: { readonly retryAfterMs?: number }, attempt: number, recentRate: number, sentAt = Date.now()): number {
     this.throttled++;
-    const from = this.limit ?? Math.max(MIN_RATE, recentRate);
-    this.limit = Math.max(MIN_RATE, from / 2);
+    const now = Date.now();
+    if (sentAt >= this.quietUntil || this.limit === undefined) {
+      const from = this.limit ?? Math.max(MIN_RATE, recentRate);
+      this.limit = Math.max(MIN_RATE, from / 2);
+    }
     const wait =
       w.retryAfterMs !== undefined
         ? Math.min(w.retryAfterMs, this.maxRetryAfterMs)
         : Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
-    this.next = Math.max(this.next, Date.now() + wait);
+    this.quietUntil = Math.max(this.quietUntil, now + wait);
+    this.hold(now, now + wait);
     return wait;
   }
 

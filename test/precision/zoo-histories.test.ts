@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { runZooCase, type ZooMode } from '../../src/check/readings-zoo.ts';
+import { runZooCase, type ZooMode } from './readings-zoo.ts';
 import { ZOO_CASES, ZOO_SEEDS } from './zoo.ts';
 
 const IDS = ['races.linearizable', 'races.one-winner', 'auth.cross-account'];

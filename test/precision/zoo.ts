@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { runZooCase, zooCases, type ZooMode } from '../../src/check/readings-zoo.ts';
+import { runZooCase, zooCases, type ZooMode } from './readings-zoo.ts';
 
 /**
  * Two seeds in CI, to keep the whole suite inside CI's 20 minutes on two cores (each seed is a whole

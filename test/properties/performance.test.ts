@@ -13,7 +13,7 @@ import PERFORMANCE, { COST_LINEAR, COST_PROBE_BUDGET_MS } from '../../properties
 import { References, runAgainst } from './harness.ts';
 import { runProperties } from '../../src/check/runner.ts';
 import { parseProfile } from '../../src/target/profile.ts';
-import { slowProxy } from '../cli/misbehaving-servers.ts';
+import { mostlySlowProxy } from '../cli/misbehaving-servers.ts';
 
 const [costGrowth] = PERFORMANCE;
 const refs = new References();
@@ -61,8 +61,9 @@ describe('performance.cost-growth', () => {
 
   it('leaves the property unjudged on a target too slow to measure to the limits within its budget: an unknown finding saying how far it got, never a pass', async () => {
     const ref = await refs.get();
-    // 0–600 ms per request: a dimension needs a few dozen requests, so the budget ends before the six are measured.
-    const slow = await slowProxy(ref.url, 600);
+    // 600 ms per request (after the first): the probe needs ~200 requests, two minutes, so its 20 s end before the six dimensions are measured.
+    // A fixed delay, not a random one: a random draw of short delays once let the probe finish in time.
+    const slow = await mostlySlowProxy(ref.url, Number.MAX_SAFE_INTEGER, 600);
     try {
       const profile = parseProfile({ ...(ref.profile as object), baseUrl: slow.url });
       const run = await runProperties(profile, [costGrowth], { seed: 1, runs: 1, embedded: false, perPropertyMs: 90_000 });

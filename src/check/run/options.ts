@@ -70,6 +70,8 @@ export interface PropertyRunOptions {
   readonly perPropertyMs: number;
   /** Set when `perPropertyMs` is the property's share of the run's time budget. */
   readonly budgetShareMs?: number;
+  /** When the run's time budget ends (Date.now() ms): time given back for throttling never reaches past it. */
+  readonly budgetEndsAt?: number;
   readonly signal?: AbortSignal;
   readonly embedded: boolean;
   readonly endOnFailure: boolean;
@@ -108,13 +110,14 @@ export function concurrencyOf(prop: Pick<Property, 'concurrency'>, profile: Pick
 }
 
 /** The options one property runs with, from the run's. */
-export function propertyOptions(prop: Property, profile: Profile, o: RunOptions, bound: { perPropertyMs: number; budgetShareMs?: number }): PropertyRunOptions {
+export function propertyOptions(prop: Property, profile: Profile, o: RunOptions, bound: { perPropertyMs: number; budgetShareMs?: number; budgetEndsAt?: number }): PropertyRunOptions {
   return {
     seed: propertySeed(o.seed, prop.id),
     runs: plannedRuns(prop, o.runs),
     ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}),
     perPropertyMs: bound.perPropertyMs,
     ...(bound.budgetShareMs !== undefined ? { budgetShareMs: bound.budgetShareMs } : {}),
+    ...(bound.budgetEndsAt !== undefined ? { budgetEndsAt: bound.budgetEndsAt } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     embedded: o.embedded ?? false,
     endOnFailure: o.endOnFailure ?? false,

@@ -39,17 +39,13 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   const only = o.path === undefined ? undefined : coverageIndex(o.path);
   const covered = (o.coverage && o.path === undefined) || only !== undefined ? coverageCasesOf(prop, d.profile) : { cases: [] };
   if (covered.error) return errored(covered.error);
-  let arb: fc.Arbitrary<unknown> | undefined;
-  if (only === undefined) {
-    try {
-      arb = prop.arbitrary(d.profile);
-    } catch (err) {
-      return errored(`pouchproof could not build the property's cases: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
+  const built = only === undefined ? arbitraryOf(prop, d.profile) : {};
+  if (built.error) return errored(built.error);
+  const arb = built.arb;
 
   const requestsAtStart = d.counter.total;
-  const bound = new PropertyBound(o.perPropertyMs, o.signal);
+  // Throttling is given back to the property's bound, never past the run's budget (the user's hard limit).
+  const bound = new PropertyBound(o.perPropertyMs, o.signal, () => d.client.throttleHeldMs(), o.budgetEndsAt);
   const replay = o.path !== undefined;
   const sink = new OutcomeSink(prop, d.profile.secrets, { coverage: only !== undefined ? 1 : covered.cases.length, random: replay || only !== undefined ? 0 : o.runs });
   const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment };
@@ -68,23 +64,13 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     bound.dispose();
   }
 
-  const findings: Finding[] = [...(cov?.findings ?? []), ...(rand?.findings ?? [])];
+  const findings = findingsOf(prop, d, sink, cov, rand);
   const crash = d.counter.crash;
-  if (crash) {
-    const at = cov?.crashed ?? rand?.crashed?.run;
-    if (at) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
-  }
-  if (rand?.allDiscarded) {
-    findings.push({ kind: 'error', property: prop.id, section: prop.section, message: `every generated case was discarded by stillValid (${rand.allDiscarded} skipped): the property's generator and its label disagree` });
-  }
-  // A target that went down explains the transport failures of the cases in flight around it (they ran
-  // side by side, so their order says nothing): the crash finding names it, once.
-  findings.push(...sink.findings().filter((f) => !(crash && f.kind === 'transport')));
   const evidence = ledgerOf(prop.floor, sink.coverage.done(), sink.random.done());
   const failed = findings.some((f) => isFailing(f.kind));
   const cutByBound = bound.signal.aborted && !bound.interrupted && !d.counter.unreachable && !crash;
   const status = statusOf({ failed, interrupted: bound.interrupted, errored: Boolean(rand?.allDiscarded), replay, evidence });
-  const why = status === 'inconclusive' ? inconclusiveWhy(evidence, cutByBound, o) : undefined;
+  const why = status === 'inconclusive' ? inconclusiveWhy(evidence, cutByBound, o, bound.throttleCreditMs) : undefined;
   const notApplicable = status === 'skipped' ? `skipped: none of its cases applies under the run's readings (${sink.random.firstNotApplicable ?? sink.coverage.firstNotApplicable ?? 'not applicable'})` : undefined;
   return {
     ...base,
@@ -100,6 +86,32 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   };
 }
 
+/** The property's generator for this profile, or why it could not be built. */
+function arbitraryOf(prop: Property, profile: Profile): { arb?: fc.Arbitrary<unknown>; error?: string } {
+  try {
+    return { arb: prop.arbitrary(profile) };
+  } catch (err) {
+    return { error: `pouchproof could not build the property's cases: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** The phases' findings, the crash that ended them (once), and the sink's. */
+function findingsOf(prop: Property, d: PropertyRunDeps, sink: OutcomeSink, cov: CoveragePhase | undefined, rand: RandomPhase | undefined): Finding[] {
+  const findings: Finding[] = [...(cov?.findings ?? []), ...(rand?.findings ?? [])];
+  const crash = d.counter.crash;
+  if (crash) {
+    const at = cov?.crashed ?? rand?.crashed?.run;
+    if (at) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
+  }
+  if (rand?.allDiscarded) {
+    findings.push({ kind: 'error', property: prop.id, section: prop.section, message: `every generated case was discarded by stillValid (${rand.allDiscarded} skipped): the property's generator and its label disagree` });
+  }
+  // A target that went down explains the transport failures of the cases in flight around it (they ran
+  // side by side, so their order says nothing): the crash finding names it, once.
+  findings.push(...sink.findings().filter((f) => !(crash && f.kind === 'transport')));
+  return findings;
+}
+
 function statusOf(s: { failed: boolean; interrupted: boolean; errored: boolean; replay: boolean; evidence: Ledger }): PropertyStatus {
   if (s.failed) return 'failed';
   if (s.errored) return 'error';
@@ -112,8 +124,9 @@ function statusOf(s: { failed: boolean; interrupted: boolean; errored: boolean; 
 }
 
 /** Why a property could not vouch for its invariant, in one line. */
-function inconclusiveWhy(l: Ledger, cutByBound: boolean, o: PropertyRunOptions): string {
-  const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)})` : `its time bound (${seconds(o.perPropertyMs)})`;
+function inconclusiveWhy(l: Ledger, cutByBound: boolean, o: PropertyRunOptions, throttleCreditMs = 0): string {
+  const credit = throttleCreditMs > 0 ? ` and ${seconds(throttleCreditMs)} given back for the target's throttling` : '';
+  const bound = o.budgetShareMs !== undefined ? `its share of the run's time budget (${seconds(o.budgetShareMs)}${credit})` : `its time bound (${seconds(o.perPropertyMs)}${credit})`;
   const short = belowFloor(l) ?? `judged ${ledgerLine(l)}`;
   return `${short}${cutByBound ? `; ${bound} ended it` : ''}`;
 }

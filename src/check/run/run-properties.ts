@@ -63,7 +63,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
         continue;
       }
       o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
-      const r = await runProperty(prop, { profile, client, counter, environment }, propertyOptions(prop, profile, o, share));
+      const r = await runProperty(prop, { profile, client, counter, environment }, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }));
       if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
       results.push(r);
       const slow = counter.tooSlow;

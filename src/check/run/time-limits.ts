@@ -8,21 +8,51 @@ import { setMaxListeners } from 'node:events';
 /** Listeners a property's bound may hold at once: one per call in flight (races send many together). */
 const MAX_CALLS_IN_FLIGHT = 10_000;
 
-/** A property's time bound: `signal` aborts when `ms` have passed or the run is interrupted. */
+/** A throttling target gives the bound back its held time, up to this many times the bound: never unbounded. */
+export const MAX_THROTTLE_CREDIT = 9;
+
+/**
+ * A property's time bound: `signal` aborts when `ms` have passed or the run is interrupted. Time the
+ * target's throttling held requests back (`held`, wall ms, growing) is given back to the bound, up to
+ * MAX_THROTTLE_CREDIT × `ms` and never past `until` (the run's budget, the user's hard limit):
+ * throttling is waited out, not charged to the target's own speed.
+ */
 export class PropertyBound {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly onOuterAbort: () => void;
+  private readonly heldAtStart: number;
+  private credited = 0;
 
   constructor(
     readonly ms: number,
     private readonly outer?: AbortSignal,
+    private readonly held?: () => number,
+    private readonly until?: number,
   ) {
     setMaxListeners(MAX_CALLS_IN_FLIGHT, this.controller.signal);
-    this.timer = setTimeout(() => this.controller.abort(new Error('property time bound reached')), ms);
+    this.heldAtStart = held?.() ?? 0;
+    this.timer = this.arm(ms);
     this.onOuterAbort = () => this.controller.abort(outer?.reason);
     outer?.addEventListener('abort', this.onOuterAbort, { once: true });
     if (outer?.aborted) this.controller.abort(outer.reason);
+  }
+
+  private arm(ms: number): NodeJS.Timeout {
+    return setTimeout(() => {
+      const owed = Math.min(Math.min((this.held?.() ?? 0) - this.heldAtStart, MAX_THROTTLE_CREDIT * this.ms) - this.credited, (this.until ?? Number.POSITIVE_INFINITY) - Date.now());
+      if (owed >= 1) {
+        this.credited += owed;
+        this.timer = this.arm(owed);
+        return;
+      }
+      this.controller.abort(new Error('property time bound reached'));
+    }, ms);
+  }
+
+  /** Time given back to the bound for throttling so far (ms). */
+  get throttleCreditMs(): number {
+    return Math.round(this.credited);
   }
 
   get signal(): AbortSignal {
@@ -61,6 +91,11 @@ export class Budget {
     if (left <= 0) return { spent: true };
     const share = Math.max(1, Math.floor(left / Math.max(1, runnableLeft)));
     return share < perPropertyMs ? { perPropertyMs: share, budgetShareMs: share } : { perPropertyMs };
+  }
+
+  /** When the budget ends, as options take it (nothing without a budget). */
+  endsAt(): { budgetEndsAt?: number } {
+    return this.deadline === undefined ? {} : { budgetEndsAt: this.deadline };
   }
 
   /** Milliseconds left, or undefined without a budget. */

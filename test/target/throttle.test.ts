@@ -1,0 +1,107 @@
+/**
+ * Throttling is waited out (throttle.ts): one episode halves the rate once however many requests it
+ * refused, nothing is sent in the quiet a Retry-After asks for, and the time held back is counted
+ * once however many requests waited in it; a property's time bound gets that time back, capped.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Throttle, throttleWait } from '../../src/target/throttle.ts';
+import { MAX_THROTTLE_CREDIT, PropertyBound } from '../../src/check/run/time-limits.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Throttle', () => {
+  it('halves the rate once for the requests one episode refused, and again for a request sent after its quiet', () => {
+    const t = new Throttle();
+    const sentAt = Date.now();
+    // Sixteen connections refused at once: one episode.
+    for (let i = 0; i < 16; i++) t.throttle({ retryAfterMs: 1000 }, 0, 400, sentAt);
+    expect(t.stats()).toMatchObject({ throttled: 16, limitPerSecond: 200 });
+    // Sent inside the quiet (a turn taken before it): still the same episode.
+    vi.advanceTimersByTime(500);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, Date.now());
+    expect(t.stats().limitPerSecond).toBe(200);
+    // Sent after the quiet ended: the rate is still too high.
+    vi.advanceTimersByTime(1500);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, Date.now());
+    expect(t.stats().limitPerSecond).toBe(100);
+  });
+
+  it('sends nothing during the quiet a Retry-After asked for, even on a turn taken before it', async () => {
+    const t = new Throttle();
+    t.throttle({ retryAfterMs: 10 }, 0, 100, Date.now() - 1); // sets a rate of 50/s
+    vi.advanceTimersByTime(20);
+    const start = Date.now();
+    await t.turn(); // the slot now: the next two wait for theirs
+    const turns = [t.turn(), t.turn()];
+    // A second throttle while both wait: a 1 s quiet.
+    t.throttle({ retryAfterMs: 1000 }, 0, 100, start + 100);
+    const released: number[] = [];
+    for (const p of turns) void p.then(() => released.push(Date.now()));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(released).toHaveLength(2);
+    for (const at of released) expect(at).toBeGreaterThanOrEqual(start + 1000);
+    // Paced apart at the rate (25/s after the second halving): 40 ms.
+    expect(Math.abs(released[1]! - released[0]!)).toBeGreaterThanOrEqual(40);
+  });
+
+  it('counts held time once however many requests wait in it', () => {
+    const t = new Throttle();
+    const now = Date.now();
+    for (let i = 0; i < 8; i++) t.throttle({ retryAfterMs: 1000 }, 0, 100, now);
+    vi.advanceTimersByTime(1000);
+    expect(t.heldMs()).toBe(1000);
+    expect(t.stats().waitedMs).toBe(0); // waits are added by the client as they are spent
+  });
+
+  it('reads Retry-After in seconds or as a date, and a 503 without it is no throttle', () => {
+    expect(throttleWait(429, { 'retry-after': '2' })).toEqual({ retryAfterMs: 2000 });
+    expect(throttleWait(429, {})).toEqual({});
+    expect(throttleWait(503, {})).toBeUndefined();
+    expect(throttleWait(503, { 'retry-after': new Date(Date.now() + 3000).toUTCString() })?.retryAfterMs).toBeGreaterThan(1000);
+  });
+});
+
+describe('PropertyBound', () => {
+  it('gives back the time throttling held requests, up to MAX_THROTTLE_CREDIT times the bound', async () => {
+    let held = 0;
+    const bound = new PropertyBound(1000, undefined, () => held);
+    held = 400;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(bound.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(400);
+    expect(bound.signal.aborted).toBe(true);
+    expect(bound.throttleCreditMs).toBe(400);
+    bound.dispose();
+
+    const capped = new PropertyBound(1000, undefined, () => held);
+    held = 400 + 100 * 1000; // a gateway that never lets go
+    await vi.advanceTimersByTimeAsync(1000 * (1 + MAX_THROTTLE_CREDIT));
+    expect(capped.signal.aborted).toBe(true);
+    expect(capped.throttleCreditMs).toBe(MAX_THROTTLE_CREDIT * 1000);
+    capped.dispose();
+  });
+
+  it('never reaches past the run\'s budget, whatever throttling held', async () => {
+    let held = 0;
+    const bound = new PropertyBound(1000, undefined, () => held, Date.now() + 1500);
+    held = 5000;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(bound.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(bound.signal.aborted).toBe(true);
+    expect(bound.throttleCreditMs).toBe(500);
+    bound.dispose();
+  });
+
+  it('ends at its bound when nothing was throttled', async () => {
+    const bound = new PropertyBound(1000, undefined, () => 0);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(bound.signal.aborted).toBe(true);
+    expect(bound.throttleCreditMs).toBe(0);
+  });
+});
