@@ -34,6 +34,7 @@ export const SLOW_TIER = [
   'test/reference/serve.test.ts',
   'test/load/k8s.test.ts',
   'test/ci/action.test.ts',
+  'test/session/exit-agreement.test.ts',
   'test/package/pack.test.ts',
   // Over ~20 s on two cores (figures in test/layout/tiers.test.ts).
   'test/check/target-down.test.ts',

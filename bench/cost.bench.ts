@@ -4,7 +4,7 @@
  * of the reference (blob ids, envelope, refused envelope, usage rows, members: it must flag them): duration, requests and detections per run, and the evidence of one
  * detection. Prints figures; never fails.
  */
-import { runProperties } from '../src/check/runner.ts';
+import { runProperties } from '../src/check/run/index.ts';
 import { resolveTarget } from '../src/target/resolve.ts';
 import PERFORMANCE from '../properties/performance.ts';
 

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { COMMIT_PARAMS, PREBUILD_MAX, commitSource } from '../scenarios/commit-throughput.ts';
 import { CommitBuilder, makeChains } from '../src/load/bodies.ts';
-import { median as medianOf } from '../src/check/mutants.ts';
+import { median as medianOf } from '../src/check/orchestrate/mutants.ts';
 import { runEngine, type EngineResult } from '../src/load/engine.ts';
 import { callerOf, commitRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';

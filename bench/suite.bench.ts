@@ -5,8 +5,8 @@
  * and histories included), every fault detected
  * within the default run, median requests-to-detection ≤ 100. Prints figures; never fails.
  */
-import { median, runMutants } from '../src/check/mutants.ts';
-import { DEFAULT_RUNS, isFailing, runProperties } from '../src/check/runner.ts';
+import { median, runMutants } from '../src/check/orchestrate/mutants.ts';
+import { DEFAULT_RUNS, isFailing, runProperties } from '../src/check/run/index.ts';
 import { FAULTS } from '../src/reference/index.ts';
 import { resolveTarget } from '../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../properties/index.ts';
@@ -18,7 +18,7 @@ const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded'
 
 export async function run(): Promise<void> {
   const t = await embedded([]);
-  let suite;
+  let suite: Awaited<ReturnType<typeof runProperties>>;
   try {
     suite = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
   } finally {

@@ -69,7 +69,7 @@ function isErrorText(path) {
   if (parent.type !== 'CallExpression' && parent.type !== 'NewExpression') return false;
   if (parent.callee.type !== 'Identifier') return false;
   const at = ERROR_TEXT_ARGS.get(parent.callee.name);
-  return at !== undefined && at.includes(path.key);
+  return at?.includes(path.key);
 }
 
 /** @type {{ shouldIgnore(path: any): string | undefined }} */

@@ -15,7 +15,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import type { Property } from '../src/check/property.ts';
-import { runProperties, type Finding } from '../src/check/runner.ts';
+import { runProperties, type Finding } from '../src/check/run/index.ts';
 import { ALTERNATIVES, READING_SITES, keyOf } from '../src/reference/index.ts';
 import type { Readings } from '../src/spec/index.ts';
 import { resolveTarget, type ResolvedTarget } from '../src/target/resolve.ts';

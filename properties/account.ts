@@ -3,8 +3,8 @@
  * `response` object and answers an object, 4.6 moves a head forward.
  */
 import fc from 'fast-check';
-import { assumptionMismatch, dataOf, violation } from '../src/check/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
+import { assumptionMismatch, dataOf, violation } from '../src/check/judge/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { assumptionMismatch, describeResponse, expectRejected, Notes, resultsOf, unexpected, violation } from '../src/check/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
+import { assumptionMismatch, describeResponse, expectRejected, Notes, resultsOf, unexpected, violation } from '../src/check/judge/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
 import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { PASS, defineProperty, type CoverageCase, type Property } from '../src/check/property.ts';
 import { boundariesFor, boundarySpecs, boundedConstraints, coverageBoundaries, type BoundaryCase } from '../src/gen/index.ts';
 import { assumptionOf, REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
-import type { SituationAt } from '../src/check/situations.ts';
+import type { SituationAt } from '../src/check/model/situations.ts';
 import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 

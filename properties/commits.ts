@@ -10,9 +10,9 @@
  * means and what a replayed operation_id does are registry readings.
  */
 import fc from 'fast-check';
-import { resultsFor } from '../src/check/commit-outcome.ts';
-import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation } from '../src/check/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
+import { resultsFor } from '../src/check/judge/commit-outcome.ts';
+import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation } from '../src/check/judge/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';

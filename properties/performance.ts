@@ -16,13 +16,13 @@
  * Ground: no clause; the rule of thumb that a server's work on a request is linear in its size
  * (`performanceJudgement`). The probe is short and bounded (a few dozen requests per dimension, one
  * time budget for all), judges fastest-of-rounds latencies against a linear model with a generous
- * factor and confirms a suspicion before reporting it (src/check/cost-growth.ts).
+ * factor and confirms a suspicion before reporting it (src/check/model/cost-growth.ts).
  */
 import fc from 'fast-check';
-import { costCurve, describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/cost-growth.ts';
-import { describeResponse, unexpected } from '../src/check/judge.ts';
-import { performanceJudgement } from '../src/check/judgements.ts';
-import { plainDay } from '../src/check/plain.ts';
+import { costCurve, describeEvidence, probeCost, sizesUpTo, type CostDimension, type CostVerdict, type SendSized } from '../src/check/model/cost-growth.ts';
+import { describeResponse, unexpected } from '../src/check/judge/judge.ts';
+import { performanceJudgement } from '../src/check/judge/judgements.ts';
+import { plainDay } from '../src/check/model/plain.ts';
 import { PASS, defineProperty, unknownOutcome, type Capability, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { JsonObject } from '../src/gen/index.ts';
 import { LIMITS } from '../src/spec/index.ts';

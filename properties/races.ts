@@ -9,9 +9,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { CAS_MODEL, checkLinearizable, renderTimeline, timelineData, type TimelineData } from '../src/check/linearizability/index.ts';
-import { Notes, unexpected, violation } from '../src/check/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judgements.ts';
+import { CAS_MODEL, checkLinearizable, renderTimeline, timelineData, type TimelineData } from '../src/check/model/linearizability/index.ts';
+import { Notes, unexpected, violation } from '../src/check/judge/judge.ts';
+import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { STALE_NOT_APPLIED } from './commits.ts';

@@ -3,9 +3,9 @@
  * with a 4xx (never a 5xx), and a refused request has no effect at all.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../src/check/controls.ts';
-import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge.ts';
-import { constraintJudgement, readingJudgement } from '../src/check/judgements.ts';
+import { judgeServed } from '../src/check/judge/controls.ts';
+import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge/judge.ts';
+import { constraintJudgement, readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
@@ -14,7 +14,7 @@ import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
 import { judgePlan } from './support/usage.ts';
-import { rowKey, type UsageRow } from '../src/check/usage-model.ts';
+import { rowKey, type UsageRow } from '../src/check/model/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
@@ -197,7 +197,7 @@ async function commitLeftNothing(ctx: CaseContext, pouchId: string, body: Json, 
 const rowSchema = toZod(UsageRowNode);
 
 /** After a refused usage report: its valid rows, sent alone, are all new to the source. */
-async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, what: string, onStored: Blame): Promise<Outcome> {
+async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, onStored: Blame): Promise<Outcome> {
   const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as unknown as UsageRow[];
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
@@ -251,7 +251,7 @@ const noSideEffect = defineProperty({
     const notes = new Notes();
     notes.add(r);
     if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId']!, s.body, what, blameOf(v)));
-    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, what, blameOf(v)));
+    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, blameOf(v)));
   },
   describe: (c) => (c.kind === 'conflict' ? `conflicting batch of ${c.size}` : `${c.violation.label.constraintId} ${c.violation.label.variant}`),
 });

@@ -4,8 +4,8 @@
  * duplicate keys are client errors (4xx, never 5xx), and the target keeps serving afterwards.
  */
 import fc from 'fast-check';
-import { assumptionMismatch, describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge.ts';
-import { SERVES, specJudgement } from '../src/check/judgements.ts';
+import { assumptionMismatch, describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge/judge.ts';
+import { SERVES, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, LIMITS, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';

@@ -4,8 +4,8 @@
  * a plain integer, so a value over a roster limit is accepted there and refused in the roster.
  */
 import fc from 'fast-check';
-import { expectRejected } from '../src/check/judge.ts';
-import { constraintJudgement, specJudgement } from '../src/check/judgements.ts';
+import { expectRejected } from '../src/check/judge/judge.ts';
+import { constraintJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { arbitraryOf, type Json, type JsonObject } from '../src/gen/index.ts';
 import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, type Constraint, type EndpointId, type LimitName } from '../src/spec/index.ts';

@@ -3,7 +3,7 @@
  * concurrency on revision ids." Sequences of commits of every op type (2.5: create, update, rename,
  * delete, restore, resolve) over two pouches, built with fast-check's model-based testing: chained
  * batches, deliberate conflicts on stale bases, creates of existing artifacts, operation_id replays.
- * A model of the pouches (src/check/commit-model.ts) predicts each answer under the run's readings;
+ * A model of the pouches (src/check/model/commit-model.ts) predicts each answer under the run's readings;
  * a failing sequence shrinks to the shortest one, shown as numbered steps, one request per step.
  *
  * Grounds: an op that fits no reading's head applied (a stale base, a create over an existing
@@ -12,10 +12,10 @@
  * base is checked (so an op on the head of a deleted artifact applies) are registry readings.
  */
 import fc from 'fast-check';
-import { resultsFor } from '../src/check/commit-outcome.ts';
-import { judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ArtifactModel, type ModelVerdict } from '../src/check/commit-model.ts';
-import { assumptionMismatch, unexpected, violation } from '../src/check/judge.ts';
-import { readingJudgement } from '../src/check/judgements.ts';
+import { resultsFor } from '../src/check/judge/commit-outcome.ts';
+import { judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ArtifactModel, type ModelVerdict } from '../src/check/model/commit-model.ts';
+import { assumptionMismatch, unexpected, violation } from '../src/check/judge/judge.ts';
+import { readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/check/property.ts';
 import { LIMITS, OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
@@ -285,8 +285,8 @@ const arbConflictType = fc.oneof({ arbitrary: fc.constantFrom<OpType>('restore',
 const arbArtifact = fc.oneof({ arbitrary: fc.constant(0), weight: 2 }, { arbitrary: fc.nat(ARTIFACT_CHOICES - 1), weight: 1 });
 
 const arbCreate = fc
-  .record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), then: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() })
-  .map((r) => new Create(r.p, r.count, r.then, r.named));
+  .record({ p: arbPouch, count: fc.integer({ min: 1, max: 2 }), later: fc.array(arbLater, { maxLength: 2 }), named: fc.boolean() })
+  .map((r) => new Create(r.p, r.count, r.later, r.named));
 
 /**
  * Sequences of steps. A plain array of commands rather than `fc.commands`: its shrinking does not

@@ -3,8 +3,8 @@
  * answers the common envelope with the endpoint's `data`.
  */
 import fc from 'fast-check';
-import { describeResponse, unexpected, violation } from '../src/check/judge.ts';
-import { SUCCESS_ENVELOPE, specJudgement } from '../src/check/judgements.ts';
+import { describeResponse, unexpected, violation } from '../src/check/judge/judge.ts';
+import { SUCCESS_ENVELOPE, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { validRequest } from '../src/gen/index.ts';
 import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';

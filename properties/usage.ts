@@ -6,11 +6,11 @@
  * model in support/usage-model.ts under each reading of `usage-row-key`.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../src/check/controls.ts';
-import { assumptionMismatch, blame, dataOf, unexpected } from '../src/check/judge.ts';
+import { judgeServed } from '../src/check/judge/controls.ts';
+import { assumptionMismatch, blame, dataOf, unexpected } from '../src/check/judge/judge.ts';
 import { PASS, defineProperty, notApplicable, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import type { KeyReading, StoredReading, UsageRequest, UsageRow } from '../src/check/usage-model.ts';
-import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/usage-model.ts';
+import type { KeyReading, StoredReading, UsageRequest, UsageRow } from '../src/check/model/usage-model.ts';
+import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/model/usage-model.ts';
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';

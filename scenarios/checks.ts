@@ -9,7 +9,7 @@
  * shows in every run; a descheduled process or a busy neighbour rarely hits two runs alike, so the
  * correct reference stays quiet on a loaded CI.
  */
-import type { LoadCheck } from '../src/check/mutants.ts';
+import type { LoadCheck } from '../src/check/orchestrate/mutants.ts';
 import { findCapacity } from '../src/load/capacity.ts';
 import { runLoad } from '../src/load/launch.ts';
 import { STALL_MS } from '../src/reference/fault-catalogue.ts';

@@ -13,11 +13,11 @@ export type { Property, CaseContext, Outcome, Capability, EvidenceFloor } from '
 // Properties of your own, beside the catalogue (`run({ properties: [...properties, mine] })`): built and
 // judged as the built-in ones are, so their findings carry grounds the same way.
 export { defineProperty, PASS, notApplicable, unknownOutcome, DEFAULT_FLOOR } from './check/property.ts';
-export { specJudgement, readingJudgement, type Judgement } from './check/judgements.ts';
-export { violation, assumptionMismatch, expectAccepted, expectRejected, isRefusal, dataOf } from './check/judge.ts';
-export { judgeServed } from './check/controls.ts';
+export { specJudgement, readingJudgement, type Judgement } from './check/judge/judgements.ts';
+export { violation, assumptionMismatch, expectAccepted, expectRejected, isRefusal, dataOf } from './check/judge/judge.ts';
+export { judgeServed } from './check/judge/controls.ts';
 export { CLAUSES, type ClauseName, type AssumptionName } from './spec/index.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
-export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/runner.ts';
+export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/run/index.ts';
 export { UsageError } from './session/usage-error.ts';
 export { TargetError } from './target/resolve.ts';

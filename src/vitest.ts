@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import type { Property } from './check/property.ts';
-import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/runner.ts';
-import { selectProperties } from './check/select.ts';
+import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/run/index.ts';
+import { selectProperties } from './check/run/select.ts';
 import { drawSeed, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
 import { findingDetail } from './report/console.ts';
 import type { AssumptionName, ReadingsMode } from './spec/index.ts';

@@ -6,10 +6,10 @@
  * asked of the one commit judge (`commitOutcome`); a proof that fails is checked by a control
  * before it blames the target.
  */
-import { commitOutcome, type CommitOutcome } from '../../src/check/commit-outcome.ts';
-import { judgeServed } from '../../src/check/controls.ts';
-import { blame, type Blame, unexpected } from '../../src/check/judge.ts';
-import { pickListed } from '../../src/check/prepare.ts';
+import { commitOutcome, type CommitOutcome } from '../../src/check/judge/commit-outcome.ts';
+import { judgeServed } from '../../src/check/judge/controls.ts';
+import { blame, type Blame, unexpected } from '../../src/check/judge/judge.ts';
+import { pickListed } from '../../src/check/run/prepare.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';

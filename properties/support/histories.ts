@@ -7,11 +7,11 @@
  * have taken effect). Each artifact's history is then a compare-and-set register's (CAS_MODEL).
  */
 import { performance } from 'node:perf_hooks';
-import type { CasInput, CasOutput, Operation } from '../../src/check/linearizability/index.ts';
+import type { CasInput, CasOutput, Operation } from '../../src/check/model/linearizability/index.ts';
 import type { CaseContext } from '../../src/check/property.ts';
 import type { Exchange } from '../../src/target/client.ts';
 import { commit, fates, type Op, type Pouch } from './commits.ts';
-import type { CommitOutcome, OpFate } from '../../src/check/commit-outcome.ts';
+import type { CommitOutcome, OpFate } from '../../src/check/judge/commit-outcome.ts';
 
 export type CommitOp = Operation<CasInput, CasOutput>;
 

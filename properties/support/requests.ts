@@ -1,11 +1,11 @@
 /**
  * Sending generated requests to a live target: fresh identities at execution time and listed ids
  * where the readings require them (`prepare`), the plain request of each endpoint, and the judge of
- * a request the spec allows (`mustAccept`: controls before blame, see src/check/controls.ts).
+ * a request the spec allows (`mustAccept`: controls before blame, see src/check/judge/controls.ts).
  */
-import { judgeServed, type ServedOptions } from '../../src/check/controls.ts';
-import { plainRequest } from '../../src/check/plain.ts';
-import { prepare } from '../../src/check/prepare.ts';
+import { judgeServed, type ServedOptions } from '../../src/check/judge/controls.ts';
+import { plainRequest } from '../../src/check/model/plain.ts';
+import { prepare } from '../../src/check/run/prepare.ts';
 import type { CaseContext, Outcome } from '../../src/check/property.ts';
 import type { RequestSample } from '../../src/gen/index.ts';
 import type { EndpointId } from '../../src/spec/index.ts';

@@ -5,10 +5,10 @@
  * `stored`, is an assumption mismatch; anything else is a violation.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../../src/check/controls.ts';
-import { assumptionMismatch, blame, type Blame } from '../../src/check/judge.ts';
-import { specJudgement, type SpecJudgement } from '../../src/check/judgements.ts';
-import { plainDay } from '../../src/check/plain.ts';
+import { judgeServed } from '../../src/check/judge/controls.ts';
+import { assumptionMismatch, blame, type Blame } from '../../src/check/judge/judge.ts';
+import { specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
+import { plainDay } from '../../src/check/model/plain.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
@@ -23,7 +23,7 @@ import {
   type StoredReading,
   type UsageRequest,
   type UsageRow,
-} from '../../src/check/usage-model.ts';
+} from '../../src/check/model/usage-model.ts';
 
 /** 4.3 rule 1. */
 export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
@@ -50,7 +50,7 @@ export const arbRow: fc.Arbitrary<UsageRow> = fc.tuple(arbKey, arbCounters).map(
 /** `row` with every counter at most its own and the total strictly lower (or equal when all are 0). */
 export function lowered(row: UsageRow, cut: readonly number[]): UsageRow {
   const out = { ...row };
-  USAGE_COUNTERS.forEach((c, i) => (out[c] = Math.max(0, row[c] - (cut[i] ?? 0))));
+  for (const [i, c] of USAGE_COUNTERS.entries()) out[c] = Math.max(0, row[c] - (cut[i] ?? 0));
   return out;
 }
 

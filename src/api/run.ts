@@ -4,7 +4,7 @@
  * writes nothing to the console unless given `log`, and writes report files only under `reportDir`.
  */
 import type { Property } from '../check/property.ts';
-import { DEFAULT_RUNS, type FailOnKind, type ProgressEvent } from '../check/runner.ts';
+import { DEFAULT_RUNS, type FailOnKind, type ProgressEvent } from '../check/run/index.ts';
 import type { Report } from '../report/report-json.ts';
 import {
   checkFailOn,

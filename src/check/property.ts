@@ -8,11 +8,11 @@ import type fc from 'fast-check';
 import type { AssumptionName, AssumptionSet, EndpointId, SpecClause } from '../spec/index.ts';
 import type { CallOptions, Exchange, TargetClient, TypedExchange, TypedRequest } from '../target/client.ts';
 import type { Profile } from '../target/profile.ts';
-import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judgements.ts';
+import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judge/judgements.ts';
 
-export type { Judgement, JudgementGround, PerformanceGround } from './judgements.ts';
-import type { TimelineData } from './linearizability/timeline.ts';
-import type { CostCurve } from './cost-growth.ts';
+export type { Judgement, JudgementGround, PerformanceGround } from './judge/judgements.ts';
+import type { TimelineData } from './model/linearizability/timeline.ts';
+import type { CostCurve } from './model/cost-growth.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =

@@ -8,48 +8,47 @@ import type { ReadingsMode } from '../spec/index.ts';
 import { checkFailOn, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
 /** The number a flag's text spells, or NaN (an empty text is no number). */
-const numberOf = (v: unknown): number => (typeof v === 'string' && v.trim() === '' ? NaN : Number(v));
+const numberOf = (v: string): number => (v.trim() === '' ? NaN : Number(v));
 
-export function parseSeed(v: unknown): number {
+export function parseSeed(v: string | undefined): number {
   return v === undefined ? drawSeed() : checkSeed(numberOf(v), `--seed`);
 }
 
-export function parsePositive(name: string, v: unknown, fallback: number | undefined, max = 1_000_000): number | undefined {
+export function parsePositive(name: string, v: string | undefined, fallback: number | undefined, max = 1_000_000): number | undefined {
   return v === undefined ? fallback : checkPositive(name, numberOf(v), max);
 }
 
-export function parseOnly(v: unknown): string[] | undefined {
+export function parseOnly(v: readonly string[] | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  const list = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  const list = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
   return list.length ? list : undefined;
 }
 
 /** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */
-export function parseMaxDuration(v: unknown): number {
+export function parseMaxDuration(v: string | undefined): number {
   if (v === undefined) return DEFAULT_MAX_DURATION_MS;
-  const text = String(v);
   let ms: number;
   try {
-    ms = parseDuration(text);
+    ms = parseDuration(v);
   } catch (e) {
     throw new UsageError(`--max-duration: ${(e as Error).message}`);
   }
-  return checkMaxDuration(ms, text);
+  return checkMaxDuration(ms, v);
 }
 
 /** `--rate-limit 50/s` (or `50`): requests per second. */
-export function parseRate(v: unknown): number | undefined {
+export function parseRate(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  const text = String(v).trim();
+  const text = v.trim();
   const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?$/.exec(text);
   return checkRate(m ? Number(m[1]) : NaN, text);
 }
 
 /** `--fail-on KIND` (repeatable, or comma-separated): kinds of finding that also fail the run. */
-export function parseFailOn(v: unknown) {
+export function parseFailOn(v: readonly string[] | undefined) {
   if (v === undefined) return undefined;
-  const words = (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
-  return checkFailOn(words, String(v));
+  const words = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
+  return checkFailOn(words, v.join(','));
 }
 
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */
@@ -73,10 +72,10 @@ export function parseAssume(values: readonly string[] | undefined): Record<strin
 }
 
 /** `--profile`, `--target` or the embedded reference, with `--assume` applied. */
-export function targetFromArgs(argv: { profile?: unknown; target?: unknown; assume?: unknown }): Promise<ReadyTarget> {
+export function targetFromArgs(argv: { readonly profile?: string | undefined; readonly target?: string | undefined; readonly assume?: readonly string[] | undefined }): Promise<ReadyTarget> {
   return openTarget({
-    ...(argv.profile !== undefined ? { profile: String(argv.profile) } : {}),
-    ...(argv.target !== undefined ? { target: String(argv.target) } : {}),
-    assume: parseAssume(argv.assume as string[] | undefined),
+    ...(argv.profile !== undefined ? { profile: argv.profile } : {}),
+    ...(argv.target !== undefined ? { target: argv.target } : {}),
+    assume: parseAssume(argv.assume),
   });
 }

@@ -43,13 +43,13 @@ async function dispatch(argv: string[]): Promise<number> {
     const mod = (await sub.load()).default;
     y = y.command(name!, entry.describe, (b) =>
       b.command(sub.usage, mod.describe, (c) => withExamples(mod, c), async (args) => {
-        exit = await mod.handler(args as Record<string, unknown>);
+        exit = await mod.handler(args);
       }),
     );
   } else if (entry) {
     const mod = (await entry.load()).default;
     y = y.command(name!, mod.describe, (b) => withExamples(mod, b), async (args) => {
-      exit = await mod.handler(args as Record<string, unknown>);
+      exit = await mod.handler(args);
     });
   } else {
     for (const [n, c] of Object.entries(COMMANDS)) y = y.command(n, c.describe);

@@ -1,7 +1,7 @@
 /** Bad input to a command, of the given error classes, as one line on stderr and exit code 2. */
 type ErrorClass = abstract new (...args: never[]) => Error;
 
-export function oneLineErrors(handle: (argv: Record<string, unknown>) => Promise<number>, classes: readonly ErrorClass[]): (argv: Record<string, unknown>) => Promise<number> {
+export function oneLineErrors<A>(handle: (argv: A) => Promise<number>, classes: readonly ErrorClass[]): (argv: A) => Promise<number> {
   return async (argv) => {
     try {
       return await handle(argv);

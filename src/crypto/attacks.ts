@@ -14,7 +14,7 @@ import { sha384, sha512 } from '@noble/hashes/sha2.js';
 import { blake3 as blake3Xof } from '@noble/hashes/blake3.js';
 import {
   CHARSETS, LIMITS, MAX_SAFE, PouchOperation, UUID_MAX, UUID_NIL, commitOperations,
-  type AssumptionName, type Node,
+  type AssumptionName, type Node, type ReadingOf,
 } from '../spec/index.ts';
 import {
   bigintOf, bytesOf, derOf, ecdsaSign, joinRs, labelledScalar, publicJwkOfScalar, rsOf, scalarOf, selfSignedCertificate,
@@ -46,6 +46,11 @@ export interface AttackResult {
   rawBody?: Uint8Array;
   pouchId: string;
 }
+/** The verdict under one reading of the assumption `N` an attack depends on. */
+export interface VerdictUnder<N extends AssumptionName> {
+  readonly value: ReadingOf<N>;
+  readonly verdict: 'reject' | 'accept';
+}
 export interface SignatureAttack {
   id: string;
   title: string;
@@ -58,7 +63,7 @@ export interface SignatureAttack {
    * enrolled device key may sign", "only low-S signatures verify"); under any other alternative the
    * attack proves nothing and is not judged.
    */
-  verdictUnder?: { readonly value: string; readonly verdict: 'reject' | 'accept' };
+  verdictUnder?: { readonly value: ReadingOf<AssumptionName>; readonly verdict: 'reject' | 'accept' };
   needs?: 'otherDevice';
   /**
    * `original`: the plainly signed commit is sent first and must apply; the attack then replays
@@ -222,7 +227,11 @@ function numberSpelledWire(body: unknown): Uint8Array {
 const reject = (id: string, title: string, apply: SignatureAttack['apply'], extra: Partial<SignatureAttack> = {}): SignatureAttack =>
   Object.freeze({ id, title, expect: 'reject', apply, ...extra });
 const accept = (id: string, title: string, apply: SignatureAttack['apply']): SignatureAttack => Object.freeze({ id, title, expect: 'accept', apply });
-const depends = (id: string, title: string, assumption: AssumptionName, defaultVerdict: 'reject' | 'accept', apply: SignatureAttack['apply'], extra: Partial<SignatureAttack> = {}): SignatureAttack =>
+/** An attack whose verdict depends on `assumption`; a `verdictUnder` names one of that assumption's own readings. */
+const depends = <N extends AssumptionName>(
+  id: string, title: string, assumption: N, defaultVerdict: 'reject' | 'accept', apply: SignatureAttack['apply'],
+  extra: Partial<Omit<SignatureAttack, 'verdictUnder'>> & { verdictUnder?: VerdictUnder<N> } = {},
+): SignatureAttack =>
   Object.freeze({ id, title, expect: 'assumption', assumption, defaultVerdict, apply, ...extra });
 
 // ---------------------------------------------------------------------------------------------

@@ -14,9 +14,14 @@ import { blake3 } from './blake3.ts';
 import { CanonicalizationError, canonicalize, sortedCompact } from './canonical.ts';
 import { isP256 } from './keys.ts';
 import { parseProtectedHeader } from './protected-header.ts';
+import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/assumptions.ts';
 
-export type CanonicalForm = 'rfc8785' | 'raw-bytes' | 'sorted-compact'; // = assumption canonical-json
-export type JwsForm = 'digest-payload' | 'b64-text-payload'; // = assumption jws-form
+/** What the signature hashes: a reading of assumption `canonical-json`. */
+export type CanonicalForm = ReadingOf<'canonical-json'>;
+/** What the JWS signs, and how: a reading of assumption `jws-form`. */
+export type JwsForm = ReadingOf<'jws-form'>;
+/** Whether a high-S signature verifies: a reading of assumption `high-s-accepted`. */
+export type HighS = ReadingOf<'high-s-accepted'>;
 export interface SignatureForm {
   canonical?: CanonicalForm;
   jwsForm?: JwsForm;
@@ -36,7 +41,7 @@ const HALF_N = P256_N >> 1n;
 
 /** The 32-byte BLAKE3 digest that the JWS covers, per the `canonical` reading. */
 export function signingDigest(parsedBody: unknown, rawBody: Uint8Array, form: SignatureForm = {}): Uint8Array {
-  const canonical = form.canonical ?? 'rfc8785';
+  const canonical = form.canonical ?? DEFAULT_ASSUMPTIONS['canonical-json'];
   switch (canonical) {
     case 'rfc8785':
       return blake3(canonicalize(parsedBody));
@@ -50,8 +55,15 @@ export function signingDigest(parsedBody: unknown, rawBody: Uint8Array, form: Si
 }
 
 /** The JWS payload for a digest, per the `jwsForm` reading. */
-export function payloadOf(digest: Uint8Array, jwsForm: JwsForm = 'digest-payload'): Uint8Array {
-  return jwsForm === 'digest-payload' ? digest : Buffer.from(b64u(digest), 'ascii');
+export function payloadOf(digest: Uint8Array, jwsForm: JwsForm = DEFAULT_ASSUMPTIONS['jws-form']): Uint8Array {
+  switch (jwsForm) {
+    case 'digest-payload':
+      return digest;
+    case 'b64-text-payload':
+      return Buffer.from(b64u(digest), 'ascii');
+    default:
+      return jwsForm satisfies never;
+  }
 }
 
 /** ASCII(BASE64URL(header) || '.' || BASE64URL(payload)), the bytes ES256 signs (RFC 7515 section 5.1). */
@@ -135,7 +147,7 @@ function p256Key(key: KeyObject): boolean {
  * Checks a 64-byte r||s signature segment over `input` with `key`: strict base64url, exact length,
  * 0 < r, s < n (a zero would be the CVE-2022-21449 "psychic signature"), low-S only if asked.
  */
-export function verifyEs256(input: Uint8Array, signatureSegment: string, key: KeyObject, highS: 'accepted' | 'rejected' = 'accepted'): VerifyResult {
+export function verifyEs256(input: Uint8Array, signatureSegment: string, key: KeyObject, highS: HighS = DEFAULT_ASSUMPTIONS['high-s-accepted']): VerifyResult {
   let sig: Uint8Array;
   try {
     sig = fromB64u(signatureSegment);
@@ -172,7 +184,7 @@ export function verifyServiceSignature(
     parsedBody: unknown;
     keyFor: (kid: string) => KeyObject | undefined;
     expectedKid?: string;
-    highS?: 'accepted' | 'rejected';
+    highS?: HighS;
     kidRequired?: boolean;
   } & SignatureForm,
 ): VerifyResult {

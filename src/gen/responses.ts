@@ -30,7 +30,7 @@ export function validResponse(endpoint: EndpointId): fc.Arbitrary<JsonObject> {
 
 function responseConstraint(c: Constraint | string): Constraint {
   const k = typeof c === 'string' ? CONSTRAINT_BY_ID.get(c) : c;
-  if (!k || k.scope !== 'response') throw new Error(`${String(typeof c === 'string' ? c : c.id)} is not a response constraint`);
+  if (k?.scope !== 'response') throw new Error(`${String(typeof c === 'string' ? c : c.id)} is not a response constraint`);
   return k;
 }
 

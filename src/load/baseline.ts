@@ -132,7 +132,7 @@ function measured(x: Pick<BaselineRun, 'latency' | 'errorRate' | 'rates'>): Meas
   return { latencyUs: x.latency, errorRate: x.errorRate, goodput: x.rates.goodput, rps: x.rates.rps };
 }
 
-function valueOf(metric: RelativeMetric, m: Measured, capacity: number | undefined): number | undefined {
+function metricValue(metric: RelativeMetric, m: Measured, capacity: number | undefined): number | undefined {
   return metric === 'capacity' ? capacity : metricOf(metric, m);
 }
 
@@ -157,8 +157,8 @@ export function compareWithBaseline(r: LoadRunResult, b: BaselineRun, relative: 
   const now = measured(r), then = measured(b);
   const rows: ComparisonRow[] = [];
   for (const metric of ROWS) {
-    const current = valueOf(metric, now, r.capacity?.capacity);
-    const baseline = valueOf(metric, then, b.capacity);
+    const current = metricValue(metric, now, r.capacity?.capacity);
+    const baseline = metricValue(metric, then, b.capacity);
     if (current === undefined || baseline === undefined) continue;
     const change = ratio(current, baseline);
     rows.push({

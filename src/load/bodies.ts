@@ -18,7 +18,7 @@ import {
   type UsageRowValue,
 } from '../spec/index.ts';
 import type { BodySigner } from '../target/signing.ts';
-import { Rng, zipfCdf } from './rng.ts';
+import { type Rng, zipfCdf } from './rng.ts';
 
 /** Serializes an object of the fields `keys` in canonical order; values are JSON-safe scalars or arrays of them. */
 function canonicalWriter<T extends object>(keys: readonly (keyof T & string)[]): (o: T) => string {

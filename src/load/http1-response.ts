@@ -27,7 +27,7 @@ export type FeedResult =
 const MORE: FeedResult = { kind: 'more' };
 const OVER_CAP: FeedResult = { kind: 'over-cap' };
 
-const enum State {
+enum State {
   Head,
   Length,
   ChunkSize,

@@ -85,7 +85,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const { notes: merged, kept } = notes(inputs, count);
   const rs = kept.map((s) => s.record.result);
   const sources = o.thresholds ?? [...new Set(kept.flatMap((s) => s.record.thresholds))];
-  let thresholds;
+  let thresholds: ReturnType<typeof parseThreshold>[];
   try {
     thresholds = sources.map(parseThreshold);
   } catch (e) {

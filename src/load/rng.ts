@@ -105,7 +105,7 @@ export function zipfCdf(n: number, s: number): Float64Array {
   const cdf = new Float64Array(n);
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    sum += 1 / Math.pow(i + 1, s);
+    sum += 1 / (i + 1) ** s;
     cdf[i] = sum;
   }
   for (let i = 0; i < n; i++) cdf[i]! /= sum;

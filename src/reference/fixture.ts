@@ -179,7 +179,7 @@ export interface ProfileDocument {
   browserIds: string[];
   cliRequestIds: string[];
   timeouts: { requestMs: number; connectMs: number };
-  connections: number;
+  connections?: number;
   assumptions: Record<string, string>;
 }
 
@@ -213,7 +213,6 @@ export function profileOf(fx: Fixture, baseUrl: string, lists: ListedIds = NO_LI
     browserIds: lists.browserIds ? [...(fx.browserIds ?? [])] : [],
     cliRequestIds: lists.cliRequestIds ? [...(fx.cliRequestIds ?? [])] : [],
     timeouts: { requestMs: 10_000, connectMs: 3_000 },
-    connections: 16,
     assumptions: {},
   };
 }

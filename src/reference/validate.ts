@@ -370,7 +370,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         // Where the spec wants a minimum it states one; this reading asks an item of every required list without one.
         const statedMin = node.count ? (LIMITS[node.count].min ?? 0) : 0;
         if (s.emptyListsRejected && required && statedMin === 0 && v.length === 0) add('minItems', at);
-        v.forEach((item, k) => visit(node.items, item, [...at, k], true));
+        for (const [k, item] of v.entries()) visit(node.items, item, [...at, k], true);
         return;
       }
       case 'object': {

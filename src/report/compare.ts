@@ -3,7 +3,7 @@
  * divergences, one line per kind) and the console lines. Cells are rendered as given, so a finding
  * kind or status this file does not know still shows.
  */
-import type { Comparison } from '../check/compare/index.ts';
+import type { Comparison } from '../check/orchestrate/compare/index.ts';
 import { cell, fence } from './markdown.ts';
 
 /** One target's load figures (the same scenario and settings against each target in turn). */

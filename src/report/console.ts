@@ -3,7 +3,7 @@
  * one line per finished property above it; otherwise plain lines only. Colour only on a terminal
  * and never with NO_COLOR (https://no-color.org).
  */
-import type { ProgressEvent, PropertyResult } from '../check/runner.ts';
+import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { loadHeadline, verdictOf } from './summary-md.ts';

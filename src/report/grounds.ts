@@ -4,7 +4,7 @@
  * that raise assumption findings; the judged constraint's own clause for the inventory checks. The
  * judgements every property shares are printed once.
  */
-import { COMMON_JUDGEMENTS } from '../check/judgements.ts';
+import { COMMON_JUDGEMENTS } from '../check/judge/judgements.ts';
 import type { Judgement, Property } from '../check/property.ts';
 import { describeGround } from '../spec/index.ts';
 

@@ -4,7 +4,7 @@
  * properties by section, every finding with its evidence, the readings, the coverage table, and the
  * load run when there was one. A pure function of the report object.
  */
-import type { ProbeResult } from '../check/discover/index.ts';
+import type { ProbeResult } from '../check/orchestrate/discover/index.ts';
 import { findingHtml } from './html-finding.ts';
 import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
@@ -85,7 +85,7 @@ function propertiesHtml(report: Report, anchors: ReadonlyMap<FindingReport, numb
     .join('\n');
 }
 
-/** The readings table, read defensively: its shape belongs to src/check/discover (report.json keeps it as it came). */
+/** The readings table, read defensively: its shape belongs to src/check/orchestrate/discover (report.json keeps it as it came). */
 function readingsHtml(readings: unknown): string {
   if (typeof readings !== 'object' || readings === null) return '';
   const table = (readings as { table?: unknown }).table;

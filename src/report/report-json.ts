@@ -3,9 +3,9 @@
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
 import { z } from 'zod';
-import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/runner.ts';
+import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
-import type { CoverageRow, CoverageTable } from '../check/coverage-table.ts';
+import type { CoverageRow, CoverageTable } from '../check/run/coverage-table.ts';
 import { redactDeep } from './redact-deep.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@2';
@@ -24,7 +24,7 @@ const FindingKindSchema = z.enum([
 
 const BodySchema = z.strictObject({ text: z.string(), encoding: z.literal('base64').optional(), size: z.number().int().nonnegative(), clipped: z.literal(true).optional() });
 
-/** One HTTP exchange of a finding (src/check/exchange-record.ts): what the HAR export and the HTML report show. */
+/** One HTTP exchange of a finding (src/check/run/exchange-record.ts): what the HAR export and the HTML report show. */
 export const ExchangeSchema = z.strictObject({
   id: z.number().int(),
   endpoint: z.string(),
@@ -37,13 +37,13 @@ export const ExchangeSchema = z.strictObject({
   timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
 });
 
-/** A history that cannot be linearized, as a timeline (src/check/linearizability/timeline.ts); an op without `retMs` has an unknown outcome. */
+/** A history that cannot be linearized, as a timeline (src/check/model/linearizability/timeline.ts); an op without `retMs` has an unknown outcome. */
 export const TimelineSchema = z.strictObject({
   title: z.string(),
   ops: z.array(z.strictObject({ id: z.number().int(), client: z.string(), label: z.string(), callMs: z.number(), retMs: z.number().optional() })),
 });
 
-/** A performance finding's measurement of one dimension (src/check/cost-growth.ts `CostCurve`). */
+/** A performance finding's measurement of one dimension (src/check/model/cost-growth.ts `CostCurve`). */
 export const CostCurveSchema = z.strictObject({
   dimension: z.string(),
   what: z.string(),
@@ -285,11 +285,11 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: {
       runs: meta.runs,
-      ...(meta.only && meta.only.length ? { only: [...meta.only] } : {}),
+      ...(meta.only?.length ? { only: [...meta.only] } : {}),
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
       ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
-      ...(meta.failOn && meta.failOn.length ? { failOn: [...meta.failOn] } : {}),
+      ...(meta.failOn?.length ? { failOn: [...meta.failOn] } : {}),
     },
     assumptions: { ...meta.assumptions },
     totals: {

@@ -125,7 +125,7 @@ export function toSummaryMarkdown(report: Report): string {
   return `${out.join('\n')}\n`;
 }
 
-/** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/discover). */
+/** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/orchestrate/discover). */
 export function readingsHeadline(readings: unknown): string | undefined {
   if (typeof readings !== 'object' || readings === null) return undefined;
   const r = readings as { readings?: Record<string, string>; table?: { status?: string }[] };

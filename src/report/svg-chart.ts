@@ -64,7 +64,8 @@ export function lineChart(series: readonly Series[], o: ChartOptions): string {
   out.push(`<text x="${W / 2}" y="${H - 6}" text-anchor="middle">${esc(o.xLabel)}</text>`);
   out.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
   // Legend entries side by side, each as wide as its name (about 6 px a character at 11 px).
-  const legendX = series.reduce<number[]>((xs, _s, i) => [...xs, i === 0 ? ML + 10 : xs[i - 1]! + 28 + 6 * series[i - 1]!.name.length], []);
+  const legendX: number[] = [];
+  for (const [i] of series.entries()) legendX.push(i === 0 ? ML + 10 : legendX[i - 1]! + 28 + 6 * series[i - 1]!.name.length);
   series.forEach((s, i) => {
     if (s.points.length === 0) return;
     const d = s.points.map((p, k) => `${k === 0 ? 'M' : 'L'}${X(p[0]).toFixed(1)} ${Y(p[1]).toFixed(1)}`).join(' ');

@@ -1,6 +1,6 @@
 /** A session's report, built and written the same way for every entry. */
 import type { Property } from '../check/property.ts';
-import type { FailOnKind, RunResult } from '../check/runner.ts';
+import type { FailOnKind, RunResult } from '../check/run/index.ts';
 import { buildReport, type Report } from '../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../report/write.ts';
 import type { Profile } from '../target/profile.ts';

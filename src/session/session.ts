@@ -6,10 +6,10 @@
  * (a `UsageError`, one line).
  */
 import type { Property } from '../check/property.ts';
-import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/runner.ts';
-import type { Discovery } from '../check/discover/index.ts';
+import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
+import type { Discovery } from '../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
-import { selectProperties } from '../check/select.ts';
+import { selectProperties } from '../check/run/select.ts';
 import type { Report } from '../report/report-json.ts';
 import type { ReadingsMode } from '../spec/index.ts';
 import type { Profile } from '../target/profile.ts';

@@ -3,7 +3,7 @@
  * and the vitest entry as given): each bound and default lives here, and each problem is one line.
  */
 import { randomInt } from 'node:crypto';
-import { DEFAULT_RUNS, FAIL_ON_KINDS, type FailOnKind } from '../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, type FailOnKind } from '../check/run/index.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `--max-duration` when none is given: a run that fits a CI job's step (probe, properties, reports). */

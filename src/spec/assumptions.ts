@@ -297,6 +297,11 @@ export function isReading<N extends AssumptionName>(name: N, value: string): val
   return ASSUMPTION_BY_NAME.get(name)?.choices.some((c) => c.value === value) ?? false;
 }
 
+/** The readings of `name` in registry order, each typed as one of its own: `readingsOf('jws-form')` is `JwsForm[]`. */
+export function readingsOf<N extends AssumptionName>(name: N): ReadingOf<N>[] {
+  return assumptionOf(name).choices.map((c) => c.value).filter((v): v is ReadingOf<N> => isReading(name, v));
+}
+
 /** The assumption's registry entry (total: every name has one). */
 export function assumptionOf(name: AssumptionName): Assumption<AssumptionName> {
   return ASSUMPTION_BY_NAME.get(name)!;

@@ -247,9 +247,9 @@ export function matchPath(method: string, path: string): { endpoint: Endpoint; p
     if (!m) continue;
     const params: Record<string, string> = {};
     try {
-      names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1]!)));
+      for (const [i, n] of names.entries()) params[n] = decodeURIComponent(m[i + 1]!);
     } catch {
-      names.forEach((n, i) => (params[n] = m[i + 1]!));
+      for (const [i, n] of names.entries()) params[n] = m[i + 1]!;
     }
     return { endpoint, params };
   }

@@ -89,6 +89,7 @@ export interface ObjectNode<F extends Fields = Fields> {
   readonly freeForm?: boolean;
 }
 /** A free-form object: its value is any JSON object. */
+// biome-ignore lint/complexity/noBannedTypes: no declared fields at all is what `{}` says here (the inferred type stays Record<string, unknown>)
 export interface FreeFormNode extends ObjectNode<{}> {
   readonly freeForm: true;
 }

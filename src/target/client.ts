@@ -33,7 +33,7 @@ export interface CallOptions {
   timeoutMs?: number;
   /**
    * Hold back the last body byte until resolved. The time bound restarts when the gate opens.
-   * Gated calls each hold a connection: release at most `profile.connections` together.
+   * Gated calls each hold a connection: release at most `profile.caseConcurrency` together.
    */
   gate?: Promise<void>;
   /** Called once everything but the last body byte has been handed to the connection. */
@@ -254,7 +254,7 @@ export class TargetClient {
     const first = await this.sendOnce(o);
     let last = first;
     // Every idle connection of the pool may have been closed alike: at most one more try per connection.
-    for (let tries = 0; last.stale && tries < this.profile.connections && !o.signal?.aborted; tries++) {
+    for (let tries = 0; last.stale && tries < this.profile.caseConcurrency && !o.signal?.aborted; tries++) {
       last = await this.sendOnce(o);
       if (last.ex.verdict !== 'transport-error') {
         return { ...last.ex, resent: `the first copy met ${first.ex.reason}, on a keep-alive connection that had served earlier requests (closed as idle under it): sent again on a fresh connection` };
@@ -392,7 +392,7 @@ export class TargetClient {
 function dispatcherFor(profile: Profile, alerts: TlsAlerts): Dispatcher {
   const connect = { timeout: profile.timeouts.connectMs, ...tlsConnectOptions(profile.tls) };
   // Each call has its own total time bound; undici's per-phase timers would only race it.
-  const pool = { connections: profile.connections, headersTimeout: 0, bodyTimeout: 0 };
+  const pool = { connections: profile.caseConcurrency, headersTimeout: 0, bodyTimeout: 0 };
   if (!profile.proxy) {
     const base = buildConnector(connect);
     const host = new URL(profile.baseUrl).host;

@@ -46,7 +46,14 @@ export interface Profile {
   timeouts: { requestMs: number; connectMs: number };
   /** What pouchproof reads of one response at most (the rest is a transport finding). */
   limits: { responseBytes: number };
+  /** Connections of the load engine's closed model (`connections` in the file; default 16). */
   connections: number;
+  /**
+   * Conformance cases in flight at once, each on its own connection: `connections` when the file
+   * gives it, else DEFAULT_CASE_CONCURRENCY, enough to hide a 30–100 ms link's latency behind the
+   * target's own work (bench/latency.bench.ts). `--concurrency` lowers it per run.
+   */
+  caseConcurrency: number;
   /**
    * Sent on every request of every client (e.g. a routing header a gateway requires); an identity's
    * own header of the same name wins. Values are secrets.
@@ -79,6 +86,12 @@ export class ProfileError extends Error {
 
 export const DEFAULT_TIMEOUTS = Object.freeze({ requestMs: 10_000, connectMs: 3_000 });
 export const DEFAULT_CONNECTIONS = 16;
+/**
+ * Conformance cases in flight when the profile names no `connections`: at a 30 ms round trip the
+ * reference serves ~550 requests/s, so ~17 requests are in flight on the wire alone; 48 keeps the
+ * run within 2x its loopback time (bench/latency.bench.ts: 1.45x at 48, 2.2-2.7x at 16).
+ */
+export const DEFAULT_CASE_CONCURRENCY = 48;
 /** The response bound derived from the spec model (src/spec/response-size.ts). */
 export const DEFAULT_LIMITS = Object.freeze({ responseBytes: RESPONSE_BODY_BOUND_BYTES });
 const MAX_TIMEOUT_MS = 600_000;
@@ -453,6 +466,7 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     }),
     limits: Object.freeze({ responseBytes: file.limits?.responseBytes ?? DEFAULT_LIMITS.responseBytes }),
     connections: file.connections ?? DEFAULT_CONNECTIONS,
+    caseConcurrency: file.connections ?? DEFAULT_CASE_CONCURRENCY,
     headers,
     tls,
     proxy,

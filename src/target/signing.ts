@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { blake3 } from '../crypto/blake3.ts';
 import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
 import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
-import { assumptionOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
+import { readingsOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
@@ -45,7 +45,7 @@ function digestsCanonicalText(form: CanonicalForm): boolean {
 }
 
 /** Canonical text hashes alike under every reading of the registry: then the run's reading does not matter for it. */
-const CANONICAL_TEXT_AS_SENT = assumptionOf('canonical-json').choices.every((c) => digestsCanonicalText(c.value as CanonicalForm));
+const CANONICAL_TEXT_AS_SENT = readingsOf('canonical-json').every(digestsCanonicalText);
 
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */
 function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
@@ -71,10 +71,10 @@ function formsAgree(value: unknown, bytes: Uint8Array): boolean {
  * something (a verdict resting on a reading records that it consulted it).
  */
 export function bodySigner(key: { readonly kid: string; readonly privateKey: KeyObject }, assumptions: Pick<AssumptionSet, 'canonical-json' | 'jws-form'>): BodySigner {
-  const jwsForm = (): JwsForm => assumptions['jws-form'] as JwsForm;
+  const jwsForm = (): JwsForm => assumptions['jws-form'];
   const asSent = (bytes: Uint8Array): string => signDigest(blake3(bytes), key.kid, key.privateKey, jwsForm());
   const byReading = (bytes: Uint8Array, parsed: { value: unknown } | undefined): string | undefined => {
-    const canonical = assumptions['canonical-json'] as CanonicalForm;
+    const canonical = assumptions['canonical-json'];
     // A body that is not JSON has no canonical form: only a raw-bytes digest exists for it.
     if (!parsed && canonical !== 'raw-bytes') return undefined;
     return signDigest(signingDigest(parsed?.value, bytes, { canonical }), key.kid, key.privateKey, jwsForm());

@@ -5,7 +5,7 @@
  * connection probe, load engine) connects with `tlsConnectOptions`, and every TLS failure reads as
  * one line that names the profile field to set (`describeTlsFailure`).
  */
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
 import { errorCodes, innermostMessage } from './error-codes.ts';
 import { FieldError } from './field-error.ts';
@@ -58,7 +58,7 @@ export function checkClientIdentity(cert: string, key: string, passphrase: strin
   if (passphrase === undefined && /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key)) {
     throw new TlsMaterialError('tls.key', 'the key is encrypted: set tls.passphrase');
   }
-  let k;
+  let k: KeyObject;
   try {
     k = createPrivateKey({ key, format: 'pem', ...(passphrase !== undefined ? { passphrase } : {}) });
   } catch (e) {

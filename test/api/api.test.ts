@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { properties, run, startReference, UsageError, type Reference } from '../../src/index.ts';
-import type { PropertyResult } from '../../src/check/runner.ts';
+import type { PropertyResult } from '../../src/check/run/index.ts';
 import { describeProperties, failureOf } from '../../src/vitest.ts';
 
 let dir: string;

@@ -1,14 +1,14 @@
 /**
- * The standard every run against the correct reference is held to (src/check/clean-run.ts): any
+ * The standard every run against the correct reference is held to (src/check/orchestrate/clean-run.ts): any
  * finding but an expected skip, and any property that did not run its planned cases to a pass, is a
  * problem — judged on real runs of synthetic properties against a stand-in target.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanRunProblems } from '../../src/check/clean-run.ts';
-import { expectAccepted } from '../../src/check/judge.ts';
+import { cleanRunProblems } from '../../src/check/orchestrate/clean-run.ts';
+import { expectAccepted } from '../../src/check/judge/judge.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
-import { runProperties, type PropertyResult } from '../../src/check/runner.ts';
+import { runProperties, type PropertyResult } from '../../src/check/run/index.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 const base = { section: '4.3', invariant: 'synthetic', assumptions: [], needs: [] } as const;

@@ -1,9 +1,9 @@
 /**
- * The commit model (src/check/commit-model.ts): what it predicts for each op type under the
+ * The commit model (src/check/model/commit-model.ts): what it predicts for each op type under the
  * readings, and how it judges answers: a violation only for an op that fits no reading's head.
  */
 import { describe, expect, it } from 'vitest';
-import { fits, judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ModelOp } from '../../src/check/commit-model.ts';
+import { fits, judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ModelOp } from '../../src/check/model/commit-model.ts';
 import { resolveAssumptions, type OpType } from '../../src/spec/index.ts';
 
 const DEFAULTS = resolveAssumptions();

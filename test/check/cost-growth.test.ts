@@ -5,13 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { CONFIRM_ALLOWANCE, COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/cost-growth.ts';
-import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
-import { performanceJudgement, specJudgement } from '../../src/check/judgements.ts';
-import { cleanRunProblems } from '../../src/check/clean-run.ts';
-import { detectsFault } from '../../src/check/mutants.ts';
+import { CONFIRM_ALLOWANCE, COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
+import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
+import { performanceJudgement, specJudgement } from '../../src/check/judge/judgements.ts';
+import { cleanRunProblems } from '../../src/check/orchestrate/clean-run.ts';
+import { detectsFault } from '../../src/check/orchestrate/mutants.ts';
 import { defineProperty, type Outcome } from '../../src/check/property.ts';
-import { runProperties, type RunResult } from '../../src/check/runner.ts';
+import { runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { toJunit } from '../../src/report/junit.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';

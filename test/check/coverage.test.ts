@@ -8,16 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import BOUNDARIES from '../../properties/boundaries.ts';
 import REJECTION from '../../properties/rejection.ts';
-import { coverageTable, sideStatus } from '../../src/check/coverage-table.ts';
+import { coverageTable, sideStatus } from '../../src/check/run/coverage-table.ts';
 import { coverageIndex } from '../../src/check/run/coverage-phase.ts';
-import { decodeReplayToken } from '../../src/check/replay-token.ts';
-import { replayProperty, runProperties, type RunResult } from '../../src/check/runner.ts';
+import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
+import { replayProperty, runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCoverage, drawViolationCoverage, violationSpecs } from '../../src/gen/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { REQUEST_CONSTRAINTS } from '../../src/spec/index.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
 import fc from 'fast-check';
-import { expectAccepted } from '../../src/check/judge.ts';
+import { expectAccepted } from '../../src/check/judge/judge.ts';
 import { defineProperty, type CoverageCase, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
@@ -99,7 +99,7 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
   });
 
   it('stops at the first failing case under endOnFailure, and runs no coverage phase when told not to', async () => {
-    const one = { ...standInProfile(srv.url), connections: 1 };
+    const one = { ...standInProfile(srv.url), connections: 1, caseConcurrency: 1 };
     const ended = await runProperties(one, [prop(() => CASES)], { seed: 1, runs: 5, endOnFailure: true });
     expect(ended.results[0]!.coverage?.cases).toBe(2);
     expect(ended.results[0]!.runs).toBe(0);

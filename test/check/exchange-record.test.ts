@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { MAX_RECORDED_BODY_CHARS, recordExchange } from '../../src/check/exchange-record.ts';
+import { MAX_RECORDED_BODY_CHARS, recordExchange } from '../../src/check/run/exchange-record.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -35,7 +35,7 @@ describe('recorded bodies', () => {
 
   it('do not keep the whole body alive: 200 recorded 1 MiB bodies hold a few MB, not 200', async () => {
     const script = `
-      import { recordExchange } from './src/check/exchange-record.ts';
+      import { recordExchange } from './src/check/run/exchange-record.ts';
       const kept = [];
       for (let i = 0; i < 200; i++) {
         const body = Buffer.alloc(1 << 20, 97 + (i % 26)).toString('latin1');

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { UngroundedFinding, vetOutcome } from '../../src/check/grounds.ts';
-import { SERVES, specJudgement } from '../../src/check/judgements.ts';
+import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
+import { SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
 import { ASSUMPTION_BY_NAME, CLAUSES, normaliseSpecText } from '../../src/spec/index.ts';
 import { SPEC_PATH } from '../repo-paths.ts';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CAS_MODEL, checkLinearizable, renderTimeline, weakened, type CasInput, type CasOutput, type Model, type Operation } from '../../src/check/linearizability/index.ts';
+import { CAS_MODEL, checkLinearizable, renderTimeline, weakened, type CasInput, type CasOutput, type Model, type Operation } from '../../src/check/model/linearizability/index.ts';
 
 // ---- a plain register (Porcupine's TestRegisterModel) -------------------------------------------
 

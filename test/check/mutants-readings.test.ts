@@ -6,7 +6,7 @@
  * must not turn a kill into a false finding elsewhere.
  */
 import { describe, expect, it } from 'vitest';
-import { isLoadOnly, runMutants } from '../../src/check/mutants.ts';
+import { isLoadOnly, runMutants } from '../../src/check/orchestrate/mutants.ts';
 import { ALTERNATIVES, FAULTS, faultReadingConflict, keyOf, type Reading } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
@@ -34,7 +34,7 @@ describe('mutants on a reference that reads the spec differently', () => {
         const t = await resolveTarget({ kind: 'embedded', faults, readings });
         return { ...t, profile: { ...t.profile, assumptions: { ...t.profile.assumptions, ...readings } } };
       };
-      // Each property's bound above the cost probe's budget and the confirmation it may take past it (src/check/cost-growth.ts).
+      // Each property's bound above the cost probe's budget and the confirmation it may take past it (src/check/model/cost-growth.ts).
       const m = await runMutants(ALL_PROPERTIES, [f], start, { seed: 77 + i, runs: 25, seeds: 0, perPropertyMs: 45_000 });
       runs++;
       if (!m.faults[0]!.killed) misses.push(`${f.name} with ${keyOf(r)}`);

@@ -3,10 +3,10 @@
  * suite, or by a load check for the faults only load can see — by at least one of the killers its
  * catalogue entry expects, and the correct reference's runs are clean over five seeds at the default
  * number of cases: no finding of any kind but an expected skip, every property run to its planned
- * cases (src/check/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
+ * cases (src/check/orchestrate/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
  */
 import { describe, expect, it } from 'vitest';
-import { compareKillers, runMutants } from '../../src/check/mutants.ts';
+import { compareKillers, runMutants } from '../../src/check/orchestrate/mutants.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
@@ -16,7 +16,7 @@ const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded'
 
 describe('mutants', () => {
   it('kills every fault and finds nothing in the correct reference over 5 seeds', async () => {
-    // Each property's bound above the cost probe's budget and the confirmation it may take past it (src/check/cost-growth.ts).
+    // Each property's bound above the cost probe's budget and the confirmation it may take past it (src/check/model/cost-growth.ts).
     const r = await runMutants(ALL_PROPERTIES, FAULTS, embedded, { seed: 1234, runs: 25, seeds: 5, perPropertyMs: 45_000, loadChecks: LOAD_CHECKS });
     expect(r.faults.filter((f) => !f.ran).map((f) => f.fault)).toEqual([]);
     const survivors = r.faults.filter((f) => !f.killed).map((f) => f.fault);

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assumptionMismatch, expectAccepted, expectRejected, Notes } from '../../src/check/judge.ts';
-import { SERVES } from '../../src/check/judgements.ts';
+import { assumptionMismatch, expectAccepted, expectRejected, Notes } from '../../src/check/judge/judge.ts';
+import { SERVES } from '../../src/check/judge/judgements.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
-import { decodeReplayToken } from '../../src/check/replay-token.ts';
-import { makeRunId, replayProperty, runProperties } from '../../src/check/runner.ts';
+import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
+import { makeRunId, replayProperty, runProperties } from '../../src/check/run/index.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 /** Sends n as the x-value header; the stand-in decides from it. */
@@ -247,7 +247,7 @@ describe('runProperties', () => {
 
   it('stops with one clear finding when the target answers nothing, instead of timing out every case', async () => {
     const { createServer } = await import('node:net');
-    const { UNREACHABLE_AFTER } = await import('../../src/check/context.ts');
+    const { UNREACHABLE_AFTER } = await import('../../src/check/run/context.ts');
     const hole = createServer((sock) => sock.on('data', () => undefined));
     await new Promise<void>((r) => hole.listen(0, '127.0.0.1', r));
     try {

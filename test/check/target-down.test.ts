@@ -10,9 +10,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { expectAccepted, serverError } from '../../src/check/judge.ts';
+import { expectAccepted, serverError } from '../../src/check/judge/judge.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { runProperties } from '../../src/check/run/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { standInProfile } from './stand-in.ts';
 

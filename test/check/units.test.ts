@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { all, check, dataOf, expectAccepted, expectRejected, violation } from '../../src/check/judge.ts';
-import { specJudgement } from '../../src/check/judgements.ts';
+import { all, check, dataOf, expectAccepted, expectRejected, violation } from '../../src/check/judge/judge.ts';
+import { specJudgement } from '../../src/check/judge/judgements.ts';
 import { PASS } from '../../src/check/property.ts';
 
 const RULE = specJudgement('test.rule', 'a test rule', 'usageReports');
 const b = { blame: { judgement: RULE } } as const;
-import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/replay-token.ts';
-import { renderValue } from '../../src/check/render.ts';
-import { matchesAny, selectProperties } from '../../src/check/select.ts';
+import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/run/replay-token.ts';
+import { renderValue } from '../../src/check/run/render.ts';
+import { matchesAny, selectProperties } from '../../src/check/run/select.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
 function ex(status: number | undefined, verdict: Exchange['verdict'], json?: unknown): Exchange {

@@ -28,7 +28,7 @@ afterAll(async () => {
 describe('--fail-on performance', () => {
   it('a performance finding is reported apart with exit 0, and fails the run with exit 1 under --fail-on performance', async () => {
     // Each run once, its verdict checked once: the probe confirms a suspicion itself before it
-    // reports (src/check/cost-growth.ts); at the limit the quadratic check costs ~100 ms, the linear work ~20 ms.
+    // reports (src/check/model/cost-growth.ts); at the limit the quadratic check costs ~100 ms, the linear work ~20 ms.
     const runOnce = async (name: string, extra: string[]) => {
       const dirOf = join(dir, name);
       const r = await pouchproof(['run', '--profile', profile, '--only', 'performance.*', '--seed', '1', '--report-dir', dirOf, ...extra]);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { ReportSchema } from '../../src/report/report-json.ts';
-import { CLIENT_PASSPHRASE, TLS_FILE, connectProxy, httpsServer, tlsFront, type Proxy, type Running } from '../target/staging-servers.ts';
+import { CLIENT_PASSPHRASE, TLS_FILE, connectProxy, httpsServer, tlsFront, type TestProxy, type Running } from '../target/staging-servers.ts';
 import { pouchproof } from './spawn-cli.ts';
 
 let dir: string;
@@ -88,7 +88,7 @@ describe('TLS that does not work as configured: one line naming the field', () =
 
 describe('a staging gateway behind mutual TLS, reached only through a proxy, routing on a header', () => {
   let front: Running;
-  let proxy: Proxy;
+  let proxy: TestProxy;
   let profile: string;
   const ROUTE = 'staging-blue-5c1e';
   const PROXY_PASSWORD = 'pr0xy-pa55-9d2';

@@ -64,6 +64,7 @@ describe('canonicalize', () => {
     ['Infinity', -Infinity, '$'],
     ['undefined member', { a: undefined }, '$.a'],
     ['undefined item', [undefined], '$[0]'],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
     ['array hole', [1, , 2], '$[1]'],
     ['bigint', { n: 1n }, '$.n'],
     ['function', { f: () => 1 }, '$.f'],

@@ -69,7 +69,7 @@ describe('the checks themselves', () => {
 
   it('flags an import upward, one the reference may not make, and a module in no layer; allows the same level and below', () => {
     const real = g({
-      'src/spec/limits.ts': ['src/check/runner.ts'],
+      'src/spec/limits.ts': ['src/check/run/index.ts'],
       'src/reference/server.ts': ['src/target/client.ts', 'src/crypto/keys.ts', 'src/spec/index.ts'],
       'src/target/resolve.ts': ['src/reference/index.ts'],
       'src/cli/main.ts': ['src/api/run.ts', 'properties/index.ts'],
@@ -78,7 +78,7 @@ describe('the checks themselves', () => {
     expect(layeringBreaks(real, LAYERS)).toEqual([
       'src/nowhere/x.ts is in no layer (place its folder in the layering)',
       'src/reference/server.ts → src/target/client.ts (src/reference may import only src/spec and src/crypto)',
-      'src/spec/limits.ts → src/check/runner.ts (src/spec imports src/check, a higher layer)',
+      'src/spec/limits.ts → src/check/run/index.ts (src/spec imports src/check, a higher layer)',
     ]);
   });
 });

@@ -66,7 +66,7 @@ describe('prebuilt queues', () => {
     }
     expect(log.filter((x) => !x.ok).map((x) => x.reason)).toEqual(['http 409', 'transport: socket hang up']);
     // Every commit actually sent applied at the reference: none continued a revision that does not exist.
-    expect(log.filter((x, i) => i !== 2 && i !== 7).every((x) => x.ok)).toBe(true);
+    expect(log.filter((_x, i) => i !== 2 && i !== 7).every((x) => x.ok)).toBe(true);
     // A's next commit after the refusal starts where A really is: after its first commit.
     expect(log[4]!.artifact).toBe(log[0]!.artifact);
     expect(log[4]!.base).toBe(log[0]!.final);

@@ -54,7 +54,7 @@ async function raw(answer: (socket: Socket) => void): Promise<string> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const sockets = new Set<Socket>();
   server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
-  cleanups.push(() => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))));
+  cleanups.push(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 

@@ -11,13 +11,13 @@ import type { LoadRequest } from '../../src/load/scenario.ts';
 import { Sender } from '../../src/load/sender.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
-import { CLIENT_PASSPHRASE, TLS_DIR, connectProxy, httpServer, httpsServer, type Proxy, type Running } from '../target/staging-servers.ts';
+import { CLIENT_PASSPHRASE, TLS_DIR, connectProxy, httpServer, httpsServer, type TestProxy, type Running } from '../target/staging-servers.ts';
 
 const req = (headers: Record<string, string> = { 'content-type': 'application/json' }): LoadRequest => ({ method: 'PUT', path: '/v1/usage/sources/x', headers, body: '{"rows":[]}', kind: 'k' });
 
 const opened: Array<{ close(): Promise<void> }> = [];
 let ref: RunningReference;
-let proxy: Proxy;
+let proxy: TestProxy;
 beforeAll(async () => {
   [ref, proxy] = await Promise.all([startReference(), connectProxy({ credentials: 'load:pw-7781' })]);
   opened.push(ref, proxy);
@@ -117,7 +117,7 @@ describe('through a proxy', () => {
     const target = { profile, embedded: false, close: async () => undefined };
     const scenario = await loadScenarioByName('usage-flood');
     await expect(runLoad({ scenario, target, durationMs: 500, workers: 0 })).rejects.toThrow(
-      new RegExp(`^staging\\.pouchproof\\.test:\\d+ is reached through the proxy http://\\*\\*\\*@127\\.0\\.0\\.1:\\d+ \\(the profile's proxy\\); pass --allow-remote to load it$`),
+      /^staging\.pouchproof\.test:\d+ is reached through the proxy http:\/\/\*\*\*@127\.0\.0\.1:\d+ \(the profile's proxy\); pass --allow-remote to load it$/,
     );
     const lines: string[] = [];
     const before = proxy.forwarded.length;

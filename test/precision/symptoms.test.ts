@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { createCaseContext, RequestCounter } from '../../src/check/context.ts';
-import { judgeServed } from '../../src/check/controls.ts';
+import { createCaseContext, RequestCounter } from '../../src/check/run/context.ts';
+import { judgeServed } from '../../src/check/judge/controls.ts';
 import type { Outcome, Property } from '../../src/check/property.ts';
 import { resolveAssumptions, type Readings } from '../../src/spec/index.ts';
 import { TargetClient } from '../../src/target/client.ts';

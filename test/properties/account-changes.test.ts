@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { missingCapability } from '../../src/check/capabilities.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { missingCapability } from '../../src/check/run/capabilities.ts';
+import { runProperties } from '../../src/check/run/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { TargetClient } from '../../src/target/client.ts';
 import { parseProfile } from '../../src/target/profile.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts';
-import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/usage-model.ts';
+import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
-import { commitOutcome } from '../../src/check/commit-outcome.ts';
-import { effectOf } from '../../src/check/judge.ts';
-import { readingsOf, refusalExpected, situationsIn } from '../../src/check/situations.ts';
+import { commitOutcome } from '../../src/check/judge/commit-outcome.ts';
+import { effectOf } from '../../src/check/judge/judge.ts';
+import { readingsOf, refusalExpected, situationsIn } from '../../src/check/model/situations.ts';
 import { DEFAULT_ASSUMPTIONS, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
@@ -129,7 +129,7 @@ describe('bad bodies', () => {
       for (const bad of BAD) {
         const { raw, headers } = badBody(json, bad, 'rows');
         const text = typeof raw === 'string' ? raw : new TextDecoder('utf-8', { fatal: false }).decode(raw);
-        let parsed: unknown = undefined;
+        let parsed: unknown ;
         try {
           if (typeof raw !== 'string') new TextDecoder('utf-8', { fatal: true }).decode(raw);
           parsed = JSON.parse(text);

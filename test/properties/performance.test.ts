@@ -11,7 +11,7 @@ import { ALTERNATIVES, keyOf, type Reading } from '../../src/reference/index.ts'
 import type { Readings } from '../../src/spec/index.ts';
 import PERFORMANCE, { COST_LINEAR, COST_PROBE_BUDGET_MS } from '../../properties/performance.ts';
 import { References, runAgainst } from './harness.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { runProperties } from '../../src/check/run/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { mostlySlowProxy } from '../cli/misbehaving-servers.ts';
 

@@ -11,7 +11,7 @@ import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, si
 import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS, MAX_SAFE } from '../../src/spec/index.ts';
 import { SIGNATURE_ATTACK_BY_ID, type AttackContext } from '../../src/crypto/attacks.ts';
-import { probeCost, sizesUpTo } from '../../src/check/cost-growth.ts';
+import { probeCost, sizesUpTo } from '../../src/check/model/cost-growth.ts';
 import {
   BROWSER,
   DEVICE,

@@ -3,8 +3,8 @@
  * (unobserved and failed constraints first), one line in summary.md and in the console summary.
  */
 import { describe, expect, it } from 'vitest';
-import { coverageTable, type CoverageObservation } from '../../src/check/coverage-table.ts';
-import type { RunResult } from '../../src/check/runner.ts';
+import { coverageTable, type CoverageObservation } from '../../src/check/run/coverage-table.ts';
+import type { RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { coverageHeadline, toCoverageMarkdown } from '../../src/report/coverage-md.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';
@@ -21,9 +21,9 @@ function observations(): CoverageObservation[] {
   const out: CoverageObservation[] = [];
   for (const c of REQUEST_CONSTRAINTS) {
     for (const s of boundarySpecs(c)) out.push({ constraint: c.id, side: 'accept', variant: s.variant, result: 'observed' });
-    violationSpecs(c).forEach((s, i) =>
-      out.push({ constraint: c.id, side: 'reject', variant: s.variant, result: c.id === BROKEN && i === 0 ? 'failed' : c.id === UNSEEN ? 'unjudged' : 'observed' }),
-    );
+    for (const [i, s] of violationSpecs(c).entries()) {
+      out.push({ constraint: c.id, side: 'reject', variant: s.variant, result: c.id === BROKEN && i === 0 ? 'failed' : c.id === UNSEEN ? 'unjudged' : 'observed' });
+    }
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * summary.md and the console (the one-line reason, what the budget did not cover).
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/check/runner.ts';
+import type { RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { toJunit } from '../../src/report/junit.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';
@@ -77,7 +77,7 @@ describe('crash and inconclusive in the reports', () => {
 
   it('a console line per property says why it is inconclusive', () => {
     const v = new ConsoleView({ out: { write: () => true }, tty: false, color: false });
-    expect(v.resultLine(run(false).results[0]!)).toMatch(/^INC  usage\.idempotent .* inconclusive: none of its 3 cases completed/);
+    expect(v.resultLine(run(false).results[0]!)).toMatch(/^INC {2}usage\.idempotent .* inconclusive: none of its 3 cases completed/);
     expect(v.resultLine(run(false).results[1]!)).toMatch(/its share of the time budget reached: 2 of 25 cases$/);
   });
 });

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import RACES from '../../properties/races.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { runProperties } from '../../src/check/run/index.ts';
 import { buildReport, type Report } from '../../src/report/report-json.ts';
 import { writeReports, type WrittenReports } from '../../src/report/write.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';

@@ -10,13 +10,13 @@ import type { z } from 'zod';
 import { validRequest, validResponse } from '../../src/gen/index.ts';
 import {
   ENDPOINT_BY_ID,
-  OperationResult,
-  PouchOperation,
-  Roster,
-  UsageRow,
+  type OperationResult,
+  type PouchOperation,
+  type Roster,
+  type UsageRow,
   commitOperations,
   listedParams,
-  reportUsage,
+  type reportUsage,
   schemasOf,
   toZod,
   type CommitBody,
@@ -74,6 +74,7 @@ export type EndpointChecks = [
   Expect<Equal<UsageBody, { rows: UsageRowValue[] }>>,
   Expect<Equal<EndpointParams<'commitOperations'>, { pouchId: string }>>,
   Expect<Equal<EndpointParams<'reportUsage'>, { sourceId: string }>>,
+  // biome-ignore lint/complexity/noBannedTypes: an endpoint without path parameters has exactly `{}`
   Expect<Equal<EndpointParams<'changeUnlock'>, {}>>,
   Expect<Equal<EndpointData<'reportUsage'>, { stored: number }>>,
   Expect<Equal<EndpointData<'revokeBrowser'>, { revoked: boolean; rotation_pending: boolean }>>,

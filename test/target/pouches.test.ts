@@ -1,9 +1,9 @@
 /** The one decision of which pouches a run may commit to, and how load and properties act on it. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { missingCapability } from '../../src/check/capabilities.ts';
+import { missingCapability } from '../../src/check/run/capabilities.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
-import { runProperties } from '../../src/check/runner.ts';
+import { runProperties } from '../../src/check/run/index.ts';
 import { pouchesFor } from '../../src/load/requests.ts';
 import { Rng } from '../../src/load/rng.ts';
 import { resolveAssumptions } from '../../src/spec/index.ts';

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateDeviceKey } from '../../src/crypto/keys.ts';
 import { DEFAULT_ASSUMPTIONS } from '../../src/spec/index.ts';
 import {
+  DEFAULT_CASE_CONCURRENCY,
+  DEFAULT_CONNECTIONS,
   ProfileError,
   ProfileFileSchema,
   loadProfile,
@@ -67,6 +69,8 @@ describe('parseProfile: valid files', () => {
     expect(p.accounts.secondary).toBeUndefined();
     expect(p.timeouts).toEqual({ requestMs: 5000, connectMs: 3000 });
     expect(p.connections).toBe(4);
+    // Named in the file, connections also bound the conformance cases in flight.
+    expect(p.caseConcurrency).toBe(4);
     expect(p.pouchIds).toEqual(['00000000-0000-0000-0000-000000000000']);
     expect(p.browserIds).toEqual([]);
     expect(p.assumptions['canonical-json']).toBe('sorted-compact');
@@ -110,6 +114,8 @@ describe('parseProfile: valid files', () => {
     expect(p.accounts.primary).toEqual({});
     expect(p.secrets).toEqual([]);
     expect(p.assumptions).toEqual(DEFAULT_ASSUMPTIONS);
+    // Unnamed, the load engine keeps its 16 connections and the conformance cases go 48 at a time (a link's latency hidden).
+    expect([p.connections, p.caseConcurrency]).toEqual([DEFAULT_CONNECTIONS, DEFAULT_CASE_CONCURRENCY]);
     expect(() => profileForUrl('ftp://x')).toThrow(/^--target: scheme must be http or https/);
   });
 

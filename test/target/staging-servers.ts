@@ -98,7 +98,7 @@ export async function httpServer(): Promise<Running> {
   return { url: `http://127.0.0.1:${port}`, port, seen, close };
 }
 
-export interface Proxy {
+export interface TestProxy {
   readonly url: string;
   /** Every CONNECT target (`host:port`) it was asked to tunnel, and whether it did. */
   readonly connects: Array<{ readonly target: string; readonly allowed: boolean }>;
@@ -113,7 +113,7 @@ export interface Proxy {
  * An HTTP proxy: absolute-form requests are forwarded, CONNECT is tunnelled, both to 127.0.0.1 at
  * the port asked for (any host name). With `credentials` (`user:password`) it answers 407 without them.
  */
-export async function connectProxy(o: { credentials?: string } = {}): Promise<Proxy> {
+export async function connectProxy(o: { credentials?: string } = {}): Promise<TestProxy> {
   const connects: Array<{ target: string; allowed: boolean }> = [];
   const forwarded: string[] = [];
   const auth: Array<string | undefined> = [];

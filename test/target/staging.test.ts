@@ -6,13 +6,13 @@
  */
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordExchange } from '../../src/check/exchange-record.ts';
+import { recordExchange } from '../../src/check/run/exchange-record.ts';
 import { TargetClient, type Exchange } from '../../src/target/client.ts';
 import { toCurl } from '../../src/target/curl.ts';
 import { probeConnection } from '../../src/target/connect-probe.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
 import { curlTests } from './need-curl.ts';
-import { CLIENT_PASSPHRASE, TLS_DIR, TLS_FILE, connectProxy, httpServer, httpsServer, pem, type Proxy, type Running } from './staging-servers.ts';
+import { CLIENT_PASSPHRASE, TLS_DIR, TLS_FILE, connectProxy, httpServer, httpsServer, pem, type TestProxy, type Running } from './staging-servers.ts';
 
 const SOURCE = 'ab'.repeat(16);
 const opened: Array<{ close(): Promise<void> }> = [];
@@ -166,7 +166,7 @@ describe('the tls block is checked when the profile is read: one line naming the
 describe('a proxy: the profile\'s, or the environment\'s', () => {
   let plain: Running;
   let secure: Running;
-  let proxy: Proxy;
+  let proxy: TestProxy;
   beforeAll(async () => {
     [plain, secure, proxy] = await Promise.all([httpServer(), httpsServer(), connectProxy({ credentials: 'ci-user:pr0xy-s3cret' })]);
     opened.push(plain, secure, proxy);

@@ -6,9 +6,9 @@
 import type { AssumptionName } from '../../spec/index.ts';
 import type { Exchange, TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
-import { createCaseContext, type RequestCounter } from '../context.ts';
-import type { Environment } from '../environment.ts';
-import { vetOutcome } from '../grounds.ts';
+import { createCaseContext, type RequestCounter } from './context.ts';
+import type { Environment } from '../judge/environment.ts';
+import { vetOutcome } from '../judge/grounds.ts';
 import { unknownOutcome, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
 

@@ -7,9 +7,9 @@
  * replay token naming its index (no shrinking).
  */
 import type { Profile } from '../../target/profile.ts';
-import type { CoverageObservation, CoverageResult } from '../coverage-table.ts';
+import type { CoverageObservation, CoverageResult } from './coverage-table.ts';
 import type { CoverageCase, Failure, Property } from '../property.ts';
-import { encodeReplayToken } from '../replay-token.ts';
+import { encodeReplayToken } from './replay-token.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';

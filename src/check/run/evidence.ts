@@ -5,11 +5,11 @@
 import type { Exchange } from '../../target/client.ts';
 import { toCurl } from '../../target/curl.ts';
 import { redact } from '../../target/redact.ts';
-import type { Crash } from '../context.ts';
-import { recordExchanges } from '../exchange-record.ts';
-import { groundFields } from '../grounds.ts';
+import type { Crash } from './context.ts';
+import { recordExchanges } from './exchange-record.ts';
+import { groundFields } from '../judge/grounds.ts';
 import type { Failure, Property } from '../property.ts';
-import { clip, renderValue } from '../render.ts';
+import { clip, renderValue } from './render.ts';
 import type { Finding } from './result.ts';
 
 /** Curl lines kept per finding: the last requests of the failing case. */

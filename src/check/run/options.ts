@@ -58,7 +58,7 @@ export const DEFAULT_RUNS = 25;
 /** Per-property time bound when none is given. */
 export const DEFAULT_PROPERTY_MS = 30_000;
 /** Cases in flight together at most, whatever the profile's connections. */
-export const MAX_CONCURRENCY = 16;
+export const MAX_CONCURRENCY = 64;
 
 /** The options of one property's run, every default applied. */
 export interface PropertyRunOptions {
@@ -104,8 +104,8 @@ export function plannedRuns(prop: Pick<Property, 'runs'>, runs: number): number 
 }
 
 /** Cases of `prop` in flight at once: the run's concurrency, within the profile's connections and the property's own bound. */
-export function concurrencyOf(prop: Pick<Property, 'concurrency'>, profile: Pick<Profile, 'connections'>, wanted: number | undefined): number {
-  const run = Math.max(1, Math.min(wanted ?? profile.connections, profile.connections, MAX_CONCURRENCY));
+export function concurrencyOf(prop: Pick<Property, 'concurrency'>, profile: Pick<Profile, 'caseConcurrency'>, wanted: number | undefined): number {
+  const run = Math.max(1, Math.min(wanted ?? profile.caseConcurrency, profile.caseConcurrency, MAX_CONCURRENCY));
   return Math.max(1, Math.min(run, prop.concurrency ?? run));
 }
 

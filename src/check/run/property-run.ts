@@ -7,9 +7,9 @@ import type fc from 'fast-check';
 import type { TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { redact } from '../../target/redact.ts';
-import { missingCapabilities } from '../capabilities.ts';
-import type { RequestCounter } from '../context.ts';
-import type { Environment } from '../environment.ts';
+import { missingCapabilities } from './capabilities.ts';
+import type { RequestCounter } from './context.ts';
+import type { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import type { CaseDeps } from './case-runner.ts';
 import { coverageCasesOf, coverageIndex, runCoveragePhase, type CoveragePhase } from './coverage-phase.ts';
@@ -82,7 +82,7 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     durationMs: Date.now() - started,
     findings: notApplicable ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: clean(notApplicable) }, ...findings] : findings,
     evidence,
-    ...(cov && cov.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
+    ...(cov?.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
   };
 }
 

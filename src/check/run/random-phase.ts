@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import type { Property } from '../property.ts';
-import { encodeReplayToken } from '../replay-token.ts';
+import { encodeReplayToken } from './replay-token.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';

@@ -1,7 +1,7 @@
 /** Re-running one finding's case from its replay token's parts: a fast-check path, or a coverage case's index. */
 import { TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
-import { Environment } from '../environment.ts';
+import { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import { DEFAULT_PROPERTY_MS, concurrencyOf } from './options.ts';
 import { runProperty } from './property-run.ts';

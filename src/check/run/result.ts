@@ -2,10 +2,10 @@
  * What a run produces: findings, one result per property, and the run's own record. Pure types and
  * the few rules that read them (what fails a run); the runner fills them, the reports render them.
  */
-import type { RecordedExchange } from '../exchange-record.ts';
-import type { TimelineData } from '../linearizability/timeline.ts';
-import type { CostCurve } from '../cost-growth.ts';
-import type { CoverageObservation, CoverageTable } from '../coverage-table.ts';
+import type { RecordedExchange } from './exchange-record.ts';
+import type { TimelineData } from '../model/linearizability/timeline.ts';
+import type { CostCurve } from '../model/cost-growth.ts';
+import type { CoverageObservation, CoverageTable } from './coverage-table.ts';
 import type { FindingKind } from '../property.ts';
 import type { Ledger } from './ledger.ts';
 

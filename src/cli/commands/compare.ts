@@ -7,28 +7,28 @@
  */
 import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
-import { compareTargets, type CompareTarget } from '../../check/compare/index.ts';
+import { compareTargets, type CompareTarget } from '../../check/orchestrate/compare/index.ts';
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
 import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
 import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
-import { asUsage, UsageError, type CommandModule } from '../command.ts';
+import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
-import { makeRunId } from '../../check/runner.ts';
+import { makeRunId } from '../../check/run/index.ts';
 import { loadAllProperties, unreachableReason } from '../../session/index.ts';
 import { parseOnly, parsePositive, parseSeed } from '../args.ts';
 
 
 const REFERENCE = 'reference';
 
-function listOf(v: unknown): string[] {
-  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map(String).filter((s) => s !== '');
+function listOf(v: readonly string[] | undefined): string[] {
+  return (v ?? []).filter((s) => s !== '');
 }
 
-async function resolveAll(argv: Record<string, unknown>): Promise<ResolvedTarget[]> {
-  const specs = [...listOf(argv['profile']).map((p) => ({ flag: 'profile', value: p })), ...listOf(argv['target']).map((u) => ({ flag: 'target', value: u }))];
+async function resolveAll(argv: { readonly profile?: readonly string[] | undefined; readonly target?: readonly string[] | undefined }): Promise<ResolvedTarget[]> {
+  const specs = [...listOf(argv.profile).map((p) => ({ flag: 'profile', value: p })), ...listOf(argv.target).map((u) => ({ flag: 'target', value: u }))];
   if (specs.length < 2) throw new UsageError('compare needs at least two targets: --profile FILE or --target URL, repeated (`reference` names the embedded reference)');
   const out: ResolvedTarget[] = [];
   try {
@@ -51,7 +51,7 @@ function named(targets: readonly ResolvedTarget[]): CompareTarget[] {
   return targets.map((t, i) => ({ name: names.filter((x) => x === names[i]).length > 1 ? `${names[i]}#${i + 1}` : names[i]!, profile: t.profile, embedded: t.embedded }));
 }
 
-const compare: CommandModule = {
+const compare = defineCommand({
   describe: 'the same generated cases against several targets: properties, readings (and load) × targets, divergences classified',
   examples: [
     ['pouchproof compare --profile reference --profile staging.json', 'the same cases against the embedded reference and a staging server'],
@@ -74,8 +74,9 @@ const compare: CommandModule = {
     const runs = parsePositive('runs', argv['runs'], 25, 100_000)!;
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const only = parseOnly(argv['only']);
-    const loadDurationMs = argv['load'] ? asUsage(() => parseDuration(String(argv['load-duration']))) : 0;
-    const scenario = argv['load'] ? await loadScenarioByName(String(argv['load'])).catch((e: Error) => Promise.reject(new UsageError(e.message))) : undefined;
+    const { load: loadName, 'load-duration': loadDuration } = argv;
+    const loadDurationMs = loadName ? asUsage(() => parseDuration(loadDuration)) : 0;
+    const scenario = loadName ? await loadScenarioByName(loadName).catch((e: Error) => Promise.reject(new UsageError(e.message))) : undefined;
     const props = await loadAllProperties();
     const resolved = await resolveAll(argv);
     const intr = interruptible();
@@ -93,7 +94,7 @@ const compare: CommandModule = {
       if (scenario && !intr.signal.aborted) {
         const rows = [];
         for (let i = 0; i < resolved.length && !intr.signal.aborted; i++) {
-          say(`${targets[i]!.name}: load ${scenario.scenario.name} for ${String(argv['load-duration'])}`);
+          say(`${targets[i]!.name}: load ${scenario.scenario.name} for ${loadDuration}`);
           try {
             const r = (await runLoad({ scenario, target: resolved[i]!, durationMs: loadDurationMs, allowRemote: argv['allow-remote'] === true, seed, signal: intr.signal })).result;
             rows.push({ side: targets[i]!.name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
@@ -103,11 +104,11 @@ const compare: CommandModule = {
             rows.push({ side: targets[i]!.name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
           }
         }
-        load = { scenario: scenario.scenario.name, settings: `${String(argv['load-duration'])} each, closed model, default connections`, rows };
+        load = { scenario: scenario.scenario.name, settings: `${loadDuration} each, closed model, default connections`, rows };
       }
       for (const l of compareConsoleLines(c, load)) say(l);
       const secrets = targets.flatMap((t) => t.profile.secrets);
-      const written = await writeReportDir(String(argv['report-dir']), `${makeRunId(seed)}-compare`, { 'compare.json': compareJson(c, load), 'compare.md': compareMarkdown(c, load), 'compare.html': compareHtml(c, load) }, secrets).catch((e: NodeJS.ErrnoException) => {
+      const written = await writeReportDir(argv['report-dir'], `${makeRunId(seed)}-compare`, { 'compare.json': compareJson(c, load), 'compare.md': compareMarkdown(c, load), 'compare.html': compareHtml(c, load) }, secrets).catch((e: NodeJS.ErrnoException) => {
         throw new UsageError(`cannot write the reports: ${e.code ?? e.message}`);
       });
       say(`reports: ${written.dir}/compare.md, compare.html, compare.json`);
@@ -119,6 +120,6 @@ const compare: CommandModule = {
       await Promise.all(resolved.map((t) => t.close().catch(() => undefined)));
     }
   },
-};
+});
 
 export default compare;

@@ -1,9 +1,9 @@
 import type { Argv } from 'yargs';
-import type { CommandModule } from '../command.ts';
+import { defineCommand } from '../command.ts';
 import { ASSUMPTIONS, INVENTORY, LIMITS, LIMIT_NAMES } from '../../spec/index.ts';
 
 /** Prints the spec coverage inventory: limits, constraints per endpoint and scope, assumptions. */
-const inventory: CommandModule = {
+const inventory = defineCommand({
   describe: 'print the spec constraint inventory and the assumption registry',
   examples: [
     ['pouchproof inventory', 'limits, constraint counts per endpoint and the assumption registry'],
@@ -27,5 +27,5 @@ const inventory: CommandModule = {
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   },
-};
+});
 export default inventory;

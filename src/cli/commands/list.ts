@@ -1,6 +1,6 @@
-import type { CommandModule } from '../command.ts';
+import { defineCommand } from '../command.ts';
 import { DEFAULT_FLOOR } from '../../check/property.ts';
-import { selectProperties } from '../../check/select.ts';
+import { selectProperties } from '../../check/run/select.ts';
 import { groundLines, groundRows } from '../../report/grounds.ts';
 import { loadAllProperties } from '../../session/index.ts';
 import { parseOnly } from '../args.ts';
@@ -8,7 +8,7 @@ import { parseOnly } from '../args.ts';
 const pct = (x: number): string => (x === 1 ? 'every one' : `${Math.round(x * 100)}%`);
 
 /** `pouchproof list`: every property with its section, invariant, assumptions, needs and evidence floor. */
-const list: CommandModule = {
+const list = defineCommand({
   describe: 'list every property with its section and assumptions',
   examples: [
     ['pouchproof list', 'every property with its section and assumptions'],
@@ -43,5 +43,5 @@ const list: CommandModule = {
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   },
-};
+});
 export default list;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
-import { asUsage, UsageError, type CommandModule } from '../command.ts';
+import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { K8sError, indexedJob, k8sRecipe, profileMounts, type K8sJobOptions, type SecretMount } from '../../load/k8s.ts';
@@ -14,72 +14,71 @@ import { parseDuration, parseRate } from '../../load/units.ts';
 /** Pods need time to be scheduled and pull the image before the shared start. */
 const DEFAULT_LEAD = '2m';
 
+/** The options of `load k8s`. */
+function k8sOptions(y: Argv) {
+  return y
+    .option('shards', { type: 'number', demandOption: true, describe: 'N: pods, each one shard' })
+    .option('image', { type: 'string', demandOption: true, describe: 'the pouchproof image (deploy/Dockerfile)' })
+    .option('secret', { type: 'string', describe: 'Secret holding profile.json and the files it names (default pouchproof-profile, unless --target)' })
+    .option('namespace', { type: 'string', describe: 'namespace of the Job' })
+    .option('name', { type: 'string', default: 'pouchproof-load', describe: 'name of the Job' })
+    .option('lead', { type: 'string', default: DEFAULT_LEAD, describe: 'the shared start is now plus this' })
+    .option('out', { type: 'string', describe: 'write the YAML to this file instead of stdout' })
+    .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
+    .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
+    .option('profile', { type: 'string', describe: 'the profile the pods use: the Secret command and the mounts then cover every file it names (at the same relative paths)' })
+    .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
+    .option('max-requests', { type: 'number', describe: 'stop after this many requests in all' })
+    .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
+    .option('connections', { type: 'number', describe: 'closed model: connections in all (each shard opens its share)' })
+    .option('workers', { type: 'number', describe: 'worker threads per pod' })
+    .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole" })
+    .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
+    .option('seed', { type: 'number', describe: 'seed shared by the shards (default: drawn now)' })
+    .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' });
+}
+
 /** `pouchproof load k8s`: an Indexed Job running a sharded load run, as YAML. */
-const loadK8s: CommandModule = {
+const loadK8s = defineCommand({
   describe: 'print a Kubernetes Indexed Job that runs a load scenario in N shards (then: kubectl logs … | load merge)',
   examples: [
     ['pouchproof load k8s --shards 8 --image registry.example/pouchproof:0.1 --scenario commit-throughput --rate 8000/s --duration 2m --target https://staging.example --allow-remote > job.yaml', 'eight pods, 1000 req/s each, from one shared start'],
     ['pouchproof load k8s --shards 4 --image registry.example/pouchproof:0.1 --profile staging.json --scenario usage-flood --rate 2000/s --allow-remote --out job.yaml', 'the profile and the files it names (device key, TLS CA, client certificate) mounted from one Secret'],
   ],
-  builder: (y: Argv) =>
-    y
-      .option('shards', { type: 'number', demandOption: true, describe: 'N: pods, each one shard' })
-      .option('image', { type: 'string', demandOption: true, describe: 'the pouchproof image (deploy/Dockerfile)' })
-      .option('secret', { type: 'string', describe: 'Secret holding profile.json and the files it names (default pouchproof-profile, unless --target)' })
-      .option('namespace', { type: 'string', describe: 'namespace of the Job' })
-      .option('name', { type: 'string', default: 'pouchproof-load', describe: 'name of the Job' })
-      .option('lead', { type: 'string', default: DEFAULT_LEAD, describe: 'the shared start is now plus this' })
-      .option('out', { type: 'string', describe: 'write the YAML to this file instead of stdout' })
-      .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
-      .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
-      .option('profile', { type: 'string', describe: 'the profile the pods use: the Secret command and the mounts then cover every file it names (at the same relative paths)' })
-      .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
-      .option('max-requests', { type: 'number', describe: 'stop after this many requests in all' })
-      .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
-      .option('connections', { type: 'number', describe: 'closed model: connections in all (each shard opens its share)' })
-      .option('workers', { type: 'number', describe: 'worker threads per pod' })
-      .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole" })
-      .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
-      .option('seed', { type: 'number', describe: 'seed shared by the shards (default: drawn now)' })
-      .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' }),
+  builder: k8sOptions,
   handler: oneLineErrors((argv) => handle(argv), [UsageError, K8sError]),
-};
+});
 
-async function handle(argv: Record<string, unknown>): Promise<number> {
+async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   if (!argv['allow-remote']) throw new UsageError('the pods load a target that is not on their loopback interface: pass --allow-remote to say so');
-  const duration = argv['duration'] as string;
+  const { duration, lead, rate, threshold: thresholds, shards, connections, target, profile, out } = argv;
   const durationMs = asUsage(() => parseDuration(duration));
-  const leadMs = asUsage(() => parseDuration(argv['lead'] as string));
-  if (argv['rate'] !== undefined) asUsage(() => parseRate(argv['rate'] as string));
-  const thresholds = argv['threshold'] as string[];
+  const leadMs = asUsage(() => parseDuration(lead));
+  if (rate !== undefined) asUsage(() => parseRate(rate));
   asUsage(() => thresholds.map(parseThreshold));
-  const shards = argv['shards'] as number;
-  const connections = argv['connections'] as number | undefined;
-  if (connections !== undefined && argv['rate'] === undefined && connections < shards) throw new UsageError(`--connections ${connections} cannot be split over ${shards} shards`);
-  const target = argv['target'] as string | undefined;
-  const profile = argv['profile'] as string | undefined;
+  if (connections !== undefined && rate === undefined && connections < shards) throw new UsageError(`--connections ${connections} cannot be split over ${shards} shards`);
   if (target !== undefined && profile !== undefined) throw new UsageError('give --profile or --target, not both');
-  const secret = (argv['secret'] as string | undefined) ?? (target === undefined ? 'pouchproof-profile' : undefined);
+  const secret = argv.secret ?? (target === undefined ? 'pouchproof-profile' : undefined);
   const mounts = profile !== undefined ? await mountsOf(profile) : undefined;
   // One seed for every shard: their worker seeds are then distinct by construction.
-  const seed = (argv['seed'] as number | undefined) ?? randomInt(0x7fffffff);
-  const opt = (name: string): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
+  const seed = argv.seed ?? randomInt(0x7fffffff);
+  const opt = (name: 'target' | 'max-requests' | 'rate' | 'connections' | 'workers'): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
   const loadArgs = [
-    '--scenario', argv['scenario'] as string,
+    '--scenario', argv.scenario,
     ...opt('target'),
     '--duration', duration,
     ...opt('max-requests'), ...opt('rate'), ...opt('connections'), ...opt('workers'),
     ...thresholds.flatMap((t) => ['--threshold', t]),
-    ...(argv['param'] as string[]).flatMap((p) => ['--param', p]),
+    ...argv.param.flatMap((p) => ['--param', p]),
     '--seed', String(seed),
     '--allow-remote',
   ];
   const nowMs = Date.now();
   const o: K8sJobOptions = {
-    name: argv['name'] as string,
-    ...(argv['namespace'] !== undefined ? { namespace: argv['namespace'] as string } : {}),
+    name: argv.name,
+    ...(argv.namespace !== undefined ? { namespace: argv.namespace } : {}),
     shards,
-    image: argv['image'] as string,
+    image: argv.image,
     ...(secret ? { secret } : {}),
     ...(mounts ? { mounts } : {}),
     loadArgs,
@@ -89,9 +88,9 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   };
   const job = indexedJob(o);
   const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${stringify(job, { lineWidth: 0, aliasDuplicateObjects: false })}`;
-  if (argv['out'] !== undefined) {
-    await writeFile(argv['out'] as string, yaml, 'utf8').catch((e: Error) => Promise.reject(new UsageError(`cannot write ${argv['out'] as string}: ${e.message}`)));
-    process.stderr.write(`pouchproof: Job written to ${argv['out'] as string}; shared start ${new Date(o.startAtMs).toISOString()}\n`);
+  if (out !== undefined) {
+    await writeFile(out, yaml, 'utf8').catch((e: Error) => Promise.reject(new UsageError(`cannot write ${out}: ${e.message}`)));
+    process.stderr.write(`pouchproof: Job written to ${out}; shared start ${new Date(o.startAtMs).toISOString()}\n`);
   } else process.stdout.write(yaml);
   return 0;
 }

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { asUsage, UsageError, type CommandModule } from '../command.ts';
+import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
@@ -30,71 +30,79 @@ function parseParams(list: readonly string[]): Record<string, string> {
   return out;
 }
 
+/** Offered as choices, read as text: the registry parses the name (`loadScenarioByName`), so a caller other than yargs meets the same one-line error. */
+const SCENARIO_CHOICES: readonly string[] = SCENARIO_NAMES;
+
+/** The options of `load`. */
+function loadOptions(y: Argv) {
+  return y
+    .option('scenario', { type: 'string', choices: SCENARIO_CHOICES, demandOption: true, describe: 'the scenario to run' })
+    .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
+    .option('target', { type: 'string', describe: 'target base URL, without credentials' })
+    .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
+    .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
+    .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
+    .option('connections', { type: 'number', describe: 'connections (closed model: each sends as fast as it can)' })
+    .option('workers', { type: 'number', describe: 'worker threads generating load (0: the main thread)' })
+    .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1" })
+    .option('find-capacity', { type: 'string', describe: "search the highest open-model rate within this objective, e.g. 'p99<50ms' or 'p99<50ms,errors<0.1%' (errors<1% unless given); --rate is the start rate" })
+    .option('max-rate', { type: 'string', describe: 'capacity search: the highest rate tried (e.g. 5000/s)' })
+    .option('step-duration', { type: 'string', describe: 'capacity search: how long each rate is measured (default 5s)' })
+    .option('baseline', { type: 'string', describe: 'a stored load.json (or its run directory) to compare this run with' })
+    .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
+    .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
+    .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
+    .option('seed', { type: 'number', describe: 'seed of the body generator' })
+    .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
+    // The old spelling of --report-dir: still read, hidden from --help, with a warning.
+    .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
+
+    .option('shard', { type: 'string', describe: "run shard I of N (0-based, e.g. 0/4): its share of the rate or connections, its own identifiers; writes shard.json and shard.hlog for 'load merge', which judges the thresholds" })
+    .option('start-at', { type: 'string', describe: 'start measuring at this time (ISO with zone, or epoch ms; at most 1 h ahead), shared by the shards' })
+    .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" });
+}
+
 /** `pouchproof load`: one load scenario against a target, or against the embedded reference. */
-const load: CommandModule = {
+const load = defineCommand({
   describe: 'run a load scenario',
   examples: [
     ['pouchproof load --scenario commit-throughput --duration 30s', 'against the embedded reference'],
     ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
   ],
-  builder: (y: Argv) =>
-    y
-      .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
-      .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
-      .option('target', { type: 'string', describe: 'target base URL, without credentials' })
-      .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
-      .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
-      .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
-      .option('connections', { type: 'number', describe: 'connections (closed model: each sends as fast as it can)' })
-      .option('workers', { type: 'number', describe: 'worker threads generating load (0: the main thread)' })
-      .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1" })
-      .option('find-capacity', { type: 'string', describe: "search the highest open-model rate within this objective, e.g. 'p99<50ms' or 'p99<50ms,errors<0.1%' (errors<1% unless given); --rate is the start rate" })
-      .option('max-rate', { type: 'string', describe: 'capacity search: the highest rate tried (e.g. 5000/s)' })
-      .option('step-duration', { type: 'string', describe: 'capacity search: how long each rate is measured (default 5s)' })
-      .option('baseline', { type: 'string', describe: 'a stored load.json (or its run directory) to compare this run with' })
-      .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
-      .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
-      .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
-      .option('seed', { type: 'number', describe: 'seed of the body generator' })
-      .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
-      // The old spelling of --report-dir: still read, hidden from --help, with a warning.
-      .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
-
-      .option('shard', { type: 'string', describe: "run shard I of N (0-based, e.g. 0/4): its share of the rate or connections, its own identifiers; writes shard.json and shard.hlog for 'load merge', which judges the thresholds" })
-      .option('start-at', { type: 'string', describe: 'start measuring at this time (ISO with zone, or epoch ms; at most 1 h ahead), shared by the shards' })
-      .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" }),
+  builder: loadOptions,
   // Bad input is reported as one line with exit code 2, before anything is started.
   handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
-};
+});
 
 /** `--report-dir`, or the deprecated `--reports` with a warning when it is the one given. */
-function reportDirOf(argv: Record<string, unknown>): string {
+function reportDirOf(argv: { readonly 'report-dir'?: string | undefined; readonly reports?: string | undefined }): string {
   if (typeof argv['reports'] === 'string') process.stderr.write('pouchproof: --reports is deprecated; use --report-dir (as run, start, compare and mutants do)\n');
   const dir = argv['report-dir'] ?? argv['reports'];
   return typeof dir === 'string' && dir !== '' ? dir : 'reports';
 }
 
-async function handle(argv: Record<string, unknown>): Promise<number> {
+async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const reportDir = reportDirOf(argv);
-  const scenario = await loadScenarioByName(argv['scenario'] as string).catch((e: Error) => Promise.reject(new UsageError(e.message)));
+  const scenario = await loadScenarioByName(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
   const target = chooseTarget({
-    ...(argv['profile'] !== undefined ? { profilePath: argv['profile'] as string } : {}),
-    ...(argv['target'] !== undefined ? { url: argv['target'] as string } : {}),
-    faults: (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
+    ...(argv['profile'] !== undefined ? { profilePath: argv.profile } : {}),
+    ...(argv['target'] !== undefined ? { url: argv.target } : {}),
+    faults: argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
-  const shard = argv['shard'] !== undefined ? asUsage(() => parseShard(argv['shard'] as string)) : undefined;
-  const startAt = argv['start-at'] !== undefined ? asUsage(() => parseStartAt(argv['start-at'] as string, Date.now())) : undefined;
+  const { shard: shardArg, 'start-at': startAtArg, 'max-rate': maxRate, 'step-duration': stepDuration, duration, rate } = argv;
+  const shard = shardArg !== undefined ? asUsage(() => parseShard(shardArg)) : undefined;
+  const startAt = startAtArg !== undefined ? asUsage(() => parseStartAt(startAtArg, Date.now())) : undefined;
   if (argv['print-shard'] && !shard) throw new UsageError('--print-shard needs --shard I/N');
-  const thresholdSources = argv['threshold'] as string[];
+  const thresholdSources = argv.threshold;
   // A shard's throughput is a share, so thresholds are judged on the merge; checked here, though.
   if (shard) asUsage(() => thresholdSources.map(parseThreshold));
   if (startAt?.warning) process.stderr.write(`pouchproof: ${startAt.warning}\n`);
   const gates = await prepareGates(scenario.scenario.name, {
-    thresholds: argv['threshold'] as string[],
-    ...(argv['baseline'] !== undefined ? { baseline: argv['baseline'] as string } : {}),
-    ...(argv['find-capacity'] !== undefined ? { findCapacity: argv['find-capacity'] as string } : {}),
-    ...(argv['max-rate'] !== undefined ? { maxRate: asUsage(() => parseRate(argv['max-rate'] as string)) } : {}),
-    ...(argv['step-duration'] !== undefined ? { stepMs: asUsage(() => parseDuration(argv['step-duration'] as string)) } : {}),
+    thresholds: argv.threshold,
+    ...(argv['baseline'] !== undefined ? { baseline: argv.baseline } : {}),
+    ...(argv['find-capacity'] !== undefined ? { findCapacity: argv['find-capacity'] } : {}),
+    ...(maxRate !== undefined ? { maxRate: asUsage(() => parseRate(maxRate)) } : {}),
+    ...(stepDuration !== undefined ? { stepMs: asUsage(() => parseDuration(stepDuration)) } : {}),
   });
   if (shard && (gates.capacity || argv['baseline'] !== undefined)) {
     throw new UsageError("--shard measures a share of the load: --find-capacity and --baseline judge a whole run (merge the shards with 'pouchproof load merge' first)");
@@ -102,23 +110,23 @@ async function handle(argv: Record<string, unknown>): Promise<number> {
   const opts: RunLoadOptions = {
     scenario,
     target,
-    params: parseParams(argv['param'] as string[]),
-    ...(argv['duration'] !== undefined ? { durationMs: asUsage(() => parseDuration(argv['duration'] as string)) } : {}),
-    ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] as number } : {}),
-    ...(argv['rate'] !== undefined ? { rate: asUsage(() => parseRate(argv['rate'] as string)) } : {}),
-    ...(argv['connections'] !== undefined ? { connections: argv['connections'] as number } : {}),
-    ...(argv['workers'] !== undefined ? { workers: argv['workers'] as number } : {}),
+    params: parseParams(argv.param),
+    ...(duration !== undefined ? { durationMs: asUsage(() => parseDuration(duration)) } : {}),
+    ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] } : {}),
+    ...(rate !== undefined ? { rate: asUsage(() => parseRate(rate)) } : {}),
+    ...(argv['connections'] !== undefined ? { connections: argv.connections } : {}),
+    ...(argv['workers'] !== undefined ? { workers: argv.workers } : {}),
     thresholds: shard ? [] : gates.absolute,
     ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
     ...(startAt ? { startAt } : {}),
-    allowRemote: argv['allow-remote'] as boolean,
-    ...(argv['seed'] !== undefined ? { seed: argv['seed'] as number } : {}),
+    allowRemote: argv['allow-remote'],
+    ...(argv['seed'] !== undefined ? { seed: argv.seed } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
-  const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${(argv['duration'] as string | undefined) ?? '30s'}`;
+  const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${duration ?? '30s'}`;
   process.stdout.write(`pouchproof load: ${scenario.scenario.name} ${what}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();
-  let out;
+  let out: Awaited<ReturnType<typeof runGated>>;
   try {
     out = await runGated({ ...opts, signal: intr.signal }, gates);
   } finally {

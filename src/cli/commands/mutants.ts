@@ -1,13 +1,12 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/orchestrate/mutants.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
-import type { CommandModule } from '../command.ts';
 import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
-import { UsageError } from '../command.ts';
-import { DEFAULT_RUNS } from '../../check/runner.ts';
+import { defineCommand, UsageError } from '../command.ts';
+import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
@@ -17,7 +16,7 @@ import { interruptible } from '../interrupt.ts';
  * first kill unless --full), then against the correct reference over --seeds seeds. Prints the
  * kill matrix and writes it (mutants.json, mutants.md, and in report.json) to the report dir.
  */
-const mutants: CommandModule = {
+const mutants = defineCommand({
   describe: 'run the suite once per named fault of the reference and print the kill matrix',
   examples: [
     ['pouchproof mutants', 'every named fault of the reference against the suite: the kill matrix'],
@@ -36,16 +35,16 @@ const mutants: CommandModule = {
   async handler(argv) {
     const seed = parseSeed(argv.seed);
     const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
-    const seeds = argv.seeds === undefined || String(argv.seeds).trim() === '' ? NaN : Number(argv.seeds);
-    if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${String(argv.seeds)}`);
+    const seeds = argv.seeds.trim() === '' ? NaN : Number(argv.seeds);
+    if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${argv.seeds}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
-    const wanted = (argv.fault as string[] | undefined)?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+    const wanted = argv.fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
     for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
     const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
     let readings: Readings | undefined;
     try {
-      readings = argv['reading'] ? parseReadingArgs(argv['reading'] as string[]) : undefined;
+      readings = argv.reading ? parseReadingArgs(argv.reading) : undefined;
     } catch (e) {
       throw new UsageError(`--reading: ${(e as Error).message}`);
     }
@@ -89,5 +88,5 @@ const mutants: CommandModule = {
       intr.dispose();
     }
   },
-};
+});
 export default mutants;

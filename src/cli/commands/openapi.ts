@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
-import { UsageError, type CommandModule } from '../command.ts';
+import { defineCommand, UsageError } from '../command.ts';
 import { openApiDocument } from '../../spec/openapi.ts';
 import { toolVersion } from '../../session/index.ts';
 
+const FORMATS = ['json', 'yaml'] as const;
+
 /** `pouchproof openapi`: the spec model as an OpenAPI 3.1 document, on stdout or into a file. */
-const openapi: CommandModule = {
+const openapi = defineCommand({
   describe: 'write the spec model as an OpenAPI 3.1 document',
   examples: [
     ['pouchproof openapi --out openapi.yaml', 'the document as YAML, for Schemathesis, Prism or a client generator'],
@@ -15,11 +17,11 @@ const openapi: CommandModule = {
   builder: (y: Argv) =>
     y
       .option('out', { type: 'string', describe: 'write to this file instead of stdout' })
-      .option('format', { type: 'string', choices: ['json', 'yaml'], describe: 'json or yaml (default: from --out\'s extension, else json)' })
+      .option('format', { type: 'string', choices: FORMATS, describe: 'json or yaml (default: from --out\'s extension, else json)' })
       .option('base-url', { type: 'string', describe: 'default of the {base_url} server variable' }),
   async handler(argv) {
-    const out = typeof argv['out'] === 'string' && argv['out'] !== '' ? argv['out'] : undefined;
-    const format = (argv['format'] as 'json' | 'yaml' | undefined) ?? (out && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');
+    const out = typeof argv.out === 'string' && argv.out !== '' ? argv.out : undefined;
+    const format = argv.format ?? (out && /\.ya?ml$/i.test(out) ? 'yaml' : 'json');
     const doc = openApiDocument({ version: toolVersion(), ...(typeof argv['base-url'] === 'string' ? { baseUrl: argv['base-url'] } : {}) });
     // YAML without anchors: a reader that resolves no aliases still sees every schema in full.
     const text = format === 'yaml' ? stringify(doc, { aliasDuplicateObjects: false, lineWidth: 0 }) : `${JSON.stringify(doc, null, 2)}\n`;
@@ -33,5 +35,5 @@ const openapi: CommandModule = {
     process.stdout.write(`pouchproof: OpenAPI 3.1 document written to ${out}\n`);
     return 0;
   },
-};
+});
 export default openapi;

@@ -1,17 +1,17 @@
 /**
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
- * shown" it takes, observed with a few requests per assumption (src/check/discover). Against a
+ * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
  * profile, a bare URL, or (with neither) the embedded reference, optionally switched to readings
  * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0 whatever the target did:
  * a target that is down or answers garbage gets `unknown` rows with the reason.
  */
 import type { Argv } from 'yargs';
-import { discoverReadings } from '../../check/discover/index.ts';
+import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
 import { parseReadings, type Readings } from '../../spec/index.ts';
 import { TargetClient } from '../../target/client.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
-import { UsageError, type CommandModule } from '../command.ts';
+import { defineCommand, UsageError } from '../command.ts';
 
 /** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */
 export function parseNameValues(flag: string, args: readonly string[] | undefined): Readings {
@@ -35,9 +35,9 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function resolve(argv: Record<string, unknown>, readings: Readings): Promise<Target> {
-  const profileArg = argv['profile'];
-  const targetArg = argv['target'];
+async function resolve(argv: { readonly profile?: string | undefined; readonly target?: string | undefined }, readings: Readings): Promise<Target> {
+  const profileArg = argv.profile;
+  const targetArg = argv.target;
   if (profileArg !== undefined && targetArg !== undefined) throw new UsageError('give either --profile or --target, not both');
   if (Object.keys(readings).length > 0 && (profileArg !== undefined || targetArg !== undefined)) {
     throw new UsageError('--reading switches the embedded reference; it cannot be combined with --profile or --target');
@@ -56,7 +56,7 @@ async function resolve(argv: Record<string, unknown>, readings: Readings): Promi
     throw e;
   }
   const { startReference } = await import('../../reference/index.ts');
-  let ref;
+  let ref: Awaited<ReturnType<typeof startReference>>;
   try {
     ref = await startReference({ host: '127.0.0.1', port: 0, readings });
   } catch (e) {
@@ -71,7 +71,7 @@ async function resolve(argv: Record<string, unknown>, readings: Readings): Promi
   };
 }
 
-const probe: CommandModule = {
+const probe = defineCommand({
   describe: 'observe which reading of each "not shown" of the spec a target takes',
   examples: [
     ['pouchproof probe --profile staging.json', 'which reading of each "not shown" the target takes'],
@@ -86,8 +86,8 @@ const probe: CommandModule = {
       .option('json', { type: 'boolean', default: false, describe: 'print the table as JSON' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print every request and answer behind each row' }),
   async handler(argv) {
-    const readings = parseNameValues('--reading', argv['reading'] as string[] | undefined);
-    const fixed = parseNameValues('--assume', argv['assume'] as string[] | undefined);
+    const readings = parseNameValues('--reading', argv.reading);
+    const fixed = parseNameValues('--assume', argv.assume);
     const target = await resolve(argv, readings);
     const client = new TargetClient(target.profile);
     try {
@@ -100,6 +100,6 @@ const probe: CommandModule = {
       await target.close();
     }
   },
-};
+});
 
 export default probe;

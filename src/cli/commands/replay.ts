@@ -1,13 +1,12 @@
-import type { CommandModule } from '../command.ts';
-import { UsageError } from '../command.ts';
-import { decodeReplayToken, ReplayTokenError } from '../../check/replay-token.ts';
-import { isFailing, replayProperty } from '../../check/runner.ts';
+import { defineCommand, UsageError } from '../command.ts';
+import { decodeReplayToken, ReplayTokenError } from '../../check/run/replay-token.ts';
+import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';
 
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
-const replay: CommandModule = {
+const replay = defineCommand({
   describe: 'reproduce one finding from its replay token',
   examples: [
     ['pouchproof replay pp1.… --profile staging.json', 'the finding\'s counterexample again, against a target'],
@@ -23,11 +22,11 @@ const replay: CommandModule = {
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
       .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
   async handler(argv) {
-    const positionals = (argv._ as unknown[]).map(String).filter((s) => s !== 'replay');
+    const positionals = (argv._ ?? []).map(String).filter((s) => s !== 'replay');
     if (positionals.length > 1) throw new UsageError('replay takes one token');
     const raw = positionals[0];
     if (!raw) throw new UsageError('replay needs a token: pouchproof replay TOKEN');
-    let token;
+    let token: ReturnType<typeof decodeReplayToken>;
     try {
       token = decodeReplayToken(raw.trim());
     } catch (e) {
@@ -60,5 +59,5 @@ const replay: CommandModule = {
       await target.close();
     }
   },
-};
+});
 export default replay;

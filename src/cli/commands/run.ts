@@ -4,16 +4,16 @@
  * spelt out, the console view, Ctrl-C, and the reports, which are written whatever the run's end.
  */
 import type { Argv } from 'yargs';
-import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/runner.ts';
+import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
-import { nothingChecked } from '../../check/runner.ts';
+import { nothingChecked } from '../../check/run/index.ts';
 import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
-import type { CommandModule } from '../command.ts';
+import { defineCommand, type FlagsOf } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 
 /** The options `run` and `start` share. */
-export function suiteOptions(y: Argv): Argv {
+export function suiteOptions<T>(y: Argv<T>) {
   return y
     .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator (default: random, printed)' })
     .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
@@ -33,7 +33,11 @@ export interface ParsedSuiteArgs {
   readonly reportDir: string;
 }
 
-export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
+/** The suite's flags as yargs reads them; a flag left out takes the session's default. */
+// biome-ignore lint/complexity/noBannedTypes: yargs' own type for a builder that adds to no options yet is `{}`
+export type SuiteFlags = Partial<FlagsOf<typeof suiteOptions<{}>>>;
+
+export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, MAX_PER_REQUEST_MS);
   const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, MAX_PER_PROPERTY_MS);
   const concurrency = parsePositive('concurrency', argv['concurrency'], undefined, MAX_CONCURRENCY_FLAG);
@@ -42,7 +46,7 @@ export function parseSuiteArgs(argv: Record<string, unknown>): ParsedSuiteArgs {
   const failOn = parseFailOn(argv['fail-on']);
   return {
     session: {
-      readings: parseAssumeMode(argv.assume as string[] | undefined, 'auto'),
+      readings: parseAssumeMode(argv.assume, 'auto'),
       seed: parseSeed(argv.seed),
       runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, MAX_RUNS)!,
       ...(only ? { only } : {}),
@@ -72,7 +76,7 @@ export async function runAndReport(
       signal: intr.signal,
       ...(after ? { after: (r: RunResult) => after(r, intr.signal, view) } : {}),
     });
-    let written;
+    let written: Awaited<ReturnType<typeof saveReport>>;
     try {
       written = await saveReport(a.reportDir, report, profile.secrets, files);
     } catch (e) {
@@ -90,7 +94,7 @@ export async function runAndReport(
   }
 }
 
-const run: CommandModule = {
+const run = defineCommand({
   describe: 'run the conformance suite against a target (default: the embedded reference)',
   examples: [
     ['pouchproof run', 'the whole suite against the embedded reference'],
@@ -111,5 +115,5 @@ const run: CommandModule = {
       await target.close();
     }
   },
-};
+});
 export default run;

@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { CommandModule } from '../command.ts';
+import { defineCommand, type FlagsOf } from '../command.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
 import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
@@ -9,25 +9,29 @@ import type { Readings } from '../../spec/index.ts';
 const DEFAULT_PORT = 4567;
 const DEFAULT_PROFILE = 'reports/reference-profile.json';
 
+/** The options of `serve`. */
+function serveOptions(y: Argv) {
+  return y
+    .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
+    .option('fault', { type: 'string', array: true, default: [], describe: 'switch on a named fault (repeatable; see --list-faults)' })
+    .option('reading', { type: 'string', array: true, default: [], describe: 'serve another reading where the spec is silent: NAME=VALUE (repeatable or comma-separated; see --list-readings)' })
+    .option('fixture', { type: 'string', describe: 'JSON file with the accounts, tokens and device keys to accept (default: fresh ones)' })
+    .option('profile-out', { type: 'string', default: DEFAULT_PROFILE, describe: 'where to write the generated target profile' })
+    .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' })
+    .option('list-readings', { type: 'boolean', default: false, describe: 'print every assumption a server decides, its readings, and exit' })
+    .option('unnamed', { type: 'string', array: true, default: [], describe: 'serve a choice the spec allows that no reading of the registry names (repeatable; see --list-unnamed)' })
+    .option('list-unnamed', { type: 'boolean', default: false, describe: 'print the unnamed behaviours the reference can serve, and exit' });
+}
+
 /** `pouchproof serve`: the embedded reference, with a profile file the conformance run can use as is. */
-const serve: CommandModule = {
+const serve = defineCommand({
   describe: 'start the embedded reference server',
   examples: [
     ['pouchproof serve --port 8080', 'the embedded reference, with reports/reference-profile.json to run against it'],
     ['pouchproof serve --fault lax-pattern --reading usage-row-key=day-only', 'a faulty reference in another reading'],
   ],
-  builder: (y: Argv) =>
-    y
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'port to listen on (0: any free port)' })
-      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
-      .option('fault', { type: 'string', array: true, default: [], describe: 'switch on a named fault (repeatable; see --list-faults)' })
-      .option('reading', { type: 'string', array: true, default: [], describe: 'serve another reading where the spec is silent: NAME=VALUE (repeatable or comma-separated; see --list-readings)' })
-      .option('fixture', { type: 'string', describe: 'JSON file with the accounts, tokens and device keys to accept (default: fresh ones)' })
-      .option('profile-out', { type: 'string', default: DEFAULT_PROFILE, describe: 'where to write the generated target profile' })
-      .option('list-faults', { type: 'boolean', default: false, describe: 'print the fault catalogue and exit' })
-      .option('list-readings', { type: 'boolean', default: false, describe: 'print every assumption a server decides, its readings, and exit' })
-      .option('unnamed', { type: 'string', array: true, default: [], describe: 'serve a choice the spec allows that no reading of the registry names (repeatable; see --list-unnamed)' })
-      .option('list-unnamed', { type: 'boolean', default: false, describe: 'print the unnamed behaviours the reference can serve, and exit' }),
+  builder: serveOptions,
   async handler(argv) {
     try {
       return await run(argv);
@@ -37,12 +41,12 @@ const serve: CommandModule = {
       return 2;
     }
   },
-};
+});
 
 /** pouchproof's own input is wrong: one line, exit 2. */
 class BadInput extends Error {}
 
-async function run(argv: Record<string, unknown>): Promise<number> {
+async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
   if (argv['list-faults']) {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
     return 0;
@@ -60,38 +64,38 @@ async function run(argv: Record<string, unknown>): Promise<number> {
     for (const u of UNNAMED) process.stdout.write(`${u.name.padEnd(20)} ${u.description}  [${u.allowedBy}]\n`);
     return 0;
   }
-  const unnamed = (argv['unnamed'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
-  const port = argv['port'] as number;
+  const unnamed = argv.unnamed.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  const port = argv.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
-  const faults = (argv['fault'] as string[]).flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  const faults = argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
   const unknown = faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
   let readings: Readings;
   try {
-    readings = parseReadingArgs(argv['reading'] as string[]);
+    readings = parseReadingArgs(argv.reading);
   } catch (e) {
     throw new BadInput((e as Error).message);
   }
   let fixture: Fixture | undefined;
   if (argv['fixture'] !== undefined) {
     try {
-      fixture = await loadFixture(argv['fixture'] as string);
+      fixture = await loadFixture(argv.fixture);
     } catch (e) {
       throw new BadInput((e as Error).message);
     }
   }
-  let ref;
+  let ref: Awaited<ReturnType<typeof startReference>>;
   try {
     // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
     const onCrash = (): void => {
       process.stderr.write('pouchproof reference: crashed on a request (a crash fault is switched on): exiting\n');
       process.exit(70);
     };
-    ref = await startReference({ host: argv['host'] as string, port, faults, readings, unnamed, onCrash, ...(fixture ? { fixture } : {}) });
+    ref = await startReference({ host: argv.host, port, faults, readings, unnamed, onCrash, ...(fixture ? { fixture } : {}) });
   } catch (e) {
     throw new BadInput((e as Error).message);
   }
-  const profilePath = resolve(argv['profile-out'] as string);
+  const profilePath = resolve(argv['profile-out']);
   try {
     await mkdir(dirname(profilePath), { recursive: true });
     // The profile holds this run's tokens and private keys: readable by the owner only.

@@ -1,7 +1,7 @@
 import { loadScenarioByName } from '../../../scenarios/index.ts';
 import { runLoad } from '../../load/launch.ts';
 import { loadReportFiles } from '../../report/load-report.ts';
-import type { CommandModule } from '../command.ts';
+import { defineCommand } from '../command.ts';
 import { openTarget } from '../../session/index.ts';
 import { parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
 
@@ -14,7 +14,7 @@ const LOAD_OVERHEAD_MS = 3_000;
  * commit-throughput run whose figures join the report (summary line, and load.json, load.md and
  * load.html beside report.json).
  */
-const start: CommandModule = {
+const start = defineCommand({
   describe: 'the full job against the embedded reference: conformance run, then a short commit-throughput run',
   examples: [
     ['npm start', 'the same: the suite, then a short load run, against the embedded reference'],
@@ -50,5 +50,5 @@ const start: CommandModule = {
       await target.close();
     }
   },
-};
+});
 export default start;

@@ -1,0 +1,217 @@
+/**
+ * Shared judging helpers: turn an exchange (or several) into an `Outcome` the same way in every
+ * property, so a 5xx is always a `server-error`, a dropped connection always `transport`, a throttle
+ * the client could not wait out always unjudged (`rate-limits`), and "rejected" always means what assumption
+ * `error-response` says it means. Every finding names its ground: a violation carries its
+ * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
+ */
+import type { AssumptionName, AssumptionSet, SpecClause } from '../../spec/index.ts';
+import type { Exchange } from '../../target/client.ts';
+import type { TimelineData } from '../model/linearizability/timeline.ts';
+import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
+import { PASS, type Failure, type Outcome } from '../property.ts';
+
+export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}) };
+}
+
+/** A violation of a constraint judgement: the clause is the judged constraint's own. */
+export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, message: string): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause };
+}
+
+export function assumptionMismatch(assumption: AssumptionName, message: string): Outcome {
+  return { ok: false, kind: 'assumption', assumption, message };
+}
+
+export function serverError(message: string): Outcome {
+  return { ok: false, kind: 'server-error', message };
+}
+
+export function transportFailure(message: string): Outcome {
+  return { ok: false, kind: 'transport', message };
+}
+
+/**
+ * Whom a contrary answer blames: a judgement resting on a clause of the spec (a violation), a
+ * constraint judgement with the judged constraint's clause, or a registry reading (an assumption).
+ */
+export type Blame =
+  | { readonly judgement: SpecJudgement }
+  | { readonly judgement: ConstraintJudgement; readonly clause: SpecClause }
+  | { readonly assumption: AssumptionName };
+
+export function blame(b: Blame, message: string): Outcome {
+  if ('assumption' in b) return assumptionMismatch(b.assumption, message);
+  if ('clause' in b) return constraintViolation(b.judgement, b.clause, message);
+  return violation(b.judgement, message);
+}
+
+/** `PASS` when `cond`, else the blamed finding with `message`. */
+export function check(cond: boolean, b: Blame, message: string): Outcome {
+  return cond ? PASS : blame(b, message);
+}
+
+/** The first failing outcome, or `PASS`. Arguments are evaluated lazily when given as functions. */
+export function all(...outcomes: ReadonlyArray<Outcome | (() => Outcome)>): Outcome {
+  for (const o of outcomes) {
+    const r = typeof o === 'function' ? o() : o;
+    if (!r.ok) return r;
+  }
+  return PASS;
+}
+
+/**
+ * Findings a case meets on its way that must not stop it: a target answering in another reading
+ * (an assumption finding) while the invariant still holds. The case goes on to check what every
+ * reading requires, and reports the reading only when nothing worse turned up.
+ */
+export class Notes {
+  private first: Failure | undefined;
+
+  /** Keeps an assumption finding; passes any other outcome back to the caller. */
+  add(o: Outcome): Outcome {
+    if (!o.ok && o.kind === 'assumption') {
+      this.first ??= o;
+      return PASS;
+    }
+    return o;
+  }
+
+  /** `final` when it fails, else the first noted reading (the invariant was checked all the same), else PASS. */
+  result(final: Outcome): Outcome {
+    if (!final.ok) return final;
+    return this.first?.kind === 'assumption' ? { ...this.first, checked: true } : PASS;
+  }
+}
+
+const SNIPPET = 160;
+
+/** A short, single-line rendering of what came back, for messages. */
+export function describeResponse(ex: Exchange): string {
+  if (!ex.response) return `no response (${ex.reason})`;
+  const body = ex.response.body.replace(/\s+/g, ' ').trim();
+  const shown = body.length > SNIPPET ? `${body.slice(0, SNIPPET)}…` : body;
+  return `HTTP ${ex.response.status}${shown ? ` ${shown}` : ''}`;
+}
+
+function label(ex: Exchange, what: string | undefined): string {
+  return what ?? `${ex.request.method} ${pathOf(ex.request.url)}`;
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Outcomes that do not depend on what the property expected: 5xx, transport failure, throttling.
+ * Undefined when the exchange is an ordinary answer to judge.
+ */
+export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
+  if (ex.verdict === 'server-error' || (ex.response && ex.response.status >= 500)) {
+    return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}`);
+  }
+  if (ex.verdict === 'transport-error' || !ex.response) {
+    return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`);
+  }
+  // The client waits throttles out; one still here outlasted the call's time: nothing was judged.
+  if (ex.throttled?.cutShort || ex.response.status === 429) {
+    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)}) until the call's time ran out${ex.throttled ? ` (${ex.throttled.retries} retries, ${Math.round(ex.throttled.waitedMs)} ms waited)` : ''}`);
+  }
+  return undefined;
+}
+
+export interface ExpectOptions {
+  /** What the request was, for messages ("a commit with 51 ops"). */
+  readonly what?: string;
+  /** Whom a contrary answer blames. */
+  readonly blame: Blame;
+}
+
+/**
+ * The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. A refusal blames
+ * `o.blame`, by default what the endpoint is for (prefer `judgeServed`, which sends controls first).
+ */
+export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Outcome {
+  const u = unexpected(ex, o.what);
+  if (u) return u;
+  if (ex.verdict === 'accepted') return PASS;
+  const status = ex.response!.status;
+  if (ex.verdict === 'protocol-error' && status >= 200 && status < 300) {
+    return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`);
+  }
+  return blame(o.blame ?? { judgement: SERVES[ex.endpoint] }, `${label(ex, o.what)}: expected acceptance, got ${describeResponse(ex)}`);
+}
+
+/**
+ * The request must be refused: a 4xx (assumption `error-response` decides whether the body must
+ * also be an envelope with `ok: false`). A 2xx or another status is blamed on `o.blame`.
+ */
+export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assumptions?: AssumptionSet }): Outcome {
+  const u = unexpected(ex, o.what);
+  if (u) return u;
+  const status = ex.response!.status;
+  if (status >= 400 && status < 500) return rejectionForm(ex, status, o);
+  // A 2xx with ok false refuses too (section 7); only its form is a reading.
+  if (isRefusal(ex)) {
+    return o.assumptions?.['error-response'] === 'ok-false-any-status' || !o.assumptions
+      ? PASS
+      : assumptionMismatch('error-response', `${label(ex, o.what)}: refused with ${status} and ok false instead of a 4xx`);
+  }
+  return blame(o.blame, `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
+}
+
+/** A 4xx in the form the run's `error-response` reading expects. */
+function rejectionForm(ex: Exchange, status: number, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
+  if (ex.verdict === 'protocol-error' && (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status')) {
+    return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
+  }
+  if (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status') {
+    const json = ex.response!.json;
+    const ok = isRecord(json) ? json.ok : undefined;
+    if (ok !== false) {
+      return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`);
+    }
+  }
+  return PASS;
+}
+
+/**
+ * Whether the answer refuses the request: a 4xx, or an envelope whose ok is false under any status
+ * (section 7: only successes carry ok true). A 5xx, a timeout or a 429 refuses nothing.
+ */
+export function isRefusal(ex: Exchange): boolean {
+  if (!ex.response || unexpected(ex)) return false;
+  const s = ex.response.status;
+  return (s >= 400 && s < 500) || ex.verdict === 'rejected';
+}
+
+/** `data` of an accepted envelope, or undefined. */
+export function dataOf(ex: Exchange): Record<string, unknown> | undefined {
+  const json = ex.response?.json;
+  if (!isRecord(json)) return undefined;
+  return isRecord(json.data) ? json.data : undefined;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Applied, refused, or unknown (Jepsen: a timeout or a 5xx may or may not have applied). */
+export type Effect = 'applied' | 'refused' | 'maybe';
+
+export function effectOf(ex: Exchange): Effect {
+  if (!ex.response || ex.response.status >= 500 || ex.verdict === 'transport-error') return 'maybe';
+  if (ex.response.status >= 200 && ex.response.status < 300 && ex.verdict !== 'rejected') return 'applied';
+  return 'refused';
+}
+
+/** The `results` array of an accepted commit (empty when absent or malformed). */
+export function resultsOf(ex: Exchange): Record<string, unknown>[] {
+  const r = dataOf(ex)?.['results'];
+  return Array.isArray(r) ? r.filter(isRecord) : [];
+}

@@ -1,0 +1,118 @@
+/**
+ * The judgements every property shares, because the shared judges (judge.ts, controls.ts) can
+ * return them whatever the property: a success must be the 2.1 envelope; a valid request to an
+ * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
+ * `defineProperty` lists them on every property.
+ */
+import { ENDPOINT_BY_ID, listedParams, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../../spec/index.ts';
+
+/**
+ * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
+ * judgements that enforce the constraint inventory, the clause of whichever constraint is judged
+ * (each inventory entry quotes its own words).
+ */
+export type JudgementGround = Ground | { readonly kind: 'constraint' } | PerformanceGround;
+
+/**
+ * The ground of a cost judgement: no clause (the spec states no latency or cost), but a rule of
+ * thumb any reviewer would sign — a request's cost should grow at most linearly with its size
+ * within the stated limits. What it finds is a `performance` finding, never a violation.
+ */
+export interface PerformanceGround {
+  readonly kind: 'performance';
+  /** Why the rule is sound even though the spec is silent, in one sentence. */
+  readonly basis: string;
+}
+
+/**
+ * One rule a property can find broken, as data (Schemathesis keeps its checks the same way): the
+ * rule in one sentence and its ground. A property lists every judgement it can return; the runner
+ * refuses a violation from a judgement the property did not list, and `pouchproof list --grounds`
+ * prints them all.
+ */
+export interface Judgement {
+  /** Stable id, `area.rule`. */
+  readonly id: string;
+  readonly rule: string;
+  readonly ground: JudgementGround;
+}
+
+
+/** A judgement resting on one fixed clause (its violations carry that clause). */
+export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spec'; readonly clause: SpecClause } };
+/** A judgement resting on the clause of whichever constraint it judges. */
+export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
+
+export function specJudgement(id: string, rule: string, clause: ClauseName): SpecJudgement {
+  return Object.freeze({ id, rule, ground: specGround(clause) }) as SpecJudgement;
+}
+
+export function constraintJudgement(id: string, rule: string): ConstraintJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }) });
+}
+
+/** A judgement resting on a registry reading: what it finds is an `assumption` finding. */
+export function readingJudgement(id: string, rule: string, assumption: AssumptionName): Judgement {
+  return Object.freeze({ id, rule, ground: readingGround(assumption) });
+}
+
+/** A judgement on cost, grounded on no clause: what it finds is a `performance` finding (reported apart). */
+export type PerformanceJudgement = Judgement & { readonly ground: PerformanceGround };
+
+export function performanceJudgement(id: string, rule: string, basis: string): PerformanceJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }) });
+}
+
+export const SUCCESS_ENVELOPE = specJudgement('shared.success-envelope', 'A 2xx answers the common envelope (2.1): ok true, data, meta.request_id, and the data its endpoint lists.', 'envelopeFields');
+
+/** What each endpoint does, in the spec's words: the clause a refused valid request breaks. */
+const ENDPOINT_CLAUSE: { readonly [E in EndpointId]: ClauseName } = {
+  approveDevice: 'approveCreatesDevice',
+  commitOperations: 'commitOperations',
+  reportUsage: 'usageReports',
+  registerPasskey: 'passkeyRegisters',
+  revokeBrowser: 'revokeBrowser',
+  changeUnlock: 'unlockChanges',
+};
+
+export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => [
+      e,
+      specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, ENDPOINT_CLAUSE[e]),
+    ]),
+  ) as Record<EndpointId, SpecJudgement>,
+);
+
+export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
+  'shared.field-within-constraints',
+  'A value within every stated constraint of its field is no reason to refuse: the same request with only that field plain is accepted.',
+);
+
+/**
+ * The readings the shared judges can name whatever the property: what a refused plain request of
+ * each endpoint rests on, what the harness's own commits rest on, the forms a refusal takes, and
+ * the readings a valid value may rest on. `defineProperty` declares them on every property.
+ */
+export const SHARED_READINGS: readonly AssumptionName[] = Object.freeze([
+  ...new Set<AssumptionName>([
+    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => ENDPOINT_BY_ID[e].environment),
+    // What the diagnosis of a refused plain request tries (src/check/judge/environment.ts): an id the profile lists, the other JWS form.
+    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).flatMap((e) => listedParams(ENDPOINT_BY_ID[e]).map((p) => p.listedUnder.assumption)),
+    'jws-form',
+    'op-semantics',
+    'rate-limits',
+    'error-response',
+    'conflict-behaviour',
+    'conflict-status',
+    'characters-are-code-points',
+    'usage-counters-negative',
+    'unknown-fields-ignored',
+    'empty-lists',
+    'usage-day-window',
+    'batch-chaining',
+  ]),
+]);
+
+/** Listed on every property by `defineProperty`. */
+export const COMMON_JUDGEMENTS: readonly Judgement[] = Object.freeze([SUCCESS_ENVELOPE, ...Object.values(SERVES), FIELD_WITHIN_CONSTRAINTS]);

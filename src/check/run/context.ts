@@ -1,0 +1,172 @@
+/**
+ * Builds the per-case `CaseContext`: the single door to the target, so that every exchange of a
+ * case is recorded for its finding and every request is counted for the run's figures.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AssumptionName, AssumptionSet } from '../../spec/index.ts';
+import { typedCall, type CallOptions, type Exchange, type TargetClient } from '../../target/client.ts';
+import type { Profile } from '../../target/profile.ts';
+import { missingCapability } from './capabilities.ts';
+import { Environment } from '../judge/environment.ts';
+import type { CaseContext } from '../property.ts';
+
+/** Requests in a row that got no complete response before the run judges the target unreachable. */
+export const UNREACHABLE_AFTER = 8;
+
+/** The last requests weighed for a target too slow to judge, and the share of timeouts among them that ends the run. */
+export const SLOW_WINDOW = 40;
+export const SLOW_SHARE = 0.75;
+
+/** How long after a dropped connection the fresh one that confirms a crash is tried. */
+export const CONFIRM_GRACE_MS = 100;
+
+/** A target that went down: the request sent last before it did, and the evidence. */
+export interface Crash {
+  /** The request that took it down: the one whose connection dropped, or the last one answered before the refusals. */
+  readonly culprit: Exchange;
+  /** How the culprit fared (its reason). */
+  readonly how: string;
+  /** What the fresh connection that confirmed it got. */
+  readonly confirmation: string;
+}
+
+/**
+ * Counts requests across a run, shared by every case, and watches for a target that stops
+ * answering: a streak of exchanges without a complete response (refused, dropped, cut off or timed
+ * out; never one pouchproof gave up itself) ends the run, and one that starts with a refused or
+ * dropped connection is confirmed with a fresh connection: refused too, the target went down.
+ */
+export class RequestCounter {
+  total = 0;
+  /** Consecutive exchanges that got no complete response (refusals, resets, cut-off bodies, timeouts). */
+  silent = 0;
+  /** Why the last of them failed. */
+  lastSilence = '';
+  /** Set once the target is confirmed down. */
+  crash?: Crash;
+  /** How each of the last `SLOW_WINDOW` exchanges ended (oldest first). */
+  private readonly recent: ('answered' | 'timeout' | 'silent')[] = [];
+  private lastAnswered?: Exchange;
+  private streakFirst?: Exchange;
+  /** The kinds of failure already confirmed (or not) in this streak: each is new evidence once. */
+  private streakChecked = new Set<'refused' | 'closed'>();
+
+  /** `canConnect`: whether a fresh connection to the target succeeds (undefined: no confirmation, never a crash). */
+  constructor(private readonly canConnect?: () => Promise<{ readonly ok: boolean; readonly reason: string }>) {}
+
+  /**
+   * The target completes no response: the last requests got none, and none of the recent ones did.
+   * Cases run side by side, so a slow target's timeouts can come in a row after its answers: a
+   * target that answered any of the recent requests is slow (see `tooSlow`), not gone.
+   */
+  get unreachable(): boolean {
+    return this.silent >= UNREACHABLE_AFTER && !this.recent.includes('answered');
+  }
+
+  /** Most of the last requests timed out: the target is too slow for the run's per-request bound to judge anything. */
+  get tooSlow(): { readonly timeouts: number; readonly of: number } | undefined {
+    if (this.recent.length < SLOW_WINDOW) return undefined;
+    const timeouts = this.recent.filter((x) => x === 'timeout').length;
+    return timeouts >= SLOW_SHARE * SLOW_WINDOW ? { timeouts, of: SLOW_WINDOW } : undefined;
+  }
+
+  /** Records one exchange; confirms a refused or dropped connection once per streak. */
+  async record(ex: Exchange): Promise<void> {
+    if (ex.failure !== 'aborted') {
+      this.recent.push(ex.verdict !== 'transport-error' ? 'answered' : ex.failure === 'timeout' ? 'timeout' : 'silent');
+      if (this.recent.length > SLOW_WINDOW) this.recent.shift();
+    }
+    if (ex.verdict !== 'transport-error') {
+      this.silent = 0;
+      this.streakChecked.clear();
+      this.lastAnswered = ex;
+      return;
+    }
+    if (ex.failure === 'aborted') return; // pouchproof's own doing: says nothing of the target
+    this.silent++;
+    this.lastSilence = ex.reason;
+    if (this.silent === 1) this.streakFirst = ex;
+    if (this.crash || !this.canConnect || (ex.failure !== 'refused' && ex.failure !== 'closed') || this.streakChecked.has(ex.failure)) return;
+    this.streakChecked.add(ex.failure);
+    // A process that dropped a connection as it died may still hold its listening socket for a moment.
+    if (ex.failure === 'closed') await new Promise((r) => setTimeout(r, CONFIRM_GRACE_MS));
+    const probe = await this.canConnect();
+    if (probe.ok) return;
+    // Dropped or left unanswered: the streak's first request took it down. Refused from the start: it went down after answering the last one.
+    const first = this.streakFirst ?? ex;
+    const culprit = first.failure === 'refused' && this.lastAnswered ? this.lastAnswered : first;
+    const how = culprit === first ? first.reason : `answered (${culprit.reason}), then the next request: ${first.reason}`;
+    this.crash = { culprit, how, confirmation: probe.reason };
+  }
+}
+
+export interface ContextDeps {
+  readonly profile: Profile;
+  readonly assumptions: AssumptionSet;
+  readonly client: TargetClient;
+  readonly signal: AbortSignal;
+  readonly counter: RequestCounter;
+  /** Default per-request time bound. */
+  readonly timeoutMs?: number;
+  /** The target is the embedded reference (see capabilities.ts). */
+  readonly embedded?: boolean;
+  /** The run's environment memory (default: one of the case's own). */
+  readonly environment?: Environment;
+}
+
+export interface RecordingContext extends CaseContext {
+  readonly exchanges: Exchange[];
+  /** Requests this case sent. */
+  readonly requests: () => number;
+  /** The readings the case consulted (through `assumptions`, its profile's, or the signing of its calls). */
+  readonly consulted: ReadonlySet<AssumptionName>;
+}
+
+/**
+ * The readings as the case sees them, each read recorded: a verdict that consulted a reading the
+ * probe could not identify is unknown, whatever the registry default would have said.
+ */
+function consulting(readings: AssumptionSet, seen: Set<AssumptionName>): AssumptionSet {
+  return new Proxy(readings, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && key in target) seen.add(key as AssumptionName);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+export function createCaseContext(d: ContextDeps): RecordingContext {
+  const exchanges: Exchange[] = [];
+  const consulted = new Set<AssumptionName>();
+  const assumptions = consulting(d.assumptions, consulted);
+  let requests = 0;
+  const ctx: RecordingContext = {
+    profile: { ...d.profile, assumptions },
+    assumptions,
+    client: d.client,
+    signal: d.signal,
+    exchanges,
+    consulted,
+    requests: () => requests,
+    async call(o: CallOptions): Promise<Exchange> {
+      requests++;
+      d.counter.total++;
+      // The case's signal ends its calls too: a time bound is never waited out on a stalled response.
+      const ex = await d.client.call({
+        ...o,
+        ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}),
+        signal: o.signal ?? d.signal,
+        assumptions: o.assumptions ?? assumptions,
+      });
+      exchanges.push(ex);
+      await d.counter.record(ex);
+      return ex;
+    },
+    send: (endpoint, req, o) => typedCall((x) => ctx.call(x), endpoint, req, o),
+    allows: (cap) => missingCapability(d.profile, cap, { embedded: d.embedded ?? false }) === undefined,
+    environment: d.environment ?? new Environment(),
+    uuid: () => randomUUID(),
+    sourceId: () => randomBytes(16).toString('hex'),
+  };
+  return ctx;
+}

@@ -1,0 +1,105 @@
+/**
+ * A finding's HTTP exchanges as data (for the HAR export and the HTML report): each request as
+ * sent and what came back, secrets from the profile masked before anything is kept. Bodies are
+ * kept up to a bound (an envelope can be megabytes): a report must stay openable.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { Exchange, TransportFailure, Verdict } from '../../target/client.ts';
+import { maskList, redact, redactBytes } from '../../target/redact.ts';
+
+/** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
+export const MAX_RECORDED_BODY_CHARS = 16_384;
+
+export interface RecordedBody {
+  /** The body as text, or its bytes as base64 (`encoding`), cut at `MAX_RECORDED_BODY_CHARS`. */
+  readonly text: string;
+  readonly encoding?: 'base64';
+  /** The whole body's size in bytes (as sent, or as received). */
+  readonly size: number;
+  /** `text` holds only the start of the body. */
+  readonly clipped?: true;
+}
+
+export interface RecordedExchange {
+  readonly id: number;
+  readonly endpoint: string;
+  /** When the request was sent (ISO 8601). */
+  readonly startedAt: string;
+  readonly request: { readonly method: string; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody };
+  /** Absent when nothing (or no status line) came back. */
+  readonly response?: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: RecordedBody; readonly truncated: boolean };
+  readonly verdict: Verdict;
+  readonly reason: string;
+  readonly failure?: TransportFailure;
+  readonly timings: { readonly headersMs?: number; readonly totalMs: number };
+}
+
+/**
+ * The body as kept: decoded from at most the bytes the kept characters can take, and copied, so
+ * that the record never holds the whole body alive (a slice of a long string keeps its parent).
+ */
+function bodyOfBytes(bytes: Uint8Array, size: number): RecordedBody {
+  const utf8 = isUtf8(bytes);
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // A character is at most 4 UTF-8 bytes; base64 makes 4 characters of 3 bytes.
+  const take = utf8 ? MAX_RECORDED_BODY_CHARS * 4 : Math.ceil(MAX_RECORDED_BODY_CHARS / 4) * 3;
+  const head = buf.subarray(0, Math.min(buf.length, take));
+  const decoded = utf8 ? head.toString('utf8') : head.toString('base64');
+  const clipped = head.length < buf.length || decoded.length > MAX_RECORDED_BODY_CHARS;
+  const text = decoded.length > MAX_RECORDED_BODY_CHARS ? flat(decoded.slice(0, MAX_RECORDED_BODY_CHARS)) : decoded;
+  return { text, ...(utf8 ? {} : { encoding: 'base64' as const }), size, ...(clipped ? { clipped: true as const } : {}) };
+}
+
+/** A string of its own (not a slice keeping a longer one alive). */
+function flat(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
+}
+
+/**
+ * A response body (text) as kept: only its start is masked and copied, with room for a secret that
+ * begins before the cut, so a large body costs no copy of its own.
+ */
+function bodyOfText(body: string, secrets: readonly string[]): RecordedBody {
+  const margin = maskList(secrets)[0]?.length ?? 0;
+  const head = body.length > MAX_RECORDED_BODY_CHARS + margin ? flat(body.slice(0, MAX_RECORDED_BODY_CHARS + margin)) : body;
+  const masked = redact(head, secrets);
+  const text = masked.length > MAX_RECORDED_BODY_CHARS ? flat(masked.slice(0, MAX_RECORDED_BODY_CHARS)) : masked;
+  return { text, size: Buffer.byteLength(body, 'utf8'), ...(text.length < masked.length || head.length < body.length ? { clipped: true as const } : {}) };
+}
+
+function maskHeaders(h: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[redact(k, secrets)] = redact(v, secrets);
+  return out;
+}
+
+/** One exchange as data, every secret of the profile masked (in the URL, headers and both bodies). */
+export function recordExchange(ex: Exchange, secrets: readonly string[]): RecordedExchange {
+  const reqBody = redactBytes(ex.request.body, secrets);
+  const res = ex.response;
+  return {
+    id: ex.id,
+    endpoint: ex.endpoint,
+    startedAt: new Date(ex.timings.startedAt).toISOString(),
+    request: { method: ex.request.method, url: redact(ex.request.url, secrets), headers: maskHeaders(ex.request.headers, secrets), body: bodyOfBytes(reqBody, ex.request.body.byteLength) },
+    ...(res
+      ? {
+          response: {
+            status: res.status,
+            headers: maskHeaders(res.headers, secrets),
+            body: bodyOfText(res.body, secrets),
+            truncated: res.truncated,
+          },
+        }
+      : {}),
+    verdict: ex.verdict,
+    reason: redact(ex.reason, secrets),
+    ...(ex.failure ? { failure: ex.failure } : {}),
+    timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
+  };
+}
+
+/** The last `max` exchanges of a case (the ones its curl lines show), recorded. */
+export function recordExchanges(exchanges: readonly Exchange[], secrets: readonly string[], max: number): RecordedExchange[] {
+  return exchanges.slice(-max).map((ex) => recordExchange(ex, secrets));
+}
