@@ -60,10 +60,13 @@ const ONE = 1;
 /** Outside the envelope's alphabet (2.5): what makes the refused envelope refused. */
 const FORBIDDEN = '.';
 
-/** What one request of a dimension came back as: the exchange, and why it is not the answer the dimension measures, if it is not. */
-interface Sent {
-  readonly ex: Exchange;
-  readonly unlike?: string;
+/**
+ * One request of a dimension, built: sending it is all that is measured; whether its answer is the
+ * one the dimension measures (`unlike` says why not) is read after the measurement.
+ */
+interface Built {
+  readonly send: () => Promise<Exchange>;
+  readonly unlike: (ex: Exchange) => string | undefined;
 }
 
 /** One dimension of the probe: what grows, and one request of a given size. */
@@ -71,7 +74,7 @@ export interface CostProbe {
   readonly dimension: CostDimension;
   /** A capability beyond the property's own: without it the dimension is left unmeasured. */
   readonly needs?: Capability;
-  readonly send: (ctx: CaseContext, size: number) => Promise<Sent>;
+  readonly build: (ctx: CaseContext, size: number) => Built;
 }
 
 /** Distinct short blob ids: what a server does per id shows, not what it does per byte. */
@@ -80,16 +83,18 @@ function blobIds(n: number): string[] {
 }
 
 /** A commit of `ops` fresh creates, each with `blobs` blob ids and an envelope of `envelope`, which must apply. */
-async function sendCreates(ctx: CaseContext, what: string, ops: number, blobs: number, envelope: string): Promise<Sent> {
+function creates(ctx: CaseContext, what: string, ops: number, blobs: number, envelope: string): Built {
   const ids = blobIds(blobs);
   const list: Op[] = Array.from({ length: ops }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { blob_ids: ids, envelope }));
-  const ex = await commit(ctx, pouchFor(ctx), list);
-  if (unexpected(ex) || fates(ctx, ex, list).batch === 'applied') return { ex };
-  return { ex, unlike: `a commit with ${what} was not applied (${describeResponse(ex)})` };
+  const pouch = pouchFor(ctx);
+  return {
+    send: () => commit(ctx, pouch, list),
+    unlike: (ex) => (fates(ctx, ex, list).batch === 'applied' ? undefined : `a commit with ${what} was not applied (${describeResponse(ex)})`),
+  };
 }
 
 /** A request that must be served. */
-const served = (ex: Exchange, what: string): Sent => (unexpected(ex) || ex.verdict === 'accepted' ? { ex } : { ex, unlike: `${what} was refused (${describeResponse(ex)})` });
+const served = (what: string) => (ex: Exchange): string | undefined => (ex.verdict === 'accepted' ? undefined : `${what} was refused (${describeResponse(ex)})`);
 
 /**
  * Blob ids are probed in full batches: a per-op cost then shows fifty times over, while the body
@@ -104,44 +109,46 @@ const served = (ex: Exchange, what: string): Sent => (unexpected(ex) || ex.verdi
 export const PROBES: readonly CostProbe[] = [
   {
     dimension: { name: 'blob_ids', what: `blob_ids per op (${OPS_MAX} ops per batch)`, baseline: ONE, sizes: sizesUpTo(BLOBS_MAX, ONE) },
-    send: (ctx, n) => sendCreates(ctx, `blob_ids ${n}`, OPS_MAX, n, 'A'),
+    build: (ctx, n) => creates(ctx, `blob_ids ${n}`, OPS_MAX, n, 'A'),
   },
   {
     dimension: { name: 'envelope', what: 'envelope length (1 op)', baseline: ONE, sizes: sizesUpTo(ENVELOPE_MAX, ONE) },
-    send: (ctx, n) => sendCreates(ctx, `envelope ${n}`, OPS_MIN, ONE, 'A'.repeat(n)),
+    build: (ctx, n) => creates(ctx, `envelope ${n}`, OPS_MIN, ONE, 'A'.repeat(n)),
   },
   {
     dimension: { name: 'ops', what: `ops per batch (${Math.round(BLOBS_MAX / 8)} blob_ids each)`, baseline: OPS_MIN, sizes: sizesUpTo(OPS_MAX, OPS_MIN) },
-    send: (ctx, n) => sendCreates(ctx, `ops ${n}`, n, Math.round(BLOBS_MAX / 8), 'A'),
+    build: (ctx, n) => creates(ctx, `ops ${n}`, n, Math.round(BLOBS_MAX / 8), 'A'),
   },
   {
     dimension: { name: 'refused-envelope', what: `length of an envelope refused for its last character (1 op, "${FORBIDDEN}" last)`, baseline: ONE, sizes: sizesUpTo(ENVELOPE_MAX, ONE) },
-    async send(ctx, n) {
+    build(ctx, n) {
       const bad = op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { envelope: `${'A'.repeat(n - 1)}${FORBIDDEN}` });
-      const ex = await commit(ctx, pouchFor(ctx), [bad]);
-      // Accepted, it breaks 2.5 (judged by rejection.violations-rejected); here it only leaves the dimension unmeasured.
-      return unexpected(ex) || ex.verdict === 'rejected' ? { ex } : { ex, unlike: `a commit whose envelope ends in "${FORBIDDEN}" was not refused (${describeResponse(ex)})` };
+      const pouch = pouchFor(ctx);
+      return {
+        send: () => commit(ctx, pouch, [bad]),
+        // Accepted, it breaks 2.5 (judged by rejection.violations-rejected); here it only leaves the dimension unmeasured.
+        unlike: (ex) => (ex.verdict === 'rejected' ? undefined : `a commit whose envelope ends in "${FORBIDDEN}" was not refused (${describeResponse(ex)})`),
+      };
     },
   },
   {
     dimension: { name: 'usage-rows', what: 'rows per usage report (distinct rows, a fresh source)', baseline: ONE, sizes: sizesUpTo(ROWS_MAX, ONE) },
-    async send(ctx, n) {
+    build(ctx, n) {
       const day = plainDay();
       const rows = Array.from({ length: n }, (_, i) => ({ day, assistant: `a${i.toString(36)}`, model: 'm', input: 0, output: 0, cache_read: 0, cache_write: 0 }));
-      const ex = await ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows } });
-      return served(ex, `a usage report of ${n} rows`);
+      const sourceId = ctx.sourceId();
+      return { send: () => ctx.call({ endpoint: 'reportUsage', params: { sourceId }, body: { rows } }), unlike: served(`a usage report of ${n} rows`) };
     },
   },
   {
     dimension: { name: 'members', what: 'members of the free-form response object of a passkey registration', baseline: ONE, sizes: sizesUpTo(MEMBERS_MAX, ONE) },
     needs: 'browser',
-    async send(ctx, n) {
+    build(ctx, n) {
       const response: JsonObject = {};
       for (let i = 0; i < n; i++) response[`k${i.toString(36)}`] = 0;
       const plain = plainRequest('registerPasskey');
       const s = prepare(ctx, 'registerPasskey', { params: plain.params, body: { ...(plain.body as JsonObject), response } });
-      const ex = await ctx.call({ endpoint: 'registerPasskey', params: s.params, body: s.body });
-      return served(ex, `a passkey registration whose response has ${n} members`);
+      return { send: () => ctx.call({ endpoint: 'registerPasskey', params: s.params, body: s.body }), unlike: served(`a passkey registration whose response has ${n} members`) };
     },
   },
 ];
@@ -152,20 +159,23 @@ export const PROBES: readonly CostProbe[] = [
  * in this process), the process's CPU time over the request: on a machine shared with other busy
  * processes, wall time stretches long requests more than short ones (a short one may finish inside
  * one time slice, a long one never does), which on its own looks like superlinear growth; CPU time
- * does not stretch. It includes the harness building (and signing) the body, which is linear in its
+ * does not stretch. It includes the harness serialising and signing the body, which is linear in its
  * size and only dilutes a superlinear term (taking a dry build's CPU time off was tried: the
- * difference of two noisy figures made the fastest-of-rounds biased low).
+ * difference of two noisy figures made the fastest-of-rounds biased low); building the request's
+ * values and reading its answer are left out.
  */
 function sender(ctx: CaseContext, p: CostProbe, stop: { outcome?: Outcome }, inProcess: boolean): SendSized {
   return async (size) => {
+    const request = p.build(ctx, size);
     const cpu = process.cpuUsage();
-    const { ex, unlike } = await p.send(ctx, size);
+    const ex = await request.send();
     const used = process.cpuUsage(cpu);
     const u = unexpected(ex, `a cost probe request (${p.dimension.name} ${size})`);
     if (u) {
       stop.outcome = u;
       return { refused: ex.reason };
     }
+    const unlike = request.unlike(ex);
     if (unlike !== undefined) return { refused: unlike };
     return { ms: inProcess ? (used.user + used.system) / 1000 : (ex.timings.headersMs ?? ex.timings.totalMs) };
   };
