@@ -35,6 +35,8 @@ export const ExchangeSchema = z.strictObject({
   reason: z.string(),
   failure: z.enum(['refused', 'closed', 'timeout', 'aborted', 'other']).optional(),
   timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
+  resent: z.string().optional(),
+  throttled: z.strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional() }).optional(),
 });
 
 /** A history that cannot be linearized, as a timeline (src/check/model/linearizability/timeline.ts); an op without `retMs` has an unknown outcome. */

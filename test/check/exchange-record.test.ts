@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORDED_BODY_CHARS, recordExchange } from '../../src/check/run/exchange-record.ts';
 import type { Exchange } from '../../src/target/client.ts';
+import { ExchangeSchema } from '../../src/report/report-json.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -18,6 +19,18 @@ const exchange = (body: string): Exchange => ({
   verdict: 'protocol-error',
   reason: 'not an envelope',
   timings: { startedAt: 0, totalMs: 1 },
+});
+
+describe('recorded exchanges', () => {
+  it('say when the request was sent again (a stale connection) or waited out a throttle, and valid as report.json says', () => {
+    const plain = recordExchange(exchange('{}'), []);
+    expect(plain.resent).toBeUndefined();
+    expect(plain.throttled).toBeUndefined();
+    const r = recordExchange({ ...exchange('{}'), resent: 'the first copy met a closed connection', throttled: { retries: 2, waitedMs: 2000.4, cutShort: true } }, []);
+    expect(r.resent).toBe('the first copy met a closed connection');
+    expect(r.throttled).toEqual({ retries: 2, waitedMs: 2000, cutShort: true });
+    expect(ExchangeSchema.safeParse(r).success).toBe(true);
+  });
 });
 
 describe('recorded bodies', () => {

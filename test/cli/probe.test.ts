@@ -29,10 +29,10 @@ describe('pouchproof probe', () => {
     expect(out.requests).toBeGreaterThan(0);
   });
 
-  it('a target that is down: exit 0, every reading unknown with the reason', async () => {
+  it('a target that is down: exit 2 (nothing could be told), every reading unknown with the reason', async () => {
     const port = await closedPort();
     const r = await pouchproof(['probe', '--target', `http://127.0.0.1:${port}`]);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stdout).toContain(`all ${DISCOVERABLE.length} unknown: the target did not answer a plain request usably`);
     expect(r.stdout).toContain('connection refused');
   });

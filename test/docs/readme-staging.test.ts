@@ -49,12 +49,15 @@ describe('README: Running against staging', () => {
     expect(SECTION).toContain(`first ${CUT_BODY_KEPT_BYTES / 1024} KiB`);
   });
 
-  it('its CI recipes are YAML with the secrets as variables; the placeholders for the lead\'s figures are there', () => {
+  it('its CI recipes are YAML with the secrets as variables; the latency figures and the throttling paragraph are filled in', () => {
     const [github, gitlab] = blocks('yaml').map((b) => parse(b) as Record<string, unknown>);
     const step = (github as { jobs: { conformance: { steps: Array<{ env?: Record<string, string> }> } } }).jobs.conformance.steps[1]!;
     expect(Object.values(step.env!).every((v) => /^\$\{\{ secrets\.[A-Z_]+ \}\}$/.test(v))).toBe(true);
     expect((gitlab as { pouchproof: { artifacts: { when: string } } }).pouchproof.artifacts.when).toBe('always');
-    expect(SECTION).toContain('<!-- FIGURES: latency -->');
-    expect(SECTION).toContain('<!-- THROTTLING -->');
+    expect(SECTION).not.toMatch(/<!-- (FIGURES|THROTTLING)/);
+    // The bench's figures for both links, each with its ratio to loopback.
+    expect(SECTION).toMatch(/\| 30 ms round trip \| [\d.]+ s \| \d+ \| [\d.]+× \|/);
+    expect(SECTION).toMatch(/\| 100 ms round trip \| [\d.]+ s \| \d+ \| [\d.]+× \|/);
+    expect(SECTION).toMatch(/\*\*Throttling\.\*\* .*429/);
   });
 });

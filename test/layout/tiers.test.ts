@@ -72,10 +72,11 @@ describe('the test tiers', () => {
     expect(fastFiles.length).toBeGreaterThan(files.length / 2);
   });
 
-  it('run through the README\'s own commands: npm test the fast tier, npm run test:full both, and CI the latter', () => {
+  it('run through the README\'s own commands: npm test the type check, the lint and the fast tier, npm run test:full both tiers, and CI the latter', () => {
     const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts['test']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run --project fast$/);
-    expect(scripts['test:full']).toMatch(/^tsc -p tsconfig\.json --noEmit && vitest run$/);
+    // The type check and the lint first, then the tiers.
+    expect(scripts['test']).toMatch(/^tsc -p tsconfig\.json --noEmit && biome lint && vitest run --project fast$/);
+    expect(scripts['test:full']).toMatch(/^tsc -p tsconfig\.json --noEmit && biome lint && vitest run$/);
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     for (const command of ['npm test', 'npm run test:full', 'npm run test:slow']) expect(readme, command).toContain(`\`${command}\``);
     const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));

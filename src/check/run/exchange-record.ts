@@ -32,6 +32,10 @@ export interface RecordedExchange {
   readonly reason: string;
   readonly failure?: TransportFailure;
   readonly timings: { readonly headersMs?: number; readonly totalMs: number };
+  /** Sent again on a fresh connection after a stale keep-alive one closed under it (client.ts), and why. */
+  readonly resent?: string;
+  /** The target throttled it first (429, or 503 with Retry-After): how often, how long was waited, whether the wait was cut short. */
+  readonly throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
 }
 
 /**
@@ -96,6 +100,8 @@ export function recordExchange(ex: Exchange, secrets: readonly string[]): Record
     reason: redact(ex.reason, secrets),
     ...(ex.failure ? { failure: ex.failure } : {}),
     timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
+    ...(ex.resent ? { resent: redact(ex.resent, secrets) } : {}),
+    ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}) } } : {}),
   };
 }
 

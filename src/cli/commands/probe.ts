@@ -2,8 +2,9 @@
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
  * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
  * profile, a bare URL, or (with neither) the embedded reference, optionally switched to readings
- * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0 whatever the target did:
- * a target that is down or answers garbage gets `unknown` rows with the reason.
+ * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0, or 2 when it could tell
+ * nothing at all: a target that is down or answers garbage gets `unknown` rows with the reason, and a
+ * CI step that probes it does not go green on a table of unknowns.
  */
 import type { Argv } from 'yargs';
 import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
@@ -94,7 +95,7 @@ const probe = defineCommand({
       const d = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
       if (argv['json']) process.stdout.write(`${JSON.stringify({ target: target.profile.baseUrl, ...readingsJson(d) }, null, 2)}\n`);
       else process.stdout.write(`probed ${target.label}\n${readingsConsoleLines(d, { verbose: argv['verbose'] === true }).join('\n')}\n`);
-      return 0;
+      return d.table.length > 0 && d.table.every((r) => r.status === 'unknown') ? 2 : 0;
     } finally {
       await client.close();
       await target.close();
