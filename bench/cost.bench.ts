@@ -1,7 +1,7 @@
 /**
  * `npm run bench cost`: the cost probe (`performance.cost-growth`) alone, against the correct
- * reference (it must stay silent: any finding is a false alarm) and against the quadratic blob-id
- * and envelope checks (it must flag them): duration, requests and detections per run, and the evidence of one
+ * reference (it must stay silent: any finding is a false alarm) and against each quadratic fault
+ * of the reference (blob ids, envelope, refused envelope, usage rows, members: it must flag them): duration, requests and detections per run, and the evidence of one
  * detection. Prints figures; never fails.
  */
 import { runProperties } from '../src/check/run/index.ts';
@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
   console.log(`  duration ms    ${stats(good.ms)}`);
   console.log(`  requests       ${stats(good.requests)}`);
   console.log(`  false alarms   ${good.flagged}/${RUNS}   (expected 0)`);
-  for (const fault of ['quadratic-blob-ids', 'quadratic-envelope']) {
+  for (const fault of ['quadratic-blob-ids', 'quadratic-envelope', 'envelope-regex-backtracking', 'quadratic-usage-rows', 'member-names-quadratic']) {
     const bad = await series([fault]);
     console.log(`cost probe, ${fault}, ${RUNS} runs`);
     console.log(`  duration ms    ${stats(bad.ms)}`);

@@ -6,15 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { assumptionMismatch, expectRejected, Notes, unexpected } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, describeResponse, expectRejected, Notes, resultsOf, unexpected, violation } from '../src/check/judge/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
-import { PASS, defineProperty, notApplicable, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
-import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied } from './support/commits.ts';
+import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';
 
 const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required');
 /** §1: only members change a pouch; a device of another account is none. */
 export const MEMBERS_ONLY = specJudgement('auth.members-only', 'A device of another account never changes what an account\'s pouch holds: its update does not apply there, its create does not appear there.', 'membersHoldPouches');
+/** §1 again: what a pouch holds is shown to its members; an answer to another account's commit names none of it. */
+export const NOTHING_SHOWN = specJudgement('auth.nothing-shown', 'A commit of another account\'s device, whatever its operation_id, is answered about its own ops: its results name no artifact or revision of an account\'s pouch it never sent.', 'membersHoldPouches');
 const FOREIGN_ID = readingJudgement('auth.foreign-pouch-id', 'A commit to a pouch id another account holds is answered as the run reads (refused, or served from a separate pouch).', 'cross-account-isolation');
 import { plainRequest, prepare } from './support/requests.ts';
 
@@ -53,17 +55,43 @@ const credentialsRequired = defineProperty({
   },
 });
 
+/**
+ * 4.2's operation_id, reused by another account: the first account commits under an id, then the
+ * second account's device commits its own create to a pouch of its own under the same id. A server
+ * that remembers operation ids for the whole service (not per account and pouch) answers it as a
+ * replay: refused, or given the first commit's results. Refused, the id is simply taken, which no
+ * clause forbids; answered with the first account's artifact and revision ids, it shows a
+ * non-member what the first account's pouch holds (§1).
+ */
+async function reusedOperationId(ctx: CaseContext, pouch: Pouch): Promise<Outcome> {
+  const operationId = ctx.uuid();
+  const a = { id: ctx.uuid(), head: ctx.uuid() };
+  const mine = [op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null })];
+  const first = await setup(ctx, pouch, await commit(ctx, pouch, mine, { operationId }), mine, 'creating 1 artifact');
+  if (!first.ok) return first;
+  const theirs = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })];
+  const what = `the second account's device committing a create to a pouch of its own under the operation_id of the first account's commit`;
+  const ex = await commit(ctx, pouchFor(ctx), theirs, { as: { account: 'secondary', member: 'device' }, operationId });
+  const u = unexpected(ex, what);
+  if (u) return u;
+  const named = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
+  const shown = resultsOf(ex).filter((r) => named(r['artifact_id'], a.id) || named(r['revision_id'], a.head));
+  if (shown.length === 0) return PASS;
+  return violation(NOTHING_SHOWN, `${what}: answered ${describeResponse(ex)}, whose results name the first account's artifact ${a.id} (revision ${a.head}), which the second account never sent`);
+}
+
 // §1: a pouch is its members'; whatever another account's device is answered, it changes nothing there.
 const crossAccount = defineProperty({
   id: 'auth.cross-account',
   section: '1',
   invariant: 'Under either reading of another account\'s pouch id (refused, or a separate pouch), a device of a second account never changes what the first account sees: its op on the owner\'s head does not move that head (the owner\'s next update on it applies), its create does not appear there.',
   assumptions: ['cross-account-isolation', 'conflict-behaviour', 'op-semantics', 'pouch-existence'],
-  judgements: [MEMBERS_ONLY, FOREIGN_ID],
+  judgements: [MEMBERS_ONLY, NOTHING_SHOWN, FOREIGN_ID],
   needs: ['device', 'second-account', 'pouch'],
-  arbitrary: () => fc.constantFrom('update', 'create', 'delete'),
+  arbitrary: () => fc.constantFrom('update', 'create', 'delete', 'operation-id'),
   async check(ctx, kind): Promise<Outcome> {
     const pouch = pouchFor(ctx);
+    if (kind === 'operation-id') return reusedOperationId(ctx, pouch);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const a = artifacts[0]!;

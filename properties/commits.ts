@@ -56,20 +56,41 @@ async function staleRefused(ctx: CaseContext, pouch: Pouch, a: Artifact, ex: Exc
   return notes.result(await extend(ctx, pouch, a, `an update on the head after ${what}`, onMoved, [stale.revision_id]));
 }
 
+/**
+ * An op on the head of an artifact, sent to another pouch of the same account: that pouch holds no
+ * such artifact, so under op-semantics (base-only: the base must be the head of the artifact, in the
+ * pouch the op names) it does not apply, and the artifact's own pouch keeps its head. A server that
+ * keys artifacts by artifact_id alone applies it and moves the other pouch's artifact.
+ */
+async function otherPouch(ctx: CaseContext, pouch: Pouch, a: Artifact, type: OpType): Promise<Outcome> {
+  // Under pouch-existence=must-exist another of the profile's pouches, drawn a few times; a profile that lists one has no other.
+  const draws = Array.from({ length: 4 }, () => pouchFor(ctx));
+  const other = draws.find((p) => p.id.toLowerCase() !== pouch.id.toLowerCase());
+  if (!other) return notApplicable('one pouch only: an op on an artifact of another pouch cannot be sent');
+  const moved = op(ctx, { type, artifact: a.id, revision: ctx.uuid(), base: a.head });
+  const what = `a ${type} on the head of an artifact of another pouch of the account`;
+  const ex = await commit(ctx, other, [moved]);
+  const u = unexpected(ex, what);
+  if (u) return u;
+  const f = fates(ctx, ex, [moved]);
+  if (f.ops[0] === 'applied') return assumptionMismatch('op-semantics', `${what}: applied (${f.answer}), though the pouch it was sent to holds no such artifact`);
+  return extend(ctx, pouch, a, `an update on the head in the artifact's own pouch after ${what}`, { assumption: 'op-semantics' }, [moved.revision_id]);
+}
+
 // ---- properties ---------------------------------------------------------------------------------
 
 // 4.2: an op whose base is not the artifact's head is refused, and the head does not move.
 const staleBaseRejected = defineProperty({
   id: 'commits.stale-base-rejected',
   section: '4.2',
-  invariant: 'An op whose base_revision_id is not the head of its artifact does not apply, and the head stays where it was.',
+  invariant: 'An op whose base_revision_id is not the head of its artifact does not apply, and the head stays where it was; nor does an op sent to another pouch on the head of an artifact it does not hold (op-semantics).',
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, CONFLICT_FORM],
   needs: ['device', 'pouch'],
   arbitrary: () =>
     fc.record({
       type: arbLaterType,
-      stale: fc.constantFrom('previous', 'first', 'unknown'),
+      stale: fc.constantFrom('previous', 'first', 'unknown', 'other-pouch'),
       moves: fc.integer({ min: 1, max: 3 }),
     }),
   async check(ctx, c) {
@@ -83,6 +104,7 @@ const staleBaseRejected = defineProperty({
       if (!moved.ok) return moved;
       history.push(a.head);
     }
+    if (c.stale === 'other-pouch') return otherPouch(ctx, pouch, a, c.type);
     const base = c.stale === 'unknown' ? ctx.uuid() : c.stale === 'first' ? history[0]! : history[history.length - 2]!;
     const stale = op(ctx, { type: c.type, artifact: a.id, revision: ctx.uuid(), base });
     const ex = await commit(ctx, pouch, [stale]);

@@ -59,6 +59,7 @@ const ORDER = [
   'boundaries.limits-accepted',
   'rejection.violations-rejected',
   'performance.cost-growth',
+  'robustness.largest-body-accepted',
 ];
 
 function ordered(): Property[] {

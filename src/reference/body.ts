@@ -43,12 +43,14 @@ export function checkContentType(req: IncomingMessage, faults: FaultSet, reading
 
 /** `body-cap-1mib`: nginx's default client_max_body_size, left in front of the service. */
 export const NGINX_DEFAULT_BODY_BYTES = 1024 * 1024;
+/** `body-cap-30mb`: Kestrel's default MaxRequestBodySize, under the largest commit the limits allow (~35 MB). */
+export const KESTREL_DEFAULT_BODY_BYTES = 30_000_000;
 
 /** Reads the whole body, refusing more than MAX_BODY_BYTES before buffering it. */
 export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8Array> {
   // body-cap-500: the cap is enforced, but by an error the generic handler turns into a 500.
   const tooLarge = faults.has('body-cap-500') ? () => new Error('body too large') : tooLargeError;
-  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
+  const cap = faults.has('body-cap-1mib') ? NGINX_DEFAULT_BODY_BYTES : faults.has('body-cap-30mb') ? KESTREL_DEFAULT_BODY_BYTES : MAX_BODY_BYTES;
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > cap) {
     req.resume();
@@ -104,8 +106,8 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
   text = lenientText(text, faults);
   if (!lastWins || !faults.has('deep-nesting-crash')) {
     const depthBound = faults.has('deep-nesting-crash') ? undefined : MAX_JSON_DEPTH;
-    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names.
-    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped') });
+    // `duplicate-keys-escaped`: names compared as written, so "a" and "\u0061" are two names; `member-names-quadratic`: each name compared with every earlier one.
+    const problem = scanJson(text, depthBound, { rawNames: faults.has('duplicate-keys-escaped'), namesInList: faults.has('member-names-quadratic') });
     if (problem?.kind === 'depth') throw badRequest('too_deep', `JSON nesting deeper than ${problem.limit} levels`);
     if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
     if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);

@@ -145,6 +145,9 @@ const LIST = [
   f('nullable-missing-as-null', 'limits', 'declares the required-but-nullable base_revision_id optional and reads its absence as null: a create without base_revision_id is accepted', ['rejection.violations-rejected']),
   // cost: a quadratic path on another dimension than blob_ids, for the cost probe (performance.cost-growth).
   f('quadratic-envelope', 'commits', `checks each op's envelope as if streamed ${ENVELOPE_CHUNK_CHARS} characters at a time, validating the whole prefix received so far against the alphabet after every chunk: O(n²) in the envelope's length`, ['performance.cost-growth']),
+  f('envelope-regex-backtracking', 'limits', `checks the envelope's alphabet with a backtracking regex (^([A-Za-z0-9_-]+)*$, CWE-1333): on a mismatch the check restarts from every ${ENVELOPE_CHUNK_CHARS}th position, so refusing a long envelope with one bad last character takes O(n²) time (a valid one costs nothing more)`, ['performance.cost-growth']),
+  f('member-names-quadratic', 'robustness', 'keeps an object\'s member names in a list for the duplicate check and compares each new name with every earlier one (CWE-407): a body with an object of many members costs O(n²) in their number', ['performance.cost-growth']),
+  f('quadratic-usage-rows', 'usage', 'merges a report\'s rows through a list, finding each row\'s earlier copy by building the key of every row before it (findIndex): a report of n distinct rows costs O(n²)', ['performance.cost-growth']),
   // capacity: a server that degrades under load, for the capacity search (pouchproof load --find-capacity).
   f('store-pool-queue', 'robustness', `every request holds one of ${STORE_POOL_SIZE} simulated store connections while it is handled (its body read included) plus a ${STORE_HOLD_MS} ms round trip; beyond ${STORE_POOL_SIZE} in flight the rest wait in line: latency is flat up to ${(STORE_POOL_SIZE * 1000) / STORE_HOLD_MS} req/s and grows without bound above (a knee)`, ['load.capacity']),
   // mutation: defects the mutation run of the reference showed no property would see (docs/mutation.md).
@@ -160,7 +163,8 @@ const LIST = [
   f('lone-surrogate-500', 'robustness', 'encodes the body\'s strings with a strict UTF-8 encoder on their way to storage: a string holding an escaped lone surrogate (grammatical JSON) is answered 500', ['robustness.malformed-rejected']),
   f('duplicate-keys-escaped', 'robustness', 'looks for duplicate member names before unescaping them: "rows" and "\\u0072ows" are two names, the last value winning', ['robustness.malformed-rejected'], { deviatesFrom: 'duplicate-keys' }),
   f('content-type-exact', 'robustness', 'compares Content-Type with the string "application/json": application/json; charset=utf-8 and Application/JSON are refused with 415', ['robustness.content-type-variants'], { deviatesFrom: 'content-type-json-only' }),
-  f('body-cap-1mib', 'robustness', 'refuses bodies over 1 MiB with 413 (nginx\'s default client_max_body_size left in front of the service): a commit of several maximal envelopes, within every stated limit, is refused', ['robustness.large-body-accepted'], { deviatesFrom: 'body-size-limit' }),
+  f('body-cap-1mib', 'robustness', 'refuses bodies over 1 MiB with 413 (nginx\'s default client_max_body_size left in front of the service): a commit of several maximal envelopes, within every stated limit, is refused', ['robustness.large-body-accepted', 'robustness.largest-body-accepted'], { deviatesFrom: 'body-size-limit' }),
+  f('body-cap-30mb', 'robustness', 'refuses bodies over 30,000,000 bytes with 413 (Kestrel\'s default MaxRequestBodySize): a commit of 16 maximal envelopes (~11 MB) is accepted, the largest the limits allow (50, ~35 MB) is refused', ['robustness.largest-body-accepted'], { deviatesFrom: 'body-size-limit' }),
   // Validators and binders (src/reference/validate.ts).
   f('field-names-case-insensitive', 'limits', 'binds member names to the spec\'s fields without regard to case (Go\'s encoding/json): a required member sent as OPERATION_ID fills operation_id', ['rejection.violations-rejected']),
   f('charset-ascii-range', 'limits', 'checks the base64url alphabet with the class [A-z0-9_-], whose A-z also holds [ \\ ] ^ and the backtick: a value holding one is accepted', ['rejection.violations-rejected']),
@@ -183,6 +187,9 @@ const LIST = [
   f('signature-x5c-trusted', 'signatures', 'verifies with the key of the first certificate in the protected header\'s x5c, building no chain to a trusted root: an attacker\'s self-signed certificate signs for the device', ['signatures.forgeries-rejected']),
   f('signature-kid-path', 'signatures', 'reads the verification key from a file named by kid: a kid of ../../dev/null (an empty file) with alg HS256 verifies with the empty secret', ['signatures.forgeries-rejected']),
   f('signature-cache-by-header', 'signatures', 'caches verification by header value: a header that verified once is accepted again without hashing the body, so it signs any other body', ['signatures.forgeries-rejected']),
+  // Scope: what a key names (src/reference/handlers/commit.ts).
+  f('artifacts-keyed-by-id', 'commits', 'keys the artifact table by account and artifact_id, not by pouch: an op sent to one pouch on the head of an artifact of another pouch of the account applies, and moves that artifact', ['commits.stale-base-rejected'], { deviatesFrom: 'op-semantics' }),
+  f('operation-id-global', 'commits', 'keeps one idempotency table for the whole service, keyed by operation_id alone, and answers a hit with the remembered response as it was: another account\'s commit that reuses an operation_id is not applied and is answered the first commit\'s results (the other account\'s artifact and revision ids)', ['auth.cross-account']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];
@@ -252,6 +259,17 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
     fault: 'duplicate-keys-escaped',
     reading: { name: 'duplicate-keys', value: 'last-wins' },
     why: 'under duplicate-keys=last-wins a repeated name, escaped or not, is no defect',
+  },
+  // A replay under these readings is refused or evaluated again: the global table answers no one else's results.
+  ...(['replay-rejected', 'not-deduplicated'] as const).map((value) => ({
+    fault: 'operation-id-global' as const,
+    reading: { name: 'operation-id-idempotency', value } as const,
+    why: `under operation-id-idempotency=${value} no remembered result is ever answered, so a table shared by every account shows nothing of anyone's pouch`,
+  })),
+  {
+    fault: 'operation-id-global',
+    reading: { name: 'pouch-existence', value: 'must-exist' },
+    why: 'the profile lists pouches of the first account only: the second account has no pouch of its own to commit to, and the first account\'s are refused to it before any operation_id is looked up',
   },
   {
     fault: 'content-type-exact',

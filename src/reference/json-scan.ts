@@ -18,8 +18,31 @@ const COMMA = 0x2c;
 
 interface Frame {
   readonly object: boolean;
-  keys: Set<string> | undefined;
+  keys: Names | undefined;
 }
+
+/** The member names of one object seen so far. */
+interface Names {
+  has(name: string): boolean;
+  add(name: string): void;
+}
+
+/**
+ * `member-names-quadratic`: the names kept in a list and each new one compared with every earlier
+ * one, as a hand-written duplicate check does: O(n²) in an object's members (CWE-407).
+ */
+// Stryker disable all: runs only under the member-names-quadratic fault (docs/mutation.md)
+class NameList implements Names {
+  private readonly names: string[] = [];
+  has(name: string): boolean {
+    for (const n of this.names) if (n === name) return true;
+    return false;
+  }
+  add(name: string): void {
+    this.names.push(name);
+  }
+}
+// Stryker restore all
 
 /** Index just past the closing quote of the string opening at `start`, or -1. */
 function skipString(s: string, start: number): number {
@@ -58,9 +81,10 @@ function readKey(s: string, start: number, raw = false): { key: string; end: num
 
 /**
  * The first duplicate name or depth overflow in `s`, or undefined. `maxDepth` undefined: no depth
- * bound. `rawNames` compares names as written, before unescaping (the `duplicate-keys-escaped` fault).
+ * bound. `rawNames` compares names as written, before unescaping (the `duplicate-keys-escaped` fault);
+ * `namesInList` keeps them in a list (the `member-names-quadratic` fault).
  */
-export function scanJson(s: string, maxDepth: number | undefined, o: { readonly rawNames?: boolean } = {}): ScanProblem | undefined {
+export function scanJson(s: string, maxDepth: number | undefined, o: { readonly rawNames?: boolean; readonly namesInList?: boolean } = {}): ScanProblem | undefined {
   const stack: Frame[] = [];
   let expectKey = false;
   let i = 0;
@@ -73,7 +97,7 @@ export function scanJson(s: string, maxDepth: number | undefined, o: { readonly 
         if (expectKey && top?.object) {
           const k = readKey(s, i, o.rawNames);
           if (!k) return undefined;
-          top.keys ??= new Set();
+          top.keys ??= o.namesInList ? new NameList() : new Set();
           if (top.keys.has(k.key)) return { kind: 'duplicate', key: k.key };
           top.keys.add(k.key);
           expectKey = false;

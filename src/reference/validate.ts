@@ -36,7 +36,7 @@ import {
   type SchemaOptions,
 } from '../spec/index.ts';
 import { badRequest, type HttpError } from './errors.ts';
-import type { FaultName } from './fault-catalogue.ts';
+import { ENVELOPE_CHUNK_CHARS, type FaultName } from './fault-catalogue.ts';
 import type { FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 
@@ -122,6 +122,7 @@ export class BodyValidator {
   /** 400 unless the body satisfies the endpoint's body schema (as bent by the readings and faults). */
   check(e: Endpoint, body: unknown): HttpError | undefined {
     const schemaIssues = issuesOf(this.schema(e), body);
+    if (this.faults.has('envelope-regex-backtracking')) backtrackOnMismatch(schemaIssues, body);
     const kept = this.faults.any && schemaIssues.length > 0 ? schemaIssues.filter((i) => !loosened(e, i, body, this.faults)) : schemaIssues;
     const issues: readonly Problem[] = this.stricter.any && kept.length === 0 ? tightened(e, body, this.stricter) : kept;
     return issues.length === 0 ? undefined : badRequest('invalid_body', describeIssues('body', issues));
@@ -159,6 +160,24 @@ const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
 const CHARSET_RE = new Map((Object.keys(CHARSETS) as CharsetName[]).map((n) => [n, new RegExp(charsetSource(n))]));
 /** `charset-ascii-range`: the base64url class written with the range A-z, which spans [ \ ] ^ _ and the backtick too. */
 const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
+
+/**
+ * `envelope-regex-backtracking`: the envelope's alphabet checked with a nested quantifier
+ * (`^([A-Za-z0-9_-]+)*$`), which on a mismatch tries every way to split the string before it gives
+ * up (CWE-1333). Backtracking that is exponential would hang any run, so the fault retries the
+ * alphabet check from every ENVELOPE_CHUNK_CHARS-th position instead: O(n²) in a refused envelope's
+ * length, nothing for a valid one.
+ */
+// Stryker disable all: runs only under the envelope-regex-backtracking fault (docs/mutation.md)
+function backtrackOnMismatch(issues: readonly SchemaIssue[], body: unknown): void {
+  const alphabet = CHARSET_RE.get('base64url')!;
+  for (const i of issues) {
+    const v = i.kind === 'charset' && i.path === 'ops[].envelope' ? valueAt(body, i.at) : undefined;
+    if (typeof v !== 'string') continue;
+    for (let start = 0; start < v.length; start += ENVELOPE_CHUNK_CHARS) if (alphabet.test(v.slice(start))) break;
+  }
+}
+// Stryker restore all
 
 /** `pattern-trailing-newline`: whether `v` passes the issue's own check once a final newline is dropped, as `$` lets it. */
 function passesBeforeNewline(e: Endpoint, scope: 'body' | 'params', i: SchemaIssue, v: unknown): boolean {

@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALTERNATIVES, keyOf, type Reading } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
-import PERFORMANCE, { COST_LINEAR } from '../../properties/performance.ts';
+import PERFORMANCE, { COST_LINEAR, COST_PROBE_BUDGET_MS } from '../../properties/performance.ts';
 import { References, runAgainst } from './harness.ts';
 import { runProperties } from '../../src/check/run/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
@@ -30,7 +30,7 @@ describe('performance.cost-growth', () => {
     expect(found[0]!.message).toContain('confirmed by a second measurement');
     // The same evidence as data: every dimension measured, the blob ids judged worse than linear.
     const curves = found[0]!.curves ?? [];
-    expect(curves.map((c) => c.dimension)).toEqual(['blob_ids', 'envelope', 'ops']);
+    expect(curves.map((c) => c.dimension)).toEqual(['blob_ids', 'envelope', 'ops', 'refused-envelope', 'usage-rows', 'members']);
     const blobs = curves.find((c) => c.dimension === 'blob_ids')!;
     expect(blobs).toMatchObject({ verdict: 'superlinear', measure: 'cpu' });
     expect(blobs.points.map((p) => p.size)).toEqual([1, 250, 500, 1000, 2000]);
@@ -61,7 +61,7 @@ describe('performance.cost-growth', () => {
 
   it('leaves the property unjudged on a target too slow to measure to the limits within its budget: an unknown finding saying how far it got, never a pass', async () => {
     const ref = await refs.get();
-    // 600 ms per request (after the first): the probe needs at least 60 requests, 36 s, so its 15 s end before the three dimensions are measured.
+    // 600 ms per request (after the first): the probe needs ~200 requests, two minutes, so its 20 s end before the six dimensions are measured.
     // A fixed delay, not a random one: a random draw of short delays once let the probe finish in time.
     const slow = await mostlySlowProxy(ref.url, Number.MAX_SAFE_INTEGER, 600);
     try {
@@ -70,7 +70,7 @@ describe('performance.cost-growth', () => {
       const result = run.results[0]!;
       expect(result.status, JSON.stringify(result.findings)).toBe('inconclusive');
       expect(result.findings.map((f) => f.kind)).toEqual(['unknown']);
-      expect(result.findings[0]!.message).toMatch(/could not measure every dimension to its limit within 15 s: .*(measured up to \d+ of \d+|ran out)/);
+      expect(result.findings[0]!.message).toMatch(new RegExp(`could not measure every dimension to its limit within ${COST_PROBE_BUDGET_MS / 1000} s: .*(measured up to \\d+ of \\d+|ran out)`));
     } finally {
       await slow.close();
     }

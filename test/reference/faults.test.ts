@@ -11,7 +11,6 @@ import { es256Sign, P256_N, payloadOf, protectedHeaderSegment, signingDigest, si
 import { FAULTS, MAX_BODY_BYTES, STALL_MS, STALL_PERIOD_MS, STORE_POOL_SIZE, startReference, type FaultName, type RunningReference } from '../../src/reference/index.ts';
 import { LIMITS, MAX_SAFE } from '../../src/spec/index.ts';
 import { SIGNATURE_ATTACK_BY_ID, type AttackContext } from '../../src/crypto/attacks.ts';
-import { probeCost, sizesUpTo } from '../../src/check/model/cost-growth.ts';
 import {
   BROWSER,
   DEVICE,
@@ -46,7 +45,7 @@ interface Demo {
 }
 
 const A = (n: number): string => 'A'.repeat(n);
-const many = <T>(n: number, f: () => T): T[] => Array.from({ length: n }, f);
+const many = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 const revoke = (ref: RunningReference, body: unknown): Promise<number> => status(call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, body, BROWSER));
 const unlock = (ref: RunningReference): Promise<Res> => call(ref, 'PUT', '/v1/account/unlock', { statements: [statement] }, BROWSER);
 const commitOps = (ref: RunningReference, ops: Record<string, unknown>[], pouch: string = randomUUID()): Promise<number> => status(commit(ref, pouch, commitBody(ops)));
@@ -58,6 +57,35 @@ function withHighS(header: string): string {
   const sv = BigInt('0x' + sig.subarray(32).toString('hex'));
   const high = sv > P256_N / 2n ? sv : P256_N - sv;
   return `${h}..${b64u(Buffer.concat([sig.subarray(0, 32), Buffer.from(high.toString(16).padStart(64, '0'), 'hex')]))}`;
+}
+
+/**
+ * A cost fault only costs time, so what is observed is how a request's cost grows from an eighth of
+ * a dimension's limit to the whole: the fastest CPU time of this process over four interleaved
+ * rounds each, after a warm-up. Linear work grows at most 8× (less with a fixed part), quadratic work
+ * up to 64×; growth beyond 16×, twice what linear work can do, is called superlinear. The bound is a ratio of the test's own measurements,
+ * never milliseconds; the cost probe's fuller judgement (more sizes, a linear model, a confirmation)
+ * is what kills these faults in test/properties/defect-killers.test.ts. `send` answers the HTTP
+ * status, `expected` the one a request of the dimension must get to be measured.
+ */
+async function costGrowth(limit: number, expected: number, send: (size: number) => Promise<number>): Promise<string> {
+  const eighth = Math.round(limit / 8);
+  const cpuOf = async (size: number): Promise<number> => {
+    const cpu = process.cpuUsage();
+    const code = await send(size);
+    const used = process.cpuUsage(cpu);
+    if (code !== expected) throw new Error(`a request of size ${size} was answered ${code}, not ${expected}`);
+    return used.user + used.system;
+  };
+  await cpuOf(eighth);
+  await cpuOf(limit);
+  let small = Infinity;
+  let whole = Infinity;
+  for (let round = 0; round < 4; round++) {
+    small = Math.min(small, await cpuOf(eighth));
+    whole = Math.min(whole, await cpuOf(limit));
+  }
+  return whole > 16 * small ? 'superlinear' : 'linear';
 }
 
 /** Create an artifact, then return it with its pouch. */
@@ -193,6 +221,28 @@ const DEMOS: Record<FaultName, Demo> = {
       return [await status(commit(ref, pouch, body)), await status(commit(ref, pouch, body))];
     },
     correct: [200, 200],
+    faulty: [200, 409],
+  },
+  'operation-id-global': {
+    // The first account commits under an operation_id; the second account's device commits its own create, to its own pouch, under the same id.
+    observe: async (ref) => {
+      const operationId = randomUUID();
+      const mine = op(ref);
+      await commit(ref, randomUUID(), commitBody([mine], operationId));
+      const r = await commit(ref, randomUUID(), commitBody([op(ref)], operationId), { account: 'secondary' });
+      return [r.status, JSON.stringify(r.json).includes(mine['artifact_id'] as string)];
+    },
+    correct: [200, false],
+    faulty: [200, true],
+  },
+  'artifacts-keyed-by-id': {
+    // An update on the head of an artifact of pouch A, sent to pouch B of the same account; then the update on that head sent to A.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const upd = () => op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string });
+      return [await commitOps(ref, [upd()]), await commitOps(ref, [upd()], pouch)];
+    },
+    correct: [409, 200],
     faulty: [200, 409],
   },
   'seq-per-batch': {
@@ -443,16 +493,28 @@ const DEMOS: Record<FaultName, Demo> = {
   // dimension (fastest CPU time of this process per size over interleaved rounds, fitted growth,
   // confirmed once), never a timing threshold of the test's own.
   'quadratic-envelope': {
-    observe: async (ref) => {
-      const max = LIMITS.envelopeLength.max!;
-      const verdict = await probeCost({ name: 'envelope', what: 'envelope length', baseline: 1, sizes: sizesUpTo(max, 1) }, async (size) => {
-        const cpu = process.cpuUsage();
-        const code = await commitOps(ref, [op(ref, { envelope: 'A'.repeat(size), blob_ids: ['b1'] })]);
-        const used = process.cpuUsage(cpu);
-        return code === 200 ? { ms: (used.user + used.system) / 1000 } : { refused: `HTTP ${code}` };
-      }, { seed: 1, deadline: Date.now() + 20_000 });
-      return verdict.kind;
-    },
+    observe: (ref) => costGrowth(max('envelopeLength'), 200, (size) => commitOps(ref, [op(ref, { envelope: A(size), blob_ids: ['b1'] })])),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // A refusal's cost: an envelope of valid characters but its last.
+  'envelope-regex-backtracking': {
+    observe: (ref) => costGrowth(max('envelopeLength'), 400, (size) => commitOps(ref, [op(ref, { envelope: `${A(size - 1)}.` })])),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // The members of 4.4's free-form response object.
+  'member-names-quadratic': {
+    observe: (ref) =>
+      costGrowth(2 ** 13, 200, (size) =>
+        status(call(ref, 'POST', '/v1/account/passkeys', { response: Object.fromEntries(many(size, (i) => [`k${i.toString(36)}`, 0])), statement }, BROWSER)),
+      ),
+    correct: 'linear',
+    faulty: 'superlinear',
+  },
+  // Distinct rows of one report, to a fresh source each time.
+  'quadratic-usage-rows': {
+    observe: (ref) => costGrowth(max('usageRowsPerRequest'), 200, (size) => status(reportUsage(ref, sourceId(), many(size, (i) => usageRow({ assistant: `a${i.toString(36)}` }))))),
     correct: 'linear',
     faulty: 'superlinear',
   },
@@ -509,6 +571,15 @@ const DEMOS: Record<FaultName, Demo> = {
   'lone-surrogate-500': { observe: (ref) => revokeRaw(ref, '{"reason":"\\ud800"}'), correct: 200, faulty: 500 },
   'duplicate-keys-escaped': { observe: (ref) => revokeRaw(ref, '{"reason":"a","\\u0072eason":"b"}'), correct: 400, faulty: 200 },
   'content-type-exact': { observe: (ref) => revokeRaw(ref, '{"reason":"a"}', { 'content-type': 'application/json; charset=utf-8' }), correct: 200, faulty: 415 },
+  // A valid revoke body padded with white space (JSON allows it) to just over 30,000,000 bytes: cheap to build, no signature.
+  'body-cap-30mb': {
+    observe: (ref) => {
+      const body = JSON.stringify({ reason: 'lost laptop' });
+      return revokeRaw(ref, `${body}${' '.repeat(30_000_001 - body.length)}`);
+    },
+    correct: 200,
+    faulty: 413,
+  },
   'body-cap-1mib': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) }), op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 413 },
   // validators and binders
   'field-names-case-insensitive': { observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), { ROWS: [usageRow()] }, DEVICE)), correct: 400, faulty: 200 },

@@ -607,6 +607,8 @@ describe('faults combined with readings still show their defect', () => {
       'duplicate-keys-escaped',
       'content-type-exact',
       'body-cap-1mib',
+      'body-cap-30mb',
+      'artifacts-keyed-by-id',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);

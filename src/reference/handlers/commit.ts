@@ -58,9 +58,12 @@ const refusal = (readings: ReadingSet, code: string, message: string, data?: Rep
 /**
  * The rows that hold a pouch for this caller. With pouch ids scoped per account
  * (`cross-account-isolation=separate-pouch`) both the record and the artifact table are the
- * caller's own; `separate-pouch-leak` forgets the account in the artifact table.
+ * caller's own; `separate-pouch-leak` forgets the account in the artifact table, and
+ * `artifacts-keyed-by-id` the pouch.
  */
 export function pouchKey(accountId: string, pouchId: string, readings: ReadingSet, faults: FaultSet): PouchKey {
+  // `artifacts-keyed-by-id`: one artifact table per account, whatever pouch an op names.
+  if (faults.has('artifacts-keyed-by-id')) return { record: readings.is('cross-account-isolation', 'separate-pouch') ? `${accountId}\n${pouchId}` : pouchId, artifacts: accountId };
   if (!readings.is('cross-account-isolation', 'separate-pouch')) return { record: pouchId, artifacts: pouchId };
   const scoped = `${accountId}\n${pouchId}`;
   return { record: scoped, artifacts: faults.has('separate-pouch-leak') ? pouchId : scoped };
@@ -232,14 +235,17 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   if (pouch?.owner !== undefined && pouch.owner !== caller.accountId && !faults.has('cross-account-access')) {
     throw new HttpError(403, 'forbidden', 'this pouch belongs to another account');
   }
-  const scope = `${caller.accountId}\n${pouchId}`;
+  // `operation-id-global`: one idempotency table for the whole service, keyed by operation_id alone,
+  // whose hit answers the remembered response as it was (a response cache, which compares nothing).
+  const global = faults.has('operation-id-global');
+  const scope = global ? '' : `${caller.accountId}\n${pouchId}`;
   const fingerprint = fingerprintOf(body);
   const idempotency = readings.of('operation-id-idempotency');
   if (idempotency !== 'not-deduplicated') {
     const first = store.rememberedCommit(scope, body.operation_id);
     if (first) {
       if (idempotency === 'replay-rejected') throw refusal(readings, 'operation_id_replayed', 'this operation_id was already committed; nothing was applied again');
-      if (first.fingerprint !== fingerprint) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
+      if (first.fingerprint !== fingerprint && !global) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
       if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data);
       return { status: first.status, data: first.data };
     }

@@ -6,7 +6,7 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { MAX_SAFE, USAGE_COUNTERS, mergeUsageRow, usageKey, usageTotal, type UsageRowValue } from '../../spec/index.ts';
+import { MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type UsageRowValue } from '../../spec/index.ts';
 import { dataOut, type Handler } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultSet } from '../faults.ts';
@@ -46,6 +46,50 @@ function keepsReported(held: Row, reported: Row, faults: FaultSet): boolean {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The rows of one request merged so far, by key. */
+interface Staged extends Iterable<[string, Row]> {
+  get(key: string, row: Row): Row | undefined;
+  set(key: string, row: Row): void;
+}
+
+/**
+ * `quadratic-usage-rows`: the request's rows kept in a list, and each row's earlier copy found by
+ * building the key of every row before it (`rows.findIndex((r) => keyOf(r) === key)`): O(n²) in the
+ * rows of one report. The write that follows a lookup reuses its index.
+ */
+// Stryker disable all: runs only under the quadratic-usage-rows fault (docs/mutation.md)
+class ListedRows implements Staged {
+  private readonly rows: { readonly key: string; row: Row }[] = [];
+  private last: { key: string; at: number } | undefined;
+  constructor(private readonly fields: readonly (keyof Row)[]) {}
+  private keyOf(r: Row): string {
+    let k = '';
+    for (const f of this.fields) k += `${r[f]}\n`;
+    return k;
+  }
+  private indexOf(key: string, row: Row): number {
+    if (this.last?.key === key) return this.last.at;
+    const own = this.keyOf(row);
+    const at = this.rows.findIndex((r) => this.keyOf(r.row) === own);
+    this.last = { key, at };
+    return at;
+  }
+  get(key: string, row: Row): Row | undefined {
+    const i = this.indexOf(key, row);
+    return i < 0 ? undefined : this.rows[i]!.row;
+  }
+  set(key: string, row: Row): void {
+    const i = this.indexOf(key, row);
+    if (i >= 0) this.rows[i]!.row = row;
+    else this.rows.push({ key, row });
+    this.last = undefined;
+  }
+  *[Symbol.iterator](): Iterator<[string, Row]> {
+    for (const { key, row } of this.rows) yield [key, row];
+  }
+}
+// Stryker restore all
+
 export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   const { faults, readings, store } = ctx;
   const rows = ctx.body.rows;
@@ -57,10 +101,10 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   const changed = new Set<string>();
   const inserted = new Set<string>();
   // Rows written by this request, read back by its later rows: the request is one merge in order.
-  const staged = new Map<string, Row>();
+  const staged: Staged = faults.has('quadratic-usage-rows') ? new ListedRows(USAGE_KEY_FIELDS_BY_READING[keyReading]) : new Map<string, Row>();
   for (const row of rows) {
     const key = usageKey(row, keyReading);
-    const held = staged.get(key) ?? store.usageRow(scope, key);
+    const held = staged.get(key, row) ?? store.usageRow(scope, key);
     if (!held) inserted.add(key);
     const reported: Row = { input: row.input, output: row.output, cache_read: row.cache_read, cache_write: row.cache_write, day: row.day, assistant: row.assistant, model: row.model };
     let next: Row | undefined;
