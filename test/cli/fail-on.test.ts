@@ -36,7 +36,7 @@ describe('--fail-on performance', () => {
       return { r, report, dir: dirOf };
     };
     const quiet = await runOnce('quiet', []);
-    expect(quiet.report.totals.findings.performance, quiet.r.stdout).toBe(1);
+    expect(quiet.report.totals.findings.performance, quiet.r.stdout + JSON.stringify(quiet.report.properties.map((p) => [p.id, p.status, p.findings.map((f) => f.message)]))).toBe(1);
     expect(quiet.r.code, quiet.r.stderr).toBe(0);
     expect(quiet.report.exitCode).toBe(0);
     expect(quiet.r.stdout).toContain('Performance findings (cost smells, no clause of the spec; not failures):');
