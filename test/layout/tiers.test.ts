@@ -18,7 +18,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import config, { SLOW_TIER } from '../../vitest.config.ts';
+import config, { SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
 import { FAULTS } from '../../src/reference/fault-catalogue.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
 
@@ -56,8 +56,8 @@ const fastFiles = files.filter((f) => inTier(tiers.find((t) => t.name === 'fast'
 const SLOW_ONLY_FAULTS: readonly string[] = [];
 
 describe('the test tiers', () => {
-  it('are the fast and the slow project, sharing the root options', () => {
-    expect(tiers.map((t) => t.name)).toEqual(['fast', 'slow']);
+  it('are the fast and the slow project (its timed files apart, after the rest, one at a time), sharing the root options', () => {
+    expect(tiers.map((t) => t.name)).toEqual(['fast', 'slow', 'slow-timed']);
     expect(config.test?.maxWorkers).toBe(2);
   });
 
@@ -68,7 +68,7 @@ describe('the test tiers', () => {
   });
 
   it('name no slow file that does not exist', () => {
-    expect(SLOW_TIER.filter((g) => !files.some((f) => matchesGlob(f, g)))).toEqual([]);
+    expect([...SLOW_TIER, ...TIMED_TIER].filter((g) => !files.some((f) => matchesGlob(f, g)))).toEqual([]);
     expect(fastFiles.length).toBeGreaterThan(files.length / 2);
   });
 
