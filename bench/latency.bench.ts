@@ -25,6 +25,12 @@ async function timed(baseUrl: string, profileDoc: Record<string, unknown>, o: Pa
   return { ms: Date.now() - started, report };
 }
 
+/** The four properties that took longest in a run. */
+function slowest(r: Awaited<ReturnType<typeof timed>>): void {
+  const slow = [...r.report.properties].sort((a, b) => b.durationMs - a.durationMs).slice(0, 4);
+  console.log(`    slowest                  ${slow.map((p) => `${p.id} ${(p.durationMs / 1000).toFixed(1)}s`).join(', ')}`);
+}
+
 export async function run(): Promise<void> {
   const ref = await startReference({ port: 0 });
   try {
@@ -44,8 +50,7 @@ export async function run(): Promise<void> {
         firsts.push(r.ms);
         line(`${2 * DELAYS[0]!} ms round trip, round ${round}`, r);
         if (round === ROUNDS) {
-          const slow = [...r.report.properties].sort((a, b) => b.durationMs - a.durationMs).slice(0, 4);
-          console.log(`    slowest                  ${slow.map((p) => `${p.id} ${(p.durationMs / 1000).toFixed(1)}s`).join(', ')}`);
+          slowest(r);
         }
       } finally {
         await link.close();
@@ -59,8 +64,7 @@ export async function run(): Promise<void> {
         const r = await timed(link.url, doc);
         line(`${2 * d} ms round trip`, r);
         console.log(`    ratio to the median loopback ${(r.ms / lo).toFixed(2)}×`);
-        const slow = [...r.report.properties].sort((a, b) => b.durationMs - a.durationMs).slice(0, 4);
-        console.log(`    slowest                  ${slow.map((p) => `${p.id} ${(p.durationMs / 1000).toFixed(1)}s`).join(', ')}`);
+        slowest(r);
       } finally {
         await link.close();
       }

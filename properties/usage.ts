@@ -14,7 +14,7 @@ import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/mod
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, probes, raised, readings, runUsagePlan } from './support/usage.ts';
+import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, noReadingFits, probes, raised, readings, runUsagePlan } from './support/usage.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
 const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
@@ -236,7 +236,7 @@ const concurrentReports = defineProperty({
     }
     const fits = fittingPairs(calibration, answers);
     if (fits.length === 0) {
-      return unknownOutcome(`stored answered ${answers.join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so whether a report changed the row cannot be judged`);
+      return noReadingFits(answers, 'whether a report changed the row cannot be judged');
     }
     // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
     const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };

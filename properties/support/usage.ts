@@ -137,12 +137,17 @@ const same = (a: readonly (number | undefined)[], b: readonly (number | undefine
  * hold). Without calibration (a single report on a fresh source), the run's readings are taken as
  * the probe identified them.
  */
+/** The calibration's answers fit no known reading: `what` says what cannot be judged. */
+export function noReadingFits(answers: readonly (number | undefined)[], what: string): Outcome {
+  return unknownOutcome(`stored answered ${answers.join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so ${what}`);
+}
+
 export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[], rule: Blame = { judgement: NEVER_ADDED }, calibration = 0): Outcome {
   const chosen = readings(ctx);
   const predicted = (p: { key: KeyReading; stored: StoredReading }) => predict(plan, p.key, p.stored);
   const fitCalibration = calibration > 0 ? fittingPairs(plan.slice(0, calibration), observed.slice(0, calibration)) : USAGE_READING_PAIRS.filter((p) => p.key === chosen.key && p.stored === chosen.stored);
   if (fitCalibration.length === 0) {
-    return unknownOutcome(`stored answered ${observed.slice(0, calibration).join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so no answer about the rows can be judged`);
+    return noReadingFits(observed.slice(0, calibration), 'no answer about the rows can be judged');
   }
   // Readings that predict the same for the whole plan are one reading as far as this case goes (the key under rows-accepted).
   const distinct = fitCalibration.filter((p, i) => fitCalibration.findIndex((q) => same(predicted(q), predicted(p))) === i);
