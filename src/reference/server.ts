@@ -172,13 +172,22 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     return { status: sent, body: { ok: false, data, meta: meta(requestId), error: { code, message } }, ...(headers ? { headers } : {}) };
   }
 
-  function send(res: ServerResponse, out: Outcome, notBefore: number): void {
+  /**
+   * Writes the answer, not before `notBefore` (`stall-periodic`). `Server-Timing: cpu` is the process's
+   * CPU time from the request's arrival to its answer: the in-process reference's own work on the
+   * request, without the harness's building and signing of it, which the cost probe reads (a remote
+   * target's latency is what it measures there).
+   */
+  function send(res: ServerResponse, out: Outcome, notBefore: number, cpuAtArrival: NodeJS.CpuUsage): void {
+    const text = out.plain ?? JSON.stringify(out.body);
+    const used = process.cpuUsage(cpuAtArrival);
+    const cpuMs = (used.user + used.system) / 1000;
     const write = (): void => {
       if (res.destroyed || res.writableEnded) return;
-      const text = out.plain ?? JSON.stringify(out.body);
       res.writeHead(out.status, {
         'content-type': out.plain === undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
         'content-length': Buffer.byteLength(text),
+        'server-timing': `cpu;dur=${cpuMs.toFixed(3)}`,
         ...out.headers,
       });
       res.end(text);
@@ -201,6 +210,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrival = Date.now();
+    const cpu = process.cpuUsage();
     let notBefore = 0;
     if (faults.has('stall-periodic')) {
       const t = arrival - startedAt;
@@ -210,22 +220,22 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     // `refuse-everything`: a guard that refuses every request, with a body that contradicts its status.
     if (faults.has('refuse-everything')) {
       req.resume();
-      return send(res, { status: 400, body: { ok: true, data: {}, meta: meta(requestId) } }, notBefore);
+      return send(res, { status: 400, body: { ok: true, data: {}, meta: meta(requestId) } }, notBefore, cpu);
     }
     try {
       const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
-      send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore);
+      send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore, cpu);
     } catch (e) {
       if (e instanceof HttpError) {
         // A request refused before its body was read (a bad path parameter, the wrong member kind) is
         // read to its end first: answering while the client still writes would reset the connection
         // under it, and the client would see no answer at all. An oversized body is not waited for.
         if (!req.complete && e.headers['connection'] !== 'close') await drained(req);
-        send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore);
+        send(res, errorOutcome(e.status, requestId, e.code, e.message, e.data, e.headers), notBefore, cpu);
         return;
       }
       if (faults.has('deep-nesting-crash') || faults.has('dies-on-input')) return crash(res);
-      send(res, errorOutcome(500, requestId, 'internal_error', 'internal error'), notBefore);
+      send(res, errorOutcome(500, requestId, 'internal_error', 'internal error'), notBefore, cpu);
     }
   }
 

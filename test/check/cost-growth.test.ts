@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { CONFIRM_ALLOWANCE, COST_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
+import { CONFIRM_ALLOWANCE, COST_ROUNDS, RECHECK_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
 import { performanceJudgement, specJudgement } from '../../src/check/judge/judgements.ts';
 import { cleanRunProblems } from '../../src/check/orchestrate/clean-run.ts';
@@ -39,6 +39,10 @@ function modelled(cost: (n: number) => number, seed: number, jitterMs: number): 
 const linear = (n: number) => 1.5 + 0.01 * n; // 1.5 ms overhead, 20 ms at the limit
 const quadratic = (n: number) => 1.5 + 0.004 * n + 3e-5 * n * n; // the fault's shape: ~128 ms at the limit
 const far = { deadline: Number.MAX_SAFE_INTEGER };
+/** Requests of the climb: every round of a size paired with a baseline request. */
+const CLIMB = COST_ROUNDS * 2 * DIM.sizes.length;
+/** Requests per measurement: the warm-up (the baseline and the smallest size), the climb, then the baseline and every size below the largest again. */
+const PER_MEASUREMENT = 2 + CLIMB + RECHECK_ROUNDS * DIM.sizes.length;
 
 describe('judgeCost', () => {
   it('calls linear cost with overhead linear, and quadratic cost superlinear, with the evidence', () => {
@@ -91,14 +95,18 @@ describe('probeCost', () => {
     const send = modelled(quadratic, 7, 40);
     const v = await probeCost(DIM, send, { seed: 3, ...far });
     expect(v.kind).toBe('superlinear');
-    // Per measurement: a warm-up (the baseline and the smallest size), then every round of a size paired with a baseline.
-    const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
-    expect(v.requests).toBe(2 * perMeasurement);
+    expect(v.requests).toBe(2 * PER_MEASUREMENT);
     for (let m = 0; m < 2; m++) {
-      const sent = send.sent.slice(m * perMeasurement + 2, (m + 1) * perMeasurement);
+      const sent = send.sent.slice(m * PER_MEASUREMENT + 2, m * PER_MEASUREMENT + 2 + CLIMB);
       for (let r = 0; r < sent.length / 2; r++) {
         const pair = sent.slice(2 * r, 2 * r + 2).sort((a, b) => a - b);
         expect(pair).toEqual([DIM.baseline, DIM.sizes[Math.floor(r / COST_ROUNDS)]]);
+      }
+      // Then the sizes below the largest again, the baseline among them, in a shuffled order each round.
+      const again = send.sent.slice(m * PER_MEASUREMENT + 2 + CLIMB, (m + 1) * PER_MEASUREMENT);
+      for (let r = 0; r < RECHECK_ROUNDS; r++) {
+        const round = again.slice(r * DIM.sizes.length, (r + 1) * DIM.sizes.length).sort((a, b) => a - b);
+        expect(round).toEqual([DIM.baseline, ...DIM.sizes.slice(0, -1)]);
       }
     }
   });
@@ -113,14 +121,13 @@ describe('probeCost', () => {
   it('reports nothing when a suspicion is not confirmed', async () => {
     let measurement = 0;
     let n = 0;
-    const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
     const send: SendSized = async (size) => {
-      measurement = Math.floor(n++ / perMeasurement);
+      measurement = Math.floor(n++ / PER_MEASUREMENT);
       return { ms: measurement === 0 ? quadratic(size) : linear(size) };
     };
     const v = await probeCost(DIM, send, { seed: 1, ...far });
     expect(v.kind).toBe('linear');
-    expect(v.requests).toBe(2 * perMeasurement);
+    expect(v.requests).toBe(2 * PER_MEASUREMENT);
   });
 
   it('confirms a suspicion raised before the deadline even past it, within its allowance, and no further', async () => {
@@ -128,20 +135,21 @@ describe('probeCost', () => {
     let now = 1_000_000;
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
     try {
-      const perMeasurement = 2 + COST_ROUNDS * 2 * DIM.sizes.length;
-      const firstMs = quadratic(DIM.baseline) + quadratic(DIM.sizes[0]!) + COST_ROUNDS * DIM.sizes.reduce((a, size) => a + quadratic(DIM.baseline) + quadratic(size), 0);
+      const recheckMs = RECHECK_ROUNDS * [DIM.baseline, ...DIM.sizes.slice(0, -1)].reduce((a, size) => a + quadratic(size), 0);
+      const firstMs = quadratic(DIM.baseline) + quadratic(DIM.sizes[0]!) + COST_ROUNDS * DIM.sizes.reduce((a, size) => a + quadratic(DIM.baseline) + quadratic(size), 0) + recheckMs;
       const slowing = (slower: number): SendSized => {
         let n = 0;
         return async (size) => {
-          now += quadratic(size) * (n++ < perMeasurement ? 1 : slower);
+          now += quadratic(size) * (n++ < PER_MEASUREMENT ? 1 : slower);
           return { ms: quadratic(size) };
         };
       };
       // The first measurement ends just before the deadline: without the allowance the confirmation would find no time.
       const fits = await probeCost(DIM, slowing(1), { seed: 3, deadline: now + firstMs + 5 });
       expect(fits.kind).toBe('superlinear');
-      // A confirmation slower than the allowance (1.5× the first) is cut at it: bounded, inconclusive.
-      const late = await probeCost(DIM, slowing(2), { seed: 3, deadline: now + firstMs + 5 });
+      // A confirmation three times slower than the first, past its allowance (1.5× the first), is cut
+      // there (a round begun before it runs to its end): bounded, inconclusive.
+      const late = await probeCost(DIM, slowing(3), { seed: 3, deadline: now + firstMs + 5 });
       expect(late).toMatchObject({ kind: 'inconclusive', reason: expect.stringContaining('could not be confirmed') });
       expect(CONFIRM_ALLOWANCE).toBeLessThan(2);
     } finally {
