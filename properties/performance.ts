@@ -216,7 +216,8 @@ export function costGrowthOver(probes: readonly CostProbe[]): Property<number> {
           continue;
         }
         const stop: { outcome?: Outcome } = {};
-        const verdict = await probeCost(probe.dimension, sender(ctx, probe, stop, inProcess), { seed: seed + i, deadline });
+        // Over a network each request pays a round trip: a round's pair goes together (see ProbeOptions).
+        const verdict = await probeCost(probe.dimension, sender(ctx, probe, stop, inProcess), { seed: seed + i, deadline, pairsTogether: !inProcess });
         if (stop.outcome) return stop.outcome;
         verdicts.push({ probe, verdict });
       }

@@ -15,6 +15,7 @@ import {
   DEFAULT_MAX_DURATION_MS,
   drawSeed,
   MAX_CONCURRENCY_FLAG,
+  MAX_PROPERTIES_AT_ONCE,
   MAX_PER_PROPERTY_MS,
   MAX_PER_REQUEST_MS,
   MAX_RUNS,
@@ -41,6 +42,8 @@ export interface RunOptions extends TargetOptions {
   readonly perPropertyMs?: number;
   /** Cases in flight at once (default: the profile's connections, at most 16). */
   readonly concurrency?: number;
+  /** Properties in flight at once among those whose state is all fresh (default 4; 1: each alone, in the selection's order). */
+  readonly propertiesAtOnce?: number;
   /** Requests per second at most from the start; throttling (429) is waited out either way. */
   readonly rateLimitPerSecond?: number;
   /** Kinds of finding that also fail the run (its `exitCode`). */
@@ -67,6 +70,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     ...(o.perRequestMs !== undefined ? { perRequestMs: checkPositive('per-request-ms', o.perRequestMs, MAX_PER_REQUEST_MS) } : {}),
     ...(o.perPropertyMs !== undefined ? { perPropertyMs: checkPositive('per-property-ms', o.perPropertyMs, MAX_PER_PROPERTY_MS) } : {}),
     ...(o.concurrency !== undefined ? { concurrency: checkPositive('concurrency', o.concurrency, MAX_CONCURRENCY_FLAG) } : {}),
+    ...(o.propertiesAtOnce !== undefined ? { propertiesAtOnce: checkPositive('properties-at-once', o.propertiesAtOnce, MAX_PROPERTIES_AT_ONCE) } : {}),
     ...(o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: checkRate(o.rateLimitPerSecond) } : {}),
     ...(o.failOn?.length ? { failOn: checkFailOn(o.failOn) } : {}),
     ...(o.properties ? { properties: o.properties } : {}),

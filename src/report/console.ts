@@ -43,7 +43,9 @@ export class ConsoleView {
   private readonly color: boolean;
   private barShown = false;
   private lastDraw = 0;
-  private current?: { id: string; index: number; total: number; cases: number; runs: number; started: number };
+  /** The properties in flight (side by side, several), in the order they started. */
+  private readonly running = new Map<string, { index: number; total: number; cases: number; runs: number; started: number }>();
+  private ended = 0;
   private readonly runStarted = Date.now();
 
   constructor(o: ConsoleOptions = {}) {
@@ -65,18 +67,21 @@ export class ConsoleView {
 
   readonly onProgress = (e: ProgressEvent): void => {
     if (e.type === 'property-start') {
-      this.current = { id: e.id, index: e.index, total: e.total, cases: 0, runs: 0, started: Date.now() };
+      this.running.set(e.id, { index: e.index, total: e.total, cases: 0, runs: 0, started: Date.now() });
       this.drawBar(true);
     } else if (e.type === 'case') {
-      if (this.current && this.current.id === e.id) {
-        this.current.cases = e.cases;
-        this.current.runs = e.runs;
+      const r = this.running.get(e.id);
+      if (r) {
+        r.cases = e.cases;
+        r.runs = e.runs;
       }
       this.drawBar(false);
     } else {
+      this.running.delete(e.result.id);
+      this.ended = e.ended;
       this.line(this.resultLine(e.result));
-      if (e.index + 1 >= e.total) {
-        this.current = undefined;
+      if (e.ended >= e.total) {
+        this.running.clear();
         this.clearBar();
       }
     }
@@ -102,15 +107,17 @@ export class ConsoleView {
   }
 
   private drawBar(force: boolean): void {
-    if (!this.tty || !this.current) return;
+    const [first] = this.running;
+    if (!this.tty || !first) return;
     const now = Date.now();
     if (!force && now - this.lastDraw < 80) return;
     this.lastDraw = now;
-    const c = this.current;
+    const [id, c] = first;
     const width = 20;
-    const done = Math.round((c.index / Math.max(1, c.total)) * width);
+    const done = Math.round((this.ended / Math.max(1, c.total)) * width);
     const bar = `[${'#'.repeat(done)}${'-'.repeat(width - done)}]`;
-    const text = `${bar} ${c.index + 1}/${c.total} ${c.id}  case ${c.cases}${c.runs ? `/${c.runs}` : ''}  ${((now - c.started) / 1000).toFixed(1)}s (total ${((now - this.runStarted) / 1000).toFixed(0)}s)`;
+    const others = this.running.size > 1 ? ` (+${this.running.size - 1} beside it)` : '';
+    const text = `${bar} ${this.ended}/${c.total} done  ${id}  case ${c.cases}${c.runs ? `/${c.runs}` : ''}  ${((now - c.started) / 1000).toFixed(1)}s${others} (total ${((now - this.runStarted) / 1000).toFixed(0)}s)`;
     const cols = this.out.columns ?? 100;
     this.out.write(`\r\x1b[K${this.paint('cyan', text.slice(0, Math.max(20, cols - 1)))}`);
     this.barShown = true;

@@ -15,6 +15,7 @@ import type { ReadingsMode } from '../spec/index.ts';
 import type { Profile } from '../target/profile.ts';
 import { redact } from '../target/redact.ts';
 import { probeBounds, probeReadings } from './probe.ts';
+import { DEFAULT_PROPERTIES_AT_ONCE } from './values.ts';
 import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
 import { unreachableReason, type ReadyTarget } from './target.ts';
@@ -33,6 +34,8 @@ export interface SessionOptions {
   readonly failOn?: readonly FailOnKind[];
   /** Cases in flight at once (default: the profile's connections). */
   readonly concurrency?: number;
+  /** Properties in flight at once among those whose state is all fresh (default 4; 1: each alone, in order). */
+  readonly propertiesAtOnce?: number;
   /** Requests per second at most from the start; throttling lowers it further as the target asks. */
   readonly rateLimitPerSecond?: number;
   /** The properties to run (default: the catalogue); a caller's own `defineProperty` ones may stand beside it. */
@@ -91,6 +94,7 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
     ...(h.onProgress ? { onProgress: h.onProgress } : {}),
     ...(o.failOn?.length ? { failOn: o.failOn } : {}),
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    propertiesAtOnce: o.propertiesAtOnce ?? DEFAULT_PROPERTIES_AT_ONCE,
     ...(o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: o.rateLimitPerSecond } : {}),
     ...(unknownReadings?.size ? { unknownReadings } : {}),
   });

@@ -16,6 +16,13 @@ export const MAX_PER_PROPERTY_MS = 3_600_000;
 export const MAX_RATE = 1_000_000;
 /** Cases in flight `--concurrency` may ask for (the runner keeps it within the profile's connections). */
 export const MAX_CONCURRENCY_FLAG = 1024;
+/**
+ * Properties in flight at once by default, among those whose state is all fresh (src/check/run/schedule.ts):
+ * over a 30 ms round trip, four hide most of the round trips of each property's longest ordered case
+ * (`npm run bench latency`), while each property still gets most of its time bound's worth of the target.
+ */
+export const DEFAULT_PROPERTIES_AT_ONCE = 4;
+export const MAX_PROPERTIES_AT_ONCE = 64;
 
 /** A seed for a run that was given none: drawn here, once, and written in every report. */
 export function drawSeed(): number {

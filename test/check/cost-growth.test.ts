@@ -197,6 +197,37 @@ describe('probeCost', () => {
     expect(send.sent).not.toContain(LIMIT);
   });
 
+  it('judges the second measurement after an outlier it does not see again: a spike on a curve that grows worse than linearly is still found', async () => {
+    // The first measurement meets a one-off spike at half the limit (an outlier, measured no further);
+    // the second sees the plain quadratic curve. Before, an unrepeated outlier ended in "linear".
+    let n = 0;
+    const send: SendSized = async (size) => {
+      const first = n++ < 2 + COST_ROUNDS * 2 * 3;
+      return { ms: quadratic(size) + (first && size === LIMIT / 2 ? 400 : 0) };
+    };
+    const v = await probeCost(DIM, send, { seed: 4, ...far });
+    expect(v.kind).toBe('superlinear');
+  });
+
+  it('sends each round\'s pair together when asked (over a network), and the smaller sizes measured again one at a time', async () => {
+    let inFlight = 0;
+    const peaks: number[] = [];
+    const send: SendSized = async (size) => {
+      inFlight++;
+      peaks.push(inFlight);
+      await new Promise((r) => setTimeout(r, 1));
+      inFlight--;
+      return { ms: linear(size) };
+    };
+    const v = await probeCost(DIM, send, { seed: 5, ...far, pairsTogether: true });
+    expect(v.kind).toBe('linear');
+    expect(v.requests).toBe(PER_MEASUREMENT);
+    // The warm-up alone, then pairs (the second of each pair sent while the first is in flight), then one at a time.
+    const climb = peaks.slice(2, 2 + CLIMB);
+    expect(climb.filter((p) => p === 2)).toHaveLength(CLIMB / 2);
+    expect(peaks.slice(0, 2).concat(peaks.slice(2 + CLIMB)).every((p) => p === 1)).toBe(true);
+  });
+
   it('takes its sizes from the limit, never beyond it', () => {
     expect(sizesUpTo(LIMIT, 1)).toEqual([LIMIT / 8, LIMIT / 4, LIMIT / 2, LIMIT]);
     expect(Math.max(...sizesUpTo(LIMITS.opsPerCommit.max!, 1))).toBe(LIMITS.opsPerCommit.max);

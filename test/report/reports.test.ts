@@ -225,7 +225,7 @@ describe('reports', () => {
       const view = new ConsoleView({ out: { write: (s: string) => (out += s), isTTY: tty, columns: 120 }, env });
       view.onProgress({ type: 'property-start', id: 'synthetic.mismatch', section: '4.3', index: 0, total: 1 });
       view.onProgress({ type: 'case', id: 'synthetic.mismatch', cases: 1, runs: 3, requests: 1, elapsedMs: 5 });
-      view.onProgress({ type: 'property-end', result: run.results[0]!, index: 0, total: 1 });
+      view.onProgress({ type: 'property-end', result: run.results[0]!, index: 0, total: 1, ended: 1 });
       view.summary(reportFor(run, []), '/tmp/x');
       return out;
     };

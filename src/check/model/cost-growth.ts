@@ -192,7 +192,7 @@ function perUnit(baseline: number, fastest: ReadonlyMap<number, number>): number
  * a size whose fastest request costs many times the model's prediction is evidence in itself (once
  * confirmed by a second measurement), without climbing further. So a slow server is judged within the budget, on what it reached.
  */
-async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: readonly T[]) => T[], deadline: number): Promise<Measured> {
+async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: readonly T[]) => T[], deadline: number, together: boolean): Promise<Measured> {
   const fastest = new Map<number, number>();
   let requests = 0;
   let reached: number | undefined;
@@ -216,10 +216,11 @@ async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: r
     if (reached !== undefined && Date.now() + COST_ROUNDS * perRound > deadline) return { refused: `the probe's time budget ran out before ${d.what} ${size}`, reached, fastest, requests };
     for (let round = 0; round < COST_ROUNDS; round++) {
       if (Date.now() > deadline) return { refused: `the probe's time budget ran out at ${d.what} ${size}`, ...(reached !== undefined ? { reached } : {}), fastest, requests };
-      for (const s of shuffle([d.baseline, size])) {
-        const ms = await take(s);
+      const pair = shuffle([d.baseline, size]);
+      const took = together ? await Promise.all(pair.map(take)) : [await take(pair[0]!), await take(pair[1]!)];
+      for (const [k, ms] of took.entries()) {
         if (typeof ms === 'string') return { refused: ms, requests };
-        fastest.set(s, Math.min(fastest.get(s) ?? Infinity, ms));
+        fastest.set(pair[k]!, Math.min(fastest.get(pair[k]!) ?? Infinity, ms));
       }
     }
     // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
@@ -251,6 +252,21 @@ function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): C
   return judgeCost(point(d.baseline), d.sizes.filter((s) => fastest.has(s)).map(point));
 }
 
+export interface ProbeOptions {
+  /** Orders the sizes of each round. */
+  readonly seed: number;
+  /** Epoch ms: the first measurement's bound (see `probeCost`). */
+  readonly deadline: number;
+  /**
+   * Send each round's request and its baseline request together instead of one after the other: over
+   * a real network it halves the round trips the climb pays. The baseline is the smallest request, so
+   * on a server that serves one request at a time it delays the other by little more than its own
+   * cost, and the fastest of the rounds keeps the rounds where it did not; the rounds that measure the
+   * smaller sizes again stay one request at a time.
+   */
+  readonly pairsTogether?: boolean;
+}
+
 /** A confirming measurement may run past the deadline by this many times what the first measurement took. */
 export const CONFIRM_ALLOWANCE = 1.5;
 
@@ -263,36 +279,40 @@ export const CONFIRM_ALLOWANCE = 1.5;
  * evidence on its own and confirmed the same way. A measurement that did not reach the largest size
  * in time leaves the dimension inconclusive, with how far it got.
  */
-export async function probeCost(d: CostDimension, send: SendSized, o: { readonly seed: number; readonly deadline: number }): Promise<CostVerdict> {
+export async function probeCost(d: CostDimension, send: SendSized, o: ProbeOptions): Promise<CostVerdict> {
   const started = Date.now();
   const shuffle = shuffler(o.seed);
-  const first = await measureOnce(d, send, shuffle, o.deadline);
+  const together = o.pairsTogether ?? false;
+  const first = await measureOnce(d, send, shuffle, o.deadline, together);
   const ms = () => Date.now() - started;
   const allowance = () => Math.max(o.deadline, Date.now() + CONFIRM_ALLOWANCE * ms());
-  if (first.outlier) {
-    const again = await measureOnce(d, send, shuffle, allowance());
-    const requests = first.requests + again.requests;
-    if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, first, again), first: outlierEvidence(d, first, first), requests, ms: ms() };
-    if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
-    return { kind: 'linear', evidence: again.evidence, requests, ms: ms() };
+  if (!first.outlier) {
+    if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms(), ...(first.reached !== undefined ? { reached: first.reached } : {}) };
+    if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
   }
-  if (!first.evidence) return { kind: 'inconclusive', reason: first.refused ?? 'not measured', requests: first.requests, ms: ms(), ...(first.reached !== undefined ? { reached: first.reached } : {}) };
-  if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
-  const again = await measureOnce(d, send, shuffle, allowance());
+  // A suspicion (an outlier, or growth past the lower bars): measured again from scratch.
+  const again = await measureOnce(d, send, shuffle, allowance(), together);
   const requests = first.requests + again.requests;
-  if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, again, again), first: first.evidence, requests, ms: ms() };
+  const firstEvidence = first.evidence ?? outlierEvidence(d, first, first);
+  if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, first, again), first: firstEvidence, requests, ms: ms() };
   if (!again.evidence) return { kind: 'inconclusive', reason: `a suspicion could not be confirmed: ${again.refused ?? 'not measured'}`, requests, ms: ms() };
-  const both = new Map([...first.fastest!].map(([size, t]) => [size, Math.min(t, again.fastest!.get(size) ?? t)]));
-  const pooled = judgeFastest(d, both);
+  // An outlier the second measurement did not see again may still have been the tip of a curve that
+  // grows worse than linearly: the second measurement is judged as one after any suspicion, pooled with the first.
+  const pooled = judgeFastest(d, fastestOfBoth(first, again));
   if (!again.evidence.suspect || !pooled.superlinear) return { kind: 'linear', evidence: pooled, requests, ms: ms() };
-  return { kind: 'superlinear', evidence: pooled, first: first.evidence, requests, ms: ms() };
+  return { kind: 'superlinear', evidence: pooled, first: firstEvidence, requests, ms: ms() };
+}
+
+/** The fastest cost per size over two measurements (a size either measured counts). */
+function fastestOfBoth(a: Measured, b: Measured): Map<number, number> {
+  const sizes = new Map<number, number>();
+  for (const m of [a, b]) for (const [size, t] of m.fastest ?? []) sizes.set(size, Math.min(sizes.get(size) ?? Infinity, t));
+  return sizes;
 }
 
 /** The evidence of an outlier: the sizes measured up to it (fastest of both measurements), judged as any measurement is. */
 function outlierEvidence(d: CostDimension, a: Measured, b: Measured): CostEvidence {
-  const sizes = new Map<number, number>();
-  for (const m of [a, b]) for (const [size, t] of m.fastest ?? []) sizes.set(size, Math.min(sizes.get(size) ?? Infinity, t));
-  return { ...judgeFastest(d, sizes), superlinear: true, suspect: true };
+  return { ...judgeFastest(d, fastestOfBoth(a, b)), superlinear: true, suspect: true };
 }
 
 /**

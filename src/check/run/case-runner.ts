@@ -11,6 +11,7 @@ import type { Environment } from '../judge/environment.ts';
 import { vetOutcome } from '../judge/grounds.ts';
 import { unknownOutcome, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
+import type { Slots } from './pool.ts';
 
 export interface CaseDeps {
   readonly profile: Profile;
@@ -24,6 +25,10 @@ export interface CaseDeps {
   readonly unknownReadings: ReadonlyMap<AssumptionName, string>;
   /** The run's memory of which endpoints serve their plain request. */
   readonly environment: Environment;
+  /** Case slots shared with the properties running beside this one (absent: the property runs alone). */
+  readonly slots?: Slots;
+  /** The property's own count of requests sent (the run's counter also counts other properties'). */
+  readonly tally?: { requests: number };
 }
 
 export interface CaseRun {
@@ -61,6 +66,10 @@ function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, un
  * such blip must not leave a property below its floor. Once only, and not when the target seems down.
  */
 export async function runCase(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
+  return d.slots ? d.slots.with(() => runCaseOrAgain(prop, input, d)) : runCaseOrAgain(prop, input, d);
+}
+
+async function runCaseOrAgain(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
   const first = await runCaseOnce(prop, input, d);
   const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
   if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;
@@ -68,7 +77,7 @@ export async function runCase(prop: Property, input: unknown, d: CaseDeps): Prom
 }
 
 async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
-  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment });
+  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment, ...(d.tally ? { tally: d.tally } : {}) });
   let outcome: Outcome;
   let threw = false;
   try {

@@ -70,6 +70,16 @@ export class RequestCounter {
     return timeouts >= SLOW_SHARE * SLOW_WINDOW ? { timeouts, of: SLOW_WINDOW } : undefined;
   }
 
+  /** The property whose findings name the crash (the first to claim it). */
+  crashNamedBy?: string;
+
+  /** Claims the crash for `property`'s findings: true for the first claim only. */
+  claimCrash(property: string): boolean {
+    if (!this.crash || this.crashNamedBy !== undefined) return false;
+    this.crashNamedBy = property;
+    return true;
+  }
+
   /** Records one exchange; confirms a refused or dropped connection once per streak. */
   async record(ex: Exchange): Promise<void> {
     if (ex.failure !== 'aborted') {
@@ -112,6 +122,8 @@ export interface ContextDeps {
   readonly embedded?: boolean;
   /** The run's environment memory (default: one of the case's own). */
   readonly environment?: Environment;
+  /** The property's own count of requests sent. */
+  readonly tally?: { requests: number };
 }
 
 export interface RecordingContext extends CaseContext {
@@ -151,6 +163,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
     async call(o: CallOptions): Promise<Exchange> {
       requests++;
       d.counter.total++;
+      if (d.tally) d.tally.requests++;
       // The case's signal ends its calls too: a time bound is never waited out on a stalled response.
       const ex = await d.client.call({
         ...o,

@@ -42,6 +42,12 @@ export interface RunOptions {
    * which concurrent cases would interleave.
    */
   concurrency?: number;
+  /**
+   * Properties in flight at once, among those whose state is all fresh (schedule.ts); the others run
+   * alone after them. Default 1: each property alone, in the selection's order, as `compare`, the
+   * mutants and the readings zoo need.
+   */
+  propertiesAtOnce?: number;
   /** Kinds of finding that fail the run besides violations and server errors (`--fail-on performance`). */
   failOn?: readonly FailOnKind[];
   /**

@@ -16,3 +16,29 @@ export async function inPool<T, R>(items: readonly T[], width: number, run: (ite
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
   return out;
 }
+
+/**
+ * Case slots shared by properties that run side by side: however many properties are in flight,
+ * no more cases than the profile's connections are. Taken in the order asked for.
+ */
+export class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(count: number) {
+    this.free = Math.max(1, count);
+  }
+
+  /** Runs `work` in a slot, waiting for one to be free. */
+  async with<R>(work: () => Promise<R>): Promise<R> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+}

@@ -12,6 +12,7 @@ import type { RequestCounter } from './context.ts';
 import type { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import type { CaseDeps } from './case-runner.ts';
+import type { Slots } from './pool.ts';
 import { coverageCasesOf, coverageIndex, runCoveragePhase, type CoveragePhase } from './coverage-phase.ts';
 import { crashFinding } from './evidence.ts';
 import { belowFloor, ledgerLine, ledgerOf, nothingApplies, type Ledger } from './ledger.ts';
@@ -26,6 +27,8 @@ export interface PropertyRunDeps {
   readonly client: TargetClient;
   readonly counter: RequestCounter;
   readonly environment: Environment;
+  /** Case slots shared with the properties running beside this one. */
+  readonly slots?: Slots;
 }
 
 export async function runProperty(prop: Property, d: PropertyRunDeps, o: PropertyRunOptions): Promise<PropertyResult> {
@@ -43,13 +46,13 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   if (built.error) return errored(built.error);
   const arb = built.arb;
 
-  const requestsAtStart = d.counter.total;
+  const tally = { requests: 0 };
   // Throttling is given back to the property's bound, never past the run's budget (the user's hard limit).
   const bound = new PropertyBound(o.perPropertyMs, o.signal, () => d.client.throttleHeldMs(), o.budgetEndsAt);
   const replay = o.path !== undefined;
   const sink = new OutcomeSink(prop, d.profile.secrets, { coverage: only !== undefined ? 1 : covered.cases.length, random: replay || only !== undefined ? 0 : o.runs });
-  const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment };
-  const progress = (cases: number, runs: number) => o.onProgress?.({ type: 'case', id: prop.id, cases, runs, requests: d.counter.total - requestsAtStart, elapsedMs: Date.now() - started });
+  const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, tally, ...(d.slots ? { slots: d.slots } : {}), ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment };
+  const progress = (cases: number, runs: number) => o.onProgress?.({ type: 'case', id: prop.id, cases, runs, requests: tally.requests, elapsedMs: Date.now() - started });
   let cov: CoveragePhase | undefined;
   let rand: RandomPhase | undefined;
   try {
@@ -78,7 +81,7 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     ...(cutByBound && !failed ? { timeBound: { planned: o.runs, ...(o.budgetShareMs !== undefined ? { budgetShareMs: o.budgetShareMs } : {}) } } : {}),
     ...(why ? { inconclusive: clean(why) } : {}),
     runs: rand?.ran ?? 0,
-    requests: d.counter.total - requestsAtStart,
+    requests: tally.requests,
     durationMs: Date.now() - started,
     findings: notApplicable ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: clean(notApplicable) }, ...findings] : findings,
     evidence,
@@ -101,7 +104,8 @@ function findingsOf(prop: Property, d: PropertyRunDeps, sink: OutcomeSink, cov: 
   const crash = d.counter.crash;
   if (crash) {
     const at = cov?.crashed ?? rand?.crashed?.run;
-    if (at) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
+    // Properties side by side may each have had a case in flight when the target went down: the first to end names it.
+    if (at && d.counter.claimCrash(prop.id)) findings.push(crashFinding(prop, crash, at, d.profile.secrets, { ...(rand?.crashed ? { replay: rand.crashed.replay } : {}), detectedAfterRequests: at.requestsAtEnd }));
   }
   if (rand?.allDiscarded) {
     findings.push({ kind: 'error', property: prop.id, section: prop.section, message: `every generated case was discarded by stillValid (${rand.allDiscarded} skipped): the property's generator and its label disagree` });

@@ -107,7 +107,8 @@ export interface RunResult {
 export type ProgressEvent =
   | { readonly type: 'property-start'; readonly id: string; readonly section: string; readonly index: number; readonly total: number }
   | { readonly type: 'case'; readonly id: string; readonly cases: number; readonly runs: number; readonly requests: number; readonly elapsedMs: number }
-  | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number };
+  /** `ended`: properties ended so far, this one included (side by side, they end in any order). */
+  | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number; readonly ended: number };
 
 export function isFailing(kind: RunFindingKind): boolean {
   return kind === 'violation' || kind === 'server-error' || kind === 'crash';

@@ -1,7 +1,9 @@
 /**
- * The run: each selected property in turn (a property may rely on its own ordering; its cases run
- * side by side within it), each within its bound and its share of the run's budget; a target that
- * goes down or stops answering ends the run with one finding instead of a timeout per case.
+ * The run: the selected properties in the steps schedule.ts plans (each alone, in the selection's
+ * order, unless `propertiesAtOnce` lets those whose state is all fresh run side by side; a property may
+ * rely on its own ordering, and its cases run side by side within it), each within its bound and its
+ * share of the run's budget; a target that goes down or stops answering ends the run with one
+ * finding instead of a timeout per case. Results keep the selection's order whatever order they ended in.
  */
 import { probeConnection } from '../../target/connect-probe.ts';
 import { TargetClient } from '../../target/client.ts';
@@ -18,6 +20,8 @@ import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type RunOptions } from
 import { runProperty } from './property-run.ts';
 import { isFailing, type PropertyResult, type RunResult } from './result.ts';
 import { Budget, seconds } from './time-limits.ts';
+import { inPool, Slots } from './pool.ts';
+import { stepsOf, unitsLeft } from './schedule.ts';
 
 /** A counter that confirms a refused or dropped connection with a fresh one (see `RequestCounter`). */
 export function newCounter(profile: Profile): RequestCounter {
@@ -40,55 +44,85 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const environment = new Environment();
   const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
   const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded: o.embedded ?? false }) === undefined);
-  const results: PropertyResult[] = [];
+  const results: PropertyResult[] = new Array(selected.length);
   const cut: string[] = [];
   const notRun: string[] = [];
-  let stopReason: string | undefined;
-  let unreachable: string | undefined;
-  let tooSlow: string | undefined;
-  try {
-    for (const [i, prop] of selected.entries()) {
-      if (o.signal?.aborted) {
-        results.push(emptyResult(prop, 'interrupted'));
-        continue;
-      }
-      if (stopReason) {
-        results.push(emptyResult(prop, 'skipped', { findings: [{ kind: 'skipped', property: prop.id, section: prop.section, message: stopReason }] }));
-        continue;
-      }
-      const share = runnable[i] ? budget.shareFor(o.perPropertyMs ?? DEFAULT_PROPERTY_MS, runnable.slice(i).filter(Boolean).length) : { perPropertyMs: o.perPropertyMs ?? DEFAULT_PROPERTY_MS };
-      if ('spent' in share) {
-        notRun.push(prop.id);
-        results.push(emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` }));
-        continue;
-      }
-      o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
-      const r = await runProperty(prop, { profile, client, counter, environment }, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }));
-      if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
-      results.push(r);
-      const slow = counter.tooSlow;
-      if (counter.crash) stopReason = `not run: the target went down (see the crash finding of ${prop.id})`;
-      else if (slow && !counter.unreachable) {
-        // Waiting out the rest of the budget on timeouts would vouch for nothing: said once, and the run ends.
-        tooSlow = redact(`the target timed out on ${slow.timeouts} of the last ${slow.of} requests (each given ${o.perRequestMs ?? profile.timeouts.requestMs} ms): too slow to judge at this bound`, profile.secrets);
-        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${tooSlow}; the run stops here (raise --per-request-ms or timeouts.requestMs to judge a slower target)` });
-        stopReason = 'not run: the target was too slow to judge';
-      }
-      else if (counter.unreachable) {
-        // A target that completes no response cannot be judged: said once, loudly, instead of timing out every case.
-        unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no complete response (last: ${counter.lastSilence})`, profile.secrets);
-        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${unreachable}; the run stops here` });
-        stopReason = 'not run: the target stopped answering';
-      }
-      o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length });
-      if (o.stopWhen && r.findings.some(o.stopWhen)) stopReason = 'not run: the run stopped at the first finding';
+  const steps = stepsOf(selected, o.propertiesAtOnce ?? 1);
+  const begun = new Set<number>();
+  // Shared only when properties run side by side: the profile's connections bound the cases in flight, whatever the properties.
+  const slots = steps.some((s) => s.atOnce > 1) ? new Slots(profile.caseConcurrency) : undefined;
+  let ended = 0;
+  const health = new TargetHealth(profile, counter, o.perRequestMs);
+  const runOne = async (i: number): Promise<void> => {
+    const prop = selected[i]!;
+    begun.add(i);
+    if (o.signal?.aborted) {
+      results[i] = emptyResult(prop, 'interrupted');
+      return;
     }
+    if (health.stopReason) {
+      results[i] = emptyResult(prop, 'skipped', { findings: [{ kind: 'skipped', property: prop.id, section: prop.section, message: health.stopReason }] });
+      return;
+    }
+    const perPropertyMs = o.perPropertyMs ?? DEFAULT_PROPERTY_MS;
+    // This property's own start counts among those left, so it gets its share.
+    const share = runnable[i] ? budget.shareFor(perPropertyMs, unitsLeft(steps, new Set([...begun].filter((j) => j !== i)), runnable)) : { perPropertyMs };
+    if ('spent' in share) {
+      notRun.push(prop.id);
+      results[i] = emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` });
+      return;
+    }
+    o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
+    const r = await runProperty(prop, { profile, client, counter, environment, ...(slots ? { slots } : {}) }, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }));
+    if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
+    results[i] = r;
+    health.after(r, prop);
+    o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length, ended: ++ended });
+    if (o.stopWhen && r.findings.some(o.stopWhen)) health.stopReason ??= 'not run: the run stopped at the first finding';
+  };
+  try {
+    for (const step of steps) await inPool(step.indices, step.atOnce, runOne, () => false);
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
   const throttle = client.throttling();
   const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
+  const { unreachable, tooSlow } = health;
   return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}) });
+}
+
+/**
+ * What the target's state after a property means for the rest of the run: gone down, too slow to
+ * judge, or no longer answering ends it, said once (in the findings of the property that saw it
+ * first; side by side, the others in flight end on their own as the counter says).
+ */
+class TargetHealth {
+  stopReason?: string;
+  unreachable?: string;
+  tooSlow?: string;
+
+  constructor(private readonly profile: Profile, private readonly counter: RequestCounter, private readonly perRequestMs: number | undefined) {}
+
+  after(r: PropertyResult, prop: Property): void {
+    const { counter, profile } = this;
+    const slow = counter.tooSlow;
+    if (counter.crash) this.stopReason ??= `not run: the target went down (see the crash finding of ${counter.crashNamedBy ?? prop.id})`;
+    else if (slow && !counter.unreachable) {
+      if (!this.tooSlow) {
+        // Waiting out the rest of the budget on timeouts would vouch for nothing: said once, and the run ends.
+        this.tooSlow = redact(`the target timed out on ${slow.timeouts} of the last ${slow.of} requests (each given ${this.perRequestMs ?? profile.timeouts.requestMs} ms): too slow to judge at this bound`, profile.secrets);
+        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${this.tooSlow}; the run stops here (raise --per-request-ms or timeouts.requestMs to judge a slower target)` });
+      }
+      this.stopReason ??= 'not run: the target was too slow to judge';
+    } else if (counter.unreachable) {
+      if (!this.unreachable) {
+        // A target that completes no response cannot be judged: said once, loudly, instead of timing out every case.
+        this.unreachable = redact(`the target stopped answering: ${counter.silent} requests in a row got no complete response (last: ${counter.lastSilence})`, profile.secrets);
+        r.findings.push({ kind: 'transport', property: prop.id, section: prop.section, message: `${this.unreachable}; the run stops here` });
+      }
+      this.stopReason ??= 'not run: the target stopped answering';
+    }
+  }
 }
 
 function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string }): RunResult {

@@ -6,10 +6,11 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
-import { DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
+import { DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
 import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
+import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
 
 /** The options `run` and `start` share. */
@@ -23,7 +24,8 @@ export function suiteOptions<T>(y: Argv<T>) {
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
     .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
     .option('max-duration', { type: 'string', requiresArg: true, describe: 'overall time budget of the run, e.g. 90s or 10m (default 10m): shared out over the properties left; what it leaves uncovered is listed' })
-    .option('concurrency', { type: 'string', requiresArg: true, describe: 'cases in flight at once (default: the profile\'s connections, at most 16): hides a network\'s latency' })
+    .option('concurrency', { type: 'string', requiresArg: true, describe: `cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency` })
+    .option('properties-at-once', { type: 'string', requiresArg: true, describe: `properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case` })
     .option('rate-limit', { type: 'string', requiresArg: true, describe: 'requests per second at most, e.g. 50/s (default: none until the target throttles; 429s are waited out either way)' })
     .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
 }
@@ -41,6 +43,7 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, MAX_PER_REQUEST_MS);
   const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, MAX_PER_PROPERTY_MS);
   const concurrency = parsePositive('concurrency', argv['concurrency'], undefined, MAX_CONCURRENCY_FLAG);
+  const propertiesAtOnce = parsePositive('properties-at-once', argv['properties-at-once'], undefined, MAX_PROPERTIES_AT_ONCE);
   const rateLimitPerSecond = parseRate(argv['rate-limit']);
   const only = parseOnly(argv.only);
   const failOn = parseFailOn(argv['fail-on']);
@@ -55,6 +58,7 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
       maxDurationMs: parseMaxDuration(argv['max-duration']),
       ...(failOn ? { failOn } : {}),
       ...(concurrency ? { concurrency } : {}),
+      ...(propertiesAtOnce ? { propertiesAtOnce } : {}),
       ...(rateLimitPerSecond !== undefined ? { rateLimitPerSecond } : {}),
     },
     reportDir: typeof argv['report-dir'] === 'string' && argv['report-dir'] !== '' ? argv['report-dir'] : DEFAULT_REPORT_DIR,

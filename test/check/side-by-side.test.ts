@@ -1,0 +1,46 @@
+/**
+ * Properties side by side (`propertiesAtOnce`) against the reference: the same statuses and the same
+ * findings as each property alone, for the same seed, on the correct reference and under faults that
+ * properties of both kinds catch (run side by side, and alone); every request counted once, by the
+ * property that sent it; results in the selection's order.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { ALL_PROPERTIES } from '../../properties/index.ts';
+import { runProperties, type RunResult } from '../../src/check/run/index.ts';
+import { runsBesideOthers } from '../../src/check/run/schedule.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+import { References } from '../properties/harness.ts';
+
+const refs = new References();
+afterAll(() => refs.closeAll());
+
+/** What must not change: each property's status and its findings' kinds and grounds. */
+function verdicts(run: RunResult): [string, string, string[]][] {
+  return run.results.map((r) => [r.id, r.status, r.findings.map((f) => `${f.kind} ${f.judgement ?? f.assumption ?? ''}`).sort()]);
+}
+
+describe('properties side by side', () => {
+  for (const fault of [undefined, 'usage-summed', 'ops-limit-off-by-one']) {
+    it(`give the same verdicts as one at a time: ${fault ?? 'the correct reference'}`, async () => {
+      const ref = await refs.get(fault);
+      const profile = parseProfile(ref.profile);
+      const o = { seed: 7, runs: 8, embedded: true, perPropertyMs: 60_000 };
+      const alone = await runProperties(profile, ALL_PROPERTIES, { ...o, propertiesAtOnce: 1 });
+      const beside = await runProperties(profile, ALL_PROPERTIES, { ...o, propertiesAtOnce: 4 });
+      expect(verdicts(beside)).toEqual(verdicts(alone));
+      expect(beside.results.map((r) => r.id)).toEqual(ALL_PROPERTIES.map((p) => p.id));
+      // Each request counted once, by the property that sent it.
+      expect(beside.results.reduce((a, r) => a + r.requests, 0)).toBe(beside.requests);
+      expect(beside.exitCode).toBe(alone.exitCode);
+      if (fault) expect(beside.exitCode).toBe(1);
+      else expect(beside.exitCode).toBe(0);
+    }, 180_000);
+  }
+
+  it('run the fault\'s killer beside others when it may, and alone when it may not', () => {
+    const ids = new Map(ALL_PROPERTIES.map((p) => [p.id, runsBesideOthers(p)]));
+    expect(ids.get('usage.never-summed')).toBe(true);
+    expect(ids.get('commits.stale-base-rejected')).toBe(true);
+    expect(ids.get('rejection.violations-rejected')).toBe(false);
+  });
+});
