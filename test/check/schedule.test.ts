@@ -10,6 +10,8 @@ import { Slots } from '../../src/check/run/pool.ts';
 import { runsBesideOthers, stepsOf, unitsLeft } from '../../src/check/run/schedule.ts';
 import type { PropertyResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
+import { RequestCounter, UNREACHABLE_AFTER } from '../../src/check/run/context.ts';
+import type { Exchange } from '../../src/target/client.ts';
 
 describe('runsBesideOthers', () => {
   it('lets only properties whose state is all fresh run side by side: never the browser\'s, the account\'s, the embedded-only or the measured-alone', () => {
@@ -108,5 +110,22 @@ describe('the console view with properties side by side', () => {
     // The last end clears the bar and draws none after its line.
     expect(out.slice(out.lastIndexOf('\n') + 1)).toBe('');
     expect(out).not.toContain('done');
+  });
+});
+
+describe('a wave of timeouts from requests sent together', () => {
+  const ex = (startedAt: number, answered: boolean): Exchange =>
+    ({ verdict: answered ? 'accepted' : 'transport-error', ...(answered ? {} : { failure: 'timeout' }), reason: answered ? 'HTTP 200' : 'no response within 500 ms', timings: { startedAt, totalMs: 1 } }) as unknown as Exchange;
+
+  it('is not a target that stopped answering when it answered after they were sent; requests sent after its last answer are', async () => {
+    const counter = new RequestCounter();
+    const sent = Date.now() - 1000;
+    await counter.record(ex(sent, true));
+    // Sixty requests in flight together, sent before that answer came, time out one after another.
+    for (let i = 0; i < 60; i++) await counter.record(ex(sent, false));
+    expect(counter.unreachable).toBe(false);
+    // Then UNREACHABLE_AFTER sent after it, none answered: it stopped answering.
+    for (let i = 0; i < UNREACHABLE_AFTER; i++) await counter.record(ex(Date.now() + 1, false));
+    expect(counter.unreachable).toBe(true);
   });
 });

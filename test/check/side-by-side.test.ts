@@ -37,6 +37,17 @@ describe('properties side by side', () => {
     }, 180_000);
   }
 
+  it('name a target that went down once, and leave the properties not yet begun skipped, saying so', async () => {
+    const ref = await refs.get('dies-on-input');
+    const run = await runProperties(parseProfile(ref.profile), ALL_PROPERTIES, { seed: 3, runs: 8, embedded: true, perPropertyMs: 60_000, perRequestMs: 5000, propertiesAtOnce: 4 });
+    const findings = run.results.flatMap((r) => r.findings);
+    expect(findings.filter((f) => f.kind === 'crash')).toHaveLength(1);
+    expect(findings.filter((f) => f.kind === 'violation')).toEqual([]);
+    expect(run.exitCode).toBe(1);
+    const notBegun = run.results.filter((r) => r.status === 'skipped' && /the target went down/.test(r.findings[0]?.message ?? ''));
+    expect(notBegun.length).toBeGreaterThan(0);
+  }, 180_000);
+
   it('run the fault\'s killer beside others when it may, and alone when it may not', () => {
     const ids = new Map(ALL_PROPERTIES.map((p) => [p.id, runsBesideOthers(p)]));
     expect(ids.get('usage.never-summed')).toBe(true);

@@ -39,7 +39,8 @@ describe('a target that goes down under a request', () => {
     server = started.server;
     const exited = started.exited;
     const reports = join(dir, 'reports');
-    const r = await pouchproof(['run', '--profile', profile, '--seed', '3', '--report-dir', reports, '--per-request-ms', '5000', '--max-duration', '90s'], 120_000);
+    // One property at a time, so that "after it" in the report is after it in time (side by side, the crash alone: test/check/side-by-side.test.ts).
+    const r = await pouchproof(['run', '--profile', profile, '--seed', '3', '--report-dir', reports, '--per-request-ms', '5000', '--max-duration', '90s', '--properties-at-once', '1'], 120_000);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     // The server's process really ended (exit 70, as a crash fault makes it).
     expect(await exited).toBe(70);

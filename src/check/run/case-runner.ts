@@ -25,7 +25,7 @@ export interface CaseDeps {
   readonly unknownReadings: ReadonlyMap<AssumptionName, string>;
   /** The run's memory of which endpoints serve their plain request. */
   readonly environment: Environment;
-  /** Case slots shared with the properties running beside this one (absent: the property runs alone). */
+  /** Case slots shared with the properties running beside this one (absent: the property runs alone); the phases' pools hold one per case. */
   readonly slots?: Slots;
   /** The property's own count of requests sent (the run's counter also counts other properties'). */
   readonly tally?: { requests: number };
@@ -66,10 +66,6 @@ function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, un
  * such blip must not leave a property below its floor. Once only, and not when the target seems down.
  */
 export async function runCase(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
-  return d.slots ? d.slots.with(() => runCaseOrAgain(prop, input, d)) : runCaseOrAgain(prop, input, d);
-}
-
-async function runCaseOrAgain(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
   const first = await runCaseOnce(prop, input, d);
   const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
   if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;

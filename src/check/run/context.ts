@@ -42,6 +42,9 @@ export class RequestCounter {
   silent = 0;
   /** Why the last of them failed. */
   lastSilence = '';
+  /** Of those, the requests sent after the target last answered: only they show it stopped answering. */
+  private silentSinceAnswer = 0;
+  private lastAnswerAt = Number.NEGATIVE_INFINITY;
   /** Set once the target is confirmed down. */
   crash?: Crash;
   /** How each of the last `SLOW_WINDOW` exchanges ended (oldest first). */
@@ -60,7 +63,7 @@ export class RequestCounter {
    * target that answered any of the recent requests is slow (see `tooSlow`), not gone.
    */
   get unreachable(): boolean {
-    return this.silent >= UNREACHABLE_AFTER && !this.recent.includes('answered');
+    return this.silentSinceAnswer >= UNREACHABLE_AFTER && !this.recent.includes('answered');
   }
 
   /** Most of the last requests timed out: the target is too slow for the run's per-request bound to judge anything. */
@@ -88,12 +91,17 @@ export class RequestCounter {
     }
     if (ex.verdict !== 'transport-error') {
       this.silent = 0;
+      this.silentSinceAnswer = 0;
+      this.lastAnswerAt = Date.now();
       this.streakChecked.clear();
       this.lastAnswered = ex;
       return;
     }
     if (ex.failure === 'aborted') return; // pouchproof's own doing: says nothing of the target
     this.silent++;
+    // A request sent before the target last answered says nothing of whether it still answers: many in
+    // flight together (properties side by side) time out in a wave after the answers that came between them.
+    if (ex.timings.startedAt >= this.lastAnswerAt) this.silentSinceAnswer++;
     this.lastSilence = ex.reason;
     if (this.silent === 1) this.streakFirst = ex;
     if (this.crash || !this.canConnect || (ex.failure !== 'refused' && ex.failure !== 'closed') || this.streakChecked.has(ex.failure)) return;

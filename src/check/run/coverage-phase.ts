@@ -85,6 +85,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
       return run;
     },
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
+    r.deps.slots,
   );
   const observations: CoverageObservation[] = [];
   const failures = new Map<string, { first: Finding; count: number }>();

@@ -80,6 +80,7 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
       return run;
     },
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
+    r.deps.slots,
   );
   let first: { drawn: Drawn; run: CaseRun } | undefined;
   let crashed: RandomPhase['crashed'];
