@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { CONFIRM_ALLOWANCE, COST_ROUNDS, RECHECK_ROUNDS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
+import { CONFIRM_ALLOWANCE, COST_ROUNDS, RECHECK_ROUNDS, VERDICT_MIN_EXCESS_MS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
 import { performanceJudgement, specJudgement } from '../../src/check/judge/judgements.ts';
 import { cleanRunProblems } from '../../src/check/orchestrate/clean-run.ts';
@@ -78,6 +78,16 @@ describe('judgeCost', () => {
     const fault = judgeCost({ size: 1, ms: 1.5 }, [{ size: 250, ms: 5.0 }, { size: 500, ms: 13.9 }, { size: 1000, ms: 38.1 }, { size: 2000, ms: 132.9 }]);
     expect(fault.doublings.every((d) => d > 2.8)).toBe(true);
     expect(fault.superlinear).toBe(true);
+  });
+
+  it('does not flag a curve that bends, but by less than VERDICT_MIN_EXCESS_MS at the limit (the correct reference\'s members, on a busy machine, as measured)', () => {
+    const mild = judgeCost({ size: 1, ms: 0.1 }, [{ size: 1024, ms: 0.5 }, { size: 2048, ms: 1.2 }, { size: 4096, ms: 3.2 }, { size: 8192, ms: 9.5 }]);
+    expect(mild.linearRatio).toBeGreaterThan(2);
+    expect(mild.exponent).toBeGreaterThan(1.4);
+    expect(mild.doublings.every((d) => d > 2.5)).toBe(true);
+    expect(mild.excessMs).toBeLessThan(VERDICT_MIN_EXCESS_MS);
+    expect(mild.suspect).toBe(true);
+    expect(mild.superlinear).toBe(false);
   });
 
   it('never flags cost that is linear plus overhead, whatever the overhead and slope', () => {

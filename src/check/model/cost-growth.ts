@@ -81,8 +81,15 @@ export const MIN_EXPONENT = 1.4;
 /** The lower bars that make a measurement suspect (worth a second one): a ratio to the linear model and an exponent. */
 export const SUSPECT_FACTOR = 1.5;
 export const SUSPECT_EXPONENT = 1.25;
-/** The smallest excess over the linear prediction that counts (ms); below it, noise. */
+/** The smallest excess over the linear prediction that makes a measurement suspect (ms); below it, noise. */
 export const MIN_EXCESS_MS = 3;
+/**
+ * The smallest excess over the linear prediction the verdict needs (ms): at the spec's limit, less
+ * than this per maximal request starves nobody. The correct reference's mildest curves (the members of
+ * a free-form object, ~n log n) stay under 5 ms beyond the line on a busy machine; every quadratic fault
+ * of the catalogue is 60 ms or more beyond it.
+ */
+export const VERDICT_MIN_EXCESS_MS = 10;
 /** How much each of the last two doublings of the size must multiply the marginal cost by (linear: 2, quadratic: 4). */
 export const DOUBLING_FACTOR = 2.5;
 
@@ -130,7 +137,7 @@ export function judgeCost(baseline: CostPoint, points: readonly CostPoint[]): Co
   const everyDoubling = doublings.length === 2 && doublings.every((d) => d >= DOUBLING_FACTOR);
   const excessive = excessMs >= Math.max(MIN_EXCESS_MS, baseline.ms);
   const suspect = excessive && linearRatio >= SUSPECT_FACTOR && exponent >= SUSPECT_EXPONENT;
-  const superlinear = excessive && linearRatio >= LINEAR_FACTOR && exponent >= MIN_EXPONENT && everyDoubling;
+  const superlinear = excessive && excessMs >= VERDICT_MIN_EXCESS_MS && linearRatio >= LINEAR_FACTOR && exponent >= MIN_EXPONENT && everyDoubling;
   return { baseline, points: pts, exponent, linearRatio, excessMs, doublings, suspect, superlinear };
 }
 
