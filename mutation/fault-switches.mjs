@@ -9,25 +9,40 @@
  * an error (`new HttpError(status, code, message)`, `badRequest`, `unauthorized`, `refusal`). The
  * spec shows no error body (section 7), so a property that judged them would break the promise.
  *
+ * The same for the unnamed behaviours (`<x>.unnamed.has(…)`): off in the correct reference, each one a
+ * correct server (the spec allows it), shown separately (test/precision/verdicts.test.ts).
+ *
  * Ignored: a fault check (`<x>.faults.has(…)`, `faults.has(…)`, `<x>.faults.any`), and a branch that
  * only runs when one is true: the consequent of `if (F …)` / `F … ? a : b` (F conjoined with
  * anything), the alternate of `if (!F …)`, the right side of `F && x` and of `!F || x`.
  */
 
+/**
+ * The sets of switches that are off in the correct reference: named faults, and the unnamed
+ * behaviours (src/reference/unnamed.ts, choices the spec allows that the registry does not name).
+ * A mutant forcing an unnamed behaviour on *is* a correct server the suite must not fault (it says
+ * "unknown" there, test/precision/verdicts.test.ts), so it is no mutant to kill either.
+ */
+const SWITCH_SETS = new Set(['faults', 'unnamed']);
+
 /** @param {any} n */
 function isFaultSet(n) {
   if (!n) return false;
-  if (n.type === 'Identifier') return n.name === 'faults';
-  return n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier' && n.property.name === 'faults';
+  if (n.type === 'Identifier') return SWITCH_SETS.has(n.name);
+  return n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier' && SWITCH_SETS.has(n.property.name);
 }
 
-/** `faults.has(…)` or `faults.any`. @param {any} n */
+/** `faults.has(…)`, `faults.any`, `unnamed.has(…)` or `LIST.some((f) => faults.has(f))`. @param {any} n */
 function isFaultCheck(n) {
   if (!n) return false;
   if (n.type === 'TSAsExpression' || n.type === 'TSNonNullExpression' || n.type === 'ParenthesizedExpression') return isFaultCheck(n.expression);
   if (n.type === 'CallExpression') {
     const c = n.callee;
-    return c.type === 'MemberExpression' && !c.computed && c.property.type === 'Identifier' && c.property.name === 'has' && isFaultSet(c.object);
+    if (c.type !== 'MemberExpression' || c.computed || c.property.type !== 'Identifier') return false;
+    if (c.property.name === 'has') return isFaultSet(c.object);
+    // `LIST.some((f) => faults.has(f))`: some fault of a list is on.
+    const [fn] = n.arguments;
+    return c.property.name === 'some' && fn?.type === 'ArrowFunctionExpression' && isFaultCheck(fn.body);
   }
   return n.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier' && n.property.name === 'any' && isFaultSet(n.object);
 }
@@ -38,6 +53,7 @@ function requiresFault(n) {
   if (n.type === 'ParenthesizedExpression') return requiresFault(n.expression);
   if (isFaultCheck(n)) return true;
   if (n.type === 'LogicalExpression' && n.operator === '&&') return requiresFault(n.left) || requiresFault(n.right);
+  if (n.type === 'LogicalExpression' && n.operator === '||') return requiresFault(n.left) && requiresFault(n.right);
   if (n.type === 'UnaryExpression' && n.operator === '!') return forbidsFault(n.argument);
   return false;
 }
@@ -51,7 +67,7 @@ function forbidsFault(n) {
   return false;
 }
 
-const REASON = 'fault-switch plumbing: runs only when a named fault is on (docs/mutation.md)';
+const REASON = 'fault-switch plumbing: runs only when a named fault or an unnamed behaviour is on (docs/mutation.md)';
 const MESSAGE = 'an error body: its code and message are not shown in the spec (section 7), so no property may judge them';
 
 /** Builders of a rejection and the positions of their code and message arguments. */

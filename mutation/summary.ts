@@ -114,7 +114,8 @@ export function mutantsOf(defaultHalf: Report, readingsHalf: Report | undefined,
       if (m.static === true || m.status === 'Ignored') continue;
       const later = ALIVE.has(m.status) ? second.get(mutantKey(file, m)) : undefined;
       const byReadings = later !== undefined && DETECTED.has(later);
-      const status = byReadings ? later : m.status;
+      // Code only an alternative reading runs is covered by the readings half: left alive there, it survived (it was not uncovered).
+      const status = byReadings || (m.status === 'NoCoverage' && later === 'Survived') ? later! : m.status;
       const reason = byReadings ? secondReason.get(mutantKey(file, m)) : m.statusReason;
       const byStall = status === 'Killed' && reason !== undefined && STALL.test(reason) && !OTHER_FINDING.test(reason);
       const original = originalText(f.source, m);
@@ -137,6 +138,8 @@ export interface Tally {
   readonly noCoverage: number;
   /** Of those, judged equivalent. */
   readonly equivalent: number;
+  /** Of the survivors (covered code), judged equivalent. */
+  readonly equivalentSurvived: number;
   readonly errors: number;
 }
 
@@ -151,6 +154,7 @@ export function tally(ms: readonly Mutant[]): Tally {
     survived: count((m) => m.status === 'Survived'),
     noCoverage: count((m) => m.status === 'NoCoverage'),
     equivalent: count((m) => m.equivalent !== undefined),
+    equivalentSurvived: count((m) => m.equivalent !== undefined && m.status === 'Survived'),
     errors: count((m) => m.status === 'CompileError' || m.status === 'RuntimeError'),
   };
 }
@@ -162,6 +166,8 @@ export interface Scores {
   readonly covered: number;
   /** detected / every mutant not judged equivalent. */
   readonly judged: number;
+  /** On covered code without the judged equivalents: detected / (detected + survivors not judged equivalent). */
+  readonly coveredJudged: number;
 }
 
 const pct = (n: number, d: number): number => (d === 0 ? 100 : (100 * n) / d);
@@ -172,6 +178,7 @@ export function scoresOf(t: Tally): Scores {
     overall: pct(detected, detected + t.survived + t.noCoverage),
     covered: pct(detected, detected + t.survived),
     judged: pct(detected, detected + t.survived + t.noCoverage - t.equivalent),
+    coveredJudged: pct(detected, detected + t.survived - t.equivalentSurvived),
   };
 }
 
@@ -197,18 +204,18 @@ export function unmatched(equivalents: readonly Equivalent[], ms: readonly Mutan
 export function render(ms: readonly Mutant[], equivalents: readonly Equivalent[], readingsRan: boolean): string {
   const out: string[] = [];
   const files = [...new Set(ms.map((m) => m.file))];
-  const head = ['file', 'mutants', 'killed', 'timeout', 'survived', 'no cov', 'of which equiv', 'score', 'covered', 'judged'];
+  const head = ['file', 'mutants', 'killed', 'timeout', 'survived', 'no cov', 'of which equiv', 'score', 'covered', 'judged', 'covered judged'];
   const row = (name: string, sub: readonly Mutant[]): string[] => {
     const t = tally(sub);
     const s = scoresOf(t);
-    return [name, String(t.mutants), String(t.killed), String(t.timeout), String(t.survived), String(t.noCoverage), String(t.equivalent), fmt(s.overall), fmt(s.covered), fmt(s.judged)];
+    return [name, String(t.mutants), String(t.killed), String(t.timeout), String(t.survived), String(t.noCoverage), String(t.equivalent), fmt(s.overall), fmt(s.covered), fmt(s.judged), fmt(s.coveredJudged)];
   };
   out.push(...table([head, ...files.map((f) => row(f, ms.filter((m) => m.file === f))), row('all', ms)]));
   const t = tally(ms);
   const s = scoresOf(t);
   out.push('');
   out.push(`Mutation score: ${fmt(s.overall)} overall, ${fmt(s.covered)} on covered code (${t.killed + t.timeout} of ${t.mutants} mutants detected).`);
-  out.push(`Not counting the ${t.equivalent} judged equivalent (mutation/equivalent.json): ${fmt(s.judged)}.`);
+  out.push(`Not counting the ${t.equivalent} judged equivalent (mutation/equivalent.json): ${fmt(s.judged)}; on covered code ${fmt(s.coveredJudged)} (${t.equivalentSurvived} of them survived).`);
   out.push(`${t.byStall} of the kills rest only on findings load could cause too (transport, performance, a property out of time); ${t.timeout} are Stryker timeouts.`);
   out.push(readingsRan ? `The readings half killed ${t.byReadings} of them that the default half left alive.` : 'The readings half did not run (--no-readings): code only an alternative reading runs shows as no coverage.');
   const live = ms.filter((m) => ALIVE.has(m.status) && !m.equivalent);

@@ -138,7 +138,8 @@ function valueAt(root: unknown, at: readonly PropertyKey[]): unknown {
   return v;
 }
 
-// Stryker disable all: COUNT_ONE_OVER, ANY_HEX_UUID and loosened serve the loosening faults only (docs/mutation.md)
+// Stryker disable all: from here to EXCLUSIVE_MAX, the loosening, pattern, binding and backtracking faults only (docs/mutation.md);
+// no `restore` may come before the block's end, or the rest of it is mutated as live code
 /** Item-count limits read one too high by a fault: `LIMITS.<limit>.max + 1`. */
 const COUNT_ONE_OVER: readonly (readonly [FaultName, string, LimitName])[] = [
   ['ops-limit-off-by-one', 'ops', 'opsPerCommit'],
@@ -168,7 +169,7 @@ const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
  * alphabet check from every ENVELOPE_CHUNK_CHARS-th position instead: O(n²) in a refused envelope's
  * length, nothing for a valid one.
  */
-// Stryker disable all: runs only under the envelope-regex-backtracking fault (docs/mutation.md)
+// Not mutated (inside the block above): runs only under the envelope-regex-backtracking fault.
 function backtrackOnMismatch(issues: readonly SchemaIssue[], body: unknown): void {
   const alphabet = CHARSET_RE.get('base64url')!;
   for (const i of issues) {
@@ -177,7 +178,6 @@ function backtrackOnMismatch(issues: readonly SchemaIssue[], body: unknown): voi
     for (let start = 0; start < v.length; start += ENVELOPE_CHUNK_CHARS) if (alphabet.test(v.slice(start))) break;
   }
 }
-// Stryker restore all
 
 /** `pattern-trailing-newline`: whether `v` passes the issue's own check once a final newline is dropped, as `$` lets it. */
 function passesBeforeNewline(e: Endpoint, scope: 'body' | 'params', i: SchemaIssue, v: unknown): boolean {

@@ -51,6 +51,19 @@ describe('mutation summary', () => {
     expect(scoresOf(t).overall).toBeCloseTo(66.67, 1);
   });
 
+  it('counts as survived, not uncovered, a mutant only the readings half reached and left alive', () => {
+    const first = report(mutant('1', 'NoCoverage', [2, 5], [2, 7], 'ConditionalExpression', 'true'), mutant('2', 'NoCoverage', [1, 11], [1, 16], 'EqualityOperator', 'x >= 1'));
+    const second = report(mutant('a', 'Survived', [2, 5], [2, 7], 'ConditionalExpression', 'true'), mutant('b', 'NoCoverage', [1, 11], [1, 16], 'EqualityOperator', 'x >= 1'));
+    const list = parseEquivalents(JSON.stringify([{ file: FILE, mutator: 'ConditionalExpression', original: 'ok', reason: 'r' }]));
+    const ms = mutantsOf(first, second, list);
+    expect(ms.map((m) => [m.line, m.status, m.byReadings])).toEqual([
+      [1, 'NoCoverage', false],
+      [2, 'Survived', false],
+    ]);
+    expect(tally(ms)).toMatchObject({ survived: 1, noCoverage: 1, equivalent: 1, equivalentSurvived: 1 });
+    expect(scoresOf(tally(ms)).coveredJudged).toBe(100);
+  });
+
   it('shows apart the kills that rest only on findings load can cause', () => {
     const reason = (lines: string[]) => `findings:\n${lines.join('\n')}\n: expected [ 'x' ] to deeply equal []`;
     const ms = mutantsOf(
@@ -67,10 +80,11 @@ describe('mutation summary', () => {
   });
 
   it('scores overall, on covered code, and without the judged equivalents', () => {
-    const s = scoresOf({ mutants: 10, killed: 6, timeout: 1, byReadings: 0, byStall: 0, survived: 2, noCoverage: 1, equivalent: 2, errors: 0 });
+    const s = scoresOf({ mutants: 10, killed: 6, timeout: 1, byReadings: 0, byStall: 0, survived: 2, noCoverage: 1, equivalent: 2, equivalentSurvived: 1, errors: 0 });
     expect(s.overall).toBeCloseTo(70);
     expect(s.covered).toBeCloseTo((7 / 9) * 100);
     expect(s.judged).toBeCloseTo((7 / 8) * 100);
+    expect(s.coveredJudged).toBeCloseTo((7 / 8) * 100);
   });
 
   it('prints the score, a row per file, the survivors with file:line, and the equivalents apart', () => {

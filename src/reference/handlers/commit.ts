@@ -75,7 +75,7 @@ function fingerprintOf(b: CommitBody): string {
 }
 
 /** `quadratic-blob-ids`: an invented uniqueness rule, checked the slow way. */
-// Stryker disable all: runs only under the quadratic-blob-ids fault (docs/mutation.md)
+// Stryker disable all: runs only under the quadratic-blob-ids and quadratic-envelope faults (docs/mutation.md)
 function checkBlobIdsQuadratic(ops: readonly Op[]): void {
   ops.forEach((op, k) => {
     const ids = op.blob_ids;
@@ -84,7 +84,6 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
     }
   });
 }
-// Stryker restore all
 
 /** `quadratic-envelope`: an envelope streamed in chunks, the whole prefix received so far checked again after every chunk. */
 function checkEnvelopesQuadratic(ops: readonly Op[]): void {
@@ -95,6 +94,7 @@ function checkEnvelopesQuadratic(ops: readonly Op[]): void {
   });
 }
 const BASE64URL_PREFIX = /^[A-Za-z0-9_-]*$/;
+// Stryker restore all
 
 /** The ops of this batch applied so far (they chain: a later op sees them). */
 class Staged {
@@ -179,6 +179,7 @@ function plan(ctx: Context, key: PouchKey, pouch: PouchView | undefined, body: C
   return out;
 }
 
+// Stryker disable next-line all: awaited only under the check-then-act and batch-split faults
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A result 2.6 lists: the op applied. */
@@ -202,6 +203,7 @@ const resultsOf = (verdicts: readonly Verdict[], highWater: number): CommitData 
   return offSpec({ results });
 };
 
+// Stryker disable all: the seq-snowflake fault only (docs/mutation.md)
 /** Milliseconds since 2020-01-01 UTC: the epoch of the `seq-snowflake` ids. */
 const SNOWFLAKE_EPOCH_MS = Date.UTC(2020, 0, 1);
 
@@ -215,6 +217,7 @@ function asSnowflakes(data: CommitData | OffSpec): unknown {
   const { results } = data as CommitData;
   return { results: results.map((r) => ({ ...r, seq: shift + r.seq, high_water: shift + r.high_water })) };
 }
+// Stryker restore all
 
 export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const { faults, readings, store, caller, body } = ctx;

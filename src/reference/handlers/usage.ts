@@ -14,8 +14,6 @@ import type { ReadingSet } from '../readings.ts';
 
 type Row = Readonly<UsageRowValue>;
 
-const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
-
 /** Reports each source has sent (`stored-reports`), per store. */
 const reportsSent = new WeakMap<object, Map<string, number>>();
 
@@ -33,18 +31,20 @@ function storedOf(readings: ReadingSet, changed: number, held: number, reported:
   }
 }
 
-// Stryker disable all: the usage faults' arithmetic only (docs/mutation.md)
+// Stryker disable all: the usage faults' arithmetic and round trip only (docs/mutation.md)
+const sameCounters = (a: Row, b: Row): boolean => USAGE_COUNTERS.every((c) => a[c] === b[c]);
+
 /** `usage-total-double`: the row's total as a JavaScript number, rounded past 2^53. */
 const doubleTotal = (r: Row): number => r.input + r.output + r.cache_read + r.cache_write;
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+// Stryker restore all
 
 /** The merge of a held row and a reported one: the spec model's, or the arithmetic of the usage faults. */
 function keepsReported(held: Row, reported: Row, faults: FaultSet): boolean {
   if (faults.has('usage-total-double')) return doubleTotal(reported) > doubleTotal(held);
   return mergeUsageRow(held, reported).changed;
 }
-// Stryker restore all
-
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The rows of one request merged so far, by key. */
 interface Staged extends Iterable<[string, Row]> {
