@@ -160,7 +160,7 @@ const revisionReuseRejected = defineProperty({
   assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REVISION_UNIQUE, CONFLICT_FORM, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch') }),
+  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other') }),
   async check(ctx, c) {
     const pouch = pouchFor(ctx);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
@@ -173,6 +173,13 @@ const revisionReuseRejected = defineProperty({
     } else if (c.reuse === 'own-older') {
       const moved = await extend(ctx, pouch, a, 'moving the head', onMoved);
       if (!moved.ok) return moved;
+      ops = [op(ctx, { type: 'update', artifact: a.id, revision: first, base: a.head })];
+    } else if (c.reuse === 'own-after-other') {
+      // Another artifact takes A's revision id first (allowed per artifact, refused per pouch); A's own
+      // reuse is refused either way. A store that keeps one artifact per revision id has forgotten A.
+      const taken = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: first, base: null })];
+      const u = unexpected(await commit(ctx, pouch, taken), 'another artifact created with the revision id of the first');
+      if (u) return u;
       ops = [op(ctx, { type: 'update', artifact: a.id, revision: first, base: a.head })];
     } else if (c.reuse === 'other-artifact') {
       ops = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: first, base: null })];

@@ -103,7 +103,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const validator = new BodyValidator(faults, readings);
   const fixture = o.fixture ?? generateFixture();
   const directory: Directory = directoryOf(fixture);
-  const store: Store = o.store ?? new MemoryStore();
+  const store: Store = o.store ?? new MemoryStore(faults);
   const mustExist = readings.is('pouch-existence', 'must-exist');
   if (mustExist) {
     // The fixture's pouches exist from the start: the primary account's, and with pouch ids scoped per account the secondary's too.

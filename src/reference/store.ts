@@ -6,6 +6,7 @@
  * synchronous append-only journal) rather than introducing an await between check and apply.
  */
 import type { OpType, UsageRowLike } from '../spec/index.ts';
+import { FaultSet } from './faults.ts';
 import type { Reply } from './reply.ts';
 
 /**
@@ -120,6 +121,8 @@ class View implements PouchView {
 
 /** Plain maps keyed by id: every lookup is O(1), nothing scans all state. */
 export class MemoryStore implements Store {
+  /** Only `revision-owner-last` is read here: the store is where that implementer's one-owner map lives. */
+  constructor(private readonly faults: FaultSet = new FaultSet()) {}
   private readonly records = new Map<string, PouchRecord>();
   private readonly tables = new Map<string, ArtifactTable>();
   private highestSeq = 0;
@@ -156,7 +159,8 @@ export class MemoryStore implements Store {
       if (op.type === 'delete') table.deleted.add(op.artifactId);
       else table.deleted.delete(op.artifactId);
       let names = table.revisions.get(op.revisionId);
-      if (!names) {
+      // `revision-owner-last`: revision id → the one artifact that used it last, as a plain map would hold it.
+      if (!names || this.faults.has('revision-owner-last')) {
         names = new Set();
         table.revisions.set(op.revisionId, names);
       }

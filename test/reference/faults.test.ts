@@ -196,6 +196,17 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 409,
     faulty: 200,
   },
+  'revision-owner-last': {
+    // B takes A's revision id, then A reuses it: per pouch both are refused; the fault serves per artifact, and forgets A.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const r = a['revision_id'] as string;
+      const other = await commitOps(ref, [op(ref, { revision_id: r })], pouch);
+      return [other, await commitOps(ref, [op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, revision_id: r, base_revision_id: r })], pouch)];
+    },
+    correct: [409, 409],
+    faulty: [200, 200],
+  },
   'partial-batch': {
     observe: async (ref) => {
       const { pouch, a } = await seeded(ref);

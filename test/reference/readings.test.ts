@@ -561,6 +561,22 @@ describe('faults combined with readings still show their defect', () => {
     expect(await withBoth('separate-pouch-leak', {}, observe)).toEqual([200, 409]);
   });
 
+  it('revision-owner-last: artifact A reuses its own revision id once B has used it, where a correct per-artifact server refuses', async () => {
+    const observe = async (ref: RunningReference) => {
+      const { pouch, a } = await seeded(ref);
+      const r = a['revision_id'] as string;
+      const other = await status(commitOps(ref, [op(ref, { revision_id: r })], pouch));
+      return [other, await status(commitOps(ref, [updateOf(ref, a, { revision_id: r })], pouch))];
+    };
+    const correct = await startReference({ readings: { 'revision-id-unique': 'per-artifact' } });
+    try {
+      expect(await observe(correct)).toEqual([200, 409]);
+    } finally {
+      await correct.close();
+    }
+    expect(await withBoth('revision-owner-last', {}, observe)).toEqual([200, 200]);
+  });
+
   it('operation-id-ignored with conflict-status=412: the retried commit is refused with 412', async () => {
     const observed = await withBoth('operation-id-ignored', { 'conflict-status': '412' }, async (ref) => {
       const pouch = randomUUID();
@@ -609,6 +625,7 @@ describe('faults combined with readings still show their defect', () => {
       'body-cap-1mib',
       'body-cap-30mb',
       'artifacts-keyed-by-id',
+      'revision-owner-last',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);

@@ -22,6 +22,7 @@ import { ENVELOPE_CHUNK_CHARS } from '../fault-catalogue.ts';
 import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
+import { storeRoundTrip } from './round-trip.ts';
 import type { AppliedOp, PouchKey, PouchView } from '../store.ts';
 
 type Op = Readonly<PouchOperationValue>;
@@ -179,9 +180,6 @@ function plan(ctx: Context, key: PouchKey, pouch: PouchView | undefined, body: C
   return out;
 }
 
-// Stryker disable next-line all: awaited only under the check-then-act and batch-split faults
-const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** A result 2.6 lists: the op applied. */
 const appliedResult = (op: AppliedOp, highWater: number): OperationResultValue => ({
   status: 'applied',
@@ -258,12 +256,12 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
   const renamesOrDeletes = body.ops.some((o) => o.type === 'rename' || o.type === 'delete');
   if (faults.has('check-then-act-race') || (faults.has('check-then-act-rename-delete') && renamesOrDeletes)) {
-    await tick(); // a store round-trip between check and act
+    await storeRoundTrip(); // between check and act
   }
   if (!faults.has('partial-batch') && applied.length > 0) {
     if (faults.has('batch-split-under-load') && applied.length > 1) {
       store.applyOps(key, caller.accountId, applied.slice(0, 1));
-      await tick(); // the rest in a second write, on the verdicts taken before the first
+      await storeRoundTrip(); // the rest in a second write, on the verdicts taken before the first
       store.applyOps(key, caller.accountId, applied.slice(1));
     } else store.applyOps(key, caller.accountId, applied);
   }
