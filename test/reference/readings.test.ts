@@ -512,14 +512,18 @@ describe('conflicts under the four combinations of conflict-behaviour and batch-
 });
 
 describe('faults combined with readings still show their defect', () => {
-  const withBoth = async <T>(fault: FaultName, readings: Readings, f: (ref: RunningReference) => Promise<T>): Promise<T> => {
-    expect(faultReadingConflict(fault, readings)).toBeUndefined();
-    const ref = await startReference({ faults: [fault], readings });
+  /** What `f` observes of a reference served with these faults and readings, closed after. */
+  const served = async <T>(o: { faults?: FaultName[]; readings: Readings }, f: (ref: RunningReference) => Promise<T>): Promise<T> => {
+    const ref = await startReference(o);
     try {
       return await f(ref);
     } finally {
       await ref.close();
     }
+  };
+  const withBoth = async <T>(fault: FaultName, readings: Readings, f: (ref: RunningReference) => Promise<T>): Promise<T> => {
+    expect(faultReadingConflict(fault, readings)).toBeUndefined();
+    return served({ faults: [fault], readings }, f);
   };
   const perOpStatus: Readings = { 'conflict-behaviour': 'per-op-status' };
 
@@ -552,12 +556,7 @@ describe('faults combined with readings still show their defect', () => {
       const foreign = await status(commit(ref, pouch, commitBody([updateOf(ref, a)]), { account: 'secondary' }));
       return [foreign, await status(commitOps(ref, [updateOf(ref, a)], pouch))];
     };
-    const correct = await startReference({ readings: { 'cross-account-isolation': 'separate-pouch' } });
-    try {
-      expect(await observe(correct)).toEqual([409, 200]);
-    } finally {
-      await correct.close();
-    }
+    expect(await served({ readings: { 'cross-account-isolation': 'separate-pouch' } }, observe)).toEqual([409, 200]);
     expect(await withBoth('separate-pouch-leak', {}, observe)).toEqual([200, 409]);
   });
 
@@ -568,12 +567,7 @@ describe('faults combined with readings still show their defect', () => {
       const other = await status(commitOps(ref, [op(ref, { revision_id: r })], pouch));
       return [other, await status(commitOps(ref, [updateOf(ref, a, { revision_id: r })], pouch))];
     };
-    const correct = await startReference({ readings: { 'revision-id-unique': 'per-artifact' } });
-    try {
-      expect(await observe(correct)).toEqual([200, 409]);
-    } finally {
-      await correct.close();
-    }
+    expect(await served({ readings: { 'revision-id-unique': 'per-artifact' } }, observe)).toEqual([200, 409]);
     expect(await withBoth('revision-owner-last', {}, observe)).toEqual([200, 200]);
   });
 
