@@ -8,16 +8,19 @@
  * - Opt-in, each alternative reading of the registry: the properties that rely on it (`Property.assumptions`),
  *   told the reading (`--assume`), against the reference switched to it, where they must report
  *   nothing at all (the zoo's assume mode). Code that serves an alternative reading runs only here.
+ * - In both, first and cheapest: discovery told every reading, which must see the reference take each.
  *
  * `skipped` is the profile's doing, never the target's, so it is the one finding allowed. This
  * directory is outside the main vitest include (`test/**`): `npm test` never runs it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
+import { discoverReadings } from '../src/check/orchestrate/discover/discover.ts';
 import type { Property } from '../src/check/property.ts';
 import { runProperties, type Finding } from '../src/check/run/index.ts';
 import { ALTERNATIVES, READING_SITES, keyOf } from '../src/reference/index.ts';
-import type { Readings } from '../src/spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, type Readings } from '../src/spec/index.ts';
+import { TargetClient } from '../src/target/client.ts';
 import { resolveTarget, type ResolvedTarget } from '../src/target/resolve.ts';
 
 const SEED = 20260521;
@@ -64,6 +67,25 @@ async function findings(props: readonly Property[], readings: Readings, runs: nu
 }
 
 /**
+ * Discovery as `pouchproof run --assume defaults --assume NAME=VALUE` runs it before the properties:
+ * every reading is told, each is probed all the same, and one the target was seen not to take is
+ * reported (the readings table, report.json's `readings.mismatches`). A stricter reading served
+ * leniently (unknown members accepted under `unknown-fields-ignored=rejected`) shows only here: the
+ * properties read such a reading as what excuses a refusal, never as a demand, since the spec allows
+ * the leniency.
+ */
+async function mismatches(readings: Readings): Promise<string[]> {
+  target = await resolveTarget({ kind: 'embedded', readings });
+  const client = new TargetClient(target.profile);
+  try {
+    const d = await discoverReadings(target.profile, client, { embedded: true, fixed: { ...DEFAULT_ASSUMPTIONS, ...readings } as Readings, requestTimeoutMs: REQUEST_MS });
+    return d.mismatches.map((m) => `${m.assumption}: told ${m.fixed}, observed ${m.observed}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
  * Which half runs: `default`, `readings` or `both` (`POUCHPROOF_MUTATION_HALF`; `npm run mutation` runs
  * the readings half as a second Stryker run over the mutants the default half left alive, mutation/run.ts).
  * `POUCHPROOF_MUTATION_READINGS=1` is the older spelling of `both`.
@@ -80,6 +102,10 @@ if (!['default', 'readings', 'both'].includes(HALF)) throw new Error(`POUCHPROOF
 const BY_COST = [...ALL_PROPERTIES].sort((a, b) => Number(COVERAGE_HEAVY.has(a.id)) - Number(COVERAGE_HEAVY.has(b.id)));
 
 describe.runIf(HALF !== 'readings')('the suite against the reference (default readings)', () => {
+  it('discovery, every reading told', async () => {
+    const found = await mismatches({});
+    expect(found, `mismatches:\n${found.join('\n')}\n`).toEqual([]);
+  });
   for (const prop of BY_COST) {
     it(prop.id, async () => {
       const r = await findings([prop], {}, RUNS);
@@ -111,6 +137,10 @@ describe.runIf(HALF !== 'default')('the suite, told the reading, against the ref
     // A reading no property declares still changes the reference: then the whole suite watches it.
     const props = relying.length > 0 ? relying : ALL_PROPERTIES;
     const validation = /\b(validate|body)\.ts\b/.test(READING_SITES[reading.name]);
+    it(`${keyOf(reading)} discovery`, async () => {
+      const found = await mismatches({ [reading.name]: reading.value } as Readings);
+      expect(found, `mismatches:\n${found.join('\n')}\n`).toEqual([]);
+    });
     for (const prop of props) {
       it(`${keyOf(reading)} ${prop.id}`, async () => {
         const r = await findings([prop], { [reading.name]: reading.value } as Readings, READING_RUNS, validation);

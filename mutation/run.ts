@@ -1,5 +1,5 @@
 /**
- * `npm run mutation [-- --mutate <glob>] [--no-readings] [--summary]`: Stryker over the reference with the
+ * `npm run mutation [-- --mutate <glob>] [--no-readings] [--readings-only] [--summary]`: Stryker over the reference with the
  * pouchproof suite as the oracle (docs/mutation.md), then the score, a per-file table, the surviving
  * mutants and the ones judged equivalent (mutation/equivalent.json).
  *
@@ -10,7 +10,7 @@
  * Per scope, two halves of the oracle (mutation/oracle.test.ts):
  * 1. default: every property under the default readings, one test per property;
  * 2. readings (skipped with --no-readings): one test per (alternative reading decided in the scope's
- *    code, property relying on it), as a second run restricted to the source lines of the mutants
+ *    code, property relying on it), as a second run restricted to the source ranges of the mutants
  *    the first left alive, so a mutant the default half killed is not paid for again, and per-test
  *    coverage runs only the pairs that reach a mutant. Code only an alternative reading runs is
  *    judged here. A scope where no reading is decided (store.ts, json-scan.ts) has no readings half.
@@ -73,9 +73,12 @@ const scopeName = (glob: string): string =>
 
 const argv = process.argv.slice(2);
 const withReadings = !argv.includes('--no-readings');
+/** `--readings-only`: take the default half from its last report, and run the readings half only. */
+const readingsOnly = argv.includes('--readings-only');
 /** `--summary`: print from the reports of the last run, without running Stryker. */
 const summaryOnly = argv.includes('--summary');
-const rest = argv.filter((a) => a !== '--no-readings' && a !== '--summary');
+const rest = argv.filter((a) => a !== '--no-readings' && a !== '--summary' && a !== '--readings-only');
+if (readingsOnly && !withReadings) fail('--readings-only and --no-readings exclude each other');
 const at = rest.indexOf('--mutate');
 if (at >= 0 && rest[at + 1] === undefined) fail('--mutate needs a file or glob');
 const scopes = at >= 0 ? [rest[at + 1]!] : null;
@@ -103,14 +106,25 @@ for (const scope of scopes ?? base.mutate) {
     if (withReadings && existsSync(`${OUT}/${name}.readings.json`)) Object.assign(second.files, readJson<Report>(`${OUT}/${name}.readings.json`, 'a report').files);
     continue;
   }
-  console.log(`\n== ${scope}: the default half`);
-  const first = stryker({ ...base, mutate: [scope] }, name, 'default', common);
+  let first: Report;
+  if (readingsOnly) {
+    console.log(`\n== ${scope}: the default half, from ${OUT}/${name}.default.json`);
+    first = readJson<Report>(`${OUT}/${name}.default.json`, 'the default half\'s last report (run it first)');
+  } else {
+    console.log(`\n== ${scope}: the default half`);
+    first = stryker({ ...base, mutate: [scope] }, name, 'default', common);
+  }
   Object.assign(merged.files, first.files);
   if (!withReadings) continue;
   const ranges = [
     ...new Set(
       Object.entries(first.files).flatMap(([file, f]) =>
-        f.mutants.filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage') && m.static !== true).map((m) => `${file}:${m.location.start.line}-${m.location.end.line}`),
+        // The report's columns count from 1, a mutate range's from 0 (as Babel's): each range is
+        // exactly a live mutant's node, so a mutant the default half killed on the same line is not
+        // paid for again (on commit.ts, whole lines were 270 mutants for 155 alive).
+        f.mutants
+          .filter((m) => (m.status === 'Survived' || m.status === 'NoCoverage') && m.static !== true)
+          .map((m) => `${file}:${m.location.start.line}:${m.location.start.column - 1}-${m.location.end.line}:${m.location.end.column - 1}`),
       ),
     ),
   ];
@@ -123,7 +137,7 @@ for (const scope of scopes ?? base.mutate) {
     console.log(`\n== ${scope}: no reading is decided here; the readings half is skipped`);
     continue;
   }
-  console.log(`\n== ${scope}: the readings half, over the ${ranges.length} line range(s) holding mutants the default half left alive`);
+  console.log(`\n== ${scope}: the readings half, over the ${ranges.length} range(s) of mutants the default half left alive`);
   Object.assign(second.files, stryker({ ...base, mutate: ranges }, name, 'readings', common, { POUCHPROOF_MUTATION_SITES: sites }).files);
 }
 console.log(`\n${render(mutantsOf(merged, withReadings ? second : undefined, equivalents), equivalents, withReadings)}`);

@@ -6,7 +6,7 @@
 import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
-import { loadHeadline, verdictOf } from './summary-md.ts';
+import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 export interface ConsoleOptions {
@@ -154,6 +154,12 @@ export class ConsoleView {
       for (const f of mismatches) w.push(`  ${f.property}: [${f.assumption ?? '?'}] ${f.message}`);
       w.push('');
     }
+    const notTaken = fixedNotTaken(report.readings);
+    if (notTaken.length) {
+      w.push(this.paint('yellow', 'Fixed readings the target was seen not to take (not failures; the run was judged under the fixed ones):'));
+      for (const m of notTaken) w.push(`  ${m}`);
+      w.push('');
+    }
     const unknown = unknownFindings(report);
     if (unknown.length) {
       w.push(this.paint('yellow', 'Unknown (neither the spec\'s words nor an identified reading decide; not failures, not passes):'));
@@ -179,7 +185,7 @@ export class ConsoleView {
     if (throttled) w.push(`throttling: ${throttled}`);
     w.push(vouchedLine(report));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
-    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}${t.findings.unknown ? `, ${t.findings.unknown} unknown` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
+    w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${notTaken.length ? `, ${notTaken.length} fixed reading(s) not taken` : ''}${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}${t.findings.unknown ? `, ${t.findings.unknown} unknown` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
     const coverage = coverageHeadline(report.coverage);
     if (coverage) w.push(`coverage: ${coverage}`);
     const load = loadHeadline(report.load);

@@ -61,6 +61,8 @@ export function toSummaryMarkdown(report: Report): string {
   if (load) out.push(`Load: ${load}`, '');
   const readings = readingsHeadline(report.readings);
   if (readings) out.push(`Readings: ${readings} (table and evidence: readings.md)`, '');
+  const notTaken = fixedNotTaken(report.readings);
+  if (notTaken.length) out.push('**Fixed readings the target was seen not to take** (reported, not failed; the run was judged under the fixed ones):', '', ...notTaken.map((x) => `- ${cell(x)}`), '');
   const coverage = coverageHeadline(report.coverage);
   if (coverage) out.push(`Coverage: ${coverage} (table: coverage.md)`, '');
   out.push('| property | section | status | judged (against its floor) | requests | findings |');
@@ -132,6 +134,19 @@ export function readingsHeadline(readings: unknown): string | undefined {
   const found = (r.table ?? []).filter((x) => x.status === 'found').length;
   const differ = Object.entries(r.readings ?? {}).filter(([k, v]) => (DEFAULT_ASSUMPTIONS as Record<string, string>)[k] !== v);
   return `${found} of ${(r.table ?? []).length} observed; ${differ.length ? `the run was judged under ${differ.map(([k, v]) => `\`${k}=${v}\``).join(', ')}` : 'all as the registry reads them'}`;
+}
+
+/**
+ * Readings the user fixed (profile, `--assume`) that discovery saw the target not take, one line each,
+ * read defensively. The properties judged the run under the fixed readings, so their findings do not
+ * count these: without this line a run told a stricter reading than the target takes (unknown members
+ * refused, where it ignores them) would end saying nothing of it.
+ */
+export function fixedNotTaken(readings: unknown): string[] {
+  if (typeof readings !== 'object' || readings === null) return [];
+  const m = (readings as { mismatches?: unknown }).mismatches;
+  if (!Array.isArray(m)) return [];
+  return m.map((x: { assumption?: unknown; fixed?: unknown; observed?: unknown }) => `${String(x.assumption ?? '?')}: fixed to ${String(x.fixed ?? '?')}, the target was seen to take ${String(x.observed ?? '?')}`);
 }
 
 /** One line about the short load run of `npm start`, read defensively (its shape belongs to src/load). */
