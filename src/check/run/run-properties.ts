@@ -55,6 +55,8 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const health = new TargetHealth(profile, counter, o.perRequestMs);
   const runOne = async (i: number): Promise<void> => {
     const prop = selected[i]!;
+    // Counted before this property begins, so its own start is among those left and it gets its share.
+    const left = unitsLeft(steps, begun, runnable);
     begun.add(i);
     if (o.signal?.aborted) {
       results[i] = emptyResult(prop, 'interrupted');
@@ -65,8 +67,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       return;
     }
     const perPropertyMs = o.perPropertyMs ?? DEFAULT_PROPERTY_MS;
-    // This property's own start counts among those left, so it gets its share.
-    const share = runnable[i] ? budget.shareFor(perPropertyMs, unitsLeft(steps, new Set([...begun].filter((j) => j !== i)), runnable)) : { perPropertyMs };
+    const share = runnable[i] ? budget.shareFor(perPropertyMs, left) : { perPropertyMs };
     if ('spent' in share) {
       notRun.push(prop.id);
       results[i] = emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` });
