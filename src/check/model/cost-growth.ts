@@ -191,6 +191,15 @@ function perUnit(baseline: number, fastest: ReadonlyMap<number, number>): number
   return den > 0 ? Math.max(0, num / den) : 0;
 }
 
+/** What the two measurements of one dimension share. */
+interface Measurement {
+  readonly d: CostDimension;
+  readonly send: SendSized;
+  readonly shuffle: <T>(xs: readonly T[]) => T[];
+  /** Each round's request and its baseline request sent together (`ProbeOptions.pairsTogether`). */
+  readonly together: boolean;
+}
+
 /**
  * One measurement, climbing: the baseline, then each size from the smallest up (each doubling the
  * last), every round of a size beside a request of the baseline so drift hits both; fastest of the
@@ -199,7 +208,8 @@ function perUnit(baseline: number, fastest: ReadonlyMap<number, number>): number
  * a size whose fastest request costs many times the model's prediction is evidence in itself (once
  * confirmed by a second measurement), without climbing further. So a slow server is judged within the budget, on what it reached.
  */
-async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: readonly T[]) => T[], deadline: number, together: boolean): Promise<Measured> {
+async function measureOnce(m: Measurement, deadline: number): Promise<Measured> {
+  const { d, send, shuffle, together } = m;
   const fastest = new Map<number, number>();
   let requests = 0;
   let reached: number | undefined;
@@ -207,6 +217,12 @@ async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: r
     const r = await send(size);
     requests++;
     return 'refused' in r ? r.refused : r.ms;
+  };
+  /** The fastest time per size is what is kept; a refusal ends the measurement, with its reason. */
+  const keep = (size: number, ms: number | string): string | undefined => {
+    if (typeof ms === 'string') return ms;
+    fastest.set(size, Math.min(fastest.get(size) ?? Infinity, ms));
+    return undefined;
   };
   // Warm-up (JIT, connection, caches): the baseline and the smallest size, discarded.
   for (const size of [d.baseline, d.sizes[0] ?? d.baseline]) {
@@ -226,8 +242,8 @@ async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: r
       const pair = shuffle([d.baseline, size]);
       const took = together ? await Promise.all(pair.map(take)) : [await take(pair[0]!), await take(pair[1]!)];
       for (const [k, ms] of took.entries()) {
-        if (typeof ms === 'string') return { refused: ms, requests };
-        fastest.set(pair[k]!, Math.min(fastest.get(pair[k]!) ?? Infinity, ms));
+        const refused = keep(pair[k]!, ms);
+        if (refused !== undefined) return { refused, requests };
       }
     }
     // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
@@ -246,9 +262,8 @@ async function measureOnce(d: CostDimension, send: SendSized, shuffle: <T>(xs: r
   const below = [d.baseline, ...d.sizes.slice(0, -1)];
   for (let round = 0; round < RECHECK_ROUNDS && Date.now() < deadline; round++) {
     for (const s of shuffle(below)) {
-      const ms = await take(s);
-      if (typeof ms === 'string') return { refused: ms, requests };
-      fastest.set(s, Math.min(fastest.get(s) ?? Infinity, ms));
+      const refused = keep(s, await take(s));
+      if (refused !== undefined) return { refused, requests };
     }
   }
   return { evidence: judgeFastest(d, fastest), fastest, reached, requests };
@@ -288,9 +303,8 @@ export const CONFIRM_ALLOWANCE = 1.5;
  */
 export async function probeCost(d: CostDimension, send: SendSized, o: ProbeOptions): Promise<CostVerdict> {
   const started = Date.now();
-  const shuffle = shuffler(o.seed);
-  const together = o.pairsTogether ?? false;
-  const first = await measureOnce(d, send, shuffle, o.deadline, together);
+  const m: Measurement = { d, send, shuffle: shuffler(o.seed), together: o.pairsTogether ?? false };
+  const first = await measureOnce(m, o.deadline);
   const ms = () => Date.now() - started;
   const allowance = () => Math.max(o.deadline, Date.now() + CONFIRM_ALLOWANCE * ms());
   if (!first.outlier) {
@@ -298,7 +312,7 @@ export async function probeCost(d: CostDimension, send: SendSized, o: ProbeOptio
     if (!first.evidence.suspect) return { kind: 'linear', evidence: first.evidence, requests: first.requests, ms: ms() };
   }
   // A suspicion (an outlier, or growth past the lower bars): measured again from scratch.
-  const again = await measureOnce(d, send, shuffle, allowance(), together);
+  const again = await measureOnce(m, allowance());
   const requests = first.requests + again.requests;
   const firstEvidence = first.evidence ?? outlierEvidence(d, first, first);
   if (again.outlier) return { kind: 'superlinear', evidence: outlierEvidence(d, first, again), first: firstEvidence, requests, ms: ms() };
