@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { matchEquivalent, mutantsOf, originalText, parseEquivalents, render, scoresOf, tally, type Report, type ReportMutant } from '../../mutation/summary.ts';
 
@@ -101,5 +102,20 @@ describe('mutation summary', () => {
   it('names the entry at fault in a malformed equivalent.json', () => {
     expect(() => parseEquivalents('{}')).toThrow(/expected a list/);
     expect(() => parseEquivalents(JSON.stringify([{ file: 'f', mutator: 'm', original: 'o' }]))).toThrow(/entry 0: "reason"/);
+  });
+});
+
+describe('mutation/equivalent.json, the judgements as committed', () => {
+  const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+  it('parses, names files of the reference, and each original text is still in its file', () => {
+    const root = new URL('../../', import.meta.url);
+    const list = parseEquivalents(readFileSync(new URL('mutation/equivalent.json', root), 'utf8'));
+    expect(list.length).toBeGreaterThan(0);
+    const stale = list.filter((e) => {
+      const path = new URL(e.file, root);
+      return !e.file.startsWith('src/reference/') || !existsSync(path) || !collapse(readFileSync(path, 'utf8')).includes(collapse(e.original));
+    });
+    // A judgement whose code is gone matches nothing and only hides that it is stale.
+    expect(stale.map((e) => `${e.file} ${e.mutator} ${e.original}`)).toEqual([]);
   });
 });
