@@ -309,6 +309,8 @@ interface Strictness {
   readonly negativeCountersRejected: boolean;
   /** `usage-day-window=not-future`. */
   readonly futureDaysRejected: boolean;
+  /** `usage-day-today-refused`: that reading's check written `day >= today`. */
+  readonly todayRefused: boolean;
 }
 
 function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
@@ -326,6 +328,7 @@ function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
     emptyListsRejected: readings.is('empty-lists', 'rejected'),
     negativeCountersRejected: readings.is('usage-counters-negative', 'rejected'),
     futureDaysRejected: readings.is('usage-day-window', 'not-future'),
+    todayRefused: faults.has('usage-day-today-refused'),
   };
   const any =
     s.exclusive.size > 0 || s.nilRejected || s.lowerOnly || s.rosterEverywhere || s.emptyEnvelopeRefused || s.bytes || s.unknownRejected || s.emptyListsRejected || s.negativeCountersRejected || s.futureDaysRejected;
@@ -352,6 +355,8 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         // Stryker disable next-line all: the envelope-empty-refused fault only
         if (s.emptyEnvelopeRefused && node === ENVELOPE_NODE && v === '') add('minLength', at);
         if (s.futureDaysRejected && node.pattern === 'day' && v > today) add('future-day', at);
+        // Stryker disable next-line all: the usage-day-today-refused fault only
+        if (s.todayRefused && node.pattern === 'day' && v === today) add('future-day', at);
         return;
       case 'integer':
         if (s.negativeCountersRejected && node.range === 'usageCounter' && typeof v === 'number' && v < 0) add('min', at);

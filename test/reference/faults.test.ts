@@ -196,6 +196,7 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 409,
     faulty: 200,
   },
+  'usage-day-today-refused': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ day: new Date().toISOString().slice(0, 10) })])), correct: 200, faulty: 400 },
   'revision-owner-last': {
     // B takes A's revision id, then A reuses it: per pouch both are refused; the fault serves per artifact, and forgets A.
     observe: async (ref) => {
