@@ -22,7 +22,7 @@ import {
 } from '../spec/index.ts';
 import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit } from './body.ts';
-import { FIRST_DAY, LAST_DAY, daysInMonth, leapDay, formatDay, anyYear, recentDay } from './days.ts';
+import { FIRST_DAY, LAST_DAY, daysInMonth, leapDay, formatDay, anyYear, currentUtcDay } from './days.ts';
 import { getAt, type Json, type Params } from './json.ts';
 import { applyCase, versioned, versionedUuid, VARIANT_AT, VARIANT_DIGITS, VERSION_AT, VERSION_DIGITS } from './uuid.ts';
 
@@ -128,7 +128,7 @@ function dayPatternSpecs(): BoundarySpec[] {
     { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
     { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
     // Taken when the case is generated; checked as a day, since midnight may pass before the check.
-    { bound: 'edge', variant: 'day:today', edit: set(fc.constant(null).map(() => recentDay())), holds: (v) => typeof v === 'string' && PATTERNS.day.regex.test(v) },
+    { bound: 'edge', variant: 'day:today', edit: set(fc.constant(null).map(() => currentUtcDay())), holds: (v) => typeof v === 'string' && PATTERNS.day.regex.test(v) },
   ];
 }
 

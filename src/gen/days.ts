@@ -38,18 +38,15 @@ const nonLeapYears = Array.from({ length: DAY_YEARS.last - DAY_YEARS.first + 1 }
 export const FIRST_DAY = formatDay(DAY_YEARS.first, 1, 1);
 export const LAST_DAY = formatDay(DAY_YEARS.last, 12, 31);
 
-const DAY_MS = 86_400_000;
-/** How long after midnight UTC `recentDay` still answers the day before. */
-export const RECENT_DAY_MARGIN_MS = 3_600_000;
-
 /**
  * The current UTC day: under `usage-day-window=not-future` the last day accepted, so a check written
- * `day >= today` shows only here. In the first hour after midnight, the day before: a target whose
- * clock runs a little behind this machine's would still be in that day, and see this one as future.
+ * `day >= today` shows only here. No margin is kept around midnight: a target whose clock runs
+ * behind this machine's by s seconds would see it as tomorrow for s seconds after midnight, which
+ * with clocks kept by NTP is a fraction of a second; a margin would instead make the defect
+ * unobservable for as long, and the embedded reference's kill of it depend on the time of day.
  */
-export function recentDay(now: number = Date.now()): string {
-  const t = now % DAY_MS < RECENT_DAY_MARGIN_MS ? now - DAY_MS : now;
-  return new Date(t).toISOString().slice(0, 10);
+export function currentUtcDay(now: number = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
 }
 
 const yearArb = fc.integer({ min: DAY_YEARS.first, max: DAY_YEARS.last });
