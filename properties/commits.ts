@@ -160,8 +160,11 @@ const revisionReuseRejected = defineProperty({
   assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REVISION_UNIQUE, CONFLICT_FORM, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other') }),
+  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other', 'own-same-batch') }),
   async check(ctx, c) {
+    if (c.reuse === 'own-same-batch' && ctx.assumptions['batch-atomicity'] === 'per-op') {
+      return notApplicable('under batch-atomicity=per-op the first op of a batch reusing its own revision id may apply alone, and its result names the same artifact and revision as the reuse: which of the two applied cannot be read');
+    }
     const pouch = pouchFor(ctx);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
@@ -181,6 +184,11 @@ const revisionReuseRejected = defineProperty({
       const u = unexpected(await commit(ctx, pouch, taken), 'another artifact created with the revision id of the first');
       if (u) return u;
       ops = [op(ctx, { type: 'update', artifact: a.id, revision: first, base: a.head })];
+    } else if (c.reuse === 'own-same-batch') {
+      // One batch uses a new revision id twice in A: the second use is a reuse within the artifact, refused
+      // under either reading (the batch's own earlier ops count, not only what the store held before).
+      const r = ctx.uuid();
+      ops = [op(ctx, { type: 'update', artifact: a.id, revision: r, base: a.head }), op(ctx, { type: 'update', artifact: a.id, revision: r, base: r })];
     } else if (c.reuse === 'other-artifact') {
       ops = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: first, base: null })];
     } else {
@@ -197,7 +205,12 @@ const revisionReuseRejected = defineProperty({
     const perArtifact = ctx.assumptions['revision-id-unique'] === 'per-artifact';
     // The op that reuses: the second of a same-batch pair (the first names the id first).
     const reuser = f.ops[c.reuse === 'same-batch' ? 1 : 0];
-    if (reuser === 'applied' && !(crossArtifact && perArtifact)) {
+    // Two ops naming one artifact and one revision id cannot be told apart by their results: the reuse
+    // applied only if a success lists both as applied.
+    const named = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
+    const same = (x: Record<string, unknown>): boolean => x['status'] === 'applied' && named(x['artifact_id'], a.id) && named(x['revision_id'], ops[1]!.revision_id);
+    const reused = c.reuse === 'own-same-batch' ? (ex.response?.status ?? 500) < 300 && resultsOf(ex).filter(same).length >= 2 : reuser === 'applied';
+    if (reused && !(crossArtifact && perArtifact)) {
       notes.add(assumptionMismatch('revision-id-unique', `${what}: applied (${f.answer})`));
       // Reusing a revision id moved the head: the next proof uses what the target now holds.
       if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0]!.revision_id;

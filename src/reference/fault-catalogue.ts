@@ -192,6 +192,7 @@ const LIST = [
   f('operation-id-global', 'commits', 'keeps one idempotency table for the whole service, keyed by operation_id alone, and answers a hit with the remembered response as it was: another account\'s commit that reuses an operation_id is not applied and is answered the first commit\'s results (the other account\'s artifact and revision ids)', ['auth.cross-account']),
   // The boundary of a reading (src/reference/validate.ts).
   f('usage-day-today-refused', 'limits', 'under usage-day-window=not-future, refuses the current UTC day too: the check is written day >= today', ['boundaries.limits-accepted'], { requires: { 'usage-day-window': 'not-future' } }),
+  f('revision-batch-unchecked', 'commits', 'under revision-id-unique=per-artifact, looks a revision id up among the artifact\'s stored revisions only, not among the batch\'s earlier ops: a batch that uses one revision id twice in one artifact applies', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
   // State: what a store keeps (src/reference/store.ts).
   f('revision-owner-last', 'commits', 'keeps one artifact per revision id (the last to use it): under revision-id-unique=per-artifact, artifact A may reuse its own revision id once artifact B has used it', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
 ] as const;

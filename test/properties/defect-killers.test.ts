@@ -54,6 +54,7 @@ const KILLS: readonly Kill[] = [
   { fault: 'operation-id-global' },
   { fault: 'artifacts-keyed-by-id' },
   { fault: 'revision-owner-last', cases: [{ reuse: 'own-after-other' }], runs: 2 },
+  { fault: 'revision-batch-unchecked', cases: [{ reuse: 'own-same-batch' }], runs: 2 },
   { fault: 'usage-day-today-refused', variants: /^day:today$/ },
   // The cost probe's faults are killed in the timed group (test/properties/cost-killers.test.ts): measured beside another test file, a probe missed one.
 ];

@@ -197,6 +197,16 @@ const DEMOS: Record<FaultName, Demo> = {
     faulty: 200,
   },
   'usage-day-today-refused': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ day: new Date().toISOString().slice(0, 10) })])), correct: 200, faulty: 400 },
+  'revision-batch-unchecked': {
+    // One batch uses a revision id twice in one artifact: refused per pouch, and per artifact; the fault serves per artifact and applies it.
+    observe: (ref) => {
+      const a = op(ref);
+      const r = a['revision_id'] as string;
+      return commitOps(ref, [a, op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, revision_id: r, base_revision_id: r })]);
+    },
+    correct: 409,
+    faulty: 200,
+  },
   'revision-owner-last': {
     // B takes A's revision id, then A reuses it: per pouch both are refused; the fault serves per artifact, and forgets A.
     observe: async (ref) => {

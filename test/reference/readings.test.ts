@@ -620,6 +620,7 @@ describe('faults combined with readings still show their defect', () => {
       'body-cap-30mb',
       'artifacts-keyed-by-id',
       'revision-owner-last',
+      'revision-batch-unchecked',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);

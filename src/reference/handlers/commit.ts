@@ -140,7 +140,8 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
   if (faults.has('revision-reuse-accepted')) return undefined;
   const perArtifact = readings.is('revision-id-unique', 'per-artifact');
   const reused = perArtifact
-    ? staged.usedBy(op.artifact_id, op.revision_id) || (pouch?.isRevisionOf(op.artifact_id, op.revision_id) ?? false)
+    ? // `revision-batch-unchecked`: the artifact's revisions are looked up in the store only, not among the batch's earlier ops.
+      (!faults.has('revision-batch-unchecked') && staged.usedBy(op.artifact_id, op.revision_id)) || (pouch?.isRevisionOf(op.artifact_id, op.revision_id) ?? false)
     : staged.used(op.revision_id) || (pouch?.revisionUsed(op.revision_id) ?? false);
   return reused ? `revision_id ${op.revision_id} is already used in this ${perArtifact ? 'artifact' : 'pouch'}` : undefined;
 }
