@@ -10,7 +10,7 @@ import { assumptionMismatch, describeResponse, expectRejected, Notes, resultsOf,
 import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
-import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';
+import { absent, commit, createArtifacts, extend, fates, namesId, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';
 
 const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required');
 /** §1: only members change a pouch; a device of another account is none. */
@@ -74,8 +74,7 @@ async function reusedOperationId(ctx: CaseContext, pouch: Pouch): Promise<Outcom
   const ex = await commit(ctx, pouchFor(ctx), theirs, { as: { account: 'secondary', member: 'device' }, operationId });
   const u = unexpected(ex, what);
   if (u) return u;
-  const named = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
-  const shown = resultsOf(ex).filter((r) => named(r['artifact_id'], a.id) || named(r['revision_id'], a.head));
+  const shown = resultsOf(ex).filter((r) => namesId(r['artifact_id'], a.id) || namesId(r['revision_id'], a.head));
   if (shown.length === 0) return PASS;
   return violation(NOTHING_SHOWN, `${what}: answered ${describeResponse(ex)}, whose results name the first account's artifact ${a.id} (revision ${a.head}), which the second account never sent`);
 }

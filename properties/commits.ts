@@ -16,7 +16,7 @@ import { readingJudgement, specJudgement } from '../src/check/judge/judgements.t
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { absent, commit, createArtifacts, extend, fates, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
+import { absent, commit, createArtifacts, extend, fates, namesId, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
 
 const LATER_TYPES = OP_TYPES.filter((t): t is Exclude<OpType, 'create'> => t !== 'create');
 const arbLaterType = fc.constantFrom(...LATER_TYPES);
@@ -207,8 +207,7 @@ const revisionReuseRejected = defineProperty({
     const reuser = f.ops[c.reuse === 'same-batch' ? 1 : 0];
     // Two ops naming one artifact and one revision id cannot be told apart by their results: the reuse
     // applied only if a success lists both as applied.
-    const named = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
-    const same = (x: Record<string, unknown>): boolean => x['status'] === 'applied' && named(x['artifact_id'], a.id) && named(x['revision_id'], ops[1]!.revision_id);
+    const same = (x: Record<string, unknown>): boolean => x['status'] === 'applied' && namesId(x['artifact_id'], a.id) && namesId(x['revision_id'], ops[1]!.revision_id);
     const reused = c.reuse === 'own-same-batch' ? (ex.response?.status ?? 500) < 300 && resultsOf(ex).filter(same).length >= 2 : reuser === 'applied';
     if (reused && !(crossArtifact && perArtifact)) {
       notes.add(assumptionMismatch('revision-id-unique', `${what}: applied (${f.answer})`));

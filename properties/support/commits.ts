@@ -164,6 +164,9 @@ async function headAtSuspect(ctx: CaseContext, pouch: Pouch, artifact: string, s
   return undefined;
 }
 
+
+/** Whether a value the target answered names this id (uuids compare without regard to case, 2.2). */
+export const namesId = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
 const isOutcome = (x: unknown): x is Outcome => typeof x === 'object' && x !== null && 'ok' in x;
 
 /**
