@@ -4,7 +4,7 @@
  * restated, so a change of the pattern moves the generator with it.
  */
 import fc from 'fast-check';
-import { PATTERNS, isCalendarDay } from '../spec/index.ts';
+import { PATTERNS, isCalendarDay, utcDayOf } from '../spec/index.ts';
 
 export function formatDay(y: number, m: number, d: number): string {
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
@@ -46,7 +46,7 @@ export const LAST_DAY = formatDay(DAY_YEARS.last, 12, 31);
  * unobservable for as long, and the embedded reference's kill of it depend on the time of day.
  */
 export function currentUtcDay(now: number = Date.now()): string {
-  return new Date(now).toISOString().slice(0, 10);
+  return utcDayOf(now);
 }
 
 const yearArb = fc.integer({ min: DAY_YEARS.first, max: DAY_YEARS.last });

@@ -12,6 +12,7 @@ import {
   UsageRow,
   commitOperations,
   reportUsage,
+  utcDayOf,
   type OpType,
   type PouchOperationValue,
   type UsageKeyFields,
@@ -197,7 +198,7 @@ const ASSISTANT_CHARS = CHARSETS.assistant.chars;
 /** A small key space (days × assistants × models) that many sources report into, so rows overlap. */
 export function usageKeySpace(rng: Rng, o: { days: number; assistants: number; models: number }): UsageKey[] {
   const base = Date.UTC(2026, 0, 1);
-  const days = Array.from({ length: o.days }, (_, i) => new Date(base + i * 86_400_000).toISOString().slice(0, 10));
+  const days = Array.from({ length: o.days }, (_, i) => utcDayOf(base + i * 86_400_000));
   const maxA = LIMITS.assistantLength.max ?? 1;
   const assistants = Array.from({ length: o.assistants }, (_, i) => {
     let s = 'a';

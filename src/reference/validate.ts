@@ -27,6 +27,7 @@ import {
   jsonPath,
   schemasOf,
   toZod,
+  utcDayOf,
   type Endpoint,
   type EndpointId,
   type CharsetName,
@@ -336,7 +337,7 @@ function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
 }
 
 /** The current UTC day in the 20YY-MM-DD form: days compare as strings. */
-const todayUtc = (): string => new Date().toISOString().slice(0, 10);
+const todayUtc = (): string => utcDayOf(Date.now());
 
 /** Extra issues of the readings and faults that make validation stricter than the schema. Runs on schema-valid bodies only. */
 function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {

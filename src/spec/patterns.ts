@@ -43,3 +43,8 @@ export const PATTERNS = Object.freeze({
 });
 
 export type PatternName = keyof typeof PATTERNS;
+
+/** The UTC day of a time, written as 2.7's `day` is (YYYY-MM-DD). */
+export function utcDayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}

@@ -7,14 +7,14 @@
  * refuses the whole endpoint. Derived from the model, so a new field or endpoint needs nothing here.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CHARSETS, ENDPOINT_BY_ID, LIMITS, type EndpointId, type Node } from '../../spec/index.ts';
+import { CHARSETS, ENDPOINT_BY_ID, LIMITS, utcDayOf, type EndpointId, type Node } from '../../spec/index.ts';
 import type { Json, JsonObject, Params, RequestSample } from '../../gen/index.ts';
 
 const DAY_MS = 86_400_000;
 
 /** Yesterday (UTC): a past day every reading of the day rules accepts. */
 export function plainDay(now = Date.now()): string {
-  return new Date(now - DAY_MS).toISOString().slice(0, 10);
+  return utcDayOf(now - DAY_MS);
 }
 
 function plainString(node: Extract<Node, { kind: 'string' }>): string {

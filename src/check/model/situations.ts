@@ -5,7 +5,7 @@
  * to come, a batch that builds on itself. Found by walking the body against the model, each with
  * its template path, so a judge can build the same request without it.
  */
-import { ENDPOINT_BY_ID, LIMITS, codePointLength, coveredBy, readingsCovering, type AssumptionName, type AssumptionSet, type EndpointId, type Node, type Situation } from '../../spec/index.ts';
+import { ENDPOINT_BY_ID, LIMITS, codePointLength, coveredBy, readingsCovering, type AssumptionName, type AssumptionSet, type EndpointId, type Node, type Situation, utcDayOf } from '../../spec/index.ts';
 
 /** A situation of a body, where it sits (template path: `ops[].blob_ids`, `rows[].day`). */
 export interface SituationAt {
@@ -18,7 +18,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Every situation of the body, once per situation and path. */
-export function situationsIn(endpoint: EndpointId, body: unknown, today: string = new Date().toISOString().slice(0, 10)): SituationAt[] {
+export function situationsIn(endpoint: EndpointId, body: unknown, today: string = utcDayOf(Date.now())): SituationAt[] {
   const found: SituationAt[] = [];
   const seen = new Set<string>();
   const add = (situation: Situation, path: string) => {

@@ -6,7 +6,7 @@
  * lengths of astral text). A plain usage report is known to be accepted before any of them runs,
  * so a refusal is the varied value's.
  */
-import { LIMITS, type ReadingOf } from '../../../spec/index.ts';
+import { LIMITS, utcDayOf, type ReadingOf } from '../../../spec/index.ts';
 import { calibrationPlan, fittingPairs } from '../../model/usage-model.ts';
 import { plainDay } from '../../model/plain.ts';
 import { usageRow, type UsageRowSpec } from './build.ts';
@@ -68,7 +68,7 @@ export async function probeNegative(scope: Scope): Promise<ProbeResult[]> {
 
 /** usage-day-window: a row two days ahead of the current UTC day (clear of clock skew). 1 request. */
 export async function probeDayWindow(scope: Scope): Promise<ProbeResult[]> {
-  const day = new Date(Date.now() + 2 * DAY_MS).toISOString().slice(0, 10);
+  const day = utcDayOf(Date.now() + 2 * DAY_MS);
   const a = await reportOne(scope, `a row of day ${day} (two days ahead)`, { day });
   return [verdict(scope.evidence, 'usage-day-window', a, 'any-day', 'not-future')];
 }
