@@ -7,16 +7,21 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { assumptionMismatch, describeResponse, expectRejected, Notes, resultsOf, unexpected, violation } from '../src/check/judge/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
+import { READING_FREE, readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
 import { absent, commit, createArtifacts, extend, fates, namesId, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';
 
 const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required');
 /** §1: only members change a pouch; a device of another account is none. */
-export const MEMBERS_ONLY = specJudgement('auth.members-only', 'A device of another account never changes what an account\'s pouch holds: its update does not apply there, its create does not appear there.', 'membersHoldPouches');
+// Judged by the owner's own next commit on its head, so what the server answers the other account
+// (cross-account-isolation: refused, or a separate pouch) does not decide it: only how the owner's
+// commit is answered does.
+export const MEMBERS_ONLY = specJudgement('auth.members-only', 'A device of another account never changes what an account\'s pouch holds: its update does not apply there, its create does not appear there.', 'membersHoldPouches', {
+  reads: ['pouch-existence', 'conflict-behaviour', 'op-semantics'],
+});
 /** §1 again: what a pouch holds is shown to its members; an answer to another account's commit names none of it. */
-export const NOTHING_SHOWN = specJudgement('auth.nothing-shown', 'A commit of another account\'s device, whatever its operation_id, is answered about its own ops: its results name no artifact or revision of an account\'s pouch it never sent.', 'membersHoldPouches');
+export const NOTHING_SHOWN = specJudgement('auth.nothing-shown', 'A commit of another account\'s device, whatever its operation_id, is answered about its own ops: its results name no artifact or revision of an account\'s pouch it never sent.', 'membersHoldPouches', READING_FREE);
 const FOREIGN_ID = readingJudgement('auth.foreign-pouch-id', 'A commit to a pouch id another account holds is answered as the run reads (refused, or served from a separate pouch).', 'cross-account-isolation');
 import { plainRequest, prepare } from './support/requests.ts';
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describeResponse, unexpected, violation } from '../src/check/judge/judge.ts';
-import { SUCCESS_ENVELOPE, specJudgement } from '../src/check/judge/judgements.ts';
+import { READING_FREE, SUCCESS_ENVELOPE, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { validRequest } from '../src/gen/index.ts';
 import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';
@@ -49,9 +49,9 @@ const validAccepted = defineProperty({
 });
 
 /** The intro: bodies are JSON, answers included. */
-const JSON_BODY = specJudgement('shapes.json-body', 'A success answers a JSON body with Content-Type application/json.', 'jsonBodies');
+const JSON_BODY = specJudgement('shapes.json-body', 'A success answers a JSON body with Content-Type application/json.', 'jsonBodies', READING_FREE);
 /** 7: "Success responses carry ok true". */
-const OK_TRUE = specJudgement('shapes.ok-true', 'A success carries ok: true.', 'successOkTrue');
+const OK_TRUE = specJudgement('shapes.ok-true', 'A success carries ok: true.', 'successOkTrue', READING_FREE);
 
 /** 2.1 and the endpoint's data, judged on the raw response rather than the client's verdict. */
 export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {

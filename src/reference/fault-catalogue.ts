@@ -117,6 +117,9 @@ const LIST = [
   f('approve-camel-case', 'envelope', 'approve answers data.deviceId instead of data.device_id', ['approve.device-created', 'shapes.response-envelope']),
   f('passkey-data-null', 'envelope', 'passkey registration answers data: null', ['passkeys.response-object', 'shapes.response-envelope']),
   f('unlock-head-seq-stuck', 'envelope', 'the unlock head counter is never persisted: every change answers head_seq 1', ['unlock.head-seq'], { deviatesFrom: 'head-seq-semantics' }),
+  // 4.5: "data.rotation_pending (boolean, required)": a required member dropped, or one typed as read from a text column.
+  f('revoke-rotation-pending-missing', 'envelope', 'revoke answers data.revoked alone, without the required rotation_pending', ['shapes.response-envelope', 'shapes.valid-accepted']),
+  f('revoke-rotation-pending-string', 'envelope', 'revoke answers data.rotation_pending as the string "true" or "false"', ['shapes.response-envelope', 'shapes.valid-accepted']),
   f('head-seq-not-integer', 'envelope', 'answers data.head_seq of 4.6 as a decimal string instead of an integer', ['unlock.head-seq', 'shapes.response-envelope']),
   // Robustness.
   f('body-cap-500', 'robustness', 'the body size cap throws a plain error instead of answering 413: an oversized body is answered 500', ['robustness.oversized-body']),

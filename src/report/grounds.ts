@@ -16,6 +16,8 @@ export interface GroundRow {
   readonly ground: string;
   /** The properties that can return it (`*` for the shared ones). */
   readonly properties: readonly string[];
+  /** The registry questions its verdict reads (`[]`: none, it holds under every reading); absent where undeclared (whatever its case consulted). */
+  readonly reads?: readonly string[];
 }
 
 function groundText(j: Judgement): string {
@@ -50,6 +52,7 @@ export function groundRows(props: readonly Property[]): GroundRow[] {
     finding: j.ground.kind === 'reading' ? 'assumption' : j.ground.kind === 'performance' ? 'performance' : 'violation',
     ground: groundText(j),
     properties: ps,
+    ...(j.reads ? { reads: [...j.reads] } : {}),
   }));
 }
 
@@ -59,6 +62,7 @@ export function groundLines(rows: readonly GroundRow[]): string[] {
     out.push(`${r.judgement}  → ${r.finding}`);
     out.push(`    ${r.rule}`);
     out.push(`    ground: ${r.ground}`);
+    out.push(`    reads: ${r.reads === undefined ? 'whatever readings its case consults' : r.reads.length === 0 ? 'no reading (judged whatever the probe identified)' : r.reads.join(', ')}`);
     out.push(`    properties: ${r.properties.join(', ')}`);
   }
   const v = rows.filter((r) => r.finding === 'violation').length;

@@ -377,6 +377,12 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 1,
     faulty: 0,
   },
+  'revoke-rotation-pending-missing': {
+    observe: async (ref) => Object.keys((await call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, {}, BROWSER)).json.data).sort(),
+    correct: ['revoked', 'rotation_pending'],
+    faulty: ['revoked'],
+  },
+  'revoke-rotation-pending-string': { observe: async (ref) => typeof (await call(ref, 'POST', `/v1/browsers/${randomUUID()}/revoke`, {}, BROWSER)).json.data.rotation_pending, correct: 'boolean', faulty: 'string' },
   'head-seq-not-integer': { observe: async (ref) => typeof (await unlock(ref)).json.data.head_seq, correct: 'number', faulty: 'string' },
   'body-cap-500': {
     observe: (ref) =>

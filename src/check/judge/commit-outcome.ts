@@ -49,19 +49,23 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   const status = ex.response?.status;
   if (status === undefined || status >= 500 || ex.verdict === 'transport-error') return unknown(false);
   // Section 7: an envelope with ok false is no success, whatever its status: the whole request was refused.
+  // The form of a refusal is read only by a caller that knows the refusal is a conflict (a getter): a
+  // forgery refused reads no conflict reading, so an unidentified one leaves its verdict alone.
   if (status < 400 && ex.verdict === 'rejected') {
-    return { ops: ops.map(() => 'refused'), batch: ops.length ? 'refused' : 'unknown', answer: describeResponse(ex), unreadable: false, conflictForm: okFalseForm(status, readings, ex) };
+    return { ops: ops.map(() => 'refused'), batch: ops.length ? 'refused' : 'unknown', answer: describeResponse(ex), unreadable: false, get conflictForm() { return okFalseForm(status, readings, ex); } };
   }
   if (status >= 400) {
     // Under batch-atomicity=per-op a refused request may still have applied its valid ops: only
-    // results the answer lists, or a single op, say which; the rest are unknown.
-    const listed = readings['batch-atomicity'] === 'per-op' && ops.length > 1 ? statusesIn(ex, ops) : undefined;
+    // results the answer lists, or a single op, say which; the rest are unknown. A single op's fate
+    // reads no reading.
+    const perOp = ops.length > 1 && readings['batch-atomicity'] === 'per-op';
+    const listed = perOp ? statusesIn(ex, ops) : undefined;
     const fates = ops.map((_, i): OpFate => {
-      if (readings['batch-atomicity'] !== 'per-op' || ops.length === 1) return 'refused';
+      if (!perOp) return 'refused';
       const s = listed?.[i];
       return s === undefined ? 'unknown' : s === 'applied' ? 'applied' : 'refused';
     });
-    return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: false, conflictForm: refusalForm(status, readings, ex) };
+    return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: false, get conflictForm() { return refusalForm(status, readings, ex); } };
   }
   if (status < 200 || status >= 300) return unknown(false);
   const statuses = statusesIn(ex, ops);

@@ -35,6 +35,13 @@ export interface Judgement {
   readonly id: string;
   readonly rule: string;
   readonly ground: JudgementGround;
+  /**
+   * The registry questions the verdict reads, declared as data. Absent: whatever the case consulted
+   * may decide it, so an unidentified reading the case read makes its verdict unknown. Declared: only
+   * an unidentified reading named here does; `[]` marks a judgement that holds under every reading
+   * (a success answer's schema, a relation between the target's own answers).
+   */
+  readonly reads?: readonly AssumptionName[];
 }
 
 
@@ -43,9 +50,12 @@ export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spe
 /** A judgement resting on the clause of whichever constraint it judges. */
 export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
 
-export function specJudgement(id: string, rule: string, clause: ClauseName): SpecJudgement {
-  return Object.freeze({ id, rule, ground: specGround(clause) }) as SpecJudgement;
+export function specJudgement(id: string, rule: string, clause: ClauseName, o: { readonly reads?: readonly AssumptionName[] } = {}): SpecJudgement {
+  return Object.freeze({ id, rule, ground: specGround(clause), ...(o.reads ? { reads: Object.freeze([...o.reads]) } : {}) }) as SpecJudgement;
 }
+
+/** Reads no reading: its verdict stands whatever the probe left unidentified. */
+export const READING_FREE = Object.freeze({ reads: Object.freeze([] as AssumptionName[]) });
 
 export function constraintJudgement(id: string, rule: string): ConstraintJudgement {
   return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }) });
@@ -63,7 +73,8 @@ export function performanceJudgement(id: string, rule: string, basis: string): P
   return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }) });
 }
 
-export const SUCCESS_ENVELOPE = specJudgement('shared.success-envelope', 'A 2xx answers the common envelope (2.1): ok true, data, meta.request_id, and the data its endpoint lists.', 'envelopeFields');
+// A success's form is the spec's words alone (2.1, section 4's data, section 7's ok true): no reading changes it.
+export const SUCCESS_ENVELOPE = specJudgement('shared.success-envelope', 'A 2xx answers the common envelope (2.1): ok true, data, meta.request_id, and the data its endpoint lists.', 'envelopeFields', READING_FREE);
 
 /** What each endpoint does, in the spec's words: the clause a refused valid request breaks. */
 const ENDPOINT_CLAUSE: { readonly [E in EndpointId]: ClauseName } = {

@@ -9,7 +9,7 @@ import type { Profile } from '../../target/profile.ts';
 import { createCaseContext, type RequestCounter } from './context.ts';
 import type { Environment } from '../judge/environment.ts';
 import { vetOutcome } from '../judge/grounds.ts';
-import { unknownOutcome, type Outcome, type Property } from '../property.ts';
+import { unknownOutcome, type Judgement, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
 import type { Slots } from './pool.ts';
 
@@ -47,13 +47,16 @@ export interface CaseRun {
 
 /**
  * A verdict that consulted a reading the probe could not identify rests on a guess: it is unknown.
- * The target's own failures (a 5xx, the network) and cost smells rest on no reading, and stay.
+ * The target's own failures (a 5xx, the network) and cost smells rest on no reading, and stay. A
+ * violation of a judgement that declares what it reads (`Judgement.reads`) is unknown only through
+ * those: the case may have consulted others on its way without them deciding this verdict.
  */
-function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, unknown: ReadonlyMap<AssumptionName, string>): Outcome {
+function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, unknown: ReadonlyMap<AssumptionName, string>, judgements: readonly Judgement[]): Outcome {
   if (unknown.size === 0) return o;
   if (!o.ok && (o.kind === 'server-error' || o.kind === 'transport' || o.kind === 'performance' || o.kind === 'unknown')) return o;
   const independent: readonly AssumptionName[] = !o.ok && o.kind === 'violation' ? (o.independentOf ?? []) : [];
-  const names = [...consulted].filter((n) => unknown.has(n) && !independent.includes(n));
+  const reads = !o.ok && o.kind === 'violation' ? judgements.find((j) => j.id === o.judgement)?.reads : undefined;
+  const names = [...consulted].filter((n) => unknown.has(n) && !independent.includes(n) && (reads === undefined || reads.includes(n)));
   if (names.length === 0) return o;
   const why = names.map((n) => `${n} (${unknown.get(n)})`).join('; ');
   const seen = o.ok ? 'the case passed' : `the case found: ${o.message}`;
@@ -89,7 +92,7 @@ async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise
   // ended (a property may read a failed call as a target that stopped serving) is pouchproof's own doing.
   const cut = d.signal.aborted && (threw || outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'));
   if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some((e) => e.throttled?.cutShort) ? 'throttled' : 'time' }, crashed: false, cut: true };
-  const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings);
+  const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings, prop.judgements);
   const verdict = verdictOf(judged, ctx.requests());
   // A case the target kept throttling is throttling's, not the network's.
   const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some((e) => e.throttled?.cutShort);

@@ -11,7 +11,7 @@
  * pouch keys), i.e. unless the rotation was done in the same request.
  */
 import { HttpError } from '../errors.ts';
-import type { Handler, RequestContext } from '../context.ts';
+import { offSpec, type Handler, type RequestContext } from '../context.ts';
 
 /** The member an id names: a fixture member, a listed browser (primary account) or, under `any-id`, nobody known. */
 function memberOf(ctx: RequestContext<'revokeBrowser'>, id: string): { accountId: string; kind: 'browser' | 'device' } | undefined {
@@ -29,6 +29,8 @@ export const revokeBrowser: Handler<'revokeBrowser'> = (ctx) => {
   if (known && id === ctx.caller.memberId) throw new HttpError(409, 'cannot_revoke_self', 'a browser cannot revoke itself');
   if (known && known.kind !== 'browser') throw new HttpError(409, 'not_a_browser', 'this member is not a browser');
   ctx.store.revokeBrowser(ctx.caller.accountId, id);
-  const rotated = (ctx.body.roster?.key_envelopes?.length ?? 0) > 0;
-  return { status: 200, data: { revoked: true, rotation_pending: !rotated } };
+  const pending = (ctx.body.roster?.key_envelopes?.length ?? 0) === 0;
+  if (ctx.faults.has('revoke-rotation-pending-missing')) return { status: 200, data: offSpec({ revoked: true }) };
+  if (ctx.faults.has('revoke-rotation-pending-string')) return { status: 200, data: offSpec({ revoked: true, rotation_pending: String(pending) }) };
+  return { status: 200, data: { revoked: true, rotation_pending: pending } };
 };
