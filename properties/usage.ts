@@ -14,7 +14,9 @@ import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/mod
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, noReadingFits, probes, raised, readings, runUsagePlan } from './support/usage.ts';
+import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, noReadingFits, raised, readings, runUsagePlan } from './support/usage.ts';
+import { lowerRelation, monotoneRelation, resentRelation, sameRowsRelation } from './support/usage-laws.ts';
+import { IDEMPOTENT_RELATION, NEVER_ADDED_RELATION } from './support/usage-relations.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
 const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
@@ -31,13 +33,13 @@ const idempotent = defineProperty({
   section: '4.3',
   invariant: 'Re-sending a report changes nothing: the re-send stores no row.',
   assumptions: [...READINGS],
-  judgements: [IDEMPOTENT],
+  judgements: [IDEMPOTENT, IDEMPOTENT_RELATION],
   needs: ['device'],
   arbitrary: () =>
     fc.record({ rows: arbDistinctRows(5), times: fc.integer({ min: 1, max: 3 }) }).map(({ rows, times }) =>
       Array.from({ length: times + 1 }, (): UsageRequest => ({ source: 0, rows })),
     ),
-  check: (ctx, plan) => runUsagePlan(ctx, plan, IDEMPOTENT),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { rule: IDEMPOTENT, relation: resentRelation(plan[0]!.rows, plan.length - 1) }),
   describe: describePlan,
 });
 
@@ -47,7 +49,7 @@ const neverSummed = defineProperty({
   section: '4.3',
   invariant: 'A row is never added to the stored one: the same row again, or one with every counter lower, stores nothing; a higher one raises it.',
   assumptions: [...READINGS],
-  judgements: [NEVER_ADDED],
+  judgements: [NEVER_ADDED, NEVER_ADDED_RELATION],
   needs: ['device'],
   arbitrary: () =>
     fc.record({ row: arbRow, cut: arbCut, by: fc.integer({ min: 1, max: 1000 }) }).map(({ row, cut, by }): UsageRequest[] => [
@@ -57,7 +59,7 @@ const neverSummed = defineProperty({
       { source: 0, rows: [row] },
       { source: 0, rows: [raised(row, by)] },
     ]),
-  check: (ctx, plan) => runUsagePlan(ctx, plan),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: lowerRelation(plan[0]!.rows[0]!, plan[2]!.rows[0]!, plan[4]!.rows[0]!) }),
   describe: describePlan,
 });
 
@@ -67,7 +69,7 @@ const monotone = defineProperty({
   section: '4.3',
   invariant: 'A reported row with a lower total never replaces a stored row with a higher total.',
   assumptions: [...READINGS],
-  judgements: [NEVER_ADDED],
+  judgements: [NEVER_ADDED, NEVER_ADDED_RELATION],
   needs: ['device'],
   arbitrary: () =>
     fc
@@ -85,7 +87,7 @@ const monotone = defineProperty({
           { source: 0, rows: [hi] },
         ];
       }),
-  check: (ctx, plan) => runUsagePlan(ctx, plan),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: monotoneRelation(plan.map((r) => r.rows[0]!)) }),
   describe: describePlan,
 });
 
@@ -99,7 +101,7 @@ const commutative = defineProperty({
   section: '4.3',
   invariant: 'Reports in any order end in the same state: two sources fed the same rows in different orders hold the same rows.',
   assumptions: [...READINGS],
-  judgements: [NEVER_ADDED],
+  judgements: [NEVER_ADDED, NEVER_ADDED_RELATION],
   needs: ['device'],
   runs: 15,
   arbitrary: () =>
@@ -113,7 +115,7 @@ const commutative = defineProperty({
           ...order.map((i): UsageRequest => ({ source: 1, rows: [rows[i]!] })),
         ];
       }),
-  check: (ctx, plan) => runUsagePlan(ctx, [...plan, ...probes(ctx, plan, [0, 1])]),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { probe: [0, 1], relation: sameRowsRelation(plan) }),
   describe: describePlan,
 });
 
@@ -123,7 +125,7 @@ const associative = defineProperty({
   section: '4.3',
   invariant: 'One request with all rows ends in the same state as the same rows split over several requests.',
   assumptions: [...READINGS],
-  judgements: [NEVER_ADDED],
+  judgements: [NEVER_ADDED, NEVER_ADDED_RELATION],
   needs: ['device'],
   runs: 15,
   arbitrary: () =>
@@ -142,7 +144,7 @@ const associative = defineProperty({
         if (at < all.length) plan.push({ source: 1, rows: all.slice(at) });
         return plan;
       }),
-  check: (ctx, plan) => runUsagePlan(ctx, [...plan, ...probes(ctx, plan, [0, 1])]),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { probe: [0, 1], relation: sameRowsRelation(plan) }),
   describe: describePlan,
 });
 

@@ -24,6 +24,7 @@ import {
   type UsageRequest,
   type UsageRow,
 } from '../../src/check/model/usage-model.ts';
+import { judgeRelation, type UsageRelation } from './usage-relations.ts';
 
 /** 4.3 rule 1. */
 export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
@@ -100,9 +101,13 @@ function describeRequest(req: UsageRequest): string {
  * server answers the calibration as a correct one of its meaning does, and breaks the laws after it.
  */
 export function calibrated(plan: readonly UsageRequest[]): UsageRequest[] {
-  const sources = [...new Set(plan.map((r) => r.source))];
+  return [...calibrationOf(plan), ...plan];
+}
+
+/** The calibration reports of every source of a plan, in the order they are sent. */
+function calibrationOf(plan: readonly UsageRequest[]): UsageRequest[] {
   const days = calibrationDays();
-  return [...sources.flatMap((source) => calibrationPlan(source, days)), ...plan];
+  return [...new Set(plan.map((r) => r.source))].flatMap((source) => calibrationPlan(source, days));
 }
 
 const DAY_MS = 86_400_000;
@@ -110,22 +115,48 @@ const DAY_MS = 86_400_000;
 /** The two days a calibration writes under: today and yesterday, so its rows never share a key with the generated ones. */
 export const calibrationDays = () => ({ recent: plainDay(), older: plainDay(Date.now() - DAY_MS) });
 
-/** Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a contrary answer breaks `rule`. */
-export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], rule: SpecJudgement = NEVER_ADDED): Promise<Outcome> {
-  const b: Blame = { judgement: rule };
-  const plan = calibrated(bare);
+export interface PlanOptions {
+  /** The law a contrary answer breaks (default rule 1). */
+  readonly rule?: SpecJudgement;
+  /** Sources whose final rows are probed after the plan (`probes`, under the run's key reading). */
+  readonly probe?: readonly number[];
+  /** Judged instead, where the calibration fits no known reading of stored (support/usage-relations.ts). */
+  readonly relation?: UsageRelation;
+}
+
+/**
+ * Sends the plan (fresh source ids, calibrated) and judges every answer against the model; a
+ * contrary answer breaks `o.rule`. The calibration goes first: where it fits no known reading, the
+ * model has nothing to go on and the case is the relation's, which reads no reading at all (the
+ * run's readings are consulted only past that point).
+ */
+export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], o: PlanOptions = {}): Promise<Outcome> {
+  const b: Blame = { judgement: o.rule ?? NEVER_ADDED };
+  const calibration = calibrationOf(bare);
   const ids = new Map<number, string>();
   const observed: (number | undefined)[] = [];
-  for (const [i, req] of plan.entries()) {
+  const send = async (req: UsageRequest, i: number): Promise<Outcome> => {
     let id = ids.get(req.source);
     if (!id) ids.set(req.source, (id = ctx.sourceId()));
     const request = { params: { sourceId: id }, body: { rows: [...req.rows] } };
     const ex = await ctx.send('reportUsage', request);
     const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
+    if (acc.ok) observed.push(ex.data?.stored);
+    return acc;
+  };
+  for (const [i, req] of calibration.entries()) {
+    const acc = await send(req, i);
     if (!acc.ok) return acc;
-    observed.push(ex.data?.stored);
   }
-  return judgePlan(ctx, plan, observed, b, plan.length - bare.length);
+  if (fittingPairs(calibration, observed).length === 0) {
+    return o.relation ? judgeRelation(ctx, o.relation) : noReadingFits(observed, 'no answer about the rows can be judged');
+  }
+  const rest = [...bare, ...(o.probe ? probes(ctx, bare, o.probe) : [])];
+  for (const [i, req] of rest.entries()) {
+    const acc = await send(req, calibration.length + i);
+    if (!acc.ok) return acc;
+  }
+  return judgePlan(ctx, [...calibration, ...rest], observed, b, calibration.length);
 }
 
 const same = (a: readonly (number | undefined)[], b: readonly (number | undefined)[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -20,6 +20,8 @@ function u<const N extends string>(name: N, description: string, allowedBy: stri
 const LIST = [
   u('stored-rows-inserted', 'data.stored of 4.3 counts the rows this request inserted, not those it raised', '4.3: "the exact meaning of stored: not shown"'),
   u('stored-reports', 'data.stored of 4.3 counts the reports the source has sent, this one included', '4.3: "the exact meaning of stored: not shown"'),
+  u('stored-tokens-held', 'data.stored of 4.3 is the tokens the source holds after the request, the totals of its rows added up', '4.3: "the exact meaning of stored: not shown"; 4.3 reports "the tokens that the assistants on this computer used"'),
+  u('stored-sequence', 'data.stored of 4.3 is the sequence number the report was stored under, counted across every source of the service', '4.3: "the exact meaning of stored: not shown"'),
   u('deleted-is-final', 'an artifact whose head is a delete takes only a restore: an update, rename, delete or resolve on that head is refused', '3: "States and transitions: not shown"'),
 ] as const;
 

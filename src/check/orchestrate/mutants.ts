@@ -8,6 +8,7 @@
  * killers) are judged by injected load checks. The reference is injected (`startTarget`) so this
  * module stays below the CLI and testable.
  */
+import type { AssumptionName } from '../../spec/index.ts';
 import type { Profile } from '../../target/profile.ts';
 import { cleanRunProblems, type CleanProblem } from './clean-run.ts';
 import type { Property } from '../property.ts';
@@ -27,6 +28,8 @@ export type LoadCheck = (faults: readonly string[]) => Promise<{ readonly detect
 
 export interface StartedTarget {
   readonly profile: Profile;
+  /** Readings a probe of this target could not identify: the run judges them as unknown (`--assume auto`). */
+  readonly unknownReadings?: ReadonlyMap<AssumptionName, string>;
   close(): Promise<void>;
 }
 
@@ -210,6 +213,7 @@ export async function runMutants(
         perPropertyMs: o.perPropertyMs,
         perRequestMs: o.perRequestMs,
         signal: o.signal,
+        ...(t.unknownReadings ? { unknownReadings: t.unknownReadings } : {}),
       });
     } finally {
       await t.close();

@@ -7,9 +7,10 @@ import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../re
 import type { Readings } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS } from '../../check/run/index.ts';
-import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, reportOf, saveReport, toolVersion } from '../../session/index.ts';
+import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
+
 
 /**
  * `pouchproof mutants`: the suite against the reference once per named fault (stopping at the
@@ -31,7 +32,8 @@ const mutants = defineCommand({
       .option('full', { type: 'boolean', default: false, describe: 'run every property against every fault (slower; shows every killer)' })
       .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
       .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' })
-      .option('reading', { type: 'string', array: true, describe: 'serve (and assume) this reading of a "not shown" in every run: NAME=VALUE (repeatable); a fault must still be killed' }),
+      .option('reading', { type: 'string', array: true, describe: 'serve (and assume) this reading of a "not shown" in every run: NAME=VALUE (repeatable); a fault must still be killed' })
+      .option('unnamed', { type: 'string', array: true, describe: 'serve this unnamed behaviour beside every fault and probe the readings first, as a run does (--assume auto): a fault must still be killed, not left unknown (repeatable; see serve --list-unnamed)' }),
   async handler(argv) {
     const seed = parseSeed(argv.seed);
     const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
@@ -61,7 +63,14 @@ const mutants = defineCommand({
     view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}${readings ? `, readings ${Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`);
     const intr = interruptible();
     try {
-      const result = await runMutants(props, faults, (fs) => openTarget({}, { faults: fs, ...(readings ? { readings } : {}) }), {
+      const unnamed = argv.unnamed?.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+      const start = async (fs: readonly string[]) => {
+        const t = await openTarget({}, { faults: fs, ...(readings ? { readings } : {}), ...(unnamed?.length ? { unnamed } : {}) });
+        if (!unnamed?.length) return t;
+        const probed = await probeReadings(t, probeBounds(PROBE_LIMIT_MS * 4));
+        return { profile: probed.target.profile, unknownReadings: probed.unknownReadings, close: () => t.close() };
+      };
+      const result = await runMutants(props, faults, start, {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
         onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}${r.killed && !compareKillers(r).asExpected ? view.paint('yellow', `  not by an expected killer (${r.expectedKillers.join(', ')})`) : ''}`),
         onClean: (c) => view.line(`clean   ${c.loadCheck ?? `seed ${c.seed}`}: ${c.falseFindings.length ? view.paint('red', `${c.falseFindings.length} false finding(s): ${c.falseFindings.map((x) => `${x.property} ${x.kind}`).join(', ')}`) : '0 false findings'} (${c.requests} requests)`),

@@ -15,6 +15,25 @@ import { storeRoundTrip } from './round-trip.ts';
 
 type Row = Readonly<UsageRowValue>;
 
+/** Tokens each source holds, summed over its rows (`stored-tokens-held`), per store. */
+const tokensHeld = new WeakMap<object, Map<string, bigint>>();
+
+/** The source's tokens once the staged rows are written (called before they are). */
+function countTokens(store: Parameters<Handler<'reportUsage'>>[0]['store'], scope: string, staged: Iterable<[string, Row]>): bigint {
+  const tokens = tokensHeld.get(store) ?? new Map<string, bigint>();
+  tokensHeld.set(store, tokens);
+  let held = tokens.get(scope) ?? 0n;
+  for (const [key, row] of staged) {
+    const before = store.usageRow(scope, key);
+    held += usageTotal(row) - (before ? usageTotal(before) : 0n);
+  }
+  tokens.set(scope, held);
+  return held;
+}
+
+/** Reports stored so far across every source (`stored-sequence`: the number this report was stored under), per store. */
+const reportsStored = new WeakMap<object, number>();
+
 /** Reports each source has sent (`stored-reports`), per store. */
 const reportsSent = new WeakMap<object, Map<string, number>>();
 
@@ -130,10 +149,18 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   }
   // `usage-check-then-act`: a store round trip between reading the held rows and writing the merge, outside any transaction.
   if (faults.has('usage-check-then-act')) await storeRoundTrip();
+  const tokens = ctx.unnamed.has('stored-tokens-held') ? countTokens(store, scope, staged) : undefined;
   for (const [key, row] of staged) store.putUsageRow(scope, key, row);
   let stored = storedOf(readings, changed.size, store.usageRowCount(scope), rows.length);
   // Unnamed meanings of stored (4.3: "not shown"): the rows inserted (not raised), or the reports sent so far.
   if (ctx.unnamed.has('stored-rows-inserted')) stored = inserted.size;
+  // The tokens the source holds, summed over its rows (kept within the range 4.3 gives stored).
+  if (tokens !== undefined) stored = Number(tokens < BigInt(MAX_SAFE) ? tokens : BigInt(MAX_SAFE));
+  if (ctx.unnamed.has('stored-sequence')) {
+    const n = (reportsStored.get(store) ?? 0) + 1;
+    reportsStored.set(store, n);
+    stored = n;
+  }
   if (ctx.unnamed.has('stored-reports')) {
     const sent = reportsSent.get(store) ?? new Map<string, number>();
     reportsSent.set(store, sent);

@@ -1,0 +1,149 @@
+/**
+ * 4.3's two rules judged without knowing what `stored` means (4.3: "the exact meaning of stored: not
+ * shown"), as relations between the target's own answers (metamorphic testing: Segura et al., TSE
+ * 2018). Two fresh sources are sent histories that rules 1 and 2 say end holding the same rows, each
+ * history as many reports long; then both are sent the same reports (the tail). Whatever `stored`
+ * counts, as long as it depends on the rows a source holds, the report, and how many reports came
+ * before, the two tails answer alike. Under a merge that sums, or keeps the last write, the rows
+ * differ, and wherever `stored` shows rows at all, the tails part.
+ *
+ * Determinism first: the left history and the tail, sent to a third fresh source, must answer as they
+ * did the first time. If they do not (`stored` is a clock, a global counter), stored depends on more
+ * than the relation allows and the case says so as unknown, with the two answers.
+ *
+ * And sight: the tail must tell the rows apart. A fourth source is sent the left history with every
+ * report raised by two tokens, so it holds more of each row; where its tail answers as the left's
+ * does, stored shows nothing of the totals held (it counts reports, or rows inserted), equal tails
+ * prove nothing, and the case is unknown rather than a pass.
+ *
+ * Used where the calibration fits no known reading of `stored` (support/usage.ts): the properties
+ * judge by the model where they can, and by these relations where the model has nothing to go on.
+ */
+import { judgeServed } from '../../src/check/judge/controls.ts';
+import { blame } from '../../src/check/judge/judge.ts';
+import { READING_FREE, specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
+import { rowKey, type UsageRow } from '../../src/check/model/usage-model.ts';
+import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
+import { USAGE_COUNTERS } from '../../src/spec/index.ts';
+
+/** Rule 1 as a relation: it reads no reading. */
+export const NEVER_ADDED_RELATION = specJudgement(
+  'usage.never-added-relation',
+  'Two sources that rule 1 says hold the same rows (one was sent a lower or a reordered total, the other not) answer the same later reports alike, whatever stored counts.',
+  'usageNeverAdded',
+  READING_FREE,
+);
+/** Rule 2 as a relation: it reads no reading. */
+export const IDEMPOTENT_RELATION = specJudgement(
+  'usage.idempotent-relation',
+  'A source sent a report again answers the same later reports as one sent it once (then a report of zeros for its rows), whatever stored counts.',
+  'usageIdempotent',
+  READING_FREE,
+);
+
+type Report = readonly UsageRow[];
+
+export interface UsageRelation {
+  readonly law: SpecJudgement;
+  /** Why the two histories end holding the same rows, in the spec's terms. */
+  readonly because: string;
+  readonly left: readonly Report[];
+  /** As many reports as `left`. */
+  readonly right: readonly Report[];
+  /** Sent to both afterwards; their answers are compared. */
+  readonly tail: readonly Report[];
+}
+
+/** A row no generator draws (its day and assistant are the case's own), all zeros. */
+const OBSERVER: UsageRow = { day: '2023-06-15', assistant: 'pouchproof-observer', model: 'observer', input: 0, output: 0, cache_read: 0, cache_write: 0 };
+
+const total = (r: UsageRow): number => USAGE_COUNTERS.reduce((s, c) => s + r[c], 0);
+
+/** The same rows with every counter 0: rule 1 keeps whatever is held. */
+export const zeroed = (rows: Report): Report => rows.map((r) => ({ ...r, ...Object.fromEntries(USAGE_COUNTERS.map((c) => [c, 0])) }));
+
+export const raisedBy = (rows: Report, by = 1): Report => rows.map((r) => ({ ...r, input: r.input + by }));
+
+/**
+ * Whether the order of these rows decides what is held: two rows of one day and assistant (the
+ * coarsest key a reading names) with equal totals but not the same row. Rule 1 keeps "the larger",
+ * and says nothing of a tie, so no relation over reorderings is exact then.
+ */
+export function tiesDecideOrder(rows: Report): boolean {
+  const seen = new Map<string, UsageRow[]>();
+  for (const r of rows) {
+    const k = `${r.day}\n${r.assistant}\n${total(r)}`;
+    const same = seen.get(k) ?? [];
+    if (same.some((x) => rowKey(x) !== rowKey(r) || USAGE_COUNTERS.some((c) => x[c] !== r[c]))) return true;
+    seen.set(k, [...same, r]);
+  }
+  return false;
+}
+
+/** One report of every distinct row's key, raised by one, then the rows again: reports whose answers show what is held. */
+export function probeTail(rows: Report): Report[] {
+  const byKey = new Map<string, UsageRow>();
+  for (const r of rows) {
+    const held = byKey.get(rowKey(r));
+    if (!held || total(r) > total(held)) byKey.set(rowKey(r), r);
+  }
+  const top = [...byKey.values()];
+  return [raisedBy(top), top];
+}
+
+/** Reports `rows` on `sourceId`: PASS with its `stored` put in `answers`, or what the refusal comes to. */
+async function report(ctx: CaseContext, sourceId: string, rows: Report, what: string, answers: (number | undefined)[]): Promise<Outcome> {
+  const request = { params: { sourceId }, body: { rows: [...rows] } };
+  const ex = await ctx.send('reportUsage', request);
+  const served = await judgeServed(ctx, 'reportUsage', request, ex, { what });
+  if (served.ok) answers.push(ex.data?.stored);
+  return served;
+}
+
+const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
+
+/** Sends the relation to three fresh sources and judges it (see the file's comment). */
+export async function judgeRelation(ctx: CaseContext, relation: UsageRelation): Promise<Outcome> {
+  // The tail opens with a row of a key the case never names, all zeros: it changes no total, and where
+  // stored adds up what the source holds, its answer shows the rows the histories left.
+  const rel = { ...relation, tail: [[OBSERVER], ...relation.tail] };
+  const sources = { left: ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
+  type Source = keyof typeof sources;
+  const answers: Record<Source, (number | undefined)[]> = { left: [], right: [], again: [], more: [] };
+  const steps: [Source, Report, string][] = [
+    ...rel.left.flatMap((rows, i): [Source, Report, string][] => [
+      ['left', rows, `left history report ${i + 1}`],
+      ['again', rows, `left history report ${i + 1}, to a second fresh source`],
+      ['more', raisedBy(rows, 2), `left history report ${i + 1} raised by two tokens`],
+    ]),
+    ...rel.right.map((rows, i): [Source, Report, string] => ['right', rows, `right history report ${i + 1}`]),
+    ...rel.tail.flatMap((rows, i) => (['left', 'right', 'again', 'more'] as const).map((s): [Source, Report, string] => [s, rows, `common report ${i + 1} to the ${s} source`])),
+  ];
+  for (const [s, rows, what] of steps) {
+    const o = await report(ctx, sources[s], rows, what, answers[s]);
+    if (!o.ok) return o;
+  }
+  if (show(answers.left) !== show(answers.again)) {
+    return unknownOutcome(`one history sent to two fresh sources answered stored ${show(answers.left)} and ${show(answers.again)}: stored depends on more than the rows held, the report and the reports before it, so no relation between two sources can be judged`);
+  }
+  const n = rel.left.length;
+  const [lt, rt, mt] = [answers.left.slice(n), answers.right.slice(n), answers.more.slice(n)];
+  if (show(lt) === show(mt)) {
+    return unknownOutcome(`the common reports answered stored ${show(lt)} on a source holding the rows and on one holding two tokens more of each: stored shows nothing of the totals held here, so equal answers would prove nothing`);
+  }
+  const at = lt.findIndex((x, i) => x !== rt[i]);
+  if (at < 0) return PASS;
+  return blame(
+    { judgement: rel.law },
+    `${rel.because}; yet the same report (${describe(rel.tail[at]!)}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
+      `(histories ${describeAll(rel.left)} | ${describeAll(rel.right)}; the first history answered the same on a third fresh source, so stored follows what the source holds)`,
+  );
+}
+
+function describe(rows: Report): string {
+  return rows.map((x) => `${x.day}/${x.assistant}/${x.model} total ${total(x)}`).join('; ');
+}
+
+function describeAll(reports: readonly Report[]): string {
+  return reports.map((x) => `[${describe(x)}]`).join(' then ');
+}
