@@ -4,6 +4,8 @@ import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';
+import { referenceOption } from '../ci.ts';
+import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay = defineCommand({
@@ -13,12 +15,14 @@ const replay = defineCommand({
   ],
   // The token is a positional; main.ts registers commands by name only, so strictness is kept for options alone.
   builder: (y) =>
-    y
-      .strict(false)
-      .strictOptions(true)
-      .usage('pouchproof replay TOKEN [--profile FILE | --target URL]')
-      .option('profile', { type: 'string', describe: 'target profile JSON file' })
-      .option('target', { type: 'string', describe: 'base URL of a target without credentials' })
+    referenceOption(
+      y
+        .strict(false)
+        .strictOptions(true)
+        .usage('pouchproof replay TOKEN [--profile FILE | --target URL | --reference]')
+        .option('profile', { type: 'string', describe: 'target profile JSON file' })
+        .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
+    )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
       .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
   async handler(argv) {
@@ -36,7 +40,7 @@ const replay = defineCommand({
     const prop = (await loadAllProperties()).find((p) => p.id === token.property);
     if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
-    const target = await targetFromArgs(argv);
+    const target = await targetFromArgs('replay', argv);
     try {
       await requireReachable(target);
       const view = new ConsoleView({ out: process.stdout });
