@@ -20,7 +20,7 @@ import { DEFAULT_PROPERTIES_AT_ONCE } from './values.ts';
 import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
 import { unreachableReason, type ReadyTarget } from './target.ts';
-import { toolVersion } from './tool-version.ts';
+import { toolVersion } from '../check/run/tool-version.ts';
 
 export interface SessionOptions {
   readonly seed: number;
