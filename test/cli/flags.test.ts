@@ -55,7 +55,7 @@ describe('one vocabulary for flags', () => {
   it('load --reports still writes there, with a warning naming --report-dir', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pouchproof-flags-'));
     try {
-      const r = await cli(['load', '--scenario', 'commit-throughput', '--duration', '300ms', '--max-requests', '20', '--reports', dir]);
+      const r = await cli(['load', '--scenario', 'commit-throughput', '--reference', '--duration', '300ms', '--max-requests', '20', '--reports', dir]);
       expect(r.code, r.err).toBe(0);
       expect(r.err).toContain('--reports is deprecated; use --report-dir');
       expect((await readdir(dir)).some((d) => d.includes('load-commit-throughput'))).toBe(true);
