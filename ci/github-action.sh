@@ -2,7 +2,8 @@
 # The script steps of action.yml, runnable outside GitHub: `install` puts pouchproof on PATH, `run`
 # runs the suite and publishes what it found to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (files;
 # both default to nowhere). `run` exits 0 whatever the verdict, so the reports are still uploaded:
-# the action's last step fails the job from the `exit-code` output.
+# the action's last step fails the job from the `exit-code` output. Only a configuration the step
+# refuses before running anything (check_target_inputs) fails the step itself, with exit code 2.
 # Inputs come as environment variables (INPUT_*), never interpolated into the script, so a secret
 # profile is never part of a command line or the log.
 set -euo pipefail
@@ -23,7 +24,38 @@ install() {
   pouchproof --help >/dev/null
 }
 
+# pouchproof's exit code for bad configuration (a bad flag or profile): the same for the action's own inputs.
+CONFIG_ERROR=2
+
+# Exactly one of profile, profile-json and target: with none, pouchproof would test its embedded
+# reference and the job would go green whatever the service does (an empty secret in a pull request
+# from a fork, a renamed secret), so the step refuses, naming the inputs. A reference run is
+# `target: reference`, on purpose.
+check_target_inputs() {
+  local -a given=()
+  [[ -n "${INPUT_PROFILE:-}" ]] && given+=(profile)
+  [[ -n "${INPUT_PROFILE_JSON:-}" ]] && given+=(profile-json)
+  [[ -n "${INPUT_TARGET:-}" ]] && given+=(target)
+  local why=""
+  if (( ${#given[@]} == 0 )); then
+    why="the inputs profile, profile-json and target are all empty: give exactly one (is the secret that fills profile-json empty, as in a pull request from a fork, or renamed?); target: reference tests the embedded reference on purpose"
+  elif (( ${#given[@]} > 1 )); then
+    local list
+    printf -v list '%s and ' "${given[@]}"
+    local many=all
+    (( ${#given[@]} == 2 )) && many=both
+    why="the inputs ${list% and } are $many given: give exactly one of profile, profile-json and target"
+  fi
+  [[ -z "$why" ]] && return 0
+  echo "pouchproof action: $why" >&2
+  printf '## pouchproof: not run (bad configuration)\n\n%s\n' "$why" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+  out exit-code "$CONFIG_ERROR"
+  out verdict "not run: bad configuration"
+  exit "$CONFIG_ERROR"
+}
+
 run() {
+  check_target_inputs
   local report_dir="${INPUT_REPORT_DIR:-pouchproof-reports}"
   local -a cmd
   read -r -a cmd <<< "${POUCHPROOF_COMMAND:-pouchproof}"

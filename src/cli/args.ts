@@ -5,6 +5,7 @@
  */
 import { parseDuration } from '../load/units.ts';
 import type { ReadingsMode } from '../spec/index.ts';
+import { checkTargetFlags, type TargetFlags } from './ci.ts';
 import { checkFailOn, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
 /** The number a flag's text spells, or NaN (an empty text is no number). */
@@ -71,8 +72,9 @@ export function parseAssume(values: readonly string[] | undefined): Record<strin
   return out;
 }
 
-/** `--profile`, `--target` or the embedded reference, with `--assume` applied. */
-export function targetFromArgs(argv: { readonly profile?: string | undefined; readonly target?: string | undefined; readonly assume?: readonly string[] | undefined }): Promise<ReadyTarget> {
+/** `--profile`, `--target` or the embedded reference (refused under CI unless named: ci.ts), with `--assume` applied. */
+export function targetFromArgs(command: string, argv: TargetFlags & { readonly assume?: readonly string[] | undefined }): Promise<ReadyTarget> {
+  checkTargetFlags(command, argv);
   return openTarget({
     ...(argv.profile !== undefined ? { profile: argv.profile } : {}),
     ...(argv.target !== undefined ? { target: argv.target } : {}),

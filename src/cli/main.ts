@@ -6,6 +6,8 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError, type CommandModule } from './command.ts';
 import { closest } from './suggest.ts';
+// Its own module, not the session's index: `--version` loads nothing else.
+import { toolVersion } from '../check/run/tool-version.ts';
 
 export { UsageError, type CommandModule };
 
@@ -52,6 +54,7 @@ async function dispatch(argv: string[]): Promise<number> {
       exit = await mod.handler(args);
     });
   } else {
+    y = y.version('version', 'print the version of pouchproof', toolVersion()).alias('version', 'V');
     for (const [n, c] of Object.entries(COMMANDS)) y = y.command(n, c.describe);
     y = y.demandCommand(1, `name a command: ${Object.keys(COMMANDS).join(', ')} (pouchproof --help describes them)`);
   }

@@ -36,6 +36,7 @@ export function toJunit(report: Report): string {
   lines.push(`<testsuites${attr('name', 'pouchproof')}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}>`);
   lines.push(`  <testsuite${attr('name', `pouchproof ${report.target.name}`)}${attr('tests', props.length)}${attr('failures', failures)}${attr('errors', errors)}${attr('skipped', skipped)}${attr('time', seconds(report.durationMs))}${attr('timestamp', report.startedAt)}>`);
   lines.push('    <properties>');
+  lines.push(`      <property${attr('name', 'pouchproof-version')}${attr('value', report.tool.version)}/>`);
   lines.push(`      <property${attr('name', 'seed')}${attr('value', report.seed)}/>`);
   lines.push(`      <property${attr('name', 'target')}${attr('value', report.target.baseUrl)}/>`);
   lines.push(`      <property${attr('name', 'interrupted')}${attr('value', String(report.interrupted))}/>`);

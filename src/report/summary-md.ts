@@ -21,6 +21,9 @@ const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
 
 const UNREACHABLE = 'target unreachable';
 
+/** Said of the embedded reference wherever a run of it is reported, so a green run is never read as a verdict on the reader's service. */
+export const EMBEDDED_WORDS = "pouchproof's own server, not your service";
+
 /** The run in a few words: why its exit code is what it is. */
 export function verdictOf(report: Report): string {
   const t = report.totals;
@@ -42,7 +45,8 @@ export function toSummaryMarkdown(report: Report): string {
   const verdict = report.exitCode === 0 && report.interrupted ? 'interrupted, no violations so far' : verdictOf(report);
   out.push(`## pouchproof: ${verdict}${verdict === UNREACHABLE ? ` (${report.unreachable})` : ''}`);
   out.push('');
-  out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\`${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
+  if (report.target.embedded) out.push(`**The target is the embedded reference** (${EMBEDDED_WORDS})`, '');
+  out.push(`Target **${cell(report.target.name)}** (${cell(report.target.baseUrl)}${report.target.faults?.length ? `, faults: ${report.target.faults.join(', ')}` : ''}) · seed \`${report.seed}\` · ${t.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s · run \`${report.runId}\` · pouchproof ${cell(report.tool.version)}${report.interrupted ? ' · **interrupted (partial report)**' : ''}`);
   out.push('');
   out.push(`| properties | passed | failed | skipped | not run (error) | inconclusive | violations | server errors | crashes | assumption mismatches | performance | transport |`);
   out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);

@@ -5,5 +5,5 @@ export * from './probe.ts';
 export * from './properties.ts';
 export * from './reports.ts';
 export * from './values.ts';
-export { toolVersion } from './tool-version.ts';
+export { toolVersion } from '../check/run/tool-version.ts';
 export { UsageError, asUsage } from './usage-error.ts';

@@ -5,7 +5,7 @@ import { buildReport, type Report } from '../report/report-json.ts';
 import { writeReports, type WrittenReports } from '../report/write.ts';
 import type { Profile } from '../target/profile.ts';
 import type { ReadyTarget } from './target.ts';
-import { toolVersion } from './tool-version.ts';
+import { toolVersion } from '../check/run/tool-version.ts';
 import { UsageError } from './usage-error.ts';
 
 export const DEFAULT_REPORT_DIR = 'reports';

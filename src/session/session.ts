@@ -11,6 +11,7 @@ import type { Discovery } from '../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
 import { selectProperties } from '../check/run/select.ts';
 import type { Report } from '../report/report-json.ts';
+import { EMBEDDED_WORDS } from '../report/summary-md.ts';
 import type { ReadingsMode } from '../spec/index.ts';
 import type { Profile } from '../target/profile.ts';
 import { redact } from '../target/redact.ts';
@@ -19,6 +20,7 @@ import { DEFAULT_PROPERTIES_AT_ONCE } from './values.ts';
 import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
 import { unreachableReason, type ReadyTarget } from './target.ts';
+import { toolVersion } from '../check/run/tool-version.ts';
 
 export interface SessionOptions {
   readonly seed: number;
@@ -65,6 +67,8 @@ export interface SessionResult {
 export async function runSession(given: ReadyTarget, o: SessionOptions, h: SessionHooks): Promise<SessionResult> {
   const props = await propertiesFor(o.properties, o.only);
   const started = Date.now();
+  // First, before the probe and whatever the target does: which pouchproof tests what, so a log shows at once a run of the embedded reference.
+  h.line(`pouchproof ${toolVersion()} against ${targetLine(given)}, seed ${o.seed}, ${o.runs} runs per property`);
   const unreachable = await unreachableReason(given);
   if (unreachable) {
     const run = notRun(given.profile, props, o, started, unreachable);
@@ -78,8 +82,6 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
     ({ target, discovery, unknownReadings } = probed);
     for (const l of readingsConsoleLines(discovery)) h.line(l);
   }
-  const where = target.embedded ? `the embedded reference at ${target.profile.baseUrl}` : `${target.profile.name} (${target.profile.baseUrl})`;
-  h.line(`pouchproof: ${where}, seed ${o.seed}, ${o.runs} runs per property`);
   const run = await runProperties(target.profile, props, {
     seed: o.seed,
     runs: o.runs,
@@ -102,6 +104,11 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
   const { files, ...extra } = more ?? {};
   const report = reportOf(inputs(given, target.profile, props, o), run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
   return { run, report, profile: target.profile, files: { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files } };
+}
+
+/** The target in words: the embedded reference says it is pouchproof's own server, not the service under test. */
+export function targetLine(t: Pick<ReadyTarget, 'embedded' | 'profile'>): string {
+  return t.embedded ? `the embedded reference at ${t.profile.baseUrl} (${EMBEDDED_WORDS})` : `${t.profile.name} (${t.profile.baseUrl})`;
 }
 
 function inputs(target: ReadyTarget, profile: Profile, props: readonly Property[], o: SessionOptions) {

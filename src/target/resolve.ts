@@ -37,14 +37,18 @@ export class TargetError extends Error {
   }
 }
 
-/** The command-line flags' choice: `--profile`, `--target`, or neither (the embedded reference with its `--fault`s). */
+/** The word that names the embedded reference where a target is expected (`--target reference`, compare's `--profile reference`): a choice made on purpose. */
+export const REFERENCE_TARGET = 'reference';
+
+/** The command-line flags' choice: `--profile`, `--target` (a URL, or `reference`), or neither (the embedded reference with its `--fault`s). */
 export function chooseTarget(o: { readonly profilePath?: string; readonly url?: string } & Omit<EmbeddedChoice, 'kind'>): TargetChoice {
   if (o.profilePath !== undefined && o.url !== undefined) throw new TargetError('give either --profile or --target, not both');
-  const outside = o.profilePath !== undefined || o.url !== undefined;
+  const url = o.url === REFERENCE_TARGET ? undefined : o.url;
+  const outside = o.profilePath !== undefined || url !== undefined;
   if (outside && o.faults?.length) throw new TargetError('faults apply to the embedded reference only');
   if (outside && o.readings && Object.keys(o.readings).length) throw new TargetError('readings served by the reference apply to the embedded reference only');
   if (o.profilePath !== undefined) return { kind: 'profile-file', path: o.profilePath };
-  if (o.url !== undefined) return { kind: 'url', url: o.url };
+  if (url !== undefined) return { kind: 'url', url };
   return { kind: 'embedded', ...(o.faults ? { faults: o.faults } : {}), ...(o.readings ? { readings: o.readings } : {}), ...(o.unnamed ? { unnamed: o.unnamed } : {}) };
 }
 

@@ -6,6 +6,7 @@ import { PASS } from '../../src/check/property.ts';
 const RULE = specJudgement('test.rule', 'a test rule', 'usageReports');
 const b = { blame: { judgement: RULE } } as const;
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/run/replay-token.ts';
+import { toolVersion } from '../../src/check/run/tool-version.ts';
 import { renderValue } from '../../src/check/run/render.ts';
 import { matchesAny, selectProperties } from '../../src/check/run/select.ts';
 import type { Exchange } from '../../src/target/client.ts';
@@ -57,10 +58,19 @@ describe('replay tokens', () => {
     const t = { property: 'usage.idempotent', seed: -12345, path: '3:0:1', runs: 25 };
     const s = encodeReplayToken(t);
     expect(s).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(decodeReplayToken(s)).toEqual(t);
-    for (const bad of ['', 'a b', 'abc', Buffer.from('{"v":2}').toString('base64url'), encodeReplayToken({ ...t, path: 'x' })]) {
+    // A new token names the version of pouchproof that made it.
+    expect(decodeReplayToken(s)).toEqual({ ...t, tool: toolVersion() });
+    expect(decodeReplayToken(encodeReplayToken({ ...t, tool: '0.0.9' })).tool).toBe('0.0.9');
+    const wire = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    for (const bad of ['', 'a b', 'abc', wire({ v: 2 }), encodeReplayToken({ ...t, path: 'x' }), wire({ v: 1, p: t.property, s: 1, path: '0', r: 1, t: 'x\u001b[2J' }), wire({ v: 1, p: t.property, s: 1, path: '0', r: 1, t: 7 })]) {
       expect(() => decodeReplayToken(bad)).toThrow(ReplayTokenError);
     }
+  });
+
+  it('made before tokens carried a version still decode, without one', () => {
+    // The wire of earlier tokens: version 1 without `t`.
+    const old = Buffer.from(JSON.stringify({ v: 1, p: 'usage.idempotent', s: 4, path: '0:1', r: 25 })).toString('base64url');
+    expect(decodeReplayToken(old)).toEqual({ property: 'usage.idempotent', seed: 4, path: '0:1', runs: 25 });
   });
 });
 

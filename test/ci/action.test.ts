@@ -1,7 +1,8 @@
 /**
  * The CI recipe: action.yml against the published schema of GitHub Action metadata, its inputs wired
  * to what ci/github-action.sh reads, and the script's `run` step run here as the action runs it,
- * against the embedded reference (the outputs and step summary checked, the secret profile masked).
+ * against the embedded reference (the outputs and step summary checked, the secret profile masked),
+ * and refused when not exactly one of profile, profile-json and target is given.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, writeFile, rm } from 'node:fs/promises';
@@ -119,6 +120,29 @@ describe('ci/github-action.sh run, as the action runs it', () => {
     expect(await readFile(r.outputs.junit!, 'utf8')).toContain('<testsuites');
     const report = await readFile(join(r.outputs['report-dir']!, 'report.json'), 'utf8');
     for (const t of tokens) for (const text of [r.stdout, r.stderr, r.summary, report]) expect(text).not.toContain(t.slice('Bearer '.length));
+  });
+
+  it('an empty secret (profile-json empty, and profile and target): refused before anything runs, exit code 2, the inputs named', async () => {
+    const r = await runStep('empty-secret', { INPUT_PROFILE_JSON: '', INPUT_PROFILE: '', INPUT_TARGET: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^pouchproof action: the inputs profile, profile-json and target are all empty: give exactly one .*target: reference tests the embedded reference on purpose\n$/);
+    expect(r.stdout).toBe('');
+    expect(r.outputs).toEqual({ 'exit-code': '2', verdict: 'not run: bad configuration' });
+    expect(r.summary).toMatch(/^## pouchproof: not run \(bad configuration\)\n\nthe inputs profile, profile-json and target are all empty/);
+  });
+
+  it('a profile and a target both given: refused, naming both, exit code 2', async () => {
+    const r = await runStep('both', { INPUT_PROFILE_JSON: JSON.stringify(ref.profileDocument), INPUT_PROFILE: '', INPUT_TARGET: ref.url });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('pouchproof action: the inputs profile-json and target are both given: give exactly one of profile, profile-json and target\n');
+    expect(r.outputs['exit-code']).toBe('2');
+  });
+
+  it('target: reference runs the embedded reference on purpose, under CI too, and the summary says so', async () => {
+    const r = await runStep('reference', { CI: 'true', INPUT_TARGET: 'reference', INPUT_ONLY: 'usage.idempotent', INPUT_SEED: '3', INPUT_MAX_DURATION: '60s' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs['exit-code'], r.stderr).toBe('0');
+    expect(r.summary).toContain('**The target is the embedded reference**');
   });
 
   it('a target that cannot be reached: a report that vouches for nothing and says why, exit-code 2, the step summary says so', async () => {

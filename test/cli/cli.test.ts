@@ -83,7 +83,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
 
   it('run against the embedded reference exits 0 and writes the reports', async () => {
     const reports = join(dir, 'reports');
-    const r = await pouchproof(['run', '--only', 'usage.*', '--runs', '3', '--seed', '7', '--report-dir', reports]);
+    const r = await pouchproof(['run', '--reference', '--only', 'usage.*', '--runs', '3', '--seed', '7', '--report-dir', reports]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('seed 7');
@@ -102,7 +102,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
 
   it('Ctrl-C stops the run and still writes a valid partial report (exit 130)', async () => {
     const reports = join(dir, 'interrupted');
-    const child = spawn(process.execPath, [BIN, 'run', '--runs', '50', '--seed', '11', '--report-dir', reports], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [BIN, 'run', '--target', 'reference', '--runs', '50', '--seed', '11', '--report-dir', reports], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
     let sent = false;
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -131,7 +131,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
   });
 
   it('--only matching nothing is a usage error', async () => {
-    const r = await pouchproof(['run', '--only', 'nothing.matches']);
+    const r = await pouchproof(['run', '--reference', '--only', 'nothing.matches']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('matches no property');
   });

@@ -1,34 +1,19 @@
 /**
  * One vocabulary of flags (issue 14.7): every command's --help shows examples, an unknown flag or
  * command is an error (exit 2) that names the closest valid one, and `load`'s old `--reports` still
- * works with a warning. In-process: main() is what bin/pouchproof.js calls.
+ * works with a warning; `--version`, and the version in replay tokens. In-process: main() is what
+ * bin/pouchproof.js calls.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { COMMANDS, main } from '../../src/cli/main.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.ts';
+import { cli } from './in-process.ts';
 import { closest, distance } from '../../src/cli/suggest.ts';
-
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((c: string | Uint8Array) => ((out += String(c)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((c: string | Uint8Array) => ((err += String(c)), true));
-  const l = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void (out += `${a.join(' ')}\n`));
-  const ce = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void (err += `${a.join(' ')}\n`));
-  try {
-    process.exitCode = 0;
-    await main(args);
-    return { code: Number(process.exitCode ?? 0), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    l.mockRestore();
-    ce.mockRestore();
-    process.exitCode = 0;
-  }
-}
+import { EXAMPLE_TOKEN, versionNote } from '../../src/cli/commands/replay.ts';
+import { decodeReplayToken, encodeReplayToken } from '../../src/check/run/replay-token.ts';
+import { loadAllProperties } from '../../src/session/index.ts';
 
 afterEach(() => {
   process.removeAllListeners('SIGINT');
@@ -70,7 +55,7 @@ describe('one vocabulary for flags', () => {
   it('load --reports still writes there, with a warning naming --report-dir', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pouchproof-flags-'));
     try {
-      const r = await cli(['load', '--scenario', 'commit-throughput', '--duration', '300ms', '--max-requests', '20', '--reports', dir]);
+      const r = await cli(['load', '--scenario', 'commit-throughput', '--reference', '--duration', '300ms', '--max-requests', '20', '--reports', dir]);
       expect(r.code, r.err).toBe(0);
       expect(r.err).toContain('--reports is deprecated; use --report-dir');
       expect((await readdir(dir)).some((d) => d.includes('load-commit-throughput'))).toBe(true);
@@ -84,5 +69,37 @@ describe('one vocabulary for flags', () => {
     expect(distance('', 'abc')).toBe(3);
     expect(closest('only', ['only', 'runs'])).toBe('only');
     expect(closest('xyz', ['seed', 'runs'])).toBeUndefined();
+  });
+});
+
+describe('the version', () => {
+  const pkg = async () => (JSON.parse(await readFile(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+
+  it.each(['--version', '-V'])('`pouchproof %s` prints package.json\'s version and exits 0', async (flag) => {
+    const r = await cli([flag]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe(`${await pkg()}\n`);
+    expect((await cli(['--help'])).out).toMatch(/-V, --version +print the version of pouchproof/);
+  });
+
+  it('`replay --help` shows an example token the decoder takes, naming a property pouchproof has', async () => {
+    const r = await cli(['replay', '--help']);
+    const token = /\n {2}pouchproof replay (\S+) --profile/.exec(r.out)?.[1];
+    expect(token, r.out).toBeDefined();
+    const decoded = decodeReplayToken(token!);
+    expect(decoded.tool).toBe(await pkg());
+    expect((await loadAllProperties()).map((p) => p.id)).toContain(decoded.property);
+  });
+
+  it('replay of a token another version made says so in one line, first, and replays it', async () => {
+    const old = encodeReplayToken({ ...decodeReplayToken(EXAMPLE_TOKEN), tool: '0.0.1' });
+    const r = await cli(['replay', old, '--reference']);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toBe(`note: this token was made by pouchproof 0.0.1, and this is pouchproof ${await pkg()}: the property's cases may have changed since`);
+    expect(lines[1]).toMatch(/^replaying usage\.never-summed /);
+    expect(r.out.match(/^note: /gm)).toHaveLength(1);
+    expect(versionNote(decodeReplayToken(EXAMPLE_TOKEN))).toBeUndefined();
+    expect(versionNote({ property: 'p', seed: 1, path: '0', runs: 1 }, '9.9.9')).toMatch(/^note: this token was made by a version of pouchproof from before tokens named theirs, and this is pouchproof 9\.9\.9:/);
   });
 });

@@ -7,8 +7,8 @@ import { DISCOVERABLE } from '../../src/check/orchestrate/discover/index.ts';
 
 
 describe('pouchproof probe', () => {
-  it('without a target probes the embedded reference and prints the table', async () => {
-    const r = await pouchproof(['probe']);
+  it('without a target (and outside CI) probes the embedded reference and prints the table', async () => {
+    const r = await pouchproof(['probe'], 90_000, { CI: undefined });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^probed the embedded reference at http:\/\/127\.0\.0\.1:\d+\n/);
@@ -17,7 +17,7 @@ describe('pouchproof probe', () => {
   });
 
   it('--reading starts the reference in that reading; --json prints it for machines', async () => {
-    const r = await pouchproof(['probe', '--reading', 'usage-stored-meaning=rows-held,seq-semantics=global', '--reading', 'batch-atomicity=per-op', '--json']);
+    const r = await pouchproof(['probe', '--reference', '--reading', 'usage-stored-meaning=rows-held,seq-semantics=global', '--reading', 'batch-atomicity=per-op', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { readings: Record<string, string>; table: { assumption: string; status: string }[]; requests: number };
@@ -44,6 +44,7 @@ describe('pouchproof probe', () => {
       [['probe', '--reading', 'novalue'], /--reading expects NAME=VALUE/],
       [['probe', '--target', 'http://127.0.0.1:9', '--reading', 'seq-semantics=global'], /cannot be combined/],
       [['probe', '--target', 'ftp://x'], /--target/],
+      [['probe', '--reference', '--target', 'http://127.0.0.1:9'], /give one of --profile, --target or --reference/],
     ];
     const results = await Promise.all(cases.map(([args]) => pouchproof(args)));
     results.forEach((r, i) => {
@@ -51,5 +52,12 @@ describe('pouchproof probe', () => {
       expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
+  });
+
+  it('under CI, no target is refused (exit 2, one line) rather than a probe of the embedded reference', async () => {
+    const r = await pouchproof(['probe'], 30_000, { CI: '1' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^pouchproof: CI is set and no target was given, so probe would test pouchproof's embedded reference .*--reference to test the embedded reference on purpose\n$/);
   });
 });

@@ -24,7 +24,7 @@ function cli(out: string, ...args: string[]) {
 
 describe('pouchproof load --find-capacity, then --baseline', () => {
   it('steps the rate up to --max-rate and reports the capacity on the console, in load.md, load.json and load.html', () => {
-    const r = cli('cap', '--scenario', 'usage-flood', '--workers', '0', '--find-capacity', 'p99<5s', '--rate', '50', '--max-rate', '100/s', '--step-duration', '1s', '--duration', '10s', '--seed', '3');
+    const r = cli('cap', '--scenario', 'usage-flood', '--reference', '--workers', '0', '--find-capacity', 'p99<5s', '--rate', '50', '--max-rate', '100/s', '--step-duration', '1s', '--duration', '10s', '--seed', '3');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/step 1 \(grow\): 50 req\/s offered/);
     expect(r.out).toMatch(/^capacity: at least 100 req\/s within p99<5s, errors<1%: the highest rate allowed \(--max-rate\) held$/m);

@@ -89,7 +89,10 @@ describe('the packed tarball', () => {
     const help = await sh(NPM, ['exec', '--no', '--', 'pouchproof', '--help'], project, 60_000);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toContain('pouchproof run');
-    const r = await sh(NPM, ['exec', '--no', '--', 'pouchproof', 'run', '--only', 'usage.idempotent', '--runs', '3', '--seed', '3', '--max-duration', '60s', '--report-dir', 'reports'], project, 120_000);
+    const version = await sh(NPM, ['exec', '--no', '--', 'pouchproof', '--version'], project, 60_000);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout).toBe(`${(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    const r = await sh(NPM, ['exec', '--no', '--', 'pouchproof', 'run', '--reference', '--only', 'usage.idempotent', '--runs', '3', '--seed', '3', '--max-duration', '60s', '--report-dir', 'reports'], project, 120_000);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('no violations');
     const report = JSON.parse(await readFile(join(project, 'reports/latest/report.json'), 'utf8')) as { tool: { version: string }; totals: { passed: number } };

@@ -128,12 +128,19 @@ describe('reports', () => {
     expect(tags.filter((t) => t === 'skipped')).toHaveLength(1);
     expect(tags.filter((t) => t === 'system-out')).toHaveLength(1); // the assumption mismatch, not a failure
     expect(xml).toContain('&lt;&amp;');
+    // Every report names the version that wrote it: report.json's tool, a JUnit property, summary.md and report.html.
+    expect(json.tool.version).toBe('0.0.0-test');
+    expect(xml).toContain('<property name="pouchproof-version" value="0.0.0-test"/>');
+    expect(await readFile(join(written.dir, 'report.html'), 'utf8')).toContain('pouchproof 0.0.0-test');
 
     const md = await readFile(join(written.dir, 'summary.md'), 'utf8');
     expect(md).toContain('### Violations, server errors and crashes');
     expect(md).toContain('### Assumption mismatches (reported, not failed)');
     expect(md.indexOf('Violations')).toBeLessThan(md.indexOf('Assumption mismatches ('));
     expect(md).toContain('`synthetic.skipped`');
+    expect(md).toContain('· pouchproof 0.0.0-test');
+    // Not the embedded reference: no line says it is.
+    expect(md).not.toContain('embedded reference');
 
     expect(await readlink(join(root, 'latest'))).toBe(written.dir.split('/').pop());
     const again = await writeReports(root, report, profile.secrets);

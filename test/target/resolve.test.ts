@@ -19,6 +19,8 @@ describe('chooseTarget', () => {
     expect(chooseTarget({ url: 'http://127.0.0.1:1' })).toEqual({ kind: 'url', url: 'http://127.0.0.1:1' });
     expect(chooseTarget({ faults: ['usage-summed'] })).toEqual({ kind: 'embedded', faults: ['usage-summed'] });
     expect(chooseTarget({})).toEqual({ kind: 'embedded' });
+    // `--target reference`: the embedded reference by name (its faults allowed), as compare's `reference`.
+    expect(chooseTarget({ url: 'reference', faults: ['usage-summed'] })).toEqual({ kind: 'embedded', faults: ['usage-summed'] });
   });
 
   it('refuses both flags, and faults or readings for an outside target, with one line', () => {

@@ -13,15 +13,13 @@ import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
 import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';
-import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
+import { chooseTarget, REFERENCE_TARGET, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { makeRunId } from '../../check/run/index.ts';
 import { loadAllProperties, unreachableReason } from '../../session/index.ts';
 import { parseOnly, parsePositive, parseSeed } from '../args.ts';
 
-
-const REFERENCE = 'reference';
 
 function listOf(v: readonly string[] | undefined): string[] {
   return (v ?? []).filter((s) => s !== '');
@@ -33,7 +31,7 @@ async function resolveAll(argv: { readonly profile?: readonly string[] | undefin
   const out: ResolvedTarget[] = [];
   try {
     for (const s of specs) {
-      const choice = s.value === REFERENCE ? chooseTarget({}) : chooseTarget(s.flag === 'profile' ? { profilePath: s.value } : { url: s.value });
+      const choice = s.value === REFERENCE_TARGET ? chooseTarget({}) : chooseTarget(s.flag === 'profile' ? { profilePath: s.value } : { url: s.value });
       out.push(await resolveTarget(choice));
     }
     return out;
@@ -46,7 +44,7 @@ async function resolveAll(argv: { readonly profile?: readonly string[] | undefin
 
 /** Unique names: the profile's, then its host where two share one. */
 function named(targets: readonly ResolvedTarget[]): CompareTarget[] {
-  const base = targets.map((t) => (t.embedded ? REFERENCE : t.profile.name || new URL(t.profile.baseUrl).host));
+  const base = targets.map((t) => (t.embedded ? REFERENCE_TARGET : t.profile.name || new URL(t.profile.baseUrl).host));
   const names = base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n}@${new URL(targets[i]!.profile.baseUrl).host}` : n));
   return targets.map((t, i) => ({ name: names.filter((x) => x === names[i]).length > 1 ? `${names[i]}#${i + 1}` : names[i]!, profile: t.profile, embedded: t.embedded }));
 }

@@ -18,7 +18,8 @@ import { ThresholdError } from '../../load/thresholds.ts';
 import { capacityConsole } from '../../report/load-capacity.ts';
 import { baselineConsole } from '../../report/load-baseline.ts';
 import { prepareGates, runGated } from '../../load/gates.ts';
-import { chooseTarget, TargetError } from '../../target/resolve.ts';
+import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
+import { checkTargetFlags, referenceOption } from '../ci.ts';
 
 function parseParams(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -35,10 +36,12 @@ const SCENARIO_CHOICES: readonly string[] = SCENARIO_NAMES;
 
 /** The options of `load`. */
 function loadOptions(y: Argv) {
-  return y
-    .option('scenario', { type: 'string', choices: SCENARIO_CHOICES, demandOption: true, describe: 'the scenario to run' })
-    .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
-    .option('target', { type: 'string', describe: 'target base URL, without credentials' })
+  return referenceOption(
+    y
+      .option('scenario', { type: 'string', choices: SCENARIO_CHOICES, demandOption: true, describe: 'the scenario to run' })
+      .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
+      .option('target', { type: 'string', describe: `target base URL, without credentials, or ${REFERENCE_TARGET}` }),
+  )
     .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
     .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
     .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
@@ -50,7 +53,7 @@ function loadOptions(y: Argv) {
     .option('step-duration', { type: 'string', describe: 'capacity search: how long each rate is measured (default 5s)' })
     .option('baseline', { type: 'string', describe: 'a stored load.json (or its run directory) to compare this run with' })
     .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
-    .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only: switch on a named fault' })
+    .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only (it names the reference, under CI too): switch on a named fault' })
     .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
     .option('seed', { type: 'number', describe: 'seed of the body generator' })
     .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
@@ -66,7 +69,7 @@ function loadOptions(y: Argv) {
 const load = defineCommand({
   describe: 'run a load scenario',
   examples: [
-    ['pouchproof load --scenario commit-throughput --duration 30s', 'against the embedded reference'],
+    ['pouchproof load --scenario commit-throughput --duration 30s --reference', 'against the embedded reference (without a target too, except under CI)'],
     ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
   ],
   builder: loadOptions,
@@ -123,6 +126,9 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...(argv['seed'] !== undefined ? { seed: argv.seed } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
+  // Last of the checks, so that bad input is named as such under CI too; a `--fault` names the reference on purpose.
+  const faulted = target.kind === 'embedded' && (target.faults?.length ?? 0) > 0;
+  checkTargetFlags('load', faulted ? { reference: true } : argv);
   const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${duration ?? '30s'}`;
   process.stdout.write(`pouchproof load: ${scenario.scenario.name} ${what}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();

@@ -1,7 +1,7 @@
 /**
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
  * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
- * profile, a bare URL, or (with neither) the embedded reference, optionally switched to readings
+ * profile, a bare URL, or the embedded reference (named, or with no target outside CI: src/cli/ci.ts), optionally switched to readings
  * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0, or 2 when it could tell
  * nothing at all: a target that is down or answers garbage gets `unknown` rows with the reason, and a
  * CI step that probes it does not go green on a table of unknowns.
@@ -13,6 +13,8 @@ import { parseReadings, type Readings } from '../../spec/index.ts';
 import { TargetClient } from '../../target/client.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
 import { defineCommand, UsageError } from '../command.ts';
+import { checkTargetFlags, referenceOption, type TargetFlags } from '../ci.ts';
+import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
 /** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */
 export function parseNameValues(flag: string, args: readonly string[] | undefined): Readings {
@@ -36,10 +38,11 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function resolve(argv: { readonly profile?: string | undefined; readonly target?: string | undefined }, readings: Readings): Promise<Target> {
+async function resolve(argv: TargetFlags, readings: Readings): Promise<Target> {
   const profileArg = argv.profile;
-  const targetArg = argv.target;
-  if (profileArg !== undefined && targetArg !== undefined) throw new UsageError('give either --profile or --target, not both');
+  if (profileArg !== undefined && argv.target !== undefined) throw new UsageError('give either --profile or --target, not both');
+  checkTargetFlags('probe', argv);
+  const targetArg = argv.target === REFERENCE_TARGET ? undefined : argv.target;
   if (Object.keys(readings).length > 0 && (profileArg !== undefined || targetArg !== undefined)) {
     throw new UsageError('--reading switches the embedded reference; it cannot be combined with --profile or --target');
   }
@@ -76,13 +79,15 @@ const probe = defineCommand({
   describe: 'observe which reading of each "not shown" of the spec a target takes',
   examples: [
     ['pouchproof probe --profile staging.json', 'which reading of each "not shown" the target takes'],
-    ['pouchproof probe --reading batch-atomicity=partial --verbose', 'the embedded reference in another reading, with every exchange'],
+    ['pouchproof probe --reference --reading batch-atomicity=partial --verbose', 'the embedded reference in another reading, with every exchange'],
   ],
   builder: (y: Argv) =>
-    y
-      .option('profile', { type: 'string', describe: 'target profile JSON file' })
-      .option('target', { type: 'string', describe: 'base URL of a target without credentials (most probes then say "not observable")' })
-      .option('reading', { type: 'string', array: true, describe: 'without a target: start the embedded reference in this reading, NAME=VALUE (repeatable)' })
+    referenceOption(
+      y
+        .option('profile', { type: 'string', describe: 'target profile JSON file' })
+        .option('target', { type: 'string', describe: `base URL of a target without credentials (most probes then say "not observable"), or ${REFERENCE_TARGET}` }),
+    )
+      .option('reading', { type: 'string', array: true, describe: 'with the embedded reference: serve this reading, NAME=VALUE (repeatable)' })
       .option('assume', { type: 'string', array: true, describe: 'readings you fix: NAME=VALUE (repeatable); a target seen to take another is reported as a mismatch' })
       .option('json', { type: 'boolean', default: false, describe: 'print the table as JSON' })
       .option('verbose', { type: 'boolean', default: false, describe: 'print every request and answer behind each row' }),

@@ -1,24 +1,41 @@
 import { defineCommand, UsageError } from '../command.ts';
-import { decodeReplayToken, ReplayTokenError } from '../../check/run/replay-token.ts';
+import { decodeReplayToken, encodeReplayToken, ReplayTokenError, type ReplayToken } from '../../check/run/replay-token.ts';
+import { toolVersion } from '../../check/run/tool-version.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';
+import { referenceOption } from '../ci.ts';
+import { REFERENCE_TARGET } from '../../target/resolve.ts';
+
+/** The token of --help's example: made by the encoder, so the example is one the decoder takes. */
+export const EXAMPLE_TOKEN = encodeReplayToken({ property: 'usage.never-summed', seed: 42, path: '0:1', runs: 1 });
+
+/** The line said before replaying a token another version of pouchproof made (its cases may have changed since), or undefined. */
+export function versionNote(token: ReplayToken, current = toolVersion()): string | undefined {
+  if (token.tool === current) return undefined;
+  const made = token.tool === undefined ? 'a version of pouchproof from before tokens named theirs' : `pouchproof ${token.tool}`;
+  return `note: this token was made by ${made}, and this is pouchproof ${current}: the property's cases may have changed since`;
+}
 
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay = defineCommand({
   describe: 'reproduce one finding from its replay token',
   examples: [
-    ['pouchproof replay pp1.… --profile staging.json', 'the finding\'s counterexample again, against a target'],
+    [`pouchproof replay ${EXAMPLE_TOKEN} --profile staging.json`, 'the finding\'s counterexample again, against a target (the token comes from the finding)'],
   ],
   // The token is a positional; main.ts registers commands by name only, so strictness is kept for options alone.
   builder: (y) =>
-    y
-      .strict(false)
-      .strictOptions(true)
-      .usage('pouchproof replay TOKEN [--profile FILE | --target URL]')
-      .option('profile', { type: 'string', describe: 'target profile JSON file' })
-      .option('target', { type: 'string', describe: 'base URL of a target without credentials' })
+    referenceOption(
+      y
+        .strict(false)
+        .strictOptions(true)
+        // Unwrapped: the example's token is one word to copy, which a wrap at 80 columns would cut.
+        .wrap(null)
+        .usage('pouchproof replay TOKEN [--profile FILE | --target URL | --reference]')
+        .option('profile', { type: 'string', describe: 'target profile JSON file' })
+        .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
+    )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
       .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
   async handler(argv) {
@@ -36,10 +53,12 @@ const replay = defineCommand({
     const prop = (await loadAllProperties()).find((p) => p.id === token.property);
     if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
-    const target = await targetFromArgs(argv);
+    const target = await targetFromArgs('replay', argv);
     try {
       await requireReachable(target);
       const view = new ConsoleView({ out: process.stdout });
+      const note = versionNote(token);
+      if (note) view.line(note);
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
       const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));

@@ -12,6 +12,8 @@ import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositiv
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
+import { referenceOption } from '../ci.ts';
+import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
 /** The options `run` and `start` share. */
 export function suiteOptions<T>(y: Argv<T>) {
@@ -99,20 +101,22 @@ export async function runAndReport(
 }
 
 const run = defineCommand({
-  describe: 'run the conformance suite against a target (default: the embedded reference)',
+  describe: 'run the conformance suite against a target (none given: the embedded reference, refused under CI)',
   examples: [
-    ['pouchproof run', 'the whole suite against the embedded reference'],
+    ['pouchproof run --reference', 'the whole suite against the embedded reference (without a target too, except under CI)'],
     ["pouchproof run --profile staging.json --seed 42 --only 'commits.*' --report-dir out", 'commit properties against staging, reproducibly'],
   ],
   builder: (y) =>
     suiteOptions(
-      y
-        .option('profile', { type: 'string', describe: 'target profile JSON file' })
-        .option('target', { type: 'string', describe: 'base URL of a target without credentials (properties needing them are skipped)' }),
+      referenceOption(
+        y
+          .option('profile', { type: 'string', describe: 'target profile JSON file' })
+          .option('target', { type: 'string', describe: `base URL of a target without credentials (properties needing them are skipped), or ${REFERENCE_TARGET}` }),
+      ),
     ),
   async handler(argv) {
     const parsed = parseSuiteArgs(argv);
-    const target = await targetFromArgs(argv);
+    const target = await targetFromArgs('run', argv);
     try {
       return await runAndReport(target, parsed);
     } finally {

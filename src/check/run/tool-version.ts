@@ -1,8 +1,18 @@
-/** pouchproof's own version, for reports and `--version`-like lines. */
+/**
+ * pouchproof's own version, for reports, replay tokens and `--version`. Here, under the run, so that
+ * the replay tokens the run writes can carry it; the session re-exports it.
+ */
 import { readFileSync } from 'node:fs';
 
-/** The version in pouchproof's package.json: the nearest one up named pouchproof (the sources and the built `dist/` sit at different depths). */
+let cached: string | undefined;
+
+/** The version in pouchproof's package.json: the nearest one up named pouchproof (the sources and the built `dist/` sit at different depths). Read once. */
 export function toolVersion(): string {
+  cached ??= readVersion();
+  return cached;
+}
+
+function readVersion(): string {
   for (let dir = new URL('.', import.meta.url); ; ) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
