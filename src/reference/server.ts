@@ -224,7 +224,9 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     }
     try {
       const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
-      send(res, { status: reply.status, body: { ok: true, data: reply.data, meta: meta(requestId) } }, notBefore, cpu);
+      const extra = unnamed.has('extra-response-members');
+      const data = extra ? { ...(reply.data as object), server_time: new Date().toISOString() } : reply.data;
+      send(res, { status: reply.status, body: { ok: true, data, meta: extra ? { ...meta(requestId), served_by: 'reference' } : meta(requestId) } }, notBefore, cpu);
     } catch (e) {
       if (e instanceof HttpError) {
         // A request refused before its body was read (a bad path parameter, the wrong member kind) is

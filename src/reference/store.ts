@@ -75,7 +75,8 @@ export interface Store {
 
   addPasskey(accountId: string, passkeyId: string, label: string | undefined): void;
 
-  revokeBrowser(accountId: string, browserId: string): void;
+  /** Revokes; false when the browser was revoked already. */
+  revokeBrowser(accountId: string, browserId: string): boolean;
 
   /** Raises the account's unlock head by `by` (0 leaves it) and returns it. */
   bumpUnlockHead(accountId: string, by: number): number;
@@ -207,13 +208,15 @@ export class MemoryStore implements Store {
     this.passkeys.set(passkeyId, { accountId, label });
   }
 
-  revokeBrowser(accountId: string, browserId: string): void {
+  revokeBrowser(accountId: string, browserId: string): boolean {
     let s = this.revoked.get(accountId);
     if (!s) {
       s = new Set();
       this.revoked.set(accountId, s);
     }
+    const fresh = !s.has(browserId);
     s.add(browserId);
+    return fresh;
   }
 
   bumpUnlockHead(accountId: string, by: number): number {

@@ -281,7 +281,8 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
     remember({ status: conflictStatus(readings), data, error: { code: 'conflict', message } });
     throw refusal(readings, 'conflict', message, data);
   }
-  const results = resultsOf(verdicts, highWater);
+  const listed = resultsOf(verdicts, highWater);
+  const results = ctx.unnamed.has('results-reordered') ? offSpec({ results: [...(listed as CommitData).results].reverse() }) : listed;
   const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(faults.has('seq-snowflake') ? offSpec(asSnowflakes(results)) : results, faults) };
   remember({ status: reply.status, data: reply.data });
   return reply;

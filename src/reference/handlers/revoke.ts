@@ -28,9 +28,10 @@ export const revokeBrowser: Handler<'revokeBrowser'> = (ctx) => {
   if (known && known.accountId !== ctx.caller.accountId) throw new HttpError(403, 'forbidden', 'this member belongs to another account');
   if (known && id === ctx.caller.memberId) throw new HttpError(409, 'cannot_revoke_self', 'a browser cannot revoke itself');
   if (known && known.kind !== 'browser') throw new HttpError(409, 'not_a_browser', 'this member is not a browser');
-  ctx.store.revokeBrowser(ctx.caller.accountId, id);
+  const fresh = ctx.store.revokeBrowser(ctx.caller.accountId, id);
+  const revoked = fresh || !ctx.unnamed.has('revoked-false-when-already');
   const pending = (ctx.body.roster?.key_envelopes?.length ?? 0) === 0;
-  if (ctx.faults.has('revoke-rotation-pending-missing')) return { status: 200, data: offSpec({ revoked: true }) };
-  if (ctx.faults.has('revoke-rotation-pending-string')) return { status: 200, data: offSpec({ revoked: true, rotation_pending: String(pending) }) };
-  return { status: 200, data: { revoked: true, rotation_pending: pending } };
+  if (ctx.faults.has('revoke-rotation-pending-missing')) return { status: 200, data: offSpec({ revoked }) };
+  if (ctx.faults.has('revoke-rotation-pending-string')) return { status: 200, data: offSpec({ revoked, rotation_pending: String(pending) }) };
+  return { status: 200, data: { revoked, rotation_pending: pending } };
 };

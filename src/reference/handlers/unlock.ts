@@ -5,9 +5,18 @@
  */
 import { dataOut, offSpec, type Handler } from '../context.ts';
 
+/** `head-seq-clock`: the change's time in ms, one more than the last where the clock has not moved on, per account. */
+const lastClockHead = new Map<string, number>();
+function clockHead(accountId: string): number {
+  const head = Math.max(Date.now(), (lastClockHead.get(accountId) ?? 0) + 1);
+  lastClockHead.set(accountId, head);
+  return head;
+}
+
 export const changeUnlock: Handler<'changeUnlock'> = (ctx) => {
   const by = ctx.readings.is('head-seq-semantics', 'per-statement') ? ctx.body.statements.length : 1;
-  const head = ctx.store.bumpUnlockHead(ctx.caller.accountId, by);
+  const counted = ctx.store.bumpUnlockHead(ctx.caller.accountId, by);
+  const head = ctx.unnamed.has('head-seq-clock') ? clockHead(ctx.caller.accountId) : counted;
   // unlock-head-seq-stuck: the counter lives in a local that is never written back.
   const headSeq = ctx.faults.has('unlock-head-seq-stuck') ? 1 : head;
   // head-seq-not-integer: the counter is sent as it comes out of a decimal column.
