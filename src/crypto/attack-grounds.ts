@@ -8,8 +8,7 @@
  * clauses against SPEC.md, that each standard is named by a word of the clause it is reached through,
  * and that docs/defects.md lists every attack with its ground.
  */
-import { CLAUSES, assumptionOf, type AssumptionName, type ClauseName } from '../spec/index.ts';
-import type { SignatureAttack } from './attacks.ts';
+import { CLAUSES, assumptionOf, type AssumptionName, type ClauseName, type ReadingOf } from '../spec/index.ts';
 
 /** A standard SPEC.md names, and the word of section 5 that names it. */
 export const NAMED_STANDARDS = Object.freeze({ 'RFC 7515': 'JWS', 'RFC 7518': 'ES256' });
@@ -60,8 +59,18 @@ export function groundText(g: AttackGround): string {
   }
 }
 
+/** What the audit reads of an attack (a `SignatureAttack` of attacks.ts, which imports this module). */
+export interface Audited {
+  readonly id: string;
+  readonly expect: 'reject' | 'accept' | 'assumption';
+  readonly assumption?: AssumptionName;
+  readonly defaultVerdict?: 'reject' | 'accept';
+  readonly verdictsUnder?: readonly { readonly value: ReadingOf<AssumptionName>; readonly verdict: 'reject' | 'accept' }[];
+  readonly rests: readonly AttackGround[];
+}
+
 /** What an attack's verdict is, per reading where it depends on one: the audit's second column. */
-export function verdictText(a: SignatureAttack): string {
+export function verdictText(a: Audited): string {
   if (a.expect !== 'assumption') return a.expect;
   const name = a.assumption!;
   const per = assumptionOf(name).choices.map((c, i) => {
@@ -72,6 +81,6 @@ export function verdictText(a: SignatureAttack): string {
 }
 
 /** The start of an attack's line in docs/defects.md: id, verdict, the words it rests on (table pipes escaped). */
-export function auditRow(a: SignatureAttack): string {
+export function auditRow(a: Audited): string {
   return `| \`${a.id}\` | ${verdictText(a)} | ${a.rests.map(groundText).join('; ').replaceAll('|', '\\|')} |`;
 }
