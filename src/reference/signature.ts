@@ -1,8 +1,8 @@
 /**
  * Section 5 on the reference: a signed commit carries `Service-Signature`, a detached ES256 JWS
  * over the BLAKE3 digest of the canonical form of the body. The readings decide the canonical form
- * (`canonical-json`), what the JWS payload is (`jws-form`), whether the kid must be the caller's own
- * device id (`kid-binding`) and whether high-S signatures verify (`high-s-accepted`); verification is
+ * (`canonical-json`), what the JWS payload is (`jws-form`), whose key verifies and what the kid must
+ * name (`kid-binding`) and whether high-S signatures verify (`high-s-accepted`); verification is
  * src/crypto's, through OpenSSL, which knows every form. The signature faults sit exactly where a
  * hand-written verifier would take each shortcut.
  */
@@ -179,7 +179,7 @@ function keyChoice(a: { caller: Caller; directory: Directory; faults: FaultSet; 
 
 /**
  * Throws 401 unless the request carries a valid Service-Signature of the caller. A browser holds no
- * enrolled key: under a bound kid nothing it sends can verify.
+ * enrolled key: under a bound kid, or the caller's key, nothing it sends can verify.
  */
 export function checkServiceSignature(a: {
   header: string | string[] | undefined;
