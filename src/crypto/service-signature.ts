@@ -174,8 +174,11 @@ export function verifyEs256(input: Uint8Array, signatureSegment: string, key: Ke
 /**
  * Verifies a `Service-Signature` header value against the body as received. `keyFor` resolves a
  * kid to an enrolled key; `expectedKid` (the caller's device id) binds the kid (assumption
- * `kid-binding`). `kidRequired: false` (an addition to the contract, for the KAT's kid-less reading)
- * verifies a header without kid with the key of `expectedKid`. Never throws.
+ * `kid-binding=bound`). `kidRequired: false` (an addition to the contract, for the KAT's kid-less reading)
+ * verifies a header without kid with the key of `expectedKid`. `callerKey` (`kid-binding=caller-key`)
+ * takes the kid as the hint RFC 7515 section 4.1.4 makes it: present as the JWS form has it, never
+ * compared or looked up, the caller's key (undefined: it holds none) verifying whatever it says.
+ * Never throws.
  */
 export function verifyServiceSignature(
   a: {
@@ -186,6 +189,7 @@ export function verifyServiceSignature(
     expectedKid?: string;
     highS?: HighS;
     kidRequired?: boolean;
+    callerKey?: { readonly key: KeyObject | undefined };
   } & SignatureForm,
 ): VerifyResult {
   try {
@@ -212,6 +216,7 @@ function verifyUnguarded(a: Parameters<typeof verifyServiceSignature>[0]): Verif
     if (a.kidRequired === false && a.expectedKid !== undefined) kid = a.expectedKid;
     else return { ok: false, reason: 'kid missing' };
   }
+  if (a.callerKey) return verifiedWith(a, headerSegment, signatureSegment, a.callerKey.key, typeof kid === 'string' ? kid : JSON.stringify(kid));
   if (typeof kid !== 'string') return { ok: false, reason: 'kid is not a string' };
   if (a.expectedKid !== undefined && kid !== a.expectedKid) return { ok: false, reason: 'kid is not the caller' };
   let key: KeyObject | undefined;
@@ -220,7 +225,12 @@ function verifyUnguarded(a: Parameters<typeof verifyServiceSignature>[0]): Verif
   } catch {
     key = undefined;
   }
-  if (key === undefined) return { ok: false, reason: 'unknown kid' };
+  return verifiedWith(a, headerSegment, signatureSegment, key, kid);
+}
+
+/** The signature checked with `key` over the body's digest; `kid` is what a success reports. */
+function verifiedWith(a: Parameters<typeof verifyServiceSignature>[0], headerSegment: string, signatureSegment: string, key: KeyObject | undefined, kid: string): VerifyResult {
+  if (key === undefined) return { ok: false, reason: a.callerKey ? 'the caller holds no key' : 'unknown kid' };
   let digest: Uint8Array;
   try {
     digest = signingDigest(a.parsedBody, a.rawBody, a);

@@ -189,6 +189,7 @@ const LIST = [
   f('signature-attached-payload', 'signatures', 'trusts an attached payload: when the payload segment is not empty the signature is checked over it, not over the body\'s digest', ['signatures.forgeries-rejected']),
   f('signature-x5c-trusted', 'signatures', 'verifies with the key of the first certificate in the protected header\'s x5c, building no chain to a trusted root: an attacker\'s self-signed certificate signs for the device', ['signatures.forgeries-rejected']),
   f('signature-kid-path', 'signatures', 'reads the verification key from a file named by kid: a kid of ../../dev/null (an empty file) with alg HS256 verifies with the empty secret', ['signatures.forgeries-rejected']),
+  f('signature-kid-fallback', 'signatures', 'looks the verification key up by kid and, when the kid names no enrolled device (or is not a string), falls back to the caller\'s own key: under kid-binding=bound a kid of nobody verifies', ['signatures.forgeries-rejected'], { deviatesFrom: 'kid-binding' }),
   f('signature-cache-by-header', 'signatures', 'caches verification by header value: a header that verified once is accepted again without hashing the body, so it signs any other body', ['signatures.forgeries-rejected']),
   // Scope: what a key names (src/reference/handlers/commit.ts).
   f('artifacts-keyed-by-id', 'commits', 'keys the artifact table by account and artifact_id, not by pouch: an op sent to one pouch on the head of an artifact of another pouch of the account applies, and moves that artifact', ['commits.stale-base-rejected'], { deviatesFrom: 'op-semantics' }),
@@ -278,6 +279,11 @@ export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.f
     fault: 'operation-id-global',
     reading: { name: 'pouch-existence', value: 'must-exist' },
     why: 'the profile lists pouches of the first account only: the second account has no pouch of its own to commit to, and the first account\'s are refused to it before any operation_id is looked up',
+  },
+  {
+    fault: 'signature-kid-fallback',
+    reading: { name: 'kid-binding', value: 'caller-key' },
+    why: 'under kid-binding=caller-key the caller\'s key verifies whatever the kid says, which is all the fault\'s fallback does: no request can see it',
   },
   {
     fault: 'content-type-exact',

@@ -1,13 +1,14 @@
 /**
  * Section 5 on the reference: a signed commit carries `Service-Signature`, a detached ES256 JWS
  * over the BLAKE3 digest of the canonical form of the body. The readings decide the canonical form
- * (`canonical-json`), what the JWS payload is (`jws-form`), whether the kid must be the caller's own
- * device id (`kid-binding`) and whether high-S signatures verify (`high-s-accepted`); verification is
+ * (`canonical-json`), what the JWS payload is (`jws-form`), whose key verifies and what the kid must
+ * name (`kid-binding`) and whether high-S signatures verify (`high-s-accepted`); verification is
  * src/crypto's, through OpenSSL, which knows every form. The signature faults sit exactly where a
  * hand-written verifier would take each shortcut.
  */
-import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey } from 'node:crypto';
+import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { b64u, fromB64u } from '../crypto/base64url.ts';
+import { parseProtectedHeader } from '../crypto/protected-header.ts';
 import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type HighS, type SignatureForm } from '../crypto/service-signature.ts';
 import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
@@ -20,7 +21,7 @@ export { SIGNATURE_HEADER } from '../spec/index.ts';
 
 const unauthorized = (message: string): HttpError => new HttpError(401, 'invalid_signature', message);
 
-// Stryker disable all: segments, claimsAlgNone, isZeroSignature and requestDto run only under their faults (docs/mutation.md)
+// Stryker disable all: segments, claimsAlgNone, isZeroSignature, requestDto and kidNamesNoDevice run only under their faults (docs/mutation.md)
 function segments(header: string): [string, string, string] | undefined {
   const parts = header.split('.');
   return parts.length === 3 ? (parts as [string, string, string]) : undefined;
@@ -74,7 +75,7 @@ function requestDto(body: unknown): unknown {
  * leaves to the real verifier.
  * True when the shortcut accepts the header.
  */
-function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: unknown; expectedKid: string | undefined; directory: Directory; faults: FaultSet; form: SignatureForm; highS: HighS }): boolean {
+function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: unknown; expectedKid: string | undefined; keyFor: (kid: string) => KeyObject | undefined; faults: FaultSet; form: SignatureForm; highS: HighS }): boolean {
   const s = segments(a.header);
   if (!s) return false;
   const [seg, payloadSeg, sigSeg] = s;
@@ -96,7 +97,7 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
   // A key file named by kid (path traversal reaches /dev/null, whose empty content is the HS256 secret); kid is then a path, never bound to the caller.
   if (has('signature-kid-path') && h['alg'] === 'HS256' && h['kid'].includes('../')) return h['kid'].endsWith('/dev/null') && hmacMatches('');
   if (a.expectedKid !== undefined && h['kid'] !== a.expectedKid) return false;
-  const key = a.directory.deviceKey(h['kid']);
+  const key = a.keyFor(h['kid']);
   try {
     if (has('signature-hmac-public-key') && h['alg'] === 'HS256' && key) {
       // jsonwebtoken < 4.2.2: one "secretOrPublicKey" for every alg, so HS256 is keyed with the public key's PEM.
@@ -128,6 +129,15 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
   return false;
 }
 
+/** `signature-kid-fallback`: whether the header's kid names no enrolled device (then the caller's key is tried). */
+function kidNamesNoDevice(header: string, directory: Directory): boolean {
+  const s = segments(header);
+  const h = s ? parseProtectedHeader(s[0]) : undefined;
+  if (!h?.ok || !('kid' in h.header)) return false;
+  const kid = h.header['kid'];
+  return typeof kid !== 'string' || directory.deviceKey(kid) === undefined;
+}
+
 /** `signature-cache-by-header`: the header values that verified, per server (its directory), bounded. */
 const verifiedHeaders = new WeakMap<Directory, Set<string>>();
 const CACHED_HEADERS = 4096;
@@ -141,8 +151,35 @@ function cachedHeaders(directory: Directory): Set<string> {
 // Stryker restore all
 
 /**
+ * Which key verifies, per `kid-binding`: `bound`, the kid must be the caller's and its key verifies;
+ * `unbound`, the kid names the enrolled device whose key verifies; `caller-key`, the caller's key
+ * verifies whatever the kid says. `signature-kid-fallback` takes the caller's key under any reading
+ * when the kid names no enrolled device.
+ */
+function keyChoice(a: { caller: Caller; directory: Directory; faults: FaultSet; readings: ReadingSet }, header: string): {
+  expectedKid: string | undefined;
+  keyFor: (kid: string) => KeyObject | undefined;
+  callerKey?: { readonly key: KeyObject | undefined };
+} {
+  const callerId = a.caller.deviceId ?? a.caller.memberId;
+  const binding = a.readings.of('kid-binding');
+  const keyFor = (kid: string): KeyObject | undefined => a.directory.deviceKey(kid);
+  if (binding === 'caller-key' || (a.faults.has('signature-kid-fallback') && kidNamesNoDevice(header, a.directory))) {
+    return { expectedKid: undefined, keyFor: () => a.directory.deviceKey(callerId), callerKey: { key: a.directory.deviceKey(callerId) } };
+  }
+  switch (binding) {
+    case 'bound':
+      return { expectedKid: callerId, keyFor };
+    case 'unbound':
+      return { expectedKid: undefined, keyFor };
+    default:
+      return binding satisfies never;
+  }
+}
+
+/**
  * Throws 401 unless the request carries a valid Service-Signature of the caller. A browser holds no
- * enrolled key: under a bound kid nothing it sends can verify.
+ * enrolled key: under a bound kid, or the caller's key, nothing it sends can verify.
  */
 export function checkServiceSignature(a: {
   header: string | string[] | undefined;
@@ -171,16 +208,17 @@ export function checkServiceSignature(a: {
   // `signature-cache-by-header`: a header that verified before is taken without hashing this body.
   if (faults.has('signature-cache-by-header') && cachedHeaders(a.directory).has(header)) return;
   const parsedBody = faults.has('signature-partial-body') ? requestDto(a.body) : a.body;
-  const expectedKid = readings.is('kid-binding', 'unbound') ? undefined : (a.caller.deviceId ?? a.caller.memberId);
+  const { expectedKid, keyFor, callerKey } = keyChoice(a, header);
   const form: SignatureForm = { canonical: readings.of('canonical-json'), jwsForm: readings.of('jws-form') };
   const highS = readings.of('high-s-accepted');
-  if (SIGNATURE_SHORTCUT_FAULTS.some((f) => faults.has(f)) && shortcutAccepts({ header, rawBody: a.rawBody, parsedBody, expectedKid, directory: a.directory, faults, form, highS })) return;
+  if (SIGNATURE_SHORTCUT_FAULTS.some((f) => faults.has(f)) && shortcutAccepts({ header, rawBody: a.rawBody, parsedBody, expectedKid, keyFor, faults, form, highS })) return;
   const r = verifyServiceSignature({
     header,
     rawBody: a.rawBody,
     parsedBody,
-    keyFor: (kid) => a.directory.deviceKey(kid),
+    keyFor,
     ...(expectedKid === undefined ? {} : { expectedKid }),
+    ...(callerKey ? { callerKey } : {}),
     highS,
     ...form,
   });

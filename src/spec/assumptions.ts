@@ -123,10 +123,13 @@ const LIST = [
     ['digest-payload', 'payload = the raw 32-byte BLAKE3 digest; protected header {"alg":"ES256","kid":<device_id>}; compact form header..signature', { covers: ['signature-in-other-jws-form'] }],
     ['b64-text-payload', 'payload = the ASCII base64url text of the digest (encoded again in the signing input)', { covers: ['signature-in-other-jws-form'] }],
   ], 'A detached JWS "over the base64url encoding of the hash" reads most directly as the digest being the payload, whose base64url form is what the signing input contains.'),
-  a('kid-binding', 'server', ['5'], 'Must the JWS kid name the calling device?', [
-    ['bound', 'kid must equal the caller\'s device_id; a signature by another enrolled device is rejected', { covers: ['signature-by-other-device'] }],
-    ['unbound', 'any enrolled device key may sign'],
-  ], 'A signature proves who sent the commit only if the key is the caller\'s own.'),
+  // Section 5 names ES256 and JWS but not whose key signs; RFC 7515 section 4.1.4 makes kid "a hint
+  // indicating which key was used". Each reading says which key verifies and what the kid must name.
+  a('kid-binding', 'server', ['5'], 'Must the JWS kid name the calling device, and whose key must verify the signature?', [
+    ['bound', 'kid must equal the caller\'s device_id and the caller\'s key must verify; a signature by another enrolled device, or under a kid of no enrolled device, is rejected', { covers: ['signature-by-other-device'] }],
+    ['unbound', 'any enrolled device key may sign: the kid names the enrolled device whose key must verify, so a kid of no enrolled device names no key and is rejected'],
+    ['caller-key', 'kid is a hint (RFC 7515 section 4.1.4): the header carries one as the JWS form has it, and the signature must verify with the calling device\'s own key, whatever the kid says (another device, no device, not a string)', { covers: ['signature-by-other-device'] }],
+  ], 'A signature proves who sent the commit only if the key is the caller\'s own, and a kid naming it is the plainest way to say so.'),
   a('high-s-accepted', 'server', ['5'], 'Are ECDSA signatures with s > n/2 valid?', [
     ['accepted', 'high-S signatures verify (RFC 7518 has no low-S rule)'],
     ['rejected', 'only low-S signatures verify', { covers: ['high-s-signature'] }],

@@ -129,6 +129,20 @@ describe('discovery against the embedded reference', () => {
     expect(readingsMarkdown(d)).toContain('MISMATCH');
   });
 
+  it('kid-binding: an answer no reading gives (any enrolled key, and the caller\'s under a kid of nobody) stays unknown with its evidence', async () => {
+    // unbound with the fallback fault: another device's signature applies, and so does the caller's key under a kid of nobody.
+    const ref = await startReference({ port: 0, readings: { 'kid-binding': 'unbound' }, faults: ['signature-kid-fallback'] });
+    running.push(ref);
+    const profile = parseProfile(ref.profile);
+    const client = new TargetClient(profile);
+    const d = await discoverReadings(profile, client, { embedded: true });
+    await client.close();
+    const r = row(d, 'kid-binding');
+    expect(r.status, show(r)).toBe('unknown');
+    expect(r.evidence, show(r)).toHaveLength(2);
+    expect(d.readings['kid-binding']).toBeUndefined();
+  });
+
   it('without a second account or browser says what cannot be observed, and why', async () => {
     const ref = await startReference({ port: 0 });
     running.push(ref);

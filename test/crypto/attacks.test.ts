@@ -104,9 +104,40 @@ describe('signature attack catalogue', () => {
     };
     expect(run('ok.high-s', { highS: 'rejected' })).toBe(false);
     expect(run('device.other', { expectedKid: undefined })).toBe(true);
+    expect(run('kid.wrong', { expectedKid: undefined, callerKey: { key: enrolled.get(ctx.kid) } })).toBe(true);
     expect(run('jws.b64-text-payload', { jwsForm: 'b64-text-payload' })).toBe(true);
     expect(run('kid.missing', { kidRequired: false })).toBe(true);
     expect(DEFAULT_ASSUMPTIONS['kid-binding']).toBe('bound');
+  });
+  /** The verifier set up as each reading an attack names in `verdictsUnder` (or kid-binding's, below). */
+  const AS_READING: Readonly<Record<string, Partial<Parameters<typeof verifyServiceSignature>[0]>>> = {
+    'high-s-accepted=rejected': { highS: 'rejected' },
+    'jws-form=b64-text-payload': { jwsForm: 'b64-text-payload' },
+    'kid-binding=bound': {},
+    'kid-binding=unbound': { expectedKid: undefined },
+    'kid-binding=caller-key': { expectedKid: undefined, callerKey: { key: enrolled.get(ctx.kid) } },
+  };
+  const verdictAs = (a: SignatureAttack, reading: string): 'accept' | 'reject' => {
+    const r = a.apply(ctx);
+    const rawBody = r.rawBody ?? Buffer.from(JSON.stringify(r.body));
+    const parsedBody = JSON.parse(Buffer.from(rawBody).toString('utf8'));
+    return verifyServiceSignature({ header: r.header, rawBody, parsedBody, keyFor: (k) => enrolled.get(k), expectedKid: ctx.kid, ...AS_READING[reading] }).ok ? 'accept' : 'reject';
+  };
+  it.each(SIGNATURE_ATTACKS.filter((a) => a.verdictsUnder).map((a) => [a.id, a] as const))('%s: each verdict under an alternative is what a verifier of that reading gives', (_id, a) => {
+    for (const v of a.verdictsUnder!) {
+      const reading = `${a.assumption}=${v.value}`;
+      expect(AS_READING[reading], `${reading} has a verifier set-up here`).toBeDefined();
+      expect(verdictAs(a, reading), `${a.id} under ${reading}`).toBe(v.verdict);
+    }
+  });
+  it('kid-binding decides no verdict but its own cases: every other entry is the same under bound, unbound and caller-key', () => {
+    const readings = ['kid-binding=bound', 'kid-binding=unbound', 'kid-binding=caller-key'];
+    const kidCases = SIGNATURE_ATTACKS.filter((a) => a.assumption === 'kid-binding').map((a) => a.id);
+    expect(kidCases.sort()).toEqual(['device.other', 'device.other-key-own-kid', 'kid.number', 'kid.wrong']);
+    for (const a of SIGNATURE_ATTACKS.filter((x) => x.assumption !== 'kid-binding')) {
+      const want = a.expect === 'assumption' ? a.defaultVerdict : a.expect;
+      for (const r of readings) expect(verdictAs(a, r), `${a.id} under ${r}`).toBe(want);
+    }
   });
   it('entries that need another device say so', () => {
     for (const a of SIGNATURE_ATTACKS) {

@@ -50,6 +50,7 @@ const KILLS: readonly Kill[] = [
   { fault: 'signature-attached-payload' },
   { fault: 'signature-x5c-trusted' },
   { fault: 'signature-kid-path' },
+  { fault: 'signature-kid-fallback' },
   { fault: 'signature-cache-by-header' },
   { fault: 'operation-id-global' },
   { fault: 'artifacts-keyed-by-id' },

@@ -9,6 +9,8 @@ propertySuite('signatures and auth (5)', [...SIGNATURES, ...AUTH], [
   { id: 'signatures.forgeries-rejected', fault: 'signature-not-verified', expect: 'failing' },
   { id: 'signatures.forgeries-rejected', fault: 'signature-partial-body', expect: 'failing' },
   { id: 'signatures.forgeries-rejected', fault: 'signature-kid-unbound', expect: 'assumption:kid-binding', runs: 25 },
+  // A kid of nobody verified with the caller's key: kid-binding=bound's words refuse it, §5's do not.
+  { id: 'signatures.forgeries-rejected', fault: 'signature-kid-fallback', expect: 'assumption:kid-binding', runs: 25 },
   { id: 'signatures.variants-accepted', fault: 'signature-low-s-only', expect: 'assumption:high-s-accepted' },
   { id: 'signatures.variants-accepted', fault: 'signature-raw-bytes', expect: 'assumption:canonical-json' },
   // A JWS header is JSON: members in another order, whitespace or a typ leave it a valid ES256 JWS (5).

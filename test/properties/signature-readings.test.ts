@@ -1,6 +1,6 @@
 /**
  * The signature attacks whose verdict the registry's words decide under an alternative reading
- * (`SignatureAttack.verdictUnder`): told that reading, the properties judge them, silent against a
+ * (`SignatureAttack.verdictsUnder`): told that reading, the properties judge them, silent against a
  * reference that serves it and catching one that does not (the mutants docs/mutation.md names).
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ afterAll(() => refs.closeAll());
 
 const CASES = [
   { id: 'signatures.forgeries-rejected', reading: { 'kid-binding': 'unbound' } },
+  // kid a hint: kid.wrong and kid.number accepted, device.other refused.
+  { id: 'signatures.forgeries-rejected', reading: { 'kid-binding': 'caller-key' } },
   { id: 'signatures.variants-accepted', reading: { 'high-s-accepted': 'rejected' } },
 ] as const;
 

@@ -642,6 +642,8 @@ const DEMOS: Record<FaultName, Demo> = {
   'signature-attached-payload': { observe: (ref) => sendAttack(ref, 'jws.attached-other-body'), correct: 401, faulty: 200 },
   'signature-x5c-trusted': { observe: (ref) => sendAttack(ref, 'key.x5c'), correct: 401, faulty: 200 },
   'signature-kid-path': { observe: (ref) => sendAttack(ref, 'kid.path-traversal'), correct: 401, faulty: 200 },
+  // A kid of no enrolled device, and one that is not a string, both signed by the caller's key.
+  'signature-kid-fallback': { observe: async (ref) => [await sendAttack(ref, 'kid.wrong'), await sendAttack(ref, 'kid.number')], correct: [401, 401], faulty: [200, 200] },
   'signature-cache-by-header': {
     observe: async (ref) => {
       const c = attackContext(ref);

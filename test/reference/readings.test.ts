@@ -112,6 +112,16 @@ function withHighS(header: string): string {
 const signedAs = (ref: RunningReference, body: unknown, form: Parameters<typeof signServiceSignature>[0] extends infer A ? Partial<A> : never): string =>
   signServiceSignature({ body, kid: ref.fixture.primary.device.deviceId, privateKey: deviceKey(ref), ...form });
 
+/** The two kid-binding probes discovery sends: another device's key and kid; the caller's key under a kid of nobody. */
+async function kidProbes(ref: RunningReference): Promise<number[]> {
+  const other = commitBody([op(ref)]);
+  const nobody = commitBody([op(ref)]);
+  return [
+    await status(commit(ref, randomUUID(), other, { signature: sign(ref, other, 'secondary') })),
+    await status(commit(ref, randomUUID(), nobody, { signature: signedAs(ref, nobody, { kid: randomUUID() }) })),
+  ];
+}
+
 const conflictStatusDemo = (code: number): Demo => ({
   observe: async (ref) => {
     const { pouch, a } = await seeded(ref);
@@ -153,13 +163,16 @@ const DEMOS: Partial<Record<ReadingKey, Demo>> = {
     byDefault: [200, 401],
     switched: [401, 200],
   },
+  // Another enrolled device's key under its own kid; then the caller's own key under a kid of no enrolled device.
   'kid-binding=unbound': {
-    observe: (ref) => {
-      const body = commitBody([op(ref)]);
-      return status(commit(ref, randomUUID(), body, { signature: sign(ref, body, 'secondary') }));
-    },
-    byDefault: 401,
-    switched: 200,
+    observe: (ref) => kidProbes(ref),
+    byDefault: [401, 401],
+    switched: [200, 401],
+  },
+  'kid-binding=caller-key': {
+    observe: (ref) => kidProbes(ref),
+    byDefault: [401, 401],
+    switched: [401, 200],
   },
   'high-s-accepted=rejected': {
     observe: (ref) => {
@@ -621,6 +634,7 @@ describe('faults combined with readings still show their defect', () => {
       'artifacts-keyed-by-id',
       'revision-owner-last',
       'revision-batch-unchecked',
+      'signature-kid-fallback',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);

@@ -58,6 +58,8 @@ export interface CommitOptions {
   readonly header?: { readonly value: string | undefined };
   /** Overrides the signing key and kid (another enrolled device). */
   readonly signAs?: 'primary' | 'secondary';
+  /** Overrides the kid only: the signer's key signs a header naming this kid. */
+  readonly kid?: string;
   /** Commit as the account's browser instead of its device. */
   readonly browser?: boolean;
 }
@@ -67,10 +69,10 @@ export function commitBody(ops: readonly Op[], operationId: string, epoch: strin
 }
 
 /** The Service-Signature a device of `env` gives `body` (sent as `bytes`), or undefined without a key. */
-export function signatureOf(env: DiscoveryEnv, body: unknown, bytes: string, form: SignForm, o: { account?: 'primary' | 'secondary'; canonical?: CanonicalForm } = {}): string | undefined {
+export function signatureOf(env: DiscoveryEnv, body: unknown, bytes: string, form: SignForm, o: { account?: 'primary' | 'secondary'; canonical?: CanonicalForm; kid?: string } = {}): string | undefined {
   const d = env.signer(o.account);
   if (!d) return undefined;
-  return signServiceSignature({ body, rawBody: Buffer.from(bytes, 'utf8'), kid: d.deviceId, privateKey: d.privateKey, canonical: o.canonical ?? 'rfc8785', jwsForm: form.jwsForm });
+  return signServiceSignature({ body, rawBody: Buffer.from(bytes, 'utf8'), kid: o.kid ?? d.deviceId, privateKey: d.privateKey, canonical: o.canonical ?? 'rfc8785', jwsForm: form.jwsForm });
 }
 
 /** Commits `ops` to `pouchId`, signed in `form` unless told otherwise. */
@@ -78,7 +80,7 @@ export function commit(scope: Scope, what: string, pouchId: string, ops: readonl
   const env = scope.env;
   const body = commitBody(ops, o.operationId ?? env.uuid(), o.epoch ?? env.uuid());
   const bytes = o.rawBody ?? canonicalize(body);
-  const header = o.header ? o.header.value : signatureOf(env, body, bytes, form, { account: o.signAs ?? o.account, canonical: o.canonical });
+  const header = o.header ? o.header.value : signatureOf(env, body, bytes, form, { account: o.signAs ?? o.account, canonical: o.canonical, ...(o.kid === undefined ? {} : { kid: o.kid }) });
   const account = o.account ?? 'primary';
   return scope.send(what, {
     endpoint: 'commitOperations',

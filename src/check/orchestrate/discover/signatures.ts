@@ -1,6 +1,6 @@
 /**
  * Probes of what section 5 leaves open about `Service-Signature`: which canonical form is hashed,
- * whether a high-S twin verifies, whether another enrolled device may sign, and whether browsers
+ * whether a high-S twin verifies, whose key verifies and what the kid names, and whether browsers
  * must sign too. Each sends creates of fresh artifacts in the JWS form already found.
  */
 import { canonicalize, sortedCompact } from '../../../crypto/canonical.ts';
@@ -96,13 +96,34 @@ export async function probeHighS(scope: Scope, base: CommitBase): Promise<ProbeR
   return [unknown('high-s-accepted', 'the high-S commit was answered with a 5xx, no answer or an unreadable result', scope.evidence)];
 }
 
-/** kid-binding: the first device commits, signed by the second account's device (its kid and key). 1 request. */
+type KidBinding = ReadingOf<'kid-binding'>;
+
+/**
+ * What each kid-binding reading does with the two probes: another enrolled device's key under its
+ * own kid, and the caller's own key under a kid of no enrolled device (true: applied).
+ */
+const KID_PROBES: { readonly [R in KidBinding]: readonly [otherDevice: boolean, kidOfNobody: boolean] } = {
+  bound: [false, false],
+  unbound: [true, false],
+  'caller-key': [false, true],
+};
+
+/**
+ * kid-binding: the first device commits twice, signed with the second account's device (its kid
+ * and key), then with its own key under a fresh kid that names no enrolled device. Each reading
+ * answers the pair differently; a pair no reading gives (both applied: any enrolled key, whatever
+ * the kid) stays unknown with its evidence. 2 requests.
+ */
 export async function probeKidBinding(scope: Scope, base: CommitBase): Promise<ProbeResult[]> {
   if (!scope.env.signer('secondary')) return [notObservable('kid-binding', 'needs a second enrolled device (accounts.secondary.device with deviceId and privateJwk)')];
-  const f = (await createWith(scope, "a create by the first device, signed with another device's key and kid", base, base.pouch(), { signAs: 'secondary' })).fate;
-  if (f === 'applied') return [decide('kid-binding', ['unbound'], scope.evidence)];
-  if (f === 'refused') return [decide('kid-binding', ['bound'], scope.evidence)];
-  return [unknown('kid-binding', 'the commit was answered with a 5xx, no answer or an unreadable result', scope.evidence)];
+  const pouch = base.pouch();
+  const seen = [
+    (await createWith(scope, "a create by the first device, signed with another device's key and kid", base, pouch, { signAs: 'secondary' })).fate,
+    (await createWith(scope, 'a create by the first device, signed with its own key under a kid of no enrolled device', base, pouch, { kid: scope.env.uuid() })).fate,
+  ];
+  if (seen.some((f) => f !== 'applied' && f !== 'refused')) return [unknown('kid-binding', 'a commit was answered with a 5xx, no answer or an unreadable result', scope.evidence)];
+  const ok = seen.map((f) => f === 'applied');
+  return [decide('kid-binding', choicesOf('kid-binding').filter((r) => KID_PROBES[r].every((a, i) => a === ok[i])), scope.evidence)];
 }
 
 /**
