@@ -230,6 +230,6 @@ export class RecentRate {
 
 /** Why a refusal was taken as the server's own answer, for messages. */
 export function givenUpNote(t: { readonly retries: number; readonly givenUp: GiveUp }): string {
-  const meanwhile = t.givenUp === 'served' ? 'while requests sent meanwhile were answered' : 'with nothing else sent and the rate halved at each refusal';
+  const meanwhile = t.givenUp === 'served' ? 'while requests sent meanwhile were answered' : 'with nothing else sent, at a rate backed off after each refusal';
   return `the same request was refused ${t.retries + 1} times in a row, ${meanwhile}: backing off did not help`;
 }
