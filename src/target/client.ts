@@ -220,6 +220,16 @@ export class TargetClient {
    * backing off stopped helping this request (`throttled.givenUp`: the answer is the server's own).
    */
   async call(o: CallOptions): Promise<Exchange> {
+    this.throttle.began();
+    try {
+      return await this.callThrottled(o);
+    } finally {
+      this.throttle.ended();
+    }
+  }
+
+  /** `call`'s loop: send, and wait throttles out while backing off helps. */
+  private async callThrottled(o: CallOptions): Promise<Exchange> {
     let refusal: Refusal | undefined;
     let waitedMs = 0;
     for (;;) {

@@ -99,6 +99,8 @@ export class Throttle {
   /** Requests sent, and the latest send time of one answered with no throttle: what tells a request refused alone from everything throttled. */
   private sends = 0;
   private servedSentAt = Number.NEGATIVE_INFINITY;
+  /** Calls under way (waiting for their turn, in flight or waiting out a throttle): one queued behind a quiet is not sent yet, but a request is not alone while it waits. */
+  private calls = 0;
 
   constructor(o: ThrottleOptions = {}) {
     this.cap = o.ratePerSecond;
@@ -106,6 +108,14 @@ export class Throttle {
     this.maxRetryAfterMs = o.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.maxWaitMs = o.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.maxRetries = Math.max(1, o.maxRetries ?? DEFAULT_MAX_RETRIES);
+  }
+
+  /** A call begins (`ended` when it returns, whatever happened). */
+  began(): void {
+    this.calls++;
+  }
+  ended(): void {
+    this.calls--;
   }
 
   /** Counts a request going out; returns its send time. */
@@ -184,12 +194,13 @@ export class Throttle {
   /**
    * Whether a request refused again stops waiting (see the module comment): undefined while backing
    * off may still help it, else why its refusal is its own. Others sent since its first refusal and
-   * none answered yet (refused too, or still on their way): everything may be throttled, so it waits.
+   * none answered yet (refused too, or still on their way), or others waiting to be sent: everything
+   * may be throttled, so it waits.
    */
   givesUp(r: Refusal): GiveUp | undefined {
     if (r.retries < this.maxRetries) return undefined;
     if (this.servedSentAt > r.at) return 'served';
-    return this.sends - r.sends === r.retries ? 'alone' : undefined;
+    return this.calls <= 1 && this.sends - r.sends === r.retries ? 'alone' : undefined;
   }
 
   /** Adds time spent waiting to the run's total. */

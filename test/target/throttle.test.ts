@@ -104,6 +104,17 @@ describe('Throttle.givesUp: waited out only while backing off helps', () => {
     expect(t.givesUp(r)).toBe('alone');
   });
 
+  it('takes no request as alone while another call waits for its turn (queued behind the quiet, not sent yet)', () => {
+    const t = new Throttle({ maxRetries: 1 });
+    t.began();
+    const r = refusedOnce(t);
+    t.began(); // another call, waiting for its turn
+    retried(t, r);
+    expect(t.givesUp(r)).toBeUndefined();
+    t.ended();
+    expect(t.givesUp(r)).toBe('alone');
+  });
+
   it('keeps waiting while everything is refused: others sent since and none answered', () => {
     const t = new Throttle({ maxRetries: 2 });
     const r = refusedOnce(t);
