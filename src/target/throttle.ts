@@ -10,7 +10,7 @@
  * A throttle is waited out only while backing off helps. "Not now" to one request while the rate
  * it shares is served is no throttle: once a request has been sent again `maxRetries` times and is
  * still refused, while requests sent since its first refusal were answered (or nothing else was
- * sent, so only its own rate could be to blame, and that was halved at each refusal), the answer
+ * sent or waiting to be, so only its own rate could be to blame, and that backed off at each refusal), the answer
  * is the server's own and the exchange ends with it (`givesUp`): a 503 is then a server error on
  * that request. While others are refused too and none answered, everything is throttled, and the
  * wait goes on.
@@ -38,7 +38,7 @@ export const DEFAULT_MAX_RETRIES = 4;
 /**
  * Why a request still refused stopped waiting: requests sent after its first refusal were answered
  * (`served`: the rate is served, this request alone is refused), or nothing but its own retries went
- * out (`alone`: its rate was the only suspect, and halving it did not help).
+ * out and no other call waited to (`alone`: its rate was the only suspect, and backing off did not help).
  */
 export const GIVE_UPS = ['served', 'alone'] as const;
 export type GiveUp = (typeof GIVE_UPS)[number];
