@@ -41,6 +41,9 @@ export const INT_DIGITS_CAP = 4300;
 /** `quadratic-envelope`: characters of an envelope received per step, after each of which the whole prefix is checked again. */
 export const ENVELOPE_CHUNK_CHARS = 2048;
 
+/** `retry-after-503-maximal`: the Retry-After (seconds) of its 503, the shortest a server can ask for but 0. */
+export const MAXIMAL_ENVELOPE_RETRY_AFTER_S = 1;
+
 /** `const N` keeps every name a literal, so `FaultName` is the union of the catalogue's names. */
 function f<const N extends string>(
   name: N,
@@ -199,6 +202,8 @@ const LIST = [
   f('revision-batch-unchecked', 'commits', 'under revision-id-unique=per-artifact, looks a revision id up among the artifact\'s stored revisions only, not among the batch\'s earlier ops: a batch that uses one revision id twice in one artifact applies', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
   // State: what a store keeps (src/reference/store.ts).
   f('revision-owner-last', 'commits', 'keeps one artifact per revision id (the last to use it): under revision-id-unique=per-artifact, artifact A may reuse its own revision id once artifact B has used it', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
+  // Throttling: a refusal that stays with one request is no throttle (src/target/throttle.ts `givesUp`).
+  f('retry-after-503-maximal', 'robustness', `answers 503 with Retry-After: ${MAXIMAL_ENVELOPE_RETRY_AFTER_S} to every commit holding an envelope of the maximal length (LIMITS.envelopeLength.max), at any rate (a blob store that times out on the largest envelopes, reported as "busy, retry later"): the same request is refused however long the client backs off, a server error on that request, not throttling`, ['boundaries.limits-accepted', 'robustness.large-body-accepted', 'robustness.largest-body-accepted']),
 ] as const;
 
 export type FaultName = (typeof LIST)[number]['name'];

@@ -269,8 +269,8 @@ const LIST = [
     ['per-statement', 'raised by the number of statements committed: a change with an empty statement list leaves it where it was'],
   ], 'Only "integer, required" is shown; a per-change counter is the simplest head.'),
   a('rate-limits', 'server', ['8'], 'What does the harness do when the target throttles a run?', [
-    ['waited-out', 'a 429, or a 503 with Retry-After, is waited out (Retry-After honoured, capped; jittered backoff without it) and the same request sent again; the run\'s rate settles under the target\'s'],
-  ], 'Rate limits are not shown: a throttle says "not now", never "no", so it is no outcome of a case.'),
+    ['waited-out', 'a 429, or a 503 with Retry-After, is waited out (Retry-After honoured, capped; jittered backoff without it) and the same request sent again while backing off helps; the run\'s rate settles under the target\'s. A request still refused after a few retries while others are answered (or alone) gets the server\'s own answer: a 503 is a server error'],
+  ], 'Rate limits are not shown: a throttle says "not now", never "no", so it is no outcome of a case; "not now" to one request at any rate is no throttle.'),
 ] as const;
 
 type Entry = (typeof LIST)[number];

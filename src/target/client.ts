@@ -14,7 +14,7 @@ import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure
 import type { Identity, Profile } from './profile.ts';
 import { shownProxy, type ProxyRoute } from './proxy.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
-import { RecentRate, Throttle, sleep, throttleWait, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
+import { RecentRate, Throttle, sleep, throttleWait, type GiveUp, type Refusal, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
 
 export { TRANSPORT_FAILURES, VERDICTS, type TransportFailure, type Verdict } from './classify.ts';
@@ -61,9 +61,10 @@ export interface Exchange {
   /**
    * The target throttled this request (429, or 503 with Retry-After) and the client waited and sent
    * it again: how often, and how long it waited in all. `cutShort`: the call's time ran out while
-   * it waited, so it ended unanswered.
+   * it waited, so it ended unanswered. `givenUp`: it was still refused after backing off stopped
+   * helping (throttle.ts `givesUp`), so the last answer is the server's own and is judged as such.
    */
-  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean };
+  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean; readonly givenUp?: GiveUp };
   /**
    * The first copy of the request met a keep-alive connection closing before any response, on a
    * connection that had served earlier requests (closed as idle while the request was on its way,
@@ -102,6 +103,16 @@ export type TypedExchange<E extends EndpointId> = Exchange & { readonly data?: E
 /** The typed door of a request the spec allows; anything else (a broken body, raw bytes) goes through `call`, the raw one. */
 export function typedCall<E extends EndpointId>(call: (o: CallOptions) => Promise<Exchange>, endpoint: E, req: TypedRequest<E>, o: Omit<CallOptions, 'endpoint' | 'params' | 'body' | 'rawBody'> = {}): Promise<TypedExchange<E>> {
   return call({ ...o, endpoint, params: req.params as Record<string, string>, body: req.body }).then((ex) => withData<E>(ex));
+}
+
+/**
+ * Whether the exchange ended on a throttle that says nothing of the target: the call's time ran out
+ * while it waited, or a 429 still came once backing off stopped helping (the spec shows no rate
+ * limits, and a 429 says "too many requests": not judged). A 503 given up is no such end: it is the
+ * server's answer, a server error on that request.
+ */
+export function endedThrottled(ex: Exchange): boolean {
+  return ex.throttled?.cutShort === true || (ex.throttled?.givenUp !== undefined && ex.response?.status === 429);
 }
 
 /** The exchange with its validated `data`, typed (present only for an accepted answer, whose envelope the endpoint's schema passed). */
@@ -205,22 +216,38 @@ export class TargetClient {
   /**
    * Sends one call; a throttling answer (429, or 503 with Retry-After) is waited out and the same
    * request sent again (throttle.ts), so the exchange returned is the target's real answer, or the
-   * last throttle when the call's time ran out while it waited (`throttled.cutShort`).
+   * last throttle when the call's time ran out while it waited (`throttled.cutShort`), or when
+   * backing off stopped helping this request (`throttled.givenUp`: the answer is the server's own).
    */
   async call(o: CallOptions): Promise<Exchange> {
-    let retries = 0;
+    this.throttle.began();
+    try {
+      return await this.callThrottled(o);
+    } finally {
+      this.throttle.ended();
+    }
+  }
+
+  /** `call`'s loop: send, and wait throttles out while backing off helps. */
+  private async callThrottled(o: CallOptions): Promise<Exchange> {
+    let refusal: Refusal | undefined;
     let waitedMs = 0;
     for (;;) {
       await this.throttle.turn(o.signal);
       this.recent.add();
-      const sentAt = Date.now();
+      const sentAt = this.throttle.sending();
       const ex = await this.sendFresh(o);
+      const retries = refusal?.retries ?? 0;
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
-        if (ex.response) this.throttle.answered();
+        if (ex.response) this.throttle.answered(sentAt);
         return retries ? { ...ex, throttled: { retries, waitedMs } } : ex;
       }
+      // Judged before it counts as a throttle: an answer that is the server's own halves no rate and asks for no quiet.
+      const givenUp = refusal && this.throttle.givesUp(refusal);
+      if (givenUp) return { ...ex, throttled: { retries, waitedMs, givenUp } };
       const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt);
+      refusal ??= this.throttle.refused();
       if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
       const t0 = performance.now();
       await sleep(wait, o.signal);
@@ -228,7 +255,7 @@ export class TargetClient {
       waitedMs += spent;
       this.throttle.spent(spent);
       if (o.signal?.aborted) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
-      retries++;
+      refusal.retries++;
     }
   }
 

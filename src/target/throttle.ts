@@ -6,6 +6,14 @@
  * run's rate settles under the gateway's: additive increase while answers come, halved at each
  * throttle (AIMD), never above `--rate-limit` when one is given. Every wait is bounded by the call's
  * own signal and by `maxWaitMs`.
+ *
+ * A throttle is waited out only while backing off helps. "Not now" to one request while the rate
+ * it shares is served is no throttle: once a request has been sent again `maxRetries` times and is
+ * still refused, while requests sent since its first refusal were answered (or nothing else was
+ * sent or waiting to be, so only its own rate could be to blame, and that backed off at each refusal), the answer
+ * is the server's own and the exchange ends with it (`givesUp`): a 503 is then a server error on
+ * that request. While others are refused too and none answered, everything is throttled, and the
+ * wait goes on.
  */
 
 export interface ThrottleOptions {
@@ -15,6 +23,34 @@ export interface ThrottleOptions {
   readonly maxRetryAfterMs?: number;
   /** The longest one request keeps being throttled before it is given up (default 120 s). */
   readonly maxWaitMs?: number;
+  /** Times one request is sent again before a refusal that stays with it is its own answer (default DEFAULT_MAX_RETRIES; at least 1). */
+  readonly maxRetries?: number;
+}
+
+/**
+ * Each refusal of a request sent after the quiet the last one asked for halves the run's rate: by its
+ * fourth retry a request goes out at a sixteenth of the rate it was first refused at (or at the
+ * floor), and a gateway that limits the rate has long let it through. Few enough that a server
+ * answering one request 503 with `Retry-After: 1` costs seconds, not the minutes `maxWaitMs` allows.
+ */
+export const DEFAULT_MAX_RETRIES = 4;
+
+/**
+ * Why a request still refused stopped waiting: requests sent after its first refusal were answered
+ * (`served`: the rate is served, this request alone is refused), or nothing but its own retries went
+ * out and no other call waited to (`alone`: its rate was the only suspect, and backing off did not help).
+ */
+export const GIVE_UPS = ['served', 'alone'] as const;
+export type GiveUp = (typeof GIVE_UPS)[number];
+
+/** One request's refusals so far, against the run's counts when its first came back. */
+export interface Refusal {
+  /** When its first refusal came back. */
+  readonly at: number;
+  /** Requests the run had sent by then. */
+  readonly sends: number;
+  /** Times it has been sent again since. */
+  retries: number;
 }
 
 export interface ThrottleStats {
@@ -59,12 +95,33 @@ export class Throttle {
   private heldUntil = 0;
   private readonly maxRetryAfterMs: number;
   readonly maxWaitMs: number;
+  private readonly maxRetries: number;
+  /** Requests sent, and the latest send time of one answered with no throttle: what tells a request refused alone from everything throttled. */
+  private sends = 0;
+  private servedSentAt = Number.NEGATIVE_INFINITY;
+  /** Calls under way (waiting for their turn, in flight or waiting out a throttle): one queued behind a quiet is not sent yet, but a request is not alone while it waits. */
+  private calls = 0;
 
   constructor(o: ThrottleOptions = {}) {
     this.cap = o.ratePerSecond;
     this.limit = o.ratePerSecond;
     this.maxRetryAfterMs = o.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     this.maxWaitMs = o.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.maxRetries = Math.max(1, o.maxRetries ?? DEFAULT_MAX_RETRIES);
+  }
+
+  /** A call begins (`ended` when it returns, whatever happened). */
+  began(): void {
+    this.calls++;
+  }
+  ended(): void {
+    this.calls--;
+  }
+
+  /** Counts a request going out; returns its send time. */
+  sending(now = Date.now()): number {
+    this.sends++;
+    return now;
   }
 
   /** Waits for the request's turn under the current rate (at once when there is none). */
@@ -99,8 +156,9 @@ export class Throttle {
     return this.heldWall - Math.max(0, this.heldUntil - now);
   }
 
-  /** An answer came that was no throttle: the rate may rise again. */
-  answered(): void {
+  /** An answer came that was no throttle, to a request sent at `sentAt`: the rate may rise again. */
+  answered(sentAt = Date.now()): void {
+    this.servedSentAt = Math.max(this.servedSentAt, sentAt);
     if (this.limit === undefined) return;
     this.limit = Math.min(this.cap ?? Number.POSITIVE_INFINITY, this.limit + INCREASE);
   }
@@ -126,6 +184,23 @@ export class Throttle {
     this.quietUntil = Math.max(this.quietUntil, now + wait);
     this.hold(now, now + wait);
     return wait;
+  }
+
+  /** The record of a request's refusals, started when its first came back (after `throttle` counted it). */
+  refused(now = Date.now()): Refusal {
+    return { at: now, sends: this.sends, retries: 0 };
+  }
+
+  /**
+   * Whether a request refused again stops waiting (see the module comment): undefined while backing
+   * off may still help it, else why its refusal is its own. Others sent since its first refusal and
+   * none answered yet (refused too, or still on their way), or others waiting to be sent: everything
+   * may be throttled, so it waits.
+   */
+  givesUp(r: Refusal): GiveUp | undefined {
+    if (r.retries < this.maxRetries) return undefined;
+    if (this.servedSentAt > r.at) return 'served';
+    return this.calls <= 1 && this.sends - r.sends === r.retries ? 'alone' : undefined;
   }
 
   /** Adds time spent waiting to the run's total. */
@@ -162,4 +237,10 @@ export class RecentRate {
   get perSecond(): number {
     return this.stamps.length;
   }
+}
+
+/** Why a refusal was taken as the server's own answer, for messages. */
+export function givenUpNote(t: { readonly retries: number; readonly givenUp: GiveUp }): string {
+  const meanwhile = t.givenUp === 'served' ? 'while requests sent meanwhile were answered' : 'with nothing else sent, at a rate backed off after each refusal';
+  return `the same request was refused ${t.retries + 1} times in a row, ${meanwhile}: backing off did not help`;
 }

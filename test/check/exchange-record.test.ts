@@ -29,6 +29,9 @@ describe('recorded exchanges', () => {
     const r = recordExchange({ ...exchange('{}'), resent: 'the first copy met a closed connection', throttled: { retries: 2, waitedMs: 2000.4, cutShort: true } }, []);
     expect(r.resent).toBe('the first copy met a closed connection');
     expect(r.throttled).toEqual({ retries: 2, waitedMs: 2000, cutShort: true });
+    const given = recordExchange({ ...exchange('{}'), throttled: { retries: 4, waitedMs: 4000, givenUp: 'alone' } }, []);
+    expect(given.throttled).toEqual({ retries: 4, waitedMs: 4000, givenUp: 'alone' });
+    expect(ExchangeSchema.safeParse(given).success).toBe(true);
     expect(ExchangeSchema.safeParse(r).success).toBe(true);
   });
 });

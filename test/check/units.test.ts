@@ -33,6 +33,10 @@ describe('judge', () => {
     expect(expectRejected(ex(undefined, 'transport-error'), b)).toMatchObject({ kind: 'transport' });
     // A throttle the client could not wait out decides nothing: unjudged, never a reading or a violation.
     expect(expectRejected(ex(429, 'rejected'), b)).toMatchObject({ kind: 'transport', message: expect.stringContaining('throttled') });
+    // A refusal that stayed with one request once backing off stopped helping (client.ts `givenUp`): a 503 is the server error it is; a 429 stays unjudged.
+    const gaveUp = { retries: 4, waitedMs: 4000, givenUp: 'served' } as const;
+    expect(expectRejected({ ...ex(503, 'server-error'), throttled: gaveUp }, b)).toMatchObject({ kind: 'server-error', message: expect.stringMatching(/refused 5 times in a row.*not throttling/) });
+    expect(expectAccepted({ ...ex(429, 'rejected'), throttled: gaveUp })).toMatchObject({ kind: 'transport', message: expect.stringMatching(/throttled.*not judged/) });
     expect(expectRejected(ex(422, 'rejected'), b)).toBe(PASS);
     expect(expectRejected(ex(200, 'accepted'), b)).toMatchObject({ kind: 'violation' });
     expect(expectRejected(ex(302, 'protocol-error'), b)).toMatchObject({ kind: 'violation' });

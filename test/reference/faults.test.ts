@@ -609,6 +609,18 @@ const DEMOS: Record<FaultName, Demo> = {
     faulty: 413,
   },
   'body-cap-1mib': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) }), op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 413 },
+  'retry-after-503-maximal': {
+    // The maximal envelope refused as "busy" again and again; one character shorter, served.
+    observe: async (ref) => {
+      const maximal = async () => {
+        const r = await commit(ref, randomUUID(), commitBody([op(ref, { envelope: A(max('envelopeLength')) })]));
+        return `${r.status} ${r.headers['retry-after'] ?? '-'}`;
+      };
+      return [await maximal(), await maximal(), await commitOps(ref, [op(ref, { envelope: A(max('envelopeLength') - 1) })])];
+    },
+    correct: ['200 -', '200 -', 200],
+    faulty: ['503 1', '503 1', 200],
+  },
   // validators and binders
   'field-names-case-insensitive': { observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), { ROWS: [usageRow()] }, DEVICE)), correct: 400, faulty: 200 },
   'charset-ascii-range': { observe: (ref) => commitOps(ref, [op(ref, { envelope: 'AB`C^D' })]), correct: 400, faulty: 200 },

@@ -4,7 +4,7 @@
  * once however many requests waited in it; a property's time bound gets that time back, capped.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Throttle, throttleWait } from '../../src/target/throttle.ts';
+import { DEFAULT_MAX_RETRIES, Throttle, throttleWait, type Refusal } from '../../src/target/throttle.ts';
 import { MAX_THROTTLE_CREDIT, PropertyBound } from '../../src/check/run/time-limits.ts';
 
 beforeEach(() => {
@@ -63,6 +63,85 @@ describe('Throttle', () => {
     expect(throttleWait(429, {})).toEqual({});
     expect(throttleWait(503, {})).toBeUndefined();
     expect(throttleWait(503, { 'retry-after': new Date(Date.now() + 3000).toUTCString() })?.retryAfterMs).toBeGreaterThan(1000);
+  });
+});
+
+describe('Throttle.givesUp: waited out only while backing off helps', () => {
+  /** One request refused, as the client records it: sent, throttled, its record started after its first refusal. */
+  function refusedOnce(t: Throttle): Refusal {
+    const sentAt = t.sending();
+    t.throttle({ retryAfterMs: 1000 }, 0, 10, sentAt);
+    return t.refused();
+  }
+  /** The request sent again after its Retry-After, and refused again. */
+  function retried(t: Throttle, r: Refusal): void {
+    vi.advanceTimersByTime(1000);
+    r.retries++;
+    t.sending();
+  }
+
+  it('gives up after DEFAULT_MAX_RETRIES retries when a request sent since its first refusal was answered', () => {
+    const t = new Throttle();
+    const r = refusedOnce(t);
+    vi.advanceTimersByTime(1000);
+    t.answered(t.sending()); // another request, sent after the refusal, answered
+    for (let i = 1; i < DEFAULT_MAX_RETRIES; i++) {
+      retried(t, r);
+      expect(t.givesUp(r), `retry ${i}`).toBeUndefined();
+      t.throttle({ retryAfterMs: 1000 }, i, 10);
+    }
+    retried(t, r);
+    expect(t.givesUp(r)).toBe('served');
+  });
+
+  it('gives up a request refused alone after as many retries as the options say', () => {
+    const t = new Throttle({ maxRetries: 2 });
+    const r = refusedOnce(t);
+    retried(t, r);
+    expect(t.givesUp(r)).toBeUndefined();
+    t.throttle({ retryAfterMs: 1000 }, 1, 10);
+    retried(t, r);
+    expect(t.givesUp(r)).toBe('alone');
+  });
+
+  it('takes no request as alone while another call waits for its turn (queued behind the quiet, not sent yet)', () => {
+    const t = new Throttle({ maxRetries: 1 });
+    t.began();
+    const r = refusedOnce(t);
+    t.began(); // another call, waiting for its turn
+    retried(t, r);
+    expect(t.givesUp(r)).toBeUndefined();
+    t.ended();
+    expect(t.givesUp(r)).toBe('alone');
+  });
+
+  it('keeps waiting while everything is refused: others sent since and none answered', () => {
+    const t = new Throttle({ maxRetries: 2 });
+    const r = refusedOnce(t);
+    for (let i = 1; i <= 5; i++) {
+      retried(t, r);
+      t.throttle({ retryAfterMs: 1000 }, 0, 10, t.sending()); // another request, refused too
+      expect(t.givesUp(r), `retry ${i}`).toBeUndefined();
+      t.throttle({ retryAfterMs: 1000 }, i, 10);
+    }
+    // The server answers another request sent after the refusal: this one is now refused alone.
+    t.answered(t.sending());
+    retried(t, r);
+    expect(t.givesUp(r)).toBe('served');
+  });
+
+  it('takes no answer to a request sent before the first refusal as a sign that the rate is served', () => {
+    const t = new Throttle({ maxRetries: 1 });
+    const before = t.sending();
+    const other = t.sending(); // still in flight when the refusal comes
+    const r = refusedOnce(t);
+    vi.advanceTimersByTime(10);
+    t.answered(before);
+    t.answered(other);
+    retried(t, r);
+    expect(t.givesUp(r)).toBe('alone'); // nothing else sent since: alone, not "served"
+    t.sending(); // now another goes out, unanswered
+    expect(t.givesUp(r)).toBeUndefined();
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import type { AssumptionName, AssumptionSet, SpecClause } from '../../spec/index.ts';
 import type { Exchange } from '../../target/client.ts';
+import { givenUpNote } from '../../target/throttle.ts';
 import type { TimelineData } from '../model/linearizability/timeline.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
 import { PASS, type Failure, type Outcome } from '../property.ts';
@@ -112,15 +113,19 @@ function pathOf(url: string): string {
  * Undefined when the exchange is an ordinary answer to judge.
  */
 export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
+  const t = ex.throttled;
+  const persisted = t?.givenUp ? givenUpNote({ retries: t.retries, givenUp: t.givenUp }) : undefined;
   if (ex.verdict === 'server-error' || (ex.response && ex.response.status >= 500)) {
-    return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}`);
+    return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}${persisted ? `; ${persisted}, so it is the server's answer, not throttling` : ''}`);
   }
   if (ex.verdict === 'transport-error' || !ex.response) {
     return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`);
   }
-  // The client waits throttles out; one still here outlasted the call's time: nothing was judged.
-  if (ex.throttled?.cutShort || ex.response.status === 429) {
-    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)}) until the call's time ran out${ex.throttled ? ` (${ex.throttled.retries} retries, ${Math.round(ex.throttled.waitedMs)} ms waited)` : ''}`);
+  // The client waits throttles out; one still here outlasted the call's time, or kept coming once backing off stopped helping: nothing was judged.
+  if (t?.cutShort || ex.response.status === 429) {
+    const waited = t ? ` (${t.retries} retries, ${Math.round(t.waitedMs)} ms waited)` : '';
+    const why = persisted ? `${waited}; ${persisted}, and rate limits are not shown (8): not judged` : ` until the call's time ran out${waited}`;
+    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)})${why}`);
   }
   return undefined;
 }

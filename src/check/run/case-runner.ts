@@ -4,7 +4,7 @@
  * under which the target went down, vouches for nothing and finds nothing of its own.
  */
 import type { AssumptionName } from '../../spec/index.ts';
-import type { Exchange, TargetClient } from '../../target/client.ts';
+import { endedThrottled, type Exchange, type TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { createCaseContext, type RequestCounter } from './context.ts';
 import type { Environment } from '../judge/environment.ts';
@@ -91,10 +91,10 @@ async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise
   // Ended by the bound: an unfinished case vouches for nothing, and whatever it made of a call the bound
   // ended (a property may read a failed call as a target that stopped serving) is pouchproof's own doing.
   const cut = d.signal.aborted && (threw || outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'));
-  if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some((e) => e.throttled?.cutShort) ? 'throttled' : 'time' }, crashed: false, cut: true };
+  if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some(endedThrottled) ? 'throttled' : 'time' }, crashed: false, cut: true };
   const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings, prop.judgements);
   const verdict = verdictOf(judged, ctx.requests());
   // A case the target kept throttling is throttling's, not the network's.
-  const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some((e) => e.throttled?.cutShort);
+  const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some(endedThrottled);
   return { ...base, outcome: judged, verdict: throttled ? { kind: 'unjudged', cause: 'throttled' } : verdict, crashed: false, cut: false };
 }

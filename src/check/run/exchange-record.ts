@@ -7,6 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { TRANSPORT_FAILURES, VERDICTS, type Exchange } from '../../target/client.ts';
 import { maskList, redact, redactBytes } from '../../target/redact.ts';
+import { GIVE_UPS } from '../../target/throttle.ts';
 
 /** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
 export const MAX_RECORDED_BODY_CHARS = 16_384;
@@ -36,8 +37,13 @@ export const RecordedExchangeSchema = z.strictObject({
   timings: z.strictObject({ headersMs: z.number().nonnegative().optional(), totalMs: z.number().nonnegative() }),
   /** Sent again on a fresh connection after a stale keep-alive one closed under it (client.ts), and why. */
   resent: z.string().optional(),
-  /** The target throttled it first (429, or 503 with Retry-After): how often, how long was waited, whether the wait was cut short. */
-  throttled: z.strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional() }).optional(),
+  /**
+   * The target throttled it first (429, or 503 with Retry-After): how often, how long was waited, whether the wait was cut short,
+   * and why it stopped waiting when the refusal stayed with this request (`givenUp`, throttle.ts `GiveUp`).
+   */
+  throttled: z
+    .strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional(), givenUp: z.enum(GIVE_UPS).optional() })
+    .optional(),
 });
 export type RecordedExchange = z.infer<typeof RecordedExchangeSchema>;
 
@@ -104,7 +110,7 @@ export function recordExchange(ex: Exchange, secrets: readonly string[]): Record
     ...(ex.failure ? { failure: ex.failure } : {}),
     timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
     ...(ex.resent ? { resent: redact(ex.resent, secrets) } : {}),
-    ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}) } } : {}),
+    ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}), ...(ex.throttled.givenUp ? { givenUp: ex.throttled.givenUp } : {}) } } : {}),
   };
 }
 

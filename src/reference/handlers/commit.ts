@@ -16,9 +16,9 @@
  * block, so no other request can run between the conflict check and the apply.
  */
 import { HttpError, badRequest } from '../errors.ts';
-import type { CommitBody, CommitData, OperationResultValue, PouchOperationValue } from '../../spec/index.ts';
+import { LIMITS, type CommitBody, type CommitData, type OperationResultValue, type PouchOperationValue } from '../../spec/index.ts';
 import { dataOut, offSpec, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
-import { ENVELOPE_CHUNK_CHARS } from '../fault-catalogue.ts';
+import { ENVELOPE_CHUNK_CHARS, MAXIMAL_ENVELOPE_RETRY_AFTER_S } from '../fault-catalogue.ts';
 import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
@@ -224,6 +224,9 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   // Section 5 names command-line devices; `signature-required-callers=everyone` asks it of browsers too.
   if (caller.kind === 'device' || readings.is('signature-required-callers', 'everyone')) {
     checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults, readings });
+  }
+  if (faults.has('retry-after-503-maximal') && body.ops.some((o) => o.envelope.length === LIMITS.envelopeLength.max)) {
+    throw new HttpError(503, 'unavailable', 'the envelope store timed out: retry later', { 'retry-after': String(MAXIMAL_ENVELOPE_RETRY_AFTER_S) });
   }
   if (faults.has('quadratic-blob-ids')) checkBlobIdsQuadratic(body.ops);
   if (faults.has('quadratic-envelope')) checkEnvelopesQuadratic(body.ops);
