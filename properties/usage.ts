@@ -8,15 +8,14 @@
 import fc from 'fast-check';
 import { judgeServed } from '../src/check/judge/controls.ts';
 import { assumptionMismatch, blame, dataOf, unexpected } from '../src/check/judge/judge.ts';
-import { PASS, defineProperty, notApplicable, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, unknownOutcome, type Outcome, type Property } from '../src/check/property.ts';
 import type { KeyReading, StoredReading, UsageRequest, UsageRow } from '../src/check/model/usage-model.ts';
 import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/model/usage-model.ts';
 import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
-import type { Exchange } from '../src/target/client.ts';
-import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, noReadingFits, raised, readings, runUsagePlan } from './support/usage.ts';
-import { lowerRelation, monotoneRelation, resentRelation, sameRowsRelation } from './support/usage-laws.ts';
-import { IDEMPOTENT_RELATION, NEVER_ADDED_RELATION } from './support/usage-relations.ts';
+import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, raised, readings, runUsagePlan } from './support/usage.ts';
+import { lowerRelation, monotoneRelation, racedRelation, resentRelation, sameRowsRelation } from './support/usage-laws.ts';
+import { IDEMPOTENT_RELATION, judgeRelation, NEVER_ADDED_RELATION, reportTogether } from './support/usage-relations.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
 const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
@@ -176,32 +175,7 @@ const largeTotals = defineProperty({
 
 /** Concurrent reports of one row: how many, and how long to wait for every one to be held before releasing anyway. */
 const RACERS = { min: 4, max: 8 } as const;
-const HOLD_WAIT_MS = 3_000;
 
-/** Sends each row in its own request at once: the last byte of every body held back, then released together. */
-async function reportTogether(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[]): Promise<Exchange[]> {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  let held = 0;
-  let allHeld!: () => void;
-  const ready = new Promise<void>((r) => (allHeld = r));
-  const calls = rows.map((row) =>
-    ctx.call({
-      endpoint: 'reportUsage',
-      params: { sourceId },
-      body: { rows: [row] as unknown as Json[] },
-      gate,
-      onHeld: () => {
-        if (++held === rows.length) allHeld();
-      },
-    }),
-  );
-  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
-  await ready;
-  clearTimeout(timer);
-  release();
-  return Promise.all(calls);
-}
 
 // 4.3 rule 1 under concurrency: reports of one row racing each other still leave the larger total.
 const concurrentReports = defineProperty({
@@ -210,7 +184,7 @@ const concurrentReports = defineProperty({
   invariant:
     'Reports of one row sent at once leave the row with the largest total, whatever order they are written in: a report just below the largest then stores nothing (seen where stored counts the rows a request changed).',
   assumptions: [...READINGS],
-  judgements: [NEVER_ADDED],
+  judgements: [NEVER_ADDED, NEVER_ADDED_RELATION],
   needs: ['device'],
   runs: 5,
   arbitrary: () =>
@@ -237,9 +211,7 @@ const concurrentReports = defineProperty({
       answers.push(r.stored);
     }
     const fits = fittingPairs(calibration, answers);
-    if (fits.length === 0) {
-      return noReadingFits(answers, 'whether a report changed the row cannot be judged');
-    }
+    if (fits.length === 0) return judgeRelation(ctx, racedRelation(rows));
     // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
     const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };
     const answerAfter = (held: UsageRow, p: { key: KeyReading; stored: StoredReading }) => predict([...calibration, { source: 0, rows: [held] }, { source: 0, rows: [below] }], p.key, p.stored).at(-1);

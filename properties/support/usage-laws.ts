@@ -61,3 +61,15 @@ export function sameRowsRelation(plan: readonly UsageRequest[]): UsageRelation |
     tail: probeTail(rows),
   };
 }
+
+/** Rule 1 under concurrency: reports of one row sent at once hold the largest total, as the same reports sent in order do. */
+export function racedRelation(rows: readonly UsageRow[]): UsageRelation {
+  return {
+    law: NEVER_ADDED_RELATION,
+    because: `rule 1: one source was sent ${rows.length} reports of one row at once, the other the same reports one after another: each keeps the larger total whatever the order, so both hold the largest`,
+    left: rows.map((r) => [r]),
+    right: rows.map((r) => [r]),
+    tail: probeTail(rows),
+    leftTogether: true,
+  };
+}

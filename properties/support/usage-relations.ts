@@ -7,11 +7,11 @@
  * before, the two tails answer alike. Under a merge that sums, or keeps the last write, the rows
  * differ, and wherever `stored` shows rows at all, the tails part.
  *
- * Determinism first: the left history and the tail, sent to a third fresh source, must answer as they
+ * Determinism first: the right history and the tail, sent to a third fresh source, must answer as they
  * did the first time. If they do not (`stored` is a clock, a global counter), stored depends on more
  * than the relation allows and the case says so as unknown, with the two answers.
  *
- * And sight: the tail must tell the rows apart. A fourth source is sent the left history with every
+ * And sight: the tail must tell the rows apart. A fourth source is sent the right history with every
  * report raised by two tokens, so it holds more of each row; where its tail answers as the left's
  * does, stored shows nothing of the totals held (it counts reports, or rows inserted), equal tails
  * prove nothing, and the case is unknown rather than a pass.
@@ -20,7 +20,9 @@
  * judge by the model where they can, and by these relations where the model has nothing to go on.
  */
 import { judgeServed } from '../../src/check/judge/controls.ts';
-import { blame } from '../../src/check/judge/judge.ts';
+import { blame, dataOf } from '../../src/check/judge/judge.ts';
+import type { Json } from '../../src/gen/index.ts';
+import type { Exchange } from '../../src/target/client.ts';
 import { READING_FREE, specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
 import { rowKey, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
@@ -52,6 +54,8 @@ export interface UsageRelation {
   readonly right: readonly Report[];
   /** Sent to both afterwards; their answers are compared. */
   readonly tail: readonly Report[];
+  /** The left history's reports (one row each) are sent at once, racing; the right one is always sent in order. */
+  readonly leftTogether?: boolean;
 }
 
 /** A row no generator draws (its day and assistant are the case's own), all zeros. */
@@ -100,44 +104,98 @@ async function report(ctx: CaseContext, sourceId: string, rows: Report, what: st
   return served;
 }
 
+/** How long to wait for every racing request to be held before releasing them anyway. */
+const HOLD_WAIT_MS = 3_000;
+
+/** Sends each row in its own request at once: the last byte of every body held back, then released together. */
+export async function reportTogether(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[]): Promise<Exchange[]> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let held = 0;
+  let allHeld!: () => void;
+  const ready = new Promise<void>((r) => (allHeld = r));
+  const calls = rows.map((row) =>
+    ctx.call({
+      endpoint: 'reportUsage',
+      params: { sourceId },
+      body: { rows: [row] as unknown as Json[] },
+      gate,
+      onHeld: () => {
+        if (++held === rows.length) allHeld();
+      },
+    }),
+  );
+  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
+  await ready;
+  clearTimeout(timer);
+  release();
+  return Promise.all(calls);
+}
+
 const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
 
-/** Sends the relation to three fresh sources and judges it (see the file's comment). */
+/** Reports sent at once on `sourceId`, each row its own request: PASS with their `stored` put in `answers`, or the first refusal's outcome. */
+async function raced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: (number | undefined)[]): Promise<Outcome> {
+  const exchanges = await reportTogether(ctx, sourceId, rows);
+  for (const [i, ex] of exchanges.entries()) {
+    const request = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
+    const served = await judgeServed(ctx, 'reportUsage', request, ex, { what: `concurrent report ${i + 1} of ${rows.length}` });
+    if (!served.ok) return served;
+    if (ex.verdict === 'accepted') answers.push(dataOf(ex)?.['stored'] as number | undefined);
+  }
+  return PASS;
+}
+
+type Source = 'left' | 'right' | 'again' | 'more';
+
+/** Sends the relation to four fresh sources and judges it (see the file's comment). */
 export async function judgeRelation(ctx: CaseContext, relation: UsageRelation): Promise<Outcome> {
   // The tail opens with a row of a key the case never names, all zeros: it changes no total, and where
   // stored adds up what the source holds, its answer shows the rows the histories left.
   const rel = { ...relation, tail: [[OBSERVER], ...relation.tail] };
-  const sources = { left: ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
-  type Source = keyof typeof sources;
+  const sources: Record<Source, string> = { left: ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
   const answers: Record<Source, (number | undefined)[]> = { left: [], right: [], again: [], more: [] };
-  const steps: [Source, Report, string][] = [
-    ...rel.left.flatMap((rows, i): [Source, Report, string][] => [
-      ['left', rows, `left history report ${i + 1}`],
-      ['again', rows, `left history report ${i + 1}, to a second fresh source`],
-      ['more', raisedBy(rows, 2), `left history report ${i + 1} raised by two tokens`],
-    ]),
-    ...rel.right.map((rows, i): [Source, Report, string] => ['right', rows, `right history report ${i + 1}`]),
-    ...rel.tail.flatMap((rows, i) => (['left', 'right', 'again', 'more'] as const).map((s): [Source, Report, string] => [s, rows, `common report ${i + 1} to the ${s} source`])),
-  ];
-  for (const [s, rows, what] of steps) {
-    const o = await report(ctx, sources[s], rows, what, answers[s]);
-    if (!o.ok) return o;
+  const send = (s: Source, rows: Report, what: string) => report(ctx, sources[s], rows, what, answers[s]);
+  // The right history is sent one report at a time: it is the control for determinism (again) and for sight (more).
+  for (const [i, rows] of rel.right.entries()) {
+    for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', raisedBy(rows, 2), 'right history raised by two tokens']] as const) {
+      const o = await send(s, sent, `${what}, report ${i + 1}`);
+      if (!o.ok) return o;
+    }
   }
-  if (show(answers.left) !== show(answers.again)) {
-    return unknownOutcome(`one history sent to two fresh sources answered stored ${show(answers.left)} and ${show(answers.again)}: stored depends on more than the rows held, the report and the reports before it, so no relation between two sources can be judged`);
+  const left = rel.leftTogether
+    ? await raced(ctx, sources.left, rel.left.map((r) => r[0]!), answers.left)
+    : await sequentially(rel.left.map((rows, i) => () => send('left', rows, `left history report ${i + 1}`)));
+  if (!left.ok) return left;
+  for (const [i, rows] of rel.tail.entries()) {
+    for (const s of ['left', 'right', 'again', 'more'] as const) {
+      const o = await send(s, rows, `common report ${i + 1} to the ${s} source`);
+      if (!o.ok) return o;
+    }
+  }
+  if (show(answers.right) !== show(answers.again)) {
+    return unknownOutcome(`one history sent to two fresh sources answered stored ${show(answers.right)} and ${show(answers.again)}: stored depends on more than the rows held, the report and the reports before it, so no relation between two sources can be judged`);
   }
   const n = rel.left.length;
   const [lt, rt, mt] = [answers.left.slice(n), answers.right.slice(n), answers.more.slice(n)];
-  if (show(lt) === show(mt)) {
-    return unknownOutcome(`the common reports answered stored ${show(lt)} on a source holding the rows and on one holding two tokens more of each: stored shows nothing of the totals held here, so equal answers would prove nothing`);
+  if (show(rt) === show(mt)) {
+    return unknownOutcome(`the common reports answered stored ${show(rt)} on a source holding the rows and on one holding two tokens more of each: stored shows nothing of the totals held here, so equal answers would prove nothing`);
   }
   const at = lt.findIndex((x, i) => x !== rt[i]);
   if (at < 0) return PASS;
   return blame(
     { judgement: rel.law },
     `${rel.because}; yet the same report (${describe(rel.tail[at]!)}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
-      `(histories ${describeAll(rel.left)} | ${describeAll(rel.right)}; the first history answered the same on a third fresh source, so stored follows what the source holds)`,
+      `(histories ${describeAll(rel.left)}${rel.leftTogether ? ' sent at once' : ''} | ${describeAll(rel.right)}; the second history answered the same on a third fresh source, so stored follows what the source holds)`,
   );
+}
+
+async function sequentially(steps: readonly (() => Promise<Outcome>)[]): Promise<Outcome> {
+  for (const step of steps) {
+    const o = await step();
+    if (!o.ok) return o;
+  }
+  return PASS;
 }
 
 function describe(rows: Report): string {
