@@ -11,6 +11,7 @@ export const SLOW_TIER = [
   'test/precision/zoo*.test.ts',
   'test/check/mutants.test.ts',
   'test/check/mutants-readings.test.ts',
+  'test/check/mutants-unnamed.test.ts',
   // The load engine for a measured window (against the reference or a local server).
   'test/load/scenarios.test.ts',
   'test/load/stall.test.ts',

@@ -9,7 +9,7 @@ import { constraintJudgement, readingJudgement } from '../src/check/judge/judgem
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
-import { commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
+import { browserCommits, commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
@@ -83,8 +83,8 @@ function inForce(ctx: CaseContext, c: ViolationCase): boolean {
  * The answer to a request breaking one constraint: a 4xx, or, for a commit, a 2xx in which no op
  * applied (a per-op refusal, the `conflict-behaviour` reading); anything applied breaks the constraint.
  */
-function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange): Outcome {
-  const what = `${c.label.endpoint} with ${c.label.description}`;
+function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange, via = ''): Outcome {
+  const what = `${c.label.endpoint}${via} with ${c.label.description}`;
   // A 2xx with ok true may still refuse every op (a per-op status); a 2xx with ok false refuses the request (expectRejected judges its form).
   if (c.label.endpoint === 'commitOperations' && ex.verdict === 'accepted') {
     const body = (ex.request.body.length ? JSON.parse(new TextDecoder().decode(ex.request.body)) : {}) as { ops?: unknown };
@@ -101,7 +101,12 @@ async function refused(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
   const endpoint = c.label.endpoint;
   const s = prepare(ctx, endpoint, c);
   const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
-  return judgeRefusal(ctx, c, ex);
+  const o = judgeRefusal(ctx, c, ex);
+  if (!o.ok || endpoint !== 'commitOperations' || !(await browserCommits(ctx))) return o;
+  // The same violation from the browser, which §4.2 does not ask to sign: a server that rewrites a body
+  // before it verifies refuses the device's for its signature and takes the browser's.
+  const b = prepare(ctx, endpoint, c);
+  return judgeRefusal(ctx, c, await ctx.call({ endpoint, params: b.params, body: b.body, as: { member: 'browser' } }), ' from the browser (unsigned)');
 }
 
 /** The coverage phase's cases: each sent with its twin (a minimal pair), which the random sweep does without. */

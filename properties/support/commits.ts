@@ -9,7 +9,8 @@
 import { commitOutcome, type CommitOutcome } from '../../src/check/judge/commit-outcome.ts';
 import { judgeServed } from '../../src/check/judge/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge/judge.ts';
-import { pickListed } from '../../src/check/run/prepare.ts';
+import { plainRequest } from '../../src/check/model/plain.ts';
+import { pickListed, prepare } from '../../src/check/run/prepare.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import type { Json, RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
@@ -246,4 +247,24 @@ export async function proveNothingApplied(
     if (seen) return blame(onApplied, `${what} was refused, yet ${x.artifact} has ${x.revision}, the revision that commit named, as its head (an update on it applies): part of it applied`);
   }
   return unknownOutcome(`${what} was refused; creating the artifact(s) it named is refused afterwards (${f.answer}) while a fresh create applies, yet none of them is at a revision the refused commit named: a state the spec does not show (3), so nothing is concluded`);
+}
+
+/** Per run (keyed by the run's environment memory): whether the target serves a plain commit from the browser, unsigned. */
+const browserPath = new WeakMap<object, Promise<boolean>>();
+
+/**
+ * Whether commits can be sent through the browser credential as well: §4.2 asks Service-Signature of
+ * command-line devices only, so where the profile has a browser and the target serves its plain
+ * commit, the unsigned path is one more way in, validated apart by many servers. Observed once per
+ * run; it reads no reading.
+ */
+export function browserCommits(ctx: CaseContext): Promise<boolean> {
+  if (!ctx.allows('browser')) return Promise.resolve(false);
+  let known = browserPath.get(ctx.environment);
+  if (!known) {
+    const s = prepare(ctx, 'commitOperations', plainRequest('commitOperations'));
+    known = ctx.call({ endpoint: 'commitOperations', params: s.params, body: s.body, as: { member: 'browser' } }).then((ex) => ex.verdict === 'accepted');
+    browserPath.set(ctx.environment, known);
+  }
+  return known;
 }

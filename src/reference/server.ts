@@ -225,7 +225,8 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     try {
       const reply = storePool ? await storePool.run(() => handle(req)) : await handle(req);
       const extra = unnamed.has('extra-response-members');
-      const data = extra ? { ...(reply.data as object), server_time: new Date().toISOString() } : reply.data;
+      // Members added to the data the handler answered, whatever it is: a data that is no object stays what it is.
+      const data = extra && typeof reply.data === 'object' && reply.data !== null && !Array.isArray(reply.data) ? { ...reply.data, server_time: new Date().toISOString() } : reply.data;
       send(res, { status: reply.status, body: { ok: true, data, meta: extra ? { ...meta(requestId), served_by: 'reference' } : meta(requestId) } }, notBefore, cpu);
     } catch (e) {
       if (e instanceof HttpError) {

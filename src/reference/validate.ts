@@ -215,7 +215,7 @@ function loosened(e: Endpoint, i: SchemaIssue, body: unknown, faults: FaultSet):
     if (typeof v === 'number' && v >= LIMITS.keyGen.min! - 1) return true;
   }
   // The DTO declares the required-but-nullable base optional (`base_revision_id?: string | null`): absent passes, and is read as null.
-  if (i.kind === 'required' && i.path === 'ops[].base_revision_id' && faults.has('nullable-missing-as-null')) return true;
+  if (i.kind === 'required' && i.path === 'ops[].base_revision_id' && (faults.has('nullable-missing-as-null') || faults.has('nullable-missing-rewritten'))) return true;
   if (i.kind === 'charset' && i.path === 'ops[].signature' && faults.has('lax-pattern')) {
     const v = valueAt(body, i.at);
     if (typeof v === 'string' && LAX_SIGNATURE.test(v)) return true;

@@ -509,6 +509,16 @@ const DEMOS: Record<FaultName, Demo> = {
   },
   // coverage: one variant of one field.
   'lax-pattern': { observe: (ref) => commitOps(ref, [op(ref, { signature: 'c2lnbmF0dXJl=' })]), correct: 400, faulty: 200 },
+  'nullable-missing-rewritten': {
+    // The device's commit without base_revision_id fails its signature (the verifier hashes the rewritten body); the browser's is taken.
+    observe: async (ref) => {
+      const { base_revision_id: _, ...create } = op(ref);
+      const { base_revision_id: __, ...other } = op(ref);
+      return [await commitOps(ref, [create]), await status(commit(ref, randomUUID(), commitBody([other]), { kind: 'browser' }))];
+    },
+    correct: [400, 400],
+    faulty: [401, 200],
+  },
   'nullable-missing-as-null': {
     observe: (ref) => {
       const { base_revision_id: _, ...create } = op(ref);

@@ -56,6 +56,9 @@ const mutants = defineCommand({
       if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
       if (why) skipped.push(`${f.name} (${why})`);
     }
+    const unnamed = argv.unnamed?.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+    // With the readings probed first, a fault that is a reading is identified as that reading, not killed: the probe's table says so.
+    if (unnamed?.length) for (const f of all) if (f.deviatesFrom && !skipped.some((s) => s.startsWith(`${f.name} (`))) skipped.push(`${f.name} (it is the reading ${f.deviatesFrom}: with --unnamed the readings are probed first, which identify it)`);
     const faults = all.filter((f) => !skipped.some((s) => s.startsWith(`${f.name} (`)));
     const props = await loadAllProperties();
     const view = new ConsoleView({ out: process.stdout });
@@ -63,7 +66,6 @@ const mutants = defineCommand({
     view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}${readings ? `, readings ${Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`);
     const intr = interruptible();
     try {
-      const unnamed = argv.unnamed?.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
       const start = async (fs: readonly string[]) => {
         const t = await openTarget({}, { faults: fs, ...(readings ? { readings } : {}), ...(unnamed?.length ? { unnamed } : {}) });
         if (!unnamed?.length) return t;
