@@ -39,6 +39,7 @@ export const SLOW_TIER = [
   'test/check/coverage.test.ts',
   'test/precision/verdicts.test.ts',
   'test/precision/relations.test.ts',
+  'test/precision/unnamed.test.ts',
   // The whole suite eight times, side by side and one property at a time.
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
