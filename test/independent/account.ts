@@ -110,8 +110,12 @@ export function registerPasskey(ctx: Ctx): Reply {
 function roster(v: Json, bug: BugCheck): boolean {
   const o = object(v, 'body.roster');
   const statements = array(required(o, 'statements', 'body.roster', bug), 'body.roster.statements', bug, 1, bug('2.8-1') ? 17 : ROSTER.statements);
-  statements.forEach((s, i) => statement(s, `body.roster.statements[${i}]`, true, bug));
-  const envelopes = bug('2.8-2') ? required(o, 'key_envelopes', 'body.roster', bug) : (member(o, 'key_envelopes', bug) ?? []);
+  statements.forEach((s, i) => {
+    statement(s, `body.roster.statements[${i}]`, true, bug);
+  });
+  // Absent means the default, empty; null is not stated as allowed.
+  const given = member(o, 'key_envelopes', bug);
+  const envelopes = bug('2.8-2') ? required(o, 'key_envelopes', 'body.roster', bug) : given === undefined ? [] : given;
   keyEnvelopes(envelopes, 'body.roster.key_envelopes', bug, ROSTER.envelopes);
   return Array.isArray(envelopes) && envelopes.length > 0;
 }
@@ -153,7 +157,9 @@ export function changeUnlock(ctx: Ctx): Reply {
   const bug = ctx.bug;
   const o = object(ctx.body, 'body');
   const statements = array(required(o, 'statements', 'body', bug), 'body.statements', bug, bug('4.6-1') ? 1 : undefined, bug('4.6-1') ? 16 : undefined);
-  statements.forEach((s, i) => statement(s, `body.statements[${i}]`, bug('4.6-1'), bug));
+  statements.forEach((s, i) => {
+    statement(s, `body.statements[${i}]`, bug('4.6-1'), bug);
+  });
   const envelopes = member(o, 'key_envelopes', bug);
   if (envelopes !== undefined) keyEnvelopes(envelopes, 'body.key_envelopes', bug);
   if (!bug('4.6-3')) ctx.caller.account.headSeq++;

@@ -83,6 +83,7 @@ function merged(stored: UsageRow | undefined, reported: UsageRow, bug: BugCheck)
   if (!stored) return reported;
   if (bug('4.3-6')) return Object.fromEntries(COUNTERS.map((c) => [c, stored[c] + reported[c]])) as unknown as UsageRow;
   if (bug('4.3-7')) return reported;
+  // biome-ignore lint/complexity/useMathMinMax: the counters are bigints, which Math.max does not take
   if (bug('4.3-8')) return Object.fromEntries(COUNTERS.map((c) => [c, stored[c] > reported[c] ? stored[c] : reported[c]])) as unknown as UsageRow;
   const bigger = bug('4.3-12') ? total(reported, bug) >= total(stored, bug) : total(reported, bug) > total(stored, bug);
   return bigger ? reported : undefined;
