@@ -44,6 +44,8 @@ export const SLOW_TIER = [
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
   'test/properties/largest-body.test.ts',
+  // The whole suite against the independent server of test/independent/ (~30 s), in a child process.
+  'test/independent/correct.test.ts',
 ];
 
 /**

@@ -13,7 +13,8 @@
  * minimal pairs, in the fast tier two at a time (load average 4–9): precision/verdicts 125 (to the
  * slow tier; its faults got fast killers in the property files), requests 51 (then split again),
  * boundaries 27, reference/faults 20, properties/sequences 19, reference/fuzz 18. The rest of the
- * slow tier is slow by kind (load windows, spawned processes), whatever it took.
+ * slow tier is slow by kind (load windows, spawned processes), whatever it took; so is
+ * independent/correct (the whole suite against test/independent/'s server in a child process: 25 s alone).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
