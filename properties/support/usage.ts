@@ -13,6 +13,7 @@ import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
   USAGE_READING_PAIRS,
+  blindTo,
   calibrationPlan,
   finalRow,
   firstMismatch,
@@ -156,7 +157,7 @@ export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest
     const acc = await send(req, calibration.length + i);
     if (!acc.ok) return acc;
   }
-  return judgePlan(ctx, [...calibration, ...rest], observed, b, calibration.length);
+  return judgePlan(ctx, [...calibration, ...rest], observed, b, calibration.length, { mergeLaw: true });
 }
 
 const same = (a: readonly (number | undefined)[], b: readonly (number | undefined)[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -173,7 +174,15 @@ export function noReadingFits(answers: readonly (number | undefined)[], what: st
   return unknownOutcome(`stored answered ${answers.join(', ')} to calibration reports whose answers differ under every known reading of usage-stored-meaning and usage-row-key: none of them fits, so ${what}`);
 }
 
-export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], observed: readonly (number | undefined)[], rule: Blame = { judgement: NEVER_ADDED }, calibration = 0): Outcome {
+export function judgePlan(
+  ctx: CaseContext,
+  plan: readonly UsageRequest[],
+  observed: readonly (number | undefined)[],
+  rule: Blame = { judgement: NEVER_ADDED },
+  calibration = 0,
+  // A case judging how rows merge (4.3's rules) vouches only where stored would have answered a wrong merge otherwise.
+  o: { readonly mergeLaw?: boolean } = {},
+): Outcome {
   const chosen = readings(ctx);
   const predicted = (p: { key: KeyReading; stored: StoredReading }) => predict(plan, p.key, p.stored);
   const fitCalibration = calibration > 0 ? fittingPairs(plan.slice(0, calibration), observed.slice(0, calibration)) : USAGE_READING_PAIRS.filter((p) => p.key === chosen.key && p.stored === chosen.stored);
@@ -189,6 +198,9 @@ export function judgePlan(ctx: CaseContext, plan: readonly UsageRequest[], obser
   const judgedUnder = own ?? distinct[0]!;
   const expected = predicted(judgedUnder);
   const i = firstMismatch(observed, expected);
+  if (i < 0 && o.mergeLaw && blindTo(plan, judgedUnder.key, judgedUnder.stored)) {
+    return unknownOutcome(`stored, read as ${judgedUnder.stored} (rows keyed by ${judgedUnder.key}), answers these reports alike whether rows keep the larger total, are added up or keep the last write: it shows nothing of 4.3's rules here, so answers that match vouch for nothing`);
+  }
   if (i < 0) {
     if (own) return PASS;
     return { ...(assumptionMismatch(judgedUnder.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${judgedUnder.key}, usage-stored-meaning=${judgedUnder.stored} instead of ${chosen.key}, ${chosen.stored}; the rows follow 4.3 under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };

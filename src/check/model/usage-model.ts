@@ -4,7 +4,7 @@
  * one (assumption), or none (violation). The spec gives no read endpoint; `stored` is all we see.
  * The merge itself is the spec model's (`mergeUsageRow`); this file only replays plans through it.
  */
-import { assumptionOf, mergeUsageRow, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../spec/index.ts';
+import { assumptionOf, mergeUsageRow, USAGE_COUNTERS, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../spec/index.ts';
 
 export type Counter = UsageCounter;
 /** A usage row (2.7), as the spec model types it. */
@@ -20,16 +20,39 @@ export function rowKey(r: UsageRow): string {
   return usageKey(r, 'day-assistant-model');
 }
 
+/**
+ * How a row meets the one held: 4.3's rule (the larger total), or one of the two mistakes a usage
+ * store makes most (adding the counters up; keeping the last write), against which a case's `stored`
+ * answers are checked for sight (`blindTo`).
+ */
+export type Merge = 'larger' | 'summed' | 'last-write';
+
+function merged(held: UsageRow | undefined, r: UsageRow, how: Merge): { readonly row: UsageRow; readonly changed: boolean } {
+  switch (how) {
+    case 'larger':
+      return mergeUsageRow(held, r);
+    case 'summed':
+      return held ? { row: { ...held, ...Object.fromEntries(USAGE_COUNTERS.map((c) => [c, held[c] + r[c]])) }, changed: USAGE_COUNTERS.some((c) => r[c] !== 0) } : { row: r, changed: true };
+    case 'last-write':
+      return { row: r, changed: !held || USAGE_COUNTERS.some((c) => held[c] !== r[c]) || held.model !== r.model };
+    default:
+      return how satisfies never;
+  }
+}
+
 /** One source's rows under one key reading. */
 class SourceState {
   private readonly rows = new Map<string, UsageRow>();
-  constructor(private readonly key: KeyReading) {}
+  constructor(
+    private readonly key: KeyReading,
+    private readonly how: Merge = 'larger',
+  ) {}
 
-  /** Merges one row; true when the stored row was inserted or raised. */
+  /** Merges one row; true when the stored row was inserted or changed. */
   merge(r: UsageRow): boolean {
     const k = usageKey(r, this.key);
-    const m = mergeUsageRow(this.rows.get(k), r);
-    if (m.changed) this.rows.set(k, { ...r });
+    const m = merged(this.rows.get(k), r, this.how);
+    if (m.changed) this.rows.set(k, { ...m.row });
     return m.changed;
   }
 
@@ -53,11 +76,11 @@ export interface UsageRequest {
  * does not say (rows-changed for a request that names one key twice and raises it twice: one row
  * changed, or two reported rows that changed it).
  */
-export function predict(plan: readonly UsageRequest[], key: KeyReading, stored: StoredReading): (number | undefined)[] {
+export function predict(plan: readonly UsageRequest[], key: KeyReading, stored: StoredReading, how: Merge = 'larger'): (number | undefined)[] {
   const sources = new Map<number, SourceState>();
   return plan.map((req) => {
     let s = sources.get(req.source);
-    if (!s) sources.set(req.source, (s = new SourceState(key)));
+    if (!s) sources.set(req.source, (s = new SourceState(key, how)));
     const changed = new Set<string>();
     let itemsChanged = 0;
     for (const r of req.rows) {
@@ -126,4 +149,15 @@ export function fittingPairs(plan: readonly UsageRequest[], observed: readonly (
     const predicted = predict(plan, p.key, p.stored);
     return predicted.every((v, i) => v !== undefined && observed[i] === v);
   });
+}
+
+/**
+ * Whether `stored`, read as this pair, answers the plan alike whichever way rows are merged: then the
+ * answers show nothing of 4.3's rule (rows-held counts rows, rows-accepted the request's own), and a
+ * case that matched them vouches for nothing.
+ */
+export function blindTo(plan: readonly UsageRequest[], key: KeyReading, stored: StoredReading): boolean {
+  const right = predict(plan, key, stored);
+  const alike = (xs: readonly (number | undefined)[]) => xs.every((x, i) => x === right[i]);
+  return alike(predict(plan, key, stored, 'summed')) && alike(predict(plan, key, stored, 'last-write'));
 }
