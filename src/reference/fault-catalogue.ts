@@ -240,6 +240,12 @@ export interface FaultReadingConflict {
  * Every other combination still shows the fault's defect.
  */
 export const FAULT_READING_CONFLICTS: readonly FaultReadingConflict[] = Object.freeze([
+  // Seen only through the browser's unsigned commit: where every commit must be signed, the browser's fails its signature too.
+  {
+    fault: 'nullable-missing-rewritten',
+    reading: { name: 'signature-required-callers', value: 'everyone' },
+    why: 'under signature-required-callers=everyone a browser commit must be signed too, and the rewritten body fails every signature: no commit without base_revision_id is accepted, so no request can see the fault',
+  },
   // stored is the only window on the usage rows (no read endpoint): when it counts rows rather than
   // changes, how a row merges (summed, replaced, kept) never shows in any answer.
   ...(['usage-summed', 'usage-last-write-wins', 'usage-per-field-max', 'usage-total-double', 'usage-check-then-act'] as const).flatMap((fault) =>
