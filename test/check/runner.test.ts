@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assumptionMismatch, expectAccepted, expectRejected, Notes } from '../../src/check/judge/judge.ts';
-import { SERVES } from '../../src/check/judge/judgements.ts';
+import { assumptionMismatch, expectAccepted, expectRejected, Notes, violation } from '../../src/check/judge/judge.ts';
+import { SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
+import type { AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
 import { makeRunId, replayProperty, runProperties } from '../../src/check/run/index.ts';
@@ -297,5 +298,39 @@ describe('runProperties', () => {
 
   it('makes run ids of the documented form', () => {
     expect(makeRunId(255, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)))).toBe('20260102-030405-000000ff');
+  });
+});
+
+describe('unknown scoped to the judgement (Judgement.reads)', () => {
+  // A case that consults batch-atomicity on its way, then finds a violation of a judgement.
+  const finding = (reads: readonly AssumptionName[] | undefined) => {
+    const j = specJudgement('synthetic.broken', 'a rule', 'envelopeFields', reads ? { reads } : {});
+    return defineProperty<number>({
+      id: `synthetic.reads-${reads ? reads.join('-') || 'none' : 'undeclared'}`,
+      section: '2.1',
+      invariant: 'a rule',
+      assumptions: ['batch-atomicity'],
+      judgements: [j],
+      needs: [],
+      arbitrary: () => fc.constant(1),
+      async check(ctx) {
+        void ctx.assumptions['batch-atomicity'];
+        return violation(j, 'broken');
+      },
+    });
+  };
+  const unknownReadings = new Map<AssumptionName, string>([['batch-atomicity', 'the probe saw a 5xx']]);
+  const kindsOf = async (p: Property) => (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 2, unknownReadings })).results[0]!.findings.map((f) => f.kind);
+
+  it('undeclared: the consulted reading the probe left unidentified makes the violation unknown', async () => {
+    expect(await kindsOf(finding(undefined) as Property)).toEqual(['unknown']);
+  });
+
+  it('declared reading-free: the violation stands whatever the probe left unidentified', async () => {
+    expect(await kindsOf(finding([]) as Property)).toEqual(['violation']);
+  });
+
+  it('declared to read it: unknown again', async () => {
+    expect(await kindsOf(finding(['batch-atomicity']) as Property)).toEqual(['unknown']);
   });
 });

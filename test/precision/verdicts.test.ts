@@ -74,6 +74,22 @@ describe('servers that break the spec where the suite could not see it before', 
   });
 });
 
+describe('defects the probe cannot name a reading for: still violations (issue 29)', () => {
+  it('a revoke answer without rotation_pending: a violation of the success envelope, though browser-exists is left unidentified', async () => {
+    const r = await sessionOn({ faults: ['revoke-rotation-pending-missing'] }, { only: ['shapes.*'] });
+    expect(r.exitCode).toBe(1);
+    const v = findings(r, 'violation').find((f) => f.judgement === 'shared.success-envelope');
+    expect(v?.message, JSON.stringify(findings(r).map((f) => f.message))).toMatch(/rotation_pending/);
+  });
+
+  it('another account commits into a pouch this account holds: a violation citing §1, whatever the probe made of cross-account-isolation', async () => {
+    const r = await sessionOn({ faults: ['cross-account-access'], unnamed: ['results-reordered'] }, { only: ['auth.cross-account'] });
+    expect(r.exitCode).toBe(1);
+    const v = findings(r, 'violation').find((f) => f.judgement === 'auth.members-only');
+    expect(v?.ground, JSON.stringify(findings(r).map((f) => f.message))).toMatch(/^§1 "Access to pouches is held by members\."/);
+  });
+});
+
 describe('a correct server whose choices no reading names', () => {
   it.each(['stored-rows-inserted', 'stored-reports'])('%s: no violation; the usage judgements say unknown; the run exits 2', async (unnamed) => {
     const r = await sessionOn({ unnamed: [unnamed] }, { only: ['usage.*', 'rejection.no-side-effect'] });
