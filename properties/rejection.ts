@@ -153,7 +153,8 @@ const violationsRejected = defineProperty({
       if (ctx.signal.aborted) break;
       if (!inForce(ctx, c) || !breaksOnlyItsLabel(c)) continue;
       const o = await refused(ctx, c);
-      if (!o.ok) return o;
+      // Each constraint variant that fails is a finding of its own (random-phase.ts).
+      if (!o.ok) return o.kind === 'violation' || o.kind === 'server-error' ? { ...o, part: `${c.label.constraintId} ${c.label.variant}` } : o;
       if (PAIRED.has(c)) {
         const pair = await twinServed(ctx, c);
         if (!pair.ok) return pair;

@@ -47,6 +47,8 @@ export type Outcome =
       readonly timeline?: TimelineData;
       /** Readings the judgement holds under whatever they are (it tried every alternative): an unidentified one does not make it unknown. */
       readonly independentOf?: readonly AssumptionName[];
+      /** Which part of the case broke it (an attack, a step): failures of distinct parts are distinct findings. */
+      readonly part?: string;
     }
   | {
       readonly ok: false;
@@ -70,7 +72,7 @@ export type Outcome =
       /** The same evidence as data: each dimension measured, its fastest cost per size and the figures judged. */
       readonly curves?: readonly CostCurve[];
     }
-  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string }
+  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string; readonly part?: string }
   | {
       readonly ok: false;
       /**

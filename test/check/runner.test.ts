@@ -334,3 +334,38 @@ describe('unknown scoped to the judgement (Judgement.reads)', () => {
     expect(await kindsOf(finding(['batch-atomicity']) as Property)).toEqual(['unknown']);
   });
 });
+
+describe('every distinct failure reported (issue 29 item 4)', () => {
+  // Cases fail by n mod 3: part "one" at 1, part "two" at 2; each shrinks to its own smallest case.
+  const j = specJudgement('synthetic.mod3', 'a rule', 'envelopeFields');
+  const mod3 = (parts: boolean) =>
+    defineProperty<number>({
+      id: `synthetic.mod3-${parts ? 'parts' : 'one'}`,
+      section: '2.1',
+      invariant: 'n is a multiple of 3',
+      assumptions: [],
+      judgements: [j],
+      needs: [],
+      arbitrary: () => fc.integer({ min: 0, max: 800 }),
+      async check(_ctx, n) {
+        if (n % 3 === 0) return PASS;
+        const o = violation(j, `n = ${n}`);
+        return parts && !o.ok && o.kind === 'violation' ? { ...o, part: n % 3 === 1 ? 'one' : 'two' } : o;
+      },
+    });
+
+  it('two parts failing: two findings, each shrunk within its own part, each with its own replay token', async () => {
+    const run = await runProperties(standInProfile(srv.url), [mod3(true) as Property], { seed: 3, runs: 40 });
+    const found = run.results[0]!.findings.filter((f) => f.kind === 'violation');
+    // Each shrunk within its own way of failing: a shrink that failed the other way was not taken.
+    expect(found.map((f) => Number(f.message.slice('n = '.length)) % 3).sort()).toEqual([1, 2]);
+    expect(new Set(found.map((f) => f.replay)).size).toBe(2);
+  });
+
+  it('one way of failing: one finding, however many cases fail', async () => {
+    const run = await runProperties(standInProfile(srv.url), [mod3(false) as Property], { seed: 3, runs: 40 });
+    const found = run.results[0]!.findings.filter((f) => f.kind === 'violation');
+    expect(found).toHaveLength(1);
+    expect(Number(found[0]!.message.slice('n = '.length)) % 3).not.toBe(0);
+  });
+});

@@ -2,12 +2,14 @@
  * The random phase, in two steps. Exploration: the property's cases, exactly as fast-check draws
  * them for the seed (`fc.sample` walks the same stream as `fc.check`), run several at a time; every
  * case draws fresh ids, and a property whose cases share state says so (`Property.concurrency`).
- * Shrinking: the first failing case, by its place in the stream, is handed to fast-check alone
- * (`path`), which re-runs it and shrinks it one case at a time. So a seed gives the same cases, the
- * same counterexample and the same replay token whatever the concurrency.
+ * Shrinking: the first failing case of each distinct failure (by its place in the stream) is handed
+ * to fast-check alone (`path`), which re-runs it and shrinks it one case at a time, keeping only
+ * shrinks that fail the same way. So a seed gives the same cases, the same counterexamples and the
+ * same replay tokens whatever the concurrency, and a false alarm in one attack hides no real defect
+ * in another (Schemathesis reports every failing check of an operation).
  */
 import fc from 'fast-check';
-import type { Property } from '../property.ts';
+import type { Outcome, Property } from '../property.ts';
 import { encodeReplayToken } from './replay-token.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
@@ -17,6 +19,14 @@ import type { Finding } from './result.ts';
 
 /** Discarded draws (`stillValid`) allowed per planned case, as fast-check's `maxSkipsPerRun`. */
 const MAX_SKIPS_PER_RUN = 100;
+/** Distinct failures reported (and shrunk) per property at most: the rest are counted in the ledger, not shown. */
+export const MAX_DISTINCT_FAILURES = 8;
+
+/** What makes two failures the same finding: their kind, their judgement and the part of the case that broke. */
+export function failureKey(o: Outcome): string | undefined {
+  if (o.ok || (o.kind !== 'violation' && o.kind !== 'server-error')) return undefined;
+  return `${o.kind}|${o.kind === 'violation' ? o.judgement : ''}|${o.part ?? ''}`;
+}
 
 export interface RandomRun {
   readonly deps: CaseDeps;
@@ -82,17 +92,22 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
     r.deps.slots,
   );
-  let first: { drawn: Drawn; run: CaseRun } | undefined;
+  const firsts = new Map<string, { drawn: Drawn; run: CaseRun }>();
   let crashed: RandomPhase['crashed'];
   cases.forEach((drawn, k) => {
     const run = runs[k];
     if (!run) return;
     if (run.crashed && !crashed) crashed = { run, replay: token(prop, r.seed, String(drawn.index)) };
-    if (r.sink.take('random', run) && !first) first = { drawn, run };
+    const failing = r.sink.take('random', run);
+    const key = failing && failureKey(failing);
+    if (key !== undefined && !firsts.has(key)) firsts.set(key, { drawn, run });
   });
   const findings: Finding[] = [];
-  if (first && !crashed) findings.push(r.endOnFailure ? unshrunk(prop, r, first) : await shrunk(prop, arb, r, first));
-  return { ran: done, findings, ...(crashed ? { crashed } : {}) };
+  if (crashed) return { ran: done, findings, crashed };
+  // Mutation testing ends at the first failure, unshrunk; a run reports each distinct one, shrunk.
+  const distinct = [...firsts.values()].slice(0, r.endOnFailure ? 1 : MAX_DISTINCT_FAILURES);
+  for (const first of distinct) findings.push(r.endOnFailure ? unshrunk(prop, r, first) : await shrunk(prop, arb, r, first));
+  return { ran: done, findings };
 }
 
 /** The failing case as found (mutation testing ends at the first failure, unshrunk). */
@@ -113,7 +128,8 @@ async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, 
     if (r.deps.signal.aborted || r.deps.counter.crash) return true;
     if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
     const run = await runCase(prop, input, r.deps);
-    if (run.cut || run.crashed || run.outcome.ok || (run.outcome.kind !== 'violation' && run.outcome.kind !== 'server-error')) return true;
+    // A shrink that fails another way is another finding's: this one keeps to its own.
+    if (run.cut || run.crashed || failureKey(run.outcome) !== failureKey(first.run.outcome)) return true;
     last = run;
     return false;
   };
