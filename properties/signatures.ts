@@ -184,15 +184,29 @@ function partOf(id: string, o: Outcome): Outcome {
   return !o.ok && (o.kind === 'violation' || o.kind === 'server-error') ? { ...o, part: id } : o;
 }
 
+/**
+ * Every attack of the sweep, in order: a failure ends it; an attack that does not apply under the
+ * run's readings, or that nothing decides, is passed over so the attacks after it are still sent (a
+ * sweep that ended there let a later attack's defect go unseen).
+ */
 async function runAll(ctx: CaseContext, c: Sweep): Promise<Outcome> {
   let note: Outcome = PASS;
+  let unjudged: Outcome | undefined;
+  let skipped: Outcome | undefined;
+  let judged = false;
   for (const id of c.attacks) {
     if (ctx.signal.aborted) break;
     const o = partOf(id, await runAttack(ctx, byId.get(id)!, c.withOptional));
-    if (!o.ok && o.kind !== 'assumption') return o;
-    if (!o.ok && note.ok) note = o;
+    if (o.ok) judged = true;
+    else if (o.kind === 'assumption') {
+      judged = true;
+      if (note.ok) note = o;
+    } else if (o.kind === 'not-applicable') skipped ??= o;
+    else if (o.kind === 'unknown') unjudged ??= o;
+    else return o;
   }
-  return note;
+  // What could not be judged keeps the case from vouching; a sweep of which nothing applied is not applicable.
+  return unjudged ?? (judged || !skipped ? note : skipped);
 }
 
 // 5: command-line devices must send Service-Signature on the commit.
