@@ -88,6 +88,17 @@ describe('defects the probe cannot name a reading for: still violations (issue 2
     const v = findings(r, 'violation').find((f) => f.judgement === 'auth.members-only');
     expect(v?.ground, JSON.stringify(findings(r).map((f) => f.message))).toMatch(/^§1 "Access to pouches is held by members\."/);
   });
+
+  it('every op without merge_parent_id refused (the plain commit included): a violation citing 2.5\'s row, never "pouch-existence unknown"', async () => {
+    const r = await sessionOn({ faults: ['optional-member-required'], unnamed: ['extra-response-members'] }, { only: ['commits.seq-increasing', 'shapes.valid-accepted'] });
+    expect(r.exitCode).toBe(1);
+    for (const id of ['commits.seq-increasing', 'shapes.valid-accepted']) {
+      const v = r.properties.find((p) => p.id === id)!.findings.find((f) => f.kind === 'violation');
+      expect(v?.judgement, JSON.stringify(findings(r).map((f) => f.message))).toBe('shared.field-within-constraints');
+      expect(v?.message).toMatch(/with only ops\[\]\.merge_parent_id added \(its plain value\) is accepted/);
+      expect(v?.ground).toMatch(/^§2\.5 "merge_parent_id \| string uuid or null \| no"/);
+    }
+  });
 });
 
 describe('a correct server whose choices no reading names', () => {

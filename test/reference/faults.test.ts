@@ -519,6 +519,14 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [400, 400],
     faulty: [401, 200],
   },
+  'optional-member-required': {
+    observe: async (ref) => {
+      const { merge_parent_id: _, ...bare } = op(ref);
+      return [await commitOps(ref, [bare]), await commitOps(ref, [{ ...op(ref), merge_parent_id: null }])];
+    },
+    correct: [200, 200],
+    faulty: [400, 200],
+  },
   'nullable-missing-as-null': {
     observe: (ref) => {
       const { base_revision_id: _, ...create } = op(ref);

@@ -3,6 +3,9 @@
  * refused, no case of that endpoint can be judged, and no reading may quietly switch the endpoint's
  * properties off. The refusal is put down, in this order, to:
  *
+ * 0. an optional member the target requires, when the same request with its optional members present
+ *    is accepted: the plain request leaves them all out, which the spec's "Required: no" allows, so
+ *    the refusal is a violation whatever the readings;
  * 1. the environment, when the plain request sat in a reading's cover the profile can lift (a pouch,
  *    cli-auth request or browser the profile does not list): unknown, with what to add to the profile;
  * 2. a reading a control identifies (the listed pouch taken, or the other JWS form): an assumption;
@@ -11,11 +14,11 @@
  * 4. otherwise the harness made the refused request as the spec states it, with the profile's
  *    credentials: the endpoint is not served, a violation of what the spec says it does.
  */
-import { ASSUMPTIONS, ENDPOINT_BY_ID, readingsOf, type EndpointId, type ReadingOf } from '../../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, readingsOf, type EndpointId, type ReadingOf } from '../../spec/index.ts';
 import type { CallOptions, Exchange } from '../../target/client.ts';
-import { assumptionMismatch, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
-import { SERVES } from './judgements.ts';
-import { plainRequest } from '../model/plain.ts';
+import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
+import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
+import { optionalMembers, plainRequest } from '../model/plain.ts';
 import { prepare } from '../run/prepare.ts';
 import { PASS, unknownOutcome, type CaseContext, type EnvironmentDiagnosis, type Outcome } from '../property.ts';
 
@@ -65,6 +68,10 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   const what = `a plain ${endpoint} request (${e.section})`;
   const refused = `${what} is refused (${describeResponse(first)})`;
 
+  // 0. An optional member the target requires.
+  const required = await optionalRequired(ctx, endpoint, refused);
+  if (required) return { served: false, outcome: required };
+
   // 1. A listed-id cover the profile can lift; past it, every control names a listed id.
   let params: Record<string, string> = { ...sample.params };
   const listed = Object.entries(e.params).map(([name, node]) => ({ name, l: node.kind === 'uuid' ? node.listedUnder : undefined })).find((x) => x.l);
@@ -105,6 +112,36 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   // tried (a listed id, both JWS forms, bytes canonical under every reading), so no reading the probe
   // left unidentified, whatever the case consulted on its way here, makes it a guess.
   return { served: false, outcome: violation(SERVES[endpoint], `${what}${how} is refused (${describeResponse(first)}), and no reading of the registry covers it${creds}`, { independentOf: ASSUMPTIONS.map((a) => a.name) }) };
+}
+
+/**
+ * The plain request again with every optional member present (null where nullable): accepted, the
+ * refusal rests on a member the spec lets a client leave out. Each member is then added alone to name
+ * it. The filled request is a control of its own (same credentials, same kind of fresh ids), so no
+ * reading the probe left unidentified can explain the difference: none names an optional member.
+ */
+async function optionalRequired(ctx: CaseContext, endpoint: EndpointId, refused: string): Promise<Outcome | undefined> {
+  const members = optionalMembers(endpoint);
+  if (members.length === 0) return undefined;
+  const filled = await send(ctx, prepared(ctx, endpoint, () => true));
+  if (filled.verdict !== 'accepted') return undefined;
+  const everyReading = { independentOf: ASSUMPTIONS.map((a) => a.name) };
+  for (const m of members) {
+    if (ctx.signal.aborted) return undefined;
+    const alone = await send(ctx, prepared(ctx, endpoint, (p) => p === m || m.startsWith(`${p}.`) || m.startsWith(`${p}[]`)));
+    if (alone.verdict !== 'accepted') continue;
+    // The refusal must reproduce, or a target that refuses at random has its luck pinned on a member.
+    if ((await send(ctx, prepared(ctx, endpoint, () => false))).verdict === 'accepted') return undefined;
+    const c = REQUEST_CONSTRAINTS.find((x) => x.endpoint === endpoint && x.scope === 'body' && x.path === m && x.kind === 'type');
+    const why = `${refused}, while the same request with only ${m} added (its plain value) is accepted: the spec lists ${m} as not required, and no reading covers its absence`;
+    return c ? { ...constraintViolation(FIELD_WITHIN_CONSTRAINTS, c.clause, why), ...everyReading } : violation(SERVES[endpoint], why, everyReading);
+  }
+  return violation(SERVES[endpoint], `${refused}, while the same request with its optional members present (${members.join(', ')}) is accepted: the spec lets a client leave each out`, everyReading);
+}
+
+function prepared(ctx: CaseContext, endpoint: EndpointId, fill: (path: string) => boolean): CallOptions {
+  const s = prepare(ctx, endpoint, plainRequest(endpoint, fill));
+  return { endpoint, params: s.params, body: s.body };
 }
 
 function listedIds(ctx: CaseContext, list: 'pouch' | 'cli-request' | 'browser'): readonly string[] {

@@ -27,8 +27,16 @@ function plainString(node: Extract<Node, { kind: 'string' }>): string {
   return ch.repeat(n);
 }
 
-/** The plain value of a node (fresh uuids each call). */
-export function plainValue(node: Node): Json {
+/**
+ * Which optional members a plain value holds besides the required ones, by template path
+ * (`ops[].merge_parent_id`): none for the plain request itself.
+ */
+export type OptionalMembers = (path: string) => boolean;
+
+const NONE: OptionalMembers = () => false;
+
+/** The plain value of a node (fresh uuids each call), with the optional members `fill` names present too: null where nullable, plain otherwise. */
+export function plainValue(node: Node, fill: OptionalMembers = NONE, at = ''): Json {
   switch (node.kind) {
     case 'string':
       return plainString(node);
@@ -44,15 +52,16 @@ export function plainValue(node: Node): Json {
       return node.values[0]!;
     case 'array': {
       const min = node.count ? (LIMITS[node.count].min ?? 1) : 1;
-      return Array.from({ length: Math.max(1, min) }, () => plainValue(node.items));
+      return Array.from({ length: Math.max(1, min) }, () => plainValue(node.items, fill, `${at}[]`));
     }
     case 'object': {
       const out: JsonObject = {};
       if (node.freeForm) return out;
       for (const [key, f] of Object.entries(node.fields)) {
-        if (!f.required) continue;
+        const path = at ? `${at}.${key}` : key;
+        if (!f.required && !fill(path)) continue;
         // A nullable reference (base_revision_id) is plainest as null: a create on nothing.
-        out[key] = f.nullable ? null : plainValue(f.node);
+        out[key] = f.nullable ? null : plainValue(f.node, fill, path);
       }
       return out;
     }
@@ -68,9 +77,25 @@ function plainParam(node: Node): string {
   return String(plainValue(node));
 }
 
-export function plainRequest(endpoint: EndpointId): RequestSample {
+export function plainRequest(endpoint: EndpointId, fill: OptionalMembers = NONE): RequestSample {
   const e = ENDPOINT_BY_ID[endpoint];
   const params: Params = {};
   for (const [name, node] of Object.entries(e.params)) params[name] = plainParam(node);
-  return { params, body: plainValue(e.body) };
+  return { params, body: plainValue(e.body, fill) };
+}
+
+/** The template paths of the optional members a plain request of `endpoint` can hold (those under an optional member included). */
+export function optionalMembers(endpoint: EndpointId): readonly string[] {
+  const out: string[] = [];
+  const walk = (node: Node, at: string): void => {
+    if (node.kind === 'array') walk(node.items, `${at}[]`);
+    if (node.kind !== 'object' || node.freeForm) return;
+    for (const [key, f] of Object.entries(node.fields)) {
+      const path = at ? `${at}.${key}` : key;
+      if (!f.required) out.push(path);
+      if (!f.nullable) walk(f.node, path);
+    }
+  };
+  walk(ENDPOINT_BY_ID[endpoint].body, '');
+  return out;
 }

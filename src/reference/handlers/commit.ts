@@ -223,6 +223,7 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   // `nullable-missing-rewritten`: the binder fills the absent nullable with its default before anything reads the body, the verifier included.
   const body = faults.has('nullable-missing-rewritten') ? { ...ctx.body, ops: ctx.body.ops.map((o) => ({ ...o, base_revision_id: o.base_revision_id ?? null })) } : ctx.body;
   const pouchId = ctx.params.pouchId;
+  if (faults.has('optional-member-required') && body.ops.some((o) => !('merge_parent_id' in o))) throw new HttpError(400, 'invalid', 'ops[].merge_parent_id: required');
   // Section 5 names command-line devices; `signature-required-callers=everyone` asks it of browsers too.
   if (caller.kind === 'device' || readings.is('signature-required-callers', 'everyone')) {
     checkServiceSignature({ header: ctx.headers[SIGNATURE_HEADER], rawBody: ctx.rawBody, body, caller, directory: ctx.directory, faults, readings });
