@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The slow tier (README "Tests"): files that run the suite many times, judge timing or run the load
+ * The slow tier (docs/CONTRIBUTING.md, "Tests"): files that run the suite many times, judge timing or run the load
  * engine for a measured window, or run pouchproof as a process end to end, and any file that takes
  * more than ~20 s on two cores. Every other test file is in the fast tier, which `npm test` runs;
  * `npm run test:full` runs both. test/layout/tiers.test.ts checks that each file is in exactly one.

@@ -1,5 +1,5 @@
 /**
- * The README's worked example of a property of one's own, run as written (its code block, with the
+ * The worked example of a property of one's own in docs/library.md, run as written (its code block, with the
  * package's name pointing at the sources): it stands beside the catalogue, passes against the correct
  * reference on what it judged, and its violation against a faulty one carries its ground like a
  * built-in property's does.
@@ -13,14 +13,15 @@ import { properties, run, startReference } from '../../src/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The README's example, without its last statement (the run), exporting the property it builds. */
-async function readmeProperty(): Promise<Property> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf('**Properties of your own**');
-  const block = /```js\n([\s\S]*?)```/.exec(readme.slice(at))![1]!;
+/** docs/library.md's example, without its last statement (the run), exporting the property it builds. */
+async function docProperty(): Promise<Property> {
+  const page = await readFile(join(ROOT, 'docs/library.md'), 'utf8');
+  const at = page.indexOf('**Properties of your own**');
+  expect(at, 'docs/library.md has its "Properties of your own" example').toBeGreaterThanOrEqual(0);
+  const block = /```js\n([\s\S]*?)```/.exec(page.slice(at))![1]!;
   const [definitions] = block.split('\nconst report = await run(');
   const code = `${definitions!.replace("from 'pouchproof'", "from '../../src/index.ts'")}\nexport { storedInRange };\n`;
-  const file = join(ROOT, 'test', 'api', `.readme-example-${process.pid}.ts`);
+  const file = join(ROOT, 'test', 'api', `.doc-example-${process.pid}.ts`);
   await writeFile(file, code);
   try {
     return ((await import(file)) as { storedInRange: Property }).storedInRange;
@@ -29,9 +30,9 @@ async function readmeProperty(): Promise<Property> {
   }
 }
 
-describe('a property of your own (the README example)', () => {
+describe('a property of your own (the example of docs/library.md)', () => {
   it('runs beside the catalogue, judged and reported as the built-in ones are', async () => {
-    const mine = await readmeProperty();
+    const mine = await docProperty();
     const report = await run({ properties: [...properties, mine], only: ['mine.*', 'usage.idempotent'], seed: 4, runs: 5, readings: 'defaults' });
     expect(report.exitCode).toBe(0);
     const p = report.properties.find((x) => x.id === 'mine.stored-in-range')!;
@@ -52,7 +53,7 @@ describe('a property of your own (the README example)', () => {
   });
 
   it('two properties with one id are refused in one line', async () => {
-    const mine = await readmeProperty();
+    const mine = await docProperty();
     await expect(run({ properties: [mine, mine] })).rejects.toThrow(/two properties share the id mine\.stored-in-range/);
   });
 });

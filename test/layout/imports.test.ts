@@ -1,6 +1,6 @@
 /**
  * The shape of the sources: no import cycle in src/, properties/ or scenarios/, and the layering of
- * the developers' guide (README "Layout"), one direction only: `src/spec/` at the ground; `src/gen/`,
+ * the developers' guide (docs/CONTRIBUTING.md, "Layout"), one direction only: `src/spec/` at the ground; `src/gen/`,
  * `src/crypto/`, `src/target/`, `src/reference/` (which uses only spec and crypto) above it;
  * `src/check/` and `src/load/` above those; `properties/`, `scenarios/` and `src/report/` above
  * them; the session (`src/session/`) over all of those; the command, the library and the vitest

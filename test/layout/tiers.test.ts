@@ -1,5 +1,5 @@
 /**
- * The test tiers (README "Tests"): every test file under test/ is in exactly one of vitest's two
+ * The test tiers (docs/CONTRIBUTING.md, "Tests"): every test file under test/ is in exactly one of vitest's two
  * projects, read off vitest.config.ts's include and exclude globs, and every named fault of the
  * reference keeps a killer in the fast tier, or is killed in the slow tier by a load check or the
  * cost probe.
@@ -73,13 +73,17 @@ describe('the test tiers', () => {
     expect(fastFiles.length).toBeGreaterThan(files.length / 2);
   });
 
-  it('run through the README\'s own commands: npm test the type check, the lint and the fast tier, npm run test:full both tiers, and CI the latter', () => {
+  it('run through the README\'s own commands (and CONTRIBUTING\'s table of them): npm test the type check, the lint and the fast tier, npm run test:full both tiers, and CI the latter', () => {
     const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     // The type check and the lint first, then the tiers.
     expect(scripts['test']).toMatch(/^tsc -p tsconfig\.json --noEmit && biome lint && vitest run --project fast$/);
     expect(scripts['test:full']).toMatch(/^tsc -p tsconfig\.json --noEmit && biome lint && vitest run$/);
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    for (const command of ['npm test', 'npm run test:full', 'npm run test:slow']) expect(readme, command).toContain(`\`${command}\``);
+    const contributing = readFileSync(join(REPO_ROOT, 'docs/CONTRIBUTING.md'), 'utf8');
+    for (const command of ['npm test', 'npm run test:full', 'npm run test:slow']) {
+      expect(readme, command).toContain(`\`${command}\``);
+      expect(contributing, command).toContain(`| \`${command}\` |`);
+    }
     const ci = readFileSync(join(REPO_ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
     expect(ci.at(-1)).toBe('npm run test:full');
     expect(ci.join('\n')).toMatch(/chromium/);

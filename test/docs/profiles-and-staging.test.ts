@@ -1,9 +1,10 @@
 /**
- * The README's "Running against staging" section: its example profile is a valid profile (read with
+ * docs/profiles-and-staging.md's "Running against staging" section: its example profile is a valid profile (read with
  * every variable and file it names in place), its figures are the code's, its CI recipes are YAML,
- * and it keeps the places the latency figures and the throttling paragraph go.
+ * and it keeps the places the latency figures and the throttling paragraph go. The page's first profile
+ * and the README's minimal one load too, so no profile a reader copies is refused.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,15 +14,16 @@ import { ANSWER_SIZES, RESPONSE_BODY_BOUND_BYTES } from '../../src/spec/index.ts
 import { CUT_BODY_KEPT_BYTES } from '../../src/target/client.ts';
 import { parseProfile, profileFileIssues } from '../../src/target/profile.ts';
 
-const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
-const SECTION = README.split('## Running against staging')[1]!.split(/\n## /)[0]!;
+const PAGE = readFileSync(join(import.meta.dirname, '../../docs/profiles-and-staging.md'), 'utf8');
+const SECTION = PAGE.split('\n## Running against staging\n')[1]!.split(/\n## /)[0]!;
 const TLS = join(import.meta.dirname, '../fixtures/tls');
-const dir = mkdtempSync(join(tmpdir(), 'pouchproof-readme-'));
+const dir = mkdtempSync(join(tmpdir(), 'pouchproof-staging-doc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const blocks = (lang: string): string[] => [...SECTION.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const blocksOf = (text: string, lang: string): string[] => [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const blocks = (lang: string): string[] => blocksOf(SECTION, lang);
 
-describe('README: Running against staging', () => {
+describe('docs/profiles-and-staging.md: Running against staging', () => {
   it('the example profile is valid, and loads with its variables set and its files in place', () => {
     const json = JSON.parse(blocks('json')[0]!) as Record<string, unknown>;
     expect(profileFileIssues(json)).toEqual([]);
@@ -59,5 +61,25 @@ describe('README: Running against staging', () => {
     expect(SECTION).toMatch(/\| 30 ms round trip \| [\d.]+ s[^|]* \| \d+ \| [\d.]+×[^|]* \|/);
     expect(SECTION).toMatch(/\| 100 ms round trip \| [\d.]+ s \| \d+ \| [\d.]+× \|/);
     expect(SECTION).toMatch(/\*\*Throttling\.\*\* .*429/);
+  });
+});
+
+describe('the other example profiles: the README\'s minimal one and the page\'s target profile', () => {
+  const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+  const profileDir = mkdtempSync(join(dir, 'profile-'));
+  writeFileSync(join(profileDir, 'device-key.jwk.json'), JSON.stringify(generateDeviceKey().privateJwk));
+  const env = { DEVICE_AUTH: 'Bearer d', BROWSER_AUTH: 'Bearer b', OTHER_AUTH: 'Bearer o', OTHER_JWK: JSON.stringify(generateDeviceKey().privateJwk) };
+
+  it.each([
+    ['README.md', blocksOf(README, 'json')[0], ['device']],
+    ['docs/profiles-and-staging.md "The target profile"', blocksOf(PAGE.split('\n## Running against staging\n')[0]!, 'json')[0], ['browser', 'device']],
+  ] as const)('%s: valid, and loads with its variables set and its key file in place', (_where, block, kinds) => {
+    expect(block, 'a json block').toBeDefined();
+    const json = JSON.parse(block!) as Record<string, unknown>;
+    expect(profileFileIssues(json)).toEqual([]);
+    const p = parseProfile(json, { baseDir: profileDir, env });
+    expect(Object.keys(p.accounts.primary).sort()).toEqual([...kinds]);
+    expect(p.accounts.primary.device?.headers).toEqual({ authorization: 'Bearer d' });
+    expect(p.accounts.primary.device?.privateKey).toBeDefined();
   });
 });
