@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { judgeServed } from '../src/check/judge/controls.ts';
 import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge/judge.ts';
-import { constraintJudgement, readingJudgement } from '../src/check/judge/judgements.ts';
+import { constraintJudgement, READING_FREE, readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
 import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
@@ -13,11 +13,14 @@ import { browserCommits, commit, createArtifacts, fates, op, pouchFor, proveNoth
 import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
-import { judgePlan } from './support/usage.ts';
+import { judgePlan, storedFitsAReading } from './support/usage.ts';
+import { judgeRelation, probeTail, zeroed, type UsageRelation } from './support/usage-relations.ts';
 import { rowKey, type UsageRow } from '../src/check/model/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
+/** The same, judged as a relation between the target's own answers: it reads no reading. */
+const NO_EFFECT_RELATION = constraintJudgement('rejection.no-effect-relation', 'A usage report refused for breaking one stated constraint leaves its source answering later reports as a fresh source does, whatever stored counts.', READING_FREE);
 const ATOMIC = readingJudgement('rejection.conflict-no-effect', 'A batch refused for a conflict applies none of its ops.', 'batch-atomicity');
 
 const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
@@ -209,6 +212,10 @@ async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, 
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
   const valid = [...byKey.values()].slice(0, LIMITS.usageRowsPerRequest.max);
   if (valid.length === 0) return PASS;
+  // Where stored fits no known reading the model has nothing to go on: the relation reads none.
+  const calibrated = await storedFitsAReading(ctx);
+  if ('outcome' in calibrated) return calibrated.outcome;
+  if (!calibrated.fits) return judgeRelation(ctx, leftNothingRelation(valid, onStored), { leftSource: sourceId });
   const request = { params: { sourceId }, body: { rows: valid } };
   const ex = await ctx.send('reportUsage', request);
   const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `the refused report's valid rows, sent alone` });
@@ -217,13 +224,30 @@ async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, 
   return judgePlan(ctx, [{ source: 0, rows: valid }], [ex.data?.stored], onStored);
 }
 
+/**
+ * No side effect as a relation (support/usage-relations.ts): the refused report's source and a fresh
+ * one are sent the same history, its valid rows with every counter 0, which rule 1 says changes nothing
+ * held. Had the refusal stored nothing, both hold the same rows and answer the tail alike; the sight
+ * control holds the valid rows themselves, what a stored refusal would have left.
+ */
+function leftNothingRelation(valid: readonly UsageRow[], onStored: Blame): UsageRelation {
+  return {
+    law: 'clause' in onStored ? { judgement: NO_EFFECT_RELATION, clause: onStored.clause } : onStored,
+    because: 'the refused report\'s source and a fresh one were then sent the same report (its valid rows, every counter 0), so had the refusal stored nothing they would hold the same rows',
+    left: [zeroed(valid)],
+    right: [zeroed(valid)],
+    more: [valid],
+    tail: probeTail(valid),
+  };
+}
+
 // 4.2, 4.3: a refused request changes nothing.
 const noSideEffect = defineProperty({
   id: 'rejection.no-side-effect',
   section: '4.2',
   invariant: 'A refused commit applies none of its ops, and a refused usage report stores none of its rows.',
   assumptions: ['usage-stored-meaning', 'usage-row-key', 'op-semantics', 'pouch-existence', 'batch-atomicity', 'conflict-behaviour', 'error-response', 'day-calendar-valid', 'caller-kinds', 'characters-are-code-points', 'usage-counters-negative', 'unknown-fields-ignored', 'empty-lists', 'usage-day-window'],
-  judgements: [ENFORCED, ATOMIC],
+  judgements: [ENFORCED, ATOMIC, NO_EFFECT_RELATION],
   needs: ['device', 'pouch'],
   arbitrary: () => arbSideCase,
   stillValid: (c) => c.kind === 'conflict' || breaksOnlyItsLabel(c.violation),

@@ -20,10 +20,10 @@
  * judge by the model where they can, and by these relations where the model has nothing to go on.
  */
 import { judgeServed } from '../../src/check/judge/controls.ts';
-import { blame, dataOf } from '../../src/check/judge/judge.ts';
+import { blame, dataOf, type Blame } from '../../src/check/judge/judge.ts';
 import type { Json } from '../../src/gen/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
-import { READING_FREE, specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
+import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { rowKey, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { USAGE_COUNTERS } from '../../src/spec/index.ts';
@@ -46,7 +46,8 @@ export const IDEMPOTENT_RELATION = specJudgement(
 type Report = readonly UsageRow[];
 
 export interface UsageRelation {
-  readonly law: SpecJudgement;
+  /** Whom a parting blames: a law of its own clause, or a constraint judgement with the judged constraint's clause. */
+  readonly law: Blame;
   /** Why the two histories end holding the same rows, in the spec's terms. */
   readonly because: string;
   readonly left: readonly Report[];
@@ -56,6 +57,8 @@ export interface UsageRelation {
   readonly tail: readonly Report[];
   /** The left history's reports (one row each) are sent at once, racing; the right one is always sent in order. */
   readonly leftTogether?: boolean;
+  /** The sight control's history, as many reports as `right` (default: `right` raised by two tokens): a source holding what a broken law would leave on the left. */
+  readonly more?: readonly Report[];
 }
 
 /** A row no generator draws (its day and assistant are the case's own), all zeros. */
@@ -148,17 +151,21 @@ async function raced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow
 
 type Source = 'left' | 'right' | 'again' | 'more';
 
-/** Sends the relation to four fresh sources and judges it (see the file's comment). */
-export async function judgeRelation(ctx: CaseContext, relation: UsageRelation): Promise<Outcome> {
+/**
+ * Sends the relation to four fresh sources and judges it (see the file's comment). `leftSource`: the
+ * left history goes to a source already sent what the relation is about (a refused report) instead.
+ */
+export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o: { readonly leftSource?: string } = {}): Promise<Outcome> {
   // The tail opens with a row of a key the case never names, all zeros: it changes no total, and where
   // stored adds up what the source holds, its answer shows the rows the histories left.
   const rel = { ...relation, tail: [[OBSERVER], ...relation.tail] };
-  const sources: Record<Source, string> = { left: ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
+  const more = relation.more ?? relation.right.map((r) => raisedBy(r, 2));
+  const sources: Record<Source, string> = { left: o.leftSource ?? ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
   const answers: Record<Source, (number | undefined)[]> = { left: [], right: [], again: [], more: [] };
   const send = (s: Source, rows: Report, what: string) => report(ctx, sources[s], rows, what, answers[s]);
   // The right history is sent one report at a time: it is the control for determinism (again) and for sight (more).
   for (const [i, rows] of rel.right.entries()) {
-    for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', raisedBy(rows, 2), 'right history raised by two tokens']] as const) {
+    for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', more[i]!, 'the sight control\'s history']] as const) {
       const o = await send(s, sent, `${what}, report ${i + 1}`);
       if (!o.ok) return o;
     }
@@ -179,12 +186,12 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation): 
   const n = rel.left.length;
   const [lt, rt, mt] = [answers.left.slice(n), answers.right.slice(n), answers.more.slice(n)];
   if (show(rt) === show(mt)) {
-    return unknownOutcome(`the common reports answered stored ${show(rt)} on a source holding the rows and on one holding two tokens more of each: stored shows nothing of the totals held here, so equal answers would prove nothing`);
+    return unknownOutcome(`the common reports answered stored ${show(rt)} on a source holding the rows and on one holding ${relation.more ? 'what a broken law would leave' : 'two tokens more of each'}: stored shows nothing of the totals held here, so equal answers would prove nothing`);
   }
   const at = lt.findIndex((x, i) => x !== rt[i]);
   if (at < 0) return PASS;
   return blame(
-    { judgement: rel.law },
+    rel.law,
     `${rel.because}; yet the same report (${describe(rel.tail[at]!)}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
       `(histories ${describeAll(rel.left)}${rel.leftTogether ? ' sent at once' : ''} | ${describeAll(rel.right)}; the second history answered the same on a third fresh source, so stored follows what the source holds)`,
   );

@@ -134,17 +134,7 @@ export interface PlanOptions {
 export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest[], o: PlanOptions = {}): Promise<Outcome> {
   const b: Blame = { judgement: o.rule ?? NEVER_ADDED };
   const calibration = calibrationOf(bare);
-  const ids = new Map<number, string>();
-  const observed: (number | undefined)[] = [];
-  const send = async (req: UsageRequest, i: number): Promise<Outcome> => {
-    let id = ids.get(req.source);
-    if (!id) ids.set(req.source, (id = ctx.sourceId()));
-    const request = { params: { sourceId: id }, body: { rows: [...req.rows] } };
-    const ex = await ctx.send('reportUsage', request);
-    const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
-    if (acc.ok) observed.push(ex.data?.stored);
-    return acc;
-  };
+  const { send, observed } = planSender(ctx);
   for (const [i, req] of calibration.entries()) {
     const acc = await send(req, i);
     if (!acc.ok) return acc;
@@ -158,6 +148,36 @@ export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest
     if (!acc.ok) return acc;
   }
   return judgePlan(ctx, [...calibration, ...rest], observed, b, calibration.length, { mergeLaw: true });
+}
+
+/** Sends a plan's requests one by one (a fresh source id per plan source), keeping each accepted answer's `stored`. */
+function planSender(ctx: CaseContext): { send: (req: UsageRequest, i: number) => Promise<Outcome>; observed: (number | undefined)[] } {
+  const ids = new Map<number, string>();
+  const observed: (number | undefined)[] = [];
+  const send = async (req: UsageRequest, i: number): Promise<Outcome> => {
+    let id = ids.get(req.source);
+    if (!id) ids.set(req.source, (id = ctx.sourceId()));
+    const request = { params: { sourceId: id }, body: { rows: [...req.rows] } };
+    const ex = await ctx.send('reportUsage', request);
+    const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
+    if (acc.ok) observed.push(ex.data?.stored);
+    return acc;
+  };
+  return { send, observed };
+}
+
+/**
+ * Calibrates one fresh source, reading none of the run's readings: whether the target's `stored` fits
+ * a known reading (the model can judge) or none (only relations can), or what a refusal came to.
+ */
+export async function storedFitsAReading(ctx: CaseContext): Promise<{ readonly fits: boolean } | { readonly outcome: Outcome }> {
+  const calibration = calibrationOf([{ source: 0, rows: [] }]);
+  const { send, observed } = planSender(ctx);
+  for (const [i, req] of calibration.entries()) {
+    const acc = await send(req, i);
+    if (!acc.ok) return { outcome: acc };
+  }
+  return { fits: fittingPairs(calibration, observed).length > 0 };
 }
 
 const same = (a: readonly (number | undefined)[], b: readonly (number | undefined)[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -84,6 +84,7 @@ const LIST = [
   // Roster-only limits.
   f('roster-limits-everywhere', 'roster', 'applies the revoke-roster length and alphabet limits of statements and key envelopes in 4.1, 4.4 and 4.6 too', ['roster.limits-only-in-roster']),
   // Usage merge semantics.
+  f('usage-partial-store', 'usage', 'checks and stores a report row by row, throwing at the first invalid row: the valid rows before it stay stored though the report is refused', ['rejection.no-side-effect']),
   f('usage-summed', 'usage', 'adds reported counters to the stored row instead of keeping the larger total', ['usage.never-summed', 'usage.idempotent', 'usage.associative']),
   f('usage-last-write-wins', 'usage', 'a reported row always replaces the stored one, even with a smaller total', ['usage.monotone', 'usage.commutative']),
   f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative']),

@@ -20,6 +20,7 @@ import { StorePool } from './store-pool.ts';
 import { directoryOf, generateFixture, profileOf, type Caller, type Directory, type Fixture, type ProfileDocument } from './fixture.ts';
 import { dispatch } from './handlers/index.ts';
 import { pouchKey } from './handlers/commit.ts';
+import { storeRowsBefore } from './handlers/usage.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';
 import { MemoryStore, type Store } from './store.ts';
 import { BodyValidator, validateParams } from './validate.ts';
@@ -154,10 +155,14 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     const rawBody = await readBody(req, faults);
     const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
     const badBody = validator.check(endpoint, body);
-    if (badBody) throw badBody;
+    const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture };
+    if (badBody) {
+      if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
+      throw badBody;
+    }
     // Both were checked against this endpoint's nodes above: they have its types.
     const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
-    return dispatch(endpoint.id, { endpoint, ...typed, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture });
+    return dispatch(endpoint.id, { ...context, ...typed });
   }
 
   /**

@@ -65,3 +65,36 @@ describe('usage relations that cannot see: unknown with why, never a pass or a v
     expect(r.exitCode).toBe(2);
   });
 });
+
+describe('no side effect as a relation (rejection.no-side-effect under a meaning of stored no reading names)', () => {
+  const sideEffect = (embedded: EmbeddedOptions) => sessionOnly(embedded, ['rejection.no-side-effect']);
+
+  it('usage-partial-store: the refused report\'s valid rows were stored, a violation of the relation citing the broken constraint', async () => {
+    const r = await sideEffect({ faults: ['usage-partial-store'], unnamed: ['stored-tokens-held'] });
+    const v = findings(r, 'violation').filter((f) => f.judgement === 'rejection.no-effect-relation');
+    expect(v.length, JSON.stringify(findings(r, 'violation').map((f) => f.message))).toBeGreaterThan(0);
+    expect(v[0]!.message).toMatch(/had the refusal stored nothing they would hold the same rows; yet the same report/);
+    expect(v[0]!.ground).toMatch(/^§\d/);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('the same fault under the run\'s own reading of stored: the model catches it', async () => {
+    const r = await sideEffect({ faults: ['usage-partial-store'] });
+    expect(findings(r, 'violation').some((f) => f.judgement === 'rejection.constraint-enforced')).toBe(true);
+  });
+
+  it('a correct server whose stored shows the tokens held: no violation, and the property vouched for', async () => {
+    const r = await sideEffect({ unnamed: ['stored-tokens-held'] });
+    expect(findings(r, 'violation')).toEqual([]);
+    expect(r.properties.find((p) => p.id === 'rejection.no-side-effect')!.status).toBe('passed');
+  });
+});
+
+async function sessionOnly(embedded: EmbeddedOptions, only: readonly string[]): Promise<Report> {
+  const t = await openTarget({}, embedded);
+  try {
+    return (await runSession(t, { ...BASE, only: [...only], runs: 25 }, { line: () => undefined })).report;
+  } finally {
+    await t.close();
+  }
+}

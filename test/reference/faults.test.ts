@@ -147,6 +147,16 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 200,
     faulty: 400,
   },
+  'usage-partial-store': {
+    // A report whose second row is invalid is refused; then its first row alone on the same source: new (1) unless the refusal stored it (0).
+    observe: async (ref) => {
+      const id = sourceId();
+      const refused = await reportUsage(ref, id, [usageRow({ input: 10 }), usageRow({ input: -1.5 })]);
+      return [refused.status, await stored(ref, id, { input: 10 })];
+    },
+    correct: [400, 1],
+    faulty: [400, 0],
+  },
   'usage-summed': {
     observe: async (ref) => {
       const id = sourceId();

@@ -57,8 +57,8 @@ export function specJudgement(id: string, rule: string, clause: ClauseName, o: {
 /** Reads no reading: its verdict stands whatever the probe left unidentified. */
 export const READING_FREE = Object.freeze({ reads: Object.freeze([] as AssumptionName[]) });
 
-export function constraintJudgement(id: string, rule: string): ConstraintJudgement {
-  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }) });
+export function constraintJudgement(id: string, rule: string, o: { readonly reads?: readonly AssumptionName[] } = {}): ConstraintJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }), ...(o.reads ? { reads: Object.freeze([...o.reads]) } : {}) });
 }
 
 /** A judgement resting on a registry reading: what it finds is an `assumption` finding. */

@@ -6,8 +6,8 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type UsageRowValue } from '../../spec/index.ts';
-import { dataOut, type Handler } from '../context.ts';
+import { MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type EndpointBody, type UsageRowValue } from '../../spec/index.ts';
+import { dataOut, type Handler, type RequestContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
@@ -169,3 +169,19 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   }
   return { status: 200, data: dataOut({ stored }, faults) };
 };
+
+/**
+ * `usage-partial-store`: a report checked and stored row by row, in a loop that throws at the first
+ * invalid row: the rows before it stay stored though the report is refused. Called with the refused
+ * body; `valid` tells whether a body is valid (the server's own validator).
+ */
+export async function storeRowsBefore(body: unknown, valid: (body: unknown) => boolean, ctx: Omit<RequestContext<'reportUsage'>, 'body'>): Promise<void> {
+  const rows = typeof body === 'object' && body !== null && Array.isArray((body as { rows?: unknown }).rows) ? (body as { rows: unknown[] }).rows : [];
+  const before: unknown[] = [];
+  for (const row of rows) {
+    if (!valid({ rows: [row] })) break;
+    before.push(row);
+  }
+  // Checked one by one above: each has the row's type.
+  if (before.length > 0) await reportUsage({ ...ctx, body: { rows: before as EndpointBody<'reportUsage'>['rows'] } });
+}
