@@ -16,7 +16,7 @@ import { readingJudgement, specJudgement } from '../src/check/judge/judgements.t
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { absent, commit, createArtifacts, extend, fates, namesId, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
+import { absent, arbVia, commit, createArtifacts, extend, fates, lawPouch, namesId, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
 
 const LATER_TYPES = OP_TYPES.filter((t): t is Exclude<OpType, 'create'> => t !== 'create');
 const arbLaterType = fc.constantFrom(...LATER_TYPES);
@@ -92,9 +92,10 @@ const staleBaseRejected = defineProperty({
       type: arbLaterType,
       stale: fc.constantFrom('previous', 'first', 'unknown', 'other-pouch'),
       moves: fc.integer({ min: 1, max: 3 }),
+      via: arbVia,
     }),
   async check(ctx, c) {
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const a = artifacts[0]!;
@@ -120,9 +121,9 @@ const createExistingRejected = defineProperty({
   assumptions: ['op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [STALE_NOT_APPLIED, CONFLICT_FORM, CREATE_NULL_BASE],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ before: fc.constantFrom<'none' | OpType | 'new-with-base'>('none', 'update', 'delete', 'rename', 'new-with-base') }),
+  arbitrary: () => fc.record({ before: fc.constantFrom<'none' | OpType | 'new-with-base'>('none', 'update', 'delete', 'rename', 'new-with-base'), via: arbVia }),
   async check(ctx, c) {
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const a = artifacts[0]!;
@@ -160,12 +161,12 @@ const revisionReuseRejected = defineProperty({
   assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REVISION_UNIQUE, CONFLICT_FORM, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other', 'own-same-batch') }),
+  arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other', 'own-same-batch'), via: arbVia }),
   async check(ctx, c) {
     if (c.reuse === 'own-same-batch' && ctx.assumptions['batch-atomicity'] === 'per-op') {
       return notApplicable('under batch-atomicity=per-op the first op of a batch reusing its own revision id may apply alone, and its result names the same artifact and revision as the reuse: which of the two applied cannot be read');
     }
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const a = artifacts[0]!;
@@ -226,9 +227,9 @@ const batchChains = defineProperty({
   assumptions: ['batch-chaining', 'commit-results', 'op-semantics', 'pouch-existence'],
   judgements: [CHAINS, RESULTS_PER_OP, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ chain: fc.array(arbLaterType, { minLength: 1, maxLength: 6 }), artifacts: fc.integer({ min: 1, max: 2 }) }),
+  arbitrary: () => fc.record({ chain: fc.array(arbLaterType, { minLength: 1, maxLength: 6 }), artifacts: fc.integer({ min: 1, max: 2 }), via: arbVia }),
   async check(ctx, c) {
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const heads: Artifact[] = [];
     const ops: Op[] = [];
     for (let i = 0; i < c.artifacts; i++) {
@@ -322,10 +323,11 @@ const atomicBatch = defineProperty({
           // Late conflicts are where a one-by-one apply leaves earlier ops behind.
           at: fc.oneof(fc.constant(size - 1), fc.integer({ min: 0, max: size - 1 })),
           conflict: fc.constantFrom<Conflict>('stale-base', 'create-existing', 'reused-revision'),
+          via: arbVia,
         }),
       ),
   async check(ctx, c) {
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
     const x = artifacts[0]!;
@@ -382,9 +384,9 @@ const operationIdReplay = defineProperty({
   assumptions: ['operation-id-idempotency', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
   judgements: [REPLAY, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
-  arbitrary: () => fc.record({ replay: fc.constantFrom('identical', 'other-ops'), size: fc.integer({ min: 1, max: 3 }), kind: fc.constantFrom('create', 'update') }),
+  arbitrary: () => fc.record({ replay: fc.constantFrom('identical', 'other-ops'), size: fc.integer({ min: 1, max: 3 }), kind: fc.constantFrom('create', 'update'), via: arbVia }),
   async check(ctx, c) {
-    const pouch = pouchFor(ctx);
+    const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, c.size);
     if (outcome) return outcome;
     const operationId = ctx.uuid();

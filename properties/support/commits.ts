@@ -6,6 +6,7 @@
  * asked of the one commit judge (`commitOutcome`); a proof that fails is checked by a control
  * before it blames the target.
  */
+import fc from 'fast-check';
 import { commitOutcome, type CommitOutcome } from '../../src/check/judge/commit-outcome.ts';
 import { judgeServed } from '../../src/check/judge/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge/judge.ts';
@@ -20,6 +21,20 @@ import type { CallOptions, Exchange } from '../../src/target/client.ts';
 export interface Pouch {
   readonly id: string;
   readonly epoch: string;
+  /** Who commits to it: the profile's device (signed) unless the browser (unsigned, 4.2) is named. */
+  readonly as?: { readonly member: 'browser' };
+}
+
+/** Which credential a commit law's case commits with: 4.2 asks a signature of command-line devices only. */
+export type Via = 'device' | 'browser';
+
+/** Mostly the device; one case in four from the browser, where a server validating its unsigned path apart can break a law the signed path keeps. */
+export const arbVia: fc.Arbitrary<Via> = fc.oneof({ arbitrary: fc.constant<Via>('device'), weight: 3 }, { arbitrary: fc.constant<Via>('browser'), weight: 1 });
+
+/** A pouch for a commit law's case: committed to from the browser when the case draws it and the target takes browser commits, else from the device. */
+export async function lawPouch(ctx: CaseContext, via: Via): Promise<Pouch> {
+  const pouch = pouchFor(ctx);
+  return via === 'browser' && (await browserCommits(ctx)) ? { ...pouch, as: { member: 'browser' } } : pouch;
 }
 
 /**
@@ -82,6 +97,7 @@ export function commit(ctx: CaseContext, pouch: Pouch, ops: readonly Op[], o: Co
     endpoint: 'commitOperations',
     params: { pouchId: pouch.id },
     body: commitBody(pouch, ops, operationId ?? ctx.uuid()),
+    ...(pouch.as ? { as: pouch.as } : {}),
     ...rest,
   });
 }
@@ -107,7 +123,7 @@ export async function setup(ctx: CaseContext, pouch: Pouch, ex: Exchange, ops: r
   if (u) return u;
   const f = fates(ctx, ex, ops);
   if (f.batch === 'applied') return PASS;
-  return judgeServed(ctx, 'commitOperations', sampleOf(pouch, ex), ex.verdict === 'accepted' ? { ...ex, verdict: 'rejected' } : ex, { what });
+  return judgeServed(ctx, 'commitOperations', sampleOf(pouch, ex), ex.verdict === 'accepted' ? { ...ex, verdict: 'rejected' } : ex, { what, ...(pouch.as ? { as: pouch.as } : {}) });
 }
 
 export interface Artifact {

@@ -90,6 +90,7 @@ const LIST = [
   f('usage-per-field-max', 'usage', 'keeps the maximum of each counter separately instead of the row with the larger total', ['usage.monotone', 'usage.commutative']),
   // Commits.
   f('stale-base-accepted', 'commits', 'accepts any earlier revision of the artifact as base, not only its head', ['commits.stale-base-rejected']),
+  f('browser-stale-base-accepted', 'commits', 'serves the browser\'s unsigned commits (4.2) through a handler of their own that accepts any earlier revision of the artifact as base: the device\'s signed path checks the head, the browser\'s does not', ['commits.stale-base-rejected']),
   f('create-overwrites', 'commits', 'a create on an existing artifact replaces it instead of conflicting', ['commits.create-existing-rejected']),
   f('revision-reuse-accepted', 'commits', 'does not check that a revision id is new in the pouch', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique' }),
   f('partial-batch', 'commits', 'applies ops one by one and stops at the first conflict: earlier ops of a rejected batch stay applied', ['commits.atomic-batch', 'rejection.no-side-effect'], { deviatesFrom: 'batch-atomicity' }),

@@ -89,6 +89,14 @@ describe('defects the probe cannot name a reading for: still violations (issue 2
     expect(v?.ground, JSON.stringify(findings(r).map((f) => f.message))).toMatch(/^§1 "Access to pouches is held by members\."/);
   });
 
+  it('a stale base accepted on the browser\'s unsigned path only: a violation of the commit law, found from the browser', async () => {
+    const r = await sessionOn({ faults: ['browser-stale-base-accepted'] }, { only: ['commits.stale-base-rejected'], runs: 25 });
+    expect(r.exitCode).toBe(1);
+    const v = findings(r, 'violation')[0];
+    expect(v?.counterexample, JSON.stringify(findings(r).map((f) => f.message))).toMatch(/"via":\s*"browser"/);
+    expect(v?.ground).toMatch(/^§4\.2/);
+  });
+
   it('every op without merge_parent_id refused (the plain commit included): a violation citing 2.5\'s row, never "pouch-existence unknown"', async () => {
     const r = await sessionOn({ faults: ['optional-member-required'], unnamed: ['extra-response-members'] }, { only: ['commits.seq-increasing', 'shapes.valid-accepted'] });
     expect(r.exitCode).toBe(1);

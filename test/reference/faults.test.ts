@@ -190,6 +190,17 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [200, 409],
     faulty: [200, 200],
   },
+  'browser-stale-base-accepted': {
+    // The same stale update from the device and from the browser: the device's is refused either way, the browser's only when correct.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const upd = () => op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: a['revision_id'] as string });
+      await commitOps(ref, [upd()], pouch);
+      return [await commitOps(ref, [upd()], pouch), await status(commit(ref, pouch, commitBody([upd()]), { kind: 'browser' }))];
+    },
+    correct: [409, 409],
+    faulty: [409, 200],
+  },
   'create-overwrites': {
     observe: async (ref) => {
       const { pouch, a } = await seeded(ref);

@@ -19,7 +19,7 @@
  */
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../../gen/index.ts';
-import type { Exchange, TypedRequest } from '../../target/client.ts';
+import type { CallOptions, Exchange, TypedRequest } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
@@ -37,6 +37,8 @@ export interface ServedOptions {
   readonly situations?: readonly SituationAt[];
   /** What a refusal pinned on a field breaks, when more specific than the field's own clause. */
   readonly field?: SpecJudgement;
+  /** Who sent the request, when not the endpoint's usual caller: every control is sent as it was. */
+  readonly as?: CallOptions['as'];
 }
 
 /**
@@ -55,20 +57,21 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   if (!plain.ok) return plain;
   // The refusal must be reproducible before anything is pinned on it: a target that refuses at
   // random would otherwise have the next control's luck blamed on a field.
-  const again = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, sent)));
+  const as = o.as ? { as: o.as } : {};
+  const again = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, sent)), ...as });
   if (again.verdict === 'accepted') {
     return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
   }
   const u = unexpected(again);
   if (u) return u;
   const message = `${o.what}: refused (${describeResponse(ex)})`;
-  const reading = await pinSituation(ctx, endpoint, sent, situations);
+  const reading = await pinSituation(ctx, endpoint, sent, situations, as);
   if (reading) {
     if (!reading.ok) return reading.outcome;
     const where = [reading.at, ...reading.also].map((at) => `the ${at.situation} at ${at.path}`).join(' and ');
     return assumptionMismatch(reading.assumption, `${message}, while the same request without ${where} is accepted: the target reads ${reading.assumption} otherwise than the run`);
   }
-  const culprit = await pinField(ctx, endpoint, sent);
+  const culprit = await pinField(ctx, endpoint, sent, as);
   if (culprit && !culprit.ok) return culprit.outcome;
   if (culprit?.ok) {
     const pinned = `${message}, while the same request with only ${culprit.path} plain is accepted`;
@@ -80,6 +83,9 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   return unknownOutcome(`${message}; a plain ${endpoint} request is accepted, no single field explains the refusal, and no reading covers it`);
 }
 
+/** The caller of the refused request, carried onto its controls. */
+type Caller = { readonly as?: CallOptions['as'] };
+
 type PinnedSituation =
   | { ok: true; assumption: ReturnType<typeof assumptionOfSituation>; at: SituationAt; also: readonly SituationAt[] }
   | { ok: false; outcome: Outcome };
@@ -90,7 +96,7 @@ type PinnedSituation =
  * or situations of several readings, any one enough for a refusal: then it is sent without every
  * situation of one reading at once, and last without all of them.
  */
-async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, situations: readonly SituationAt[]): Promise<PinnedSituation | undefined> {
+async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, situations: readonly SituationAt[], as: Caller): Promise<PinnedSituation | undefined> {
   const ordered = [...situations].sort((a, b) => depth(b.path) - depth(a.path));
   const byReading = new Map<ReturnType<typeof assumptionOfSituation>, SituationAt[]>();
   for (const at of ordered) byReading.set(assumptionOfSituation(at.situation), [...(byReading.get(assumptionOfSituation(at.situation)) ?? []), at]);
@@ -104,7 +110,7 @@ async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: Reques
     let variant: RequestSample | undefined = sent;
     for (const at of remove) variant = variant && without(endpoint, variant, at);
     if (!variant) continue;
-    const ex = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, variant)));
+    const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
     const u = unexpected(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(blame.situation), at: blame, also: remove.filter((r) => r !== blame) };
@@ -143,7 +149,7 @@ function unchain(ops: Json): Json {
 type Pinned = { ok: true; path: string; value: Json | undefined } | { ok: false; outcome: Outcome };
 
 /** Sends the request with one field plain at a time, deepest fields first; the first accepted control names the field. */
-async function pinField(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample): Promise<Pinned | undefined> {
+async function pinField(ctx: CaseContext, endpoint: EndpointId, sent: RequestSample, as: Caller): Promise<Pinned | undefined> {
   const e = ENDPOINT_BY_ID[endpoint];
   const candidates = [...Object.keys(sent.params).map((p) => `params.${p}`), ...bodyPaths(e.body, sent.body, '')]
     .sort((a, b) => depth(b) - depth(a))
@@ -152,7 +158,7 @@ async function pinField(ctx: CaseContext, endpoint: EndpointId, sent: RequestSam
     if (ctx.signal.aborted) return undefined;
     const variant = swapped(endpoint, sent, path);
     if (!variant) continue;
-    const ex = await ctx.call(withSample(endpoint, prepare(ctx, endpoint, variant)));
+    const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
     const u = unexpected(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, path, value: valueAt(sent, path) };

@@ -134,7 +134,9 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
       const earlier = base !== null && (pouch?.isRevisionOf(op.artifact_id, base) ?? false);
       // `restore-any-revision`: a restore of a deleted artifact read as "bring back this revision".
       const restoring = faults.has('restore-any-revision') && op.type === 'restore' && !staged.heads.has(op.artifact_id) && (pouch?.deleted(op.artifact_id) ?? false);
-      if (!((faults.has('stale-base-accepted') || restoring) && earlier)) return "base_revision_id is not the artifact's head revision";
+      // `browser-stale-base-accepted`: the browser's unsigned path (4.2) is a handler of its own, written without the head check.
+      const lax = faults.has('stale-base-accepted') || (faults.has('browser-stale-base-accepted') && ctx.caller.kind === 'browser');
+      if (!((lax || restoring) && earlier)) return "base_revision_id is not the artifact's head revision";
     }
   }
   if (faults.has('revision-reuse-accepted')) return undefined;
