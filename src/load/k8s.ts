@@ -155,6 +155,9 @@ export function profileMounts(profilePath: string, refs: readonly ProfileRef[]):
     if ('env' in r) {
       throw new K8sError(`${r.field}: {"env": "${r.env}"} is read from the environment, which the pods do not have: for load k8s give it as {"file": …} beside the profile, mounted from the Secret`);
     }
+    if ('command' in r) {
+      throw new K8sError(`${r.field}: {"command": ${JSON.stringify(r.command[0] ?? '')}, …} runs a program the pods do not have: for load k8s give the credential as {"file": …} beside the profile, mounted from the Secret`);
+    }
     const rel = normalize(r.file).replace(/\\/g, '/');
     if (isAbsolute(r.file) || rel === '..' || rel.startsWith('../')) {
       throw new K8sError(`${r.field}: the file ${JSON.stringify(r.file)} is outside the profile's directory; in the pods the profile's files come from the Secret mounted at ${PROFILE_DIR}: name it by a path relative to the profile`);

@@ -58,6 +58,13 @@ export interface BooleanNode {
 export interface EnumNode<V extends string = string> {
   readonly kind: 'enum';
   readonly values: readonly V[];
+  /**
+   * The values are the only ones listed, and the spec says others are not shown (section 7: "Result
+   * statuses other than applied … not shown"): the reading that decides whether a server sends
+   * others. Schemas and generators keep to the listed values (its default reading); a document
+   * meant for other tools leaves the value open.
+   */
+  readonly othersNotShown?: AssumptionName;
 }
 export interface ArrayNode<I extends Node = Node> {
   readonly kind: 'array';
@@ -136,7 +143,11 @@ export const str = (opts: Omit<StringNode, 'kind'> = {}): StringNode => ({ kind:
 export const uuid = (opts: Omit<UuidNode, 'kind'> = {}): UuidNode => ({ kind: 'uuid', ...opts });
 export const int = (range?: LimitName): IntegerNode => (range ? { kind: 'integer', range } : { kind: 'integer' });
 export const bool = (): BooleanNode => ({ kind: 'boolean' });
-export const oneOf = <const V extends string>(values: readonly V[]): EnumNode<V> => ({ kind: 'enum', values });
+export const oneOf = <const V extends string>(values: readonly V[], opts: { readonly othersNotShown?: AssumptionName } = {}): EnumNode<V> => ({
+  kind: 'enum',
+  values,
+  ...opts,
+});
 export const arr = <I extends Node>(items: I, count?: LimitName, opts: { readonly chain?: AssumptionName } = {}): ArrayNode<I> => ({
   kind: 'array',
   items,

@@ -75,9 +75,9 @@ export const PouchOperation = obj('PouchOperation', '2.5', {
 /** One item of a commit's `ops` (2.5). */
 export type PouchOperationValue = Infer<typeof PouchOperation>;
 
-/** 2.6 Operation result. */
+/** 2.6 Operation result. Section 7 leaves statuses other than `applied` not shown (`conflict-behaviour`). */
 export const OperationResult = obj('OperationResult', '2.6', {
-  status: oneOf(RESULT_STATUSES),
+  status: oneOf(RESULT_STATUSES, { othersNotShown: 'conflict-behaviour' }),
   artifact_id: uuid(),
   revision_id: uuid(),
   seq: int('resultInteger'),

@@ -72,6 +72,12 @@ export interface Exchange {
    * that was answered.
    */
   resent?: string;
+  /**
+   * The first copy was answered with a status its command credential lists under `refreshOn`: the
+   * command ran again (or its run failed, and this exchange is that first answer) and the request
+   * went once more with the new value. What the exchange holds is the last copy.
+   */
+  refreshed?: string;
   /** How the request reached the target beyond its URL (a proxy, TLS settings), for repro lines; absent: directly, with Node's defaults. */
   route?: ExchangeRoute;
 }
@@ -222,10 +228,26 @@ export class TargetClient {
   async call(o: CallOptions): Promise<Exchange> {
     this.throttle.began();
     try {
-      return await this.callThrottled(o);
+      return await this.refreshedOnce(o, await this.callThrottled(o));
     } finally {
       this.throttle.ended();
     }
+  }
+
+  /**
+   * A status a command credential the request carried lists under `refreshOn` (a token that
+   * expired): the command runs again, once for every request that met it meanwhile, and the request
+   * goes once more with the new value. Once only: a second refusal is the target's answer.
+   */
+  private async refreshedOnce(o: CallOptions, ex: Exchange): Promise<Exchange> {
+    const status = ex.response?.status;
+    const due = status === undefined ? [] : (this.profile.credentials ?? []).filter((c) => c.refreshOn.has(status) && c.gave(ex.request.headers[c.header]));
+    if (due.length === 0 || o.signal?.aborted) return ex;
+    const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header]!)));
+    const failed = due.filter((_, i) => !fresh[i]).map((c) => `${c.field}: ${c.lastFailure ?? 'the command gave the same value again'}`);
+    if (failed.length) return { ...ex, refreshed: `answered ${status}; running the credential's command again did not help (${failed.join('; ')}), so the request was not sent again` };
+    const again = await this.callThrottled(o);
+    return { ...again, refreshed: `the first copy was answered ${status}: ${due.map((c) => c.field).join(', ')} refreshed from its command, and the request sent again` };
   }
 
   /** `call`'s loop: send, and wait throttles out while backing off helps. */

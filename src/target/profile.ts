@@ -18,6 +18,7 @@ import {
   type AssumptionSet,
   type MemberKind,
 } from '../spec/index.ts';
+import { BAD_HEADER_VALUE, CommandCredential, isCommandRef, type CommandRef } from './credential-command.ts';
 import { findJsonSyntaxError } from './json-syntax.ts';
 import { FieldError } from './field-error.ts';
 import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.ts';
@@ -69,8 +70,13 @@ export interface Profile {
    * Off unless the profile opts in: on a real server that could lock the account out.
    */
   allowAccountChanges: boolean;
-  /** Every secret value, for redaction. */
+  /**
+   * Every secret value, for redaction. A live list: a command's credential adds each value it yields
+   * when it yields it, so code that holds the list masks the values a refresh brings too.
+   */
   secrets: readonly string[];
+  /** The header values that come from a command (`{ "command": … }`), refreshed on their `refreshOn` statuses. */
+  credentials?: readonly CommandCredential[];
 }
 
 export class ProfileError extends Error {
@@ -116,9 +122,20 @@ const JwkRef = z.union([EnvRef, FileRef, z.looseObject({ kty: z.string() })], {
   error: 'expected a private JWK object (with "kty"), {"env": "VAR"} or {"file": "path"}',
 });
 
+/** A header value from a command (credential-command.ts): its argv, run without a shell. */
+const CommandFile = z.strictObject({
+  command: z.array(z.string().min(1), { error: 'expected the command as an array of strings: ["program", "arg", …]' }).min(1),
+  refreshOn: z.array(z.number().int().min(100).max(599)).optional(),
+  prefix: z.string().optional(),
+  timeoutMs: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+});
+const HeaderValue = z.union([z.string(), EnvRef, FileRef, CommandFile], {
+  error: 'expected a string, {"env": "VAR"}, {"file": "path"} or {"command": ["program", "arg", …]}',
+});
+
 /** RFC 9110 token: what an HTTP field name may be made of. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HeaderMap = z.record(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'), SecretString);
+const HeaderMap = z.record(z.string().regex(HEADER_NAME, 'not a valid HTTP header name'), HeaderValue);
 
 const BrowserFile = z.strictObject({
   headers: HeaderMap.optional(),
@@ -266,13 +283,17 @@ function fail(field: string, problem: string): never {
 // Resolution
 // ---------------------------------------------------------------------------------------------
 
-/** Bytes undici (and RFC 9110) accept in a field value: HTAB, visible ASCII, space, obs-text. */
-const BAD_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-
+/** The profile's secrets as they are met, and the command credentials that add theirs later. */
 class SecretCollector {
   private readonly set = new Set<string>();
+  /** The live list the profile hands out (see `Profile.secrets`). */
+  private readonly all: string[] = [];
+  readonly credentials: CommandCredential[] = [];
   add(s: string | undefined): void {
-    if (s !== undefined && s !== '') this.set.add(s);
+    if (s !== undefined && s !== '' && !this.set.has(s)) {
+      this.set.add(s);
+      this.all.push(s);
+    }
   }
   /** A header value, and its credential part when it is "<scheme> <credentials>". */
   addHeaderValue(v: string): void {
@@ -281,12 +302,14 @@ class SecretCollector {
     if (m) this.add(m[1]);
   }
   list(): readonly string[] {
-    return Object.freeze([...this.set]);
+    return this.all;
   }
 }
 
+type HeaderRef = SecretRef | CommandRef;
+
 function resolveHeaders(
-  headers: Record<string, SecretRef> | undefined,
+  headers: Record<string, HeaderRef> | undefined,
   field: string,
   src: SecretSource,
   secrets: SecretCollector,
@@ -294,12 +317,19 @@ function resolveHeaders(
   const out: Record<string, string> = {};
   for (const [name, ref] of Object.entries(headers ?? {})) {
     const f = `${field}.${name}`;
+    const key = name.toLowerCase();
+    if (key in out) fail(f, `header ${key} is given twice (names are case-insensitive)`);
+    if (isCommandRef(ref)) {
+      const credential = new CommandCredential(f, key, ref, src, (v) => secrets.addHeaderValue(v));
+      secrets.credentials.push(credential);
+      // A getter: the object stays frozen, and every request built after a refresh sends the new value.
+      Object.defineProperty(out, key, { get: () => credential.value, enumerable: true });
+      continue;
+    }
     const value = resolveSecretString(ref, f, src);
     // Every credential header value is treated as a secret, inline ones too.
     secrets.addHeaderValue(value);
     if (BAD_HEADER_VALUE.test(value)) fail(f, 'value contains a control character, a line break or a character beyond U+00FF');
-    const key = name.toLowerCase();
-    if (key in out) fail(f, `header ${key} is given twice (names are case-insensitive)`);
     out[key] = value;
   }
   return Object.freeze(out);
@@ -376,7 +406,7 @@ export function normaliseBaseUrl(s: string, field = 'baseUrl'): string {
 }
 
 /** The profile-wide headers: credentials-like values like any other header, minus the ones pouchproof writes itself. */
-function resolveProfileHeaders(headers: Record<string, SecretRef> | undefined, src: SecretSource, secrets: SecretCollector): Readonly<Record<string, string>> {
+function resolveProfileHeaders(headers: Record<string, HeaderRef> | undefined, src: SecretSource, secrets: SecretCollector): Readonly<Record<string, string>> {
   for (const name of Object.keys(headers ?? {})) {
     const why = RESERVED_PROFILE_HEADERS[name.toLowerCase()];
     if (why) fail(`headers.${name}`, `not allowed as a profile-wide header: ${why}`);
@@ -473,15 +503,17 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     assumptions: resolveAssumptionOverrides(file.assumptions),
     allowAccountChanges: file.allowAccountChanges ?? false,
     secrets: secrets.list(),
+    ...(secrets.credentials.length ? { credentials: Object.freeze([...secrets.credentials]) } : {}),
   });
 }
 
 /** A secret reference of a profile file, with the field that holds it. */
-export type ProfileRef = { readonly field: string } & ({ readonly file: string } | { readonly env: string });
+export type ProfileRef = { readonly field: string } & ({ readonly file: string } | { readonly env: string } | { readonly command: readonly string[] });
 
 /**
- * Every `{ "file": … }` and `{ "env": … }` reference of a valid profile file, without reading them
- * (what `load k8s` must mount from a Secret for the profile to work inside a pod).
+ * Every `{ "file": … }`, `{ "env": … }` and `{ "command": … }` reference of a valid profile file,
+ * without reading or running them (what `load k8s` must mount from a Secret for the profile to work
+ * inside a pod, or refuse).
  */
 export function profileRefs(json: unknown): ProfileRef[] {
   const r = ProfileFileSchema.safeParse(json);
@@ -491,6 +523,7 @@ export function profileRefs(json: unknown): ProfileRef[] {
     if (typeof v !== 'object' || v === null || 'kty' in v) return;
     if ('file' in v && typeof v.file === 'string') out.push({ field, file: v.file });
     else if ('env' in v && typeof v.env === 'string') out.push({ field, env: v.env });
+    else if (isCommandRef(v)) out.push({ field, command: v.command });
   };
   const headers = (field: string, h: Record<string, unknown> | undefined): void => {
     for (const [name, v] of Object.entries(h ?? {})) ref(`${field}.${name}`, v);

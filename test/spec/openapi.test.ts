@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it, vi } from 'vitest';
-import { ASSUMPTIONS, CHARSETS, ENDPOINTS, INVENTORY, LIMITS, PATTERNS, UUID_MAX, UUID_NIL, type Constraint } from '../../src/spec/index.ts';
+import { ASSUMPTIONS, ASSUMPTION_BY_NAME, CHARSETS, assumptionOf, ENDPOINTS, INVENTORY, LIMITS, PATTERNS, UUID_MAX, UUID_NIL, type Constraint } from '../../src/spec/index.ts';
 import { caselessSource, openApiDocument, type JsonSchema } from '../../src/spec/openapi.ts';
 import { main } from '../../src/cli/main.ts';
 
@@ -12,13 +12,13 @@ const doc = openApiDocument({ version: '1.2.3' });
 
 type Schema = Record<string, unknown>;
 
-/** Follows `$ref`s and the success response's `allOf` to the schema that holds the properties. */
+/** Follows `$ref`s and the success response's `then` (a body with ok true) to the schema that holds the properties. */
 function resolve(s: Schema): Schema {
   if (typeof s['$ref'] === 'string') {
     const name = (s['$ref'] as string).replace('#/components/schemas/', '');
     return resolve((doc['components'] as { schemas: Record<string, Schema> }).schemas[name]!);
   }
-  if (Array.isArray(s['allOf'])) return resolve((s['allOf'] as Schema[])[0]!);
+  if (s['then'] !== undefined) return resolve(s['then'] as Schema);
   return s;
 }
 
@@ -116,14 +116,19 @@ function expressed(c: Constraint, at: Located): void {
       expect(s['pattern'], c.id).toBe(caselessSource(PATTERNS[c.pattern!].regex));
       return;
     case 'calendar':
-      expect(s['x-pouchproof-calendar'], c.id).toBe(true);
-      expect(s['x-pouchproof-assumptions'], c.id).toContain(c.assumption);
+      expect(s['format'], c.id).toBe('date');
+      expect(s['x-pouchproof-reading'], c.id).toEqual({ [c.assumption!]: assumptionOf(c.assumption!).default });
       return;
     case 'uuid':
       expect(s['pattern'], c.id).toBe(caselessSource(PATTERNS.uuid.regex));
       return;
     case 'enum':
-      expect(s['enum'], c.id).toEqual(c.values);
+      // An answer's list that section 7 says is not the whole (result statuses) stays open: its values are examples.
+      if (c.scope === 'response' && c.node.kind === 'enum' && c.node.othersNotShown) {
+        expect(s['enum'], c.id).toBeUndefined();
+        expect(s['examples'], c.id).toEqual(c.values);
+        expect(s['x-pouchproof-reading'], c.id).toHaveProperty(c.node.othersNotShown);
+      } else expect(s['enum'], c.id).toEqual(c.values);
       return;
     default:
       return c.kind satisfies never;
@@ -165,6 +170,46 @@ describe('pouchproof openapi: the spec model as an OpenAPI 3.1 document', () => 
     const registry = doc['x-pouchproof-assumptions'] as JsonSchema[];
     expect(registry.map((a) => a['name'])).toEqual(ASSUMPTIONS.map((a) => a.name));
     expect(registry.every((a) => typeof a['default'] === 'string' && Array.isArray(a['choices']))).toBe(true);
+  });
+
+  it('states only the spec\'s words: no additionalProperties but the free-form objects, no pinned ok, no header required of every caller', () => {
+    const schemas = (doc['components'] as { schemas: Record<string, Schema> }).schemas;
+    const freeForm = Object.entries(schemas).filter(([, x]) => x['additionalProperties'] !== undefined);
+    // 4.4's "free-form object with arbitrary properties" and its data ("content of data: not shown") only.
+    expect(freeForm.map(([k, x]) => [k, x['additionalProperties'], x['properties']])).toEqual([
+      ['Response', true, undefined],
+      ['PasskeyData', true, undefined],
+    ]);
+    for (const e of ENDPOINTS) {
+      const op = (doc['paths'] as Record<string, Record<string, Schema>>)[e.pathTemplate]![e.method.toLowerCase()]!;
+      const responses = op['responses'] as Record<string, Schema>;
+      expect(Object.keys(responses), e.id).toEqual(['2XX', 'default']);
+      expect(responses['default']!['content'], e.id).toBeUndefined();
+      const success = ((responses['2XX']!['content'] as Record<string, Schema>)['application/json']!['schema']) as Schema;
+      // ok true is the condition of a success (section 7), never a demand on every 2xx.
+      expect(success['if'], e.id).toEqual({ type: 'object', properties: { ok: { const: true } }, required: ['ok'] });
+      expect(Object.keys(success).filter((k) => !k.startsWith('x-')).sort(), e.id).toEqual(['if', 'then']);
+      for (const p of (op['parameters'] as Schema[]).filter((x) => x['in'] === 'header')) expect(p['required'], e.id).toBe(false);
+    }
+  });
+
+  it('names each reading it was drawn under by the registry\'s own name and default, and only as an annotation', () => {
+    const notes: [string, string][] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'x-pouchproof-reading') notes.push(...Object.entries(x as Record<string, string>));
+          else walk(x);
+        }
+      }
+    };
+    walk({ paths: doc['paths'], components: doc['components'] });
+    expect(notes.length).toBeGreaterThan(10);
+    for (const [name, value] of notes) expect(value, name).toBe(ASSUMPTION_BY_NAME.get(name)?.default);
+    expect(new Set(notes.map(([n]) => n))).toEqual(
+      new Set(['unknown-fields-ignored', 'duplicate-keys', 'characters-are-code-points', 'day-calendar-valid', 'integers-json-safe', 'empty-lists', 'conflict-behaviour', 'error-response', 'signature-required-callers', 'canonical-json', 'jws-form', 'kid-binding', 'high-s-accepted']),
+    );
   });
 
   it('spells the case-insensitive uuid rule out without flags, matching exactly what the model matches', () => {

@@ -153,7 +153,7 @@ describe('parseProfile: bad files give one line naming the field', () => {
       const g = structuredClone(f) as ProfileFile;
       (g.accounts!.primary.browser!.headers as Record<string, unknown>)['authorization'] = 42;
       return g;
-    }, /^accounts\.primary\.browser\.headers\.authorization: expected a string, \{"env": "VAR"\} or \{"file": "path"\}/],
+    }, /^accounts\.primary\.browser\.headers\.authorization: expected a string, \{"env": "VAR"\}, \{"file": "path"\} or \{"command": \["program", "arg", …\]\}/],
     ['bad header name', (f) => {
       const g = structuredClone(f) as ProfileFile;
       g.accounts!.primary.browser!.headers = { 'bad name': 'x' };

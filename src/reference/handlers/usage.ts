@@ -6,7 +6,7 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type EndpointBody, type UsageRowValue } from '../../spec/index.ts';
+import { LIMITS, MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type EndpointBody, type UsageRowValue } from '../../spec/index.ts';
 import { dataOut, type Handler, type RequestContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultSet } from '../faults.ts';
@@ -14,6 +14,10 @@ import type { ReadingSet } from '../readings.ts';
 import { storeRoundTrip } from './round-trip.ts';
 
 type Row = Readonly<UsageRowValue>;
+
+/** `n` within a limit's bounds. */
+const clamped = (n: bigint, l: { readonly min?: number; readonly max?: number }): bigint =>
+  l.max !== undefined && n > BigInt(l.max) ? BigInt(l.max) : l.min !== undefined && n < BigInt(l.min) ? BigInt(l.min) : n;
 
 /** Tokens each source holds, summed over its rows (`stored-tokens-held`), per store. */
 const tokensHeld = new WeakMap<object, Map<string, bigint>>();
@@ -154,8 +158,8 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   let stored = storedOf(readings, changed.size, store.usageRowCount(scope), rows.length);
   // Unnamed meanings of stored (4.3: "not shown"): the rows inserted (not raised), or the reports sent so far.
   if (ctx.unnamed.has('stored-rows-inserted')) stored = inserted.size;
-  // The tokens the source holds, summed over its rows (kept within the range 4.3 gives stored).
-  if (tokens !== undefined) stored = Number(tokens < BigInt(MAX_SAFE) ? tokens : BigInt(MAX_SAFE));
+  // The tokens the source holds, summed over its rows, kept within the range 4.3 gives stored at both ends (counters may be negative).
+  if (tokens !== undefined) stored = Number(clamped(tokens, LIMITS.storedInteger));
   if (ctx.unnamed.has('stored-sequence')) {
     const n = (reportsStored.get(store) ?? 0) + 1;
     reportsStored.set(store, n);
