@@ -31,10 +31,15 @@ export function parseExclude(v: readonly string[] | undefined): string[] | undef
   return list ? checkGlobs('exclude', list) : undefined;
 }
 
-/** `--examples DIR` (default `.pouchproof/examples`), or `--no-examples` (yargs reads it as `false`): the example database's directory, or none. */
-export function parseExamples(v: string | boolean | undefined): string | undefined {
+/**
+ * `--examples DIR`, or `--no-examples` (yargs reads it as `false`): the example database's directory,
+ * or none. Without either, `POUCHPROOF_EXAMPLES` (a directory, or `off`), else `.pouchproof/examples`.
+ */
+export function parseExamples(v: string | boolean | undefined, env: string | undefined = process.env.POUCHPROOF_EXAMPLES): string | undefined {
   if (v === false) return undefined;
-  return v === undefined || v === true ? DEFAULT_EXAMPLES_DIR : checkExamplesDir(v);
+  if (v !== undefined && v !== true) return checkExamplesDir(v);
+  if (env === undefined || env === '') return DEFAULT_EXAMPLES_DIR;
+  return env === 'off' ? undefined : env;
 }
 
 /** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */
