@@ -32,7 +32,7 @@ describe('--exclude, --max-failures, --no-shrink as flags', () => {
     expect(parseExamples(false)).toBeUndefined();
     expect(parseExamples('db')).toBe('db');
     // Without a flag: the environment's choice, else the default directory.
-    expect(parseExamples(undefined, undefined)).toBe(DEFAULT_EXAMPLES_DIR);
+    expect(parseExamples(undefined, '')).toBe(DEFAULT_EXAMPLES_DIR);
     expect(parseExamples(undefined, 'off')).toBeUndefined();
     expect(parseExamples(undefined, 'ci-db')).toBe('ci-db');
     expect(parseExamples('db', 'off')).toBe('db');

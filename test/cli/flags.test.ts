@@ -13,7 +13,7 @@ import { cli } from './in-process.ts';
 import { closest, distance } from '../../src/cli/suggest.ts';
 import { EXAMPLE_TOKEN, versionNote } from '../../src/cli/commands/replay.ts';
 import { decodeReplayToken, encodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { drawnInventory, readingsStamp } from '../../src/check/run/token-fit.ts';
+import { drawnInventory, readingsStamp } from '../../src/check/run/token-stamp.ts';
 import { startReference } from '../../src/api/reference.ts';
 import { loadAllProperties } from '../../src/session/index.ts';
 

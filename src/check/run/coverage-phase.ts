@@ -10,7 +10,7 @@ import type { Profile } from '../../target/profile.ts';
 import type { CoverageObservation, CoverageResult } from './coverage-table.ts';
 import type { CoverageCase, Failure, Property } from '../property.ts';
 import { encodeReplayToken } from './replay-token.ts';
-import { caseNameOf, coverageInventory, readingsStamp } from './token-fit.ts';
+import { caseNameOf, coverageInventory, readingsStamp } from './token-stamp.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';

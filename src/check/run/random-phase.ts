@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import type { Outcome, Property } from '../property.ts';
 import { encodeReplayToken } from './replay-token.ts';
-import { drawnInventory, readingsStamp } from './token-fit.ts';
+import { drawnInventory, readingsStamp } from './token-stamp.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';

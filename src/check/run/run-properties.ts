@@ -16,8 +16,8 @@ import { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import { selectProperties } from './select.ts';
 import { couldNotVouch, exitCodeOf } from './exit-code.ts';
-import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type RunOptions } from './options.ts';
-import { runProperty } from './property-run.ts';
+import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type PropertyRunOptions, type RunOptions } from './options.ts';
+import { runProperty, type PropertyRunDeps } from './property-run.ts';
 import { isFailing, type ExampleReplay, type PropertyResult, type RunResult } from './result.ts';
 import { replayExamples, withExamples } from './examples.ts';
 import { Budget, seconds } from './time-limits.ts';
@@ -46,8 +46,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
   const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded: o.embedded ?? false }) === undefined);
   const results: PropertyResult[] = new Array(selected.length);
-  const cut: string[] = [];
-  const notRun: string[] = [];
+  const [cut, notRun]: string[][] = [[], []];
   const stop = new FailureStop(o.maxFailures);
   const examples: ExampleReplay[] = [];
   const steps = stepsOf(selected, o.propertiesAtOnce ?? 1);
@@ -69,10 +68,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       results[i] = emptyResult(prop, 'skipped', { findings: [{ kind: 'skipped', property: prop.id, section: prop.section, message: health.stopReason }] });
       return;
     }
-    if (stop.reached) {
-      results[i] = stop.notRun(prop);
-      return;
-    }
+    if (stop.reached) return void (results[i] = stop.notRun(prop));
     const perPropertyMs = o.perPropertyMs ?? DEFAULT_PROPERTY_MS;
     const share = runnable[i] ? budget.shareFor(perPropertyMs, left) : { perPropertyMs };
     if ('spent' in share) {
@@ -82,13 +78,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     }
     o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
     const deps = { profile, client, counter, environment, ...(slots ? { slots } : {}) };
-    const po = propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() });
-    // The stored failing cases first (the example database), then the property's own phases.
-    const stored = runnable[i] ? (o.examples?.get(prop.id) ?? []) : [];
-    const ex = stored.length ? await replayExamples(prop, stored, deps, po) : undefined;
-    if (ex) for (const e of ex.replays) (examples.push(e), o.onExample?.(e));
-    const own = await runProperty(prop, deps, po);
-    const r = ex ? withExamples(own, ex) : own;
+    const r = await storedThenOwn(prop, deps, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }), runnable[i] ? o.examples?.get(prop.id) : undefined, (e) => (examples.push(e), o.onExample?.(e)));
     if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
     results[i] = r;
     health.after(r, prop);
@@ -139,6 +129,14 @@ class TargetHealth {
       this.stopReason ??= 'not run: the target stopped answering';
     }
   }
+}
+
+/** The property's stored failing cases first (the example database), then its own phases; the still failing join its findings. */
+async function storedThenOwn(prop: Property, deps: PropertyRunDeps, po: PropertyRunOptions, stored: readonly string[] | undefined, told: (e: ExampleReplay) => void): Promise<PropertyResult> {
+  const ex = stored?.length ? await replayExamples(prop, stored, deps, po) : undefined;
+  for (const e of ex?.replays ?? []) told(e);
+  const own = await runProperty(prop, deps, po);
+  return ex ? withExamples(own, ex) : own;
 }
 
 /**
