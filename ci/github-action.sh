@@ -47,6 +47,12 @@ check_target_inputs() {
     why="the inputs ${list% and } are $many given: give exactly one of profile, profile-json and target"
   fi
   [[ -z "$why" ]] && return 0
+  refuse "$why"
+}
+
+# The step fails before running anything, saying why in the log and the step summary.
+refuse() {
+  local why="$1"
   echo "pouchproof action: $why" >&2
   printf '## pouchproof: not run (bad configuration)\n\n%s\n' "$why" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
   out exit-code "$CONFIG_ERROR"
@@ -73,6 +79,13 @@ run() {
   [[ -n "${INPUT_TARGET:-}" ]] && args+=(--target "$INPUT_TARGET")
   [[ -n "${INPUT_SEED:-}" ]] && args+=(--seed "$INPUT_SEED")
   [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
+  [[ -n "${INPUT_EXCLUDE:-}" ]] && args+=(--exclude "$INPUT_EXCLUDE")
+  [[ -n "${INPUT_MAX_FAILURES:-}" ]] && args+=(--max-failures "$INPUT_MAX_FAILURES")
+  case "${INPUT_NO_SHRINK:-false}" in
+    true) args+=(--no-shrink) ;;
+    false | '') ;;
+    *) refuse "the input no-shrink is \"${INPUT_NO_SHRINK}\": give true or false" ;;
+  esac
   [[ -n "${INPUT_FAIL_ON:-}" ]] && args+=(--fail-on "$INPUT_FAIL_ON")
   [[ -n "${INPUT_MAX_DURATION:-}" ]] && args+=(--max-duration "$INPUT_MAX_DURATION")
 

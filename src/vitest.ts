@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import type { Property } from './check/property.ts';
-import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult } from './check/run/index.ts';
+import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult, type RunResult } from './check/run/index.ts';
 import { selectProperties } from './check/run/select.ts';
-import { drawSeed, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
+import { checkExamplesDir, checkPositive, drawSeed, ExampleStore, MAX_FAILURES_FLAG, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
 import { findingDetail } from './report/console.ts';
 import type { AssumptionName, ReadingsMode } from './spec/index.ts';
 import { redact } from './target/redact.ts';
@@ -20,6 +20,14 @@ export interface DescribePropertiesOptions extends TargetOptions {
   readonly name?: string;
   /** Property id globs, e.g. `usage.*` (default: every property). */
   readonly select?: readonly string[];
+  /** Property id globs left out, after `select` (`--exclude`). */
+  readonly exclude?: readonly string[];
+  /** After this many failing properties the remaining tests are skipped, naming why (`--max-failures`). */
+  readonly maxFailures?: number;
+  /** False: counterexamples reported as found, unshrunk (`--no-shrink`). Default true. */
+  readonly shrink?: boolean;
+  /** The example database's directory (`--examples`): failing cases stored and re-run first next time. Default none. */
+  readonly examples?: string;
   /** Seed of every generator (default: random, named in every failure). */
   readonly seed?: number;
   /** Cases per property (default 25; some properties run fewer). */
@@ -52,16 +60,25 @@ const MARGIN_MS = 15_000;
 
 /** Registers one test per selected property, in a `describe` block that opens the target before them and closes it after. */
 export function describeProperties(options: DescribePropertiesOptions = {}): void {
-  const props = selectProperties(options.properties ?? ALL_PROPERTIES, options.select?.length ? options.select : undefined);
-  if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)} matches no property`);
+  const props = selectProperties(options.properties ?? ALL_PROPERTIES, options.select?.length ? options.select : undefined, options.exclude);
+  if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)}${options.exclude?.length ? ` less exclude ${JSON.stringify(options.exclude)}` : ''} matches no property`);
+  const maxFailures = options.maxFailures === undefined ? undefined : checkPositive('max-failures', options.maxFailures, MAX_FAILURES_FLAG);
+  let failed = 0;
   const seed = options.seed ?? drawSeed();
   const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
   describe(options.name ?? 'pouchproof', () => {
     let target: ResolvedTarget | undefined;
     let unknownReadings: ReadonlyMap<AssumptionName, string> | undefined;
+    let store: ExampleStore | undefined;
+    let stored: ReadonlyMap<string, readonly string[]> = new Map();
+    const ran: RunResult[] = [];
     beforeAll(async () => {
       const opened = await openTarget(options);
       target = opened;
+      if (options.examples !== undefined) {
+        store = ExampleStore.for(checkExamplesDir(options.examples), { embedded: opened.embedded, baseUrl: opened.profile.baseUrl });
+        stored = await store.load();
+      }
       if ((options.readings ?? 'auto') === 'auto') {
         const probed = await probeReadings(opened, probeBounds(PROBE_BUDGET_MS, options.perRequestMs));
         target = probed.target;
@@ -70,11 +87,19 @@ export function describeProperties(options: DescribePropertiesOptions = {}): voi
     }, TARGET_MS + MARGIN_MS);
     afterAll(async () => {
       await target?.close();
+      if (store) await store.update({ results: ran.flatMap((r) => r.results), examples: ran.flatMap((r) => r.examples ?? []) });
     });
     for (const p of props) {
       test(`${p.id} (§${p.section}): ${p.invariant}`, { timeout: perPropertyMs + MARGIN_MS }, async (ctx) => {
         if (!target) throw new Error('pouchproof: the target did not open (see the beforeAll error)');
+        if (maxFailures !== undefined && failed >= maxFailures) {
+          ctx.skip(`not run: the run stopped after ${maxFailures} failing properties (maxFailures)`);
+          return;
+        }
+        const mine = stored.get(p.id);
         const run = await runProperties(target.profile, [p], {
+          ...(options.shrink === false ? { shrink: false } : {}),
+          ...(mine?.length ? { examples: new Map([[p.id, mine]]) } : {}),
           seed,
           runs: options.runs ?? DEFAULT_RUNS,
           perPropertyMs,
@@ -82,8 +107,10 @@ export function describeProperties(options: DescribePropertiesOptions = {}): voi
           embedded: target.embedded,
           ...(unknownReadings?.size ? { unknownReadings } : {}),
         });
+        ran.push(run);
         const r = run.results[0];
         if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);
+        if (r.status === 'failed') failed++;
         if (r.status === 'skipped') {
           ctx.skip(r.findings[0]?.message ?? 'skipped');
           return;

@@ -7,7 +7,9 @@ import type { Property } from '../check/property.ts';
 import { DEFAULT_RUNS, type FailOnKind, type ProgressEvent } from '../check/run/index.ts';
 import type { Report } from '../report/report-json.ts';
 import {
+  checkExamplesDir,
   checkFailOn,
+  checkGlobs,
   checkMaxDuration,
   checkPositive,
   checkRate,
@@ -15,6 +17,7 @@ import {
   DEFAULT_MAX_DURATION_MS,
   drawSeed,
   MAX_CONCURRENCY_FLAG,
+  MAX_FAILURES_FLAG,
   MAX_PROPERTIES_AT_ONCE,
   MAX_PER_PROPERTY_MS,
   MAX_PER_REQUEST_MS,
@@ -34,6 +37,18 @@ export interface RunOptions extends TargetOptions {
   readonly runs?: number;
   /** Property id globs, e.g. `usage.*`. */
   readonly only?: readonly string[];
+  /** Property id globs left out, after `only` (`--exclude`). */
+  readonly exclude?: readonly string[];
+  /** Stop after this many failing properties; those not begun are listed in `report.stopped` (`--max-failures`). */
+  readonly maxFailures?: number;
+  /** False: counterexamples reported as found, unshrunk (`--no-shrink`). Default true. */
+  readonly shrink?: boolean;
+  /**
+   * The example database's directory (`--examples`): failing cases are stored under `<dir>/<target>/`
+   * and re-run first by the next run against the same target (`report.examples`). Default none: the
+   * library writes nothing outside `reportDir` unless asked (the CLI's default is `.pouchproof/examples`).
+   */
+  readonly examples?: string;
   /** `auto` (default): probe the target's readings of what the spec does not show first; `defaults`: the registry's. */
   readonly readings?: ReadingsMode;
   /** The whole run's time budget (default 10 minutes). */
@@ -65,6 +80,10 @@ export function sessionOptions(o: RunOptions): SessionOptions {
     seed: o.seed === undefined ? drawSeed() : checkSeed(o.seed, 'seed'),
     runs: o.runs === undefined ? DEFAULT_RUNS : checkPositive('runs', o.runs, MAX_RUNS),
     ...(o.only?.length ? { only: [...o.only] } : {}),
+    ...(o.exclude?.length ? { exclude: checkGlobs('exclude', o.exclude) } : {}),
+    ...(o.maxFailures !== undefined ? { maxFailures: checkPositive('max-failures', o.maxFailures, MAX_FAILURES_FLAG) } : {}),
+    ...(o.shrink === false ? { shrink: false } : {}),
+    ...(o.examples !== undefined ? { examplesDir: checkExamplesDir(o.examples) } : {}),
     readings: o.readings ?? 'auto',
     maxDurationMs: o.maxDurationMs === undefined ? DEFAULT_MAX_DURATION_MS : checkMaxDuration(o.maxDurationMs),
     ...(o.perRequestMs !== undefined ? { perRequestMs: checkPositive('per-request-ms', o.perRequestMs, MAX_PER_REQUEST_MS) } : {}),

@@ -6,7 +6,7 @@
 import { parseDuration } from '../load/units.ts';
 import type { ReadingsMode } from '../spec/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
-import { checkFailOn, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
+import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
 /** The number a flag's text spells, or NaN (an empty text is no number). */
 const numberOf = (v: string): number => (v.trim() === '' ? NaN : Number(v));
@@ -23,6 +23,23 @@ export function parseOnly(v: readonly string[] | undefined): string[] | undefine
   if (v === undefined) return undefined;
   const list = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
   return list.length ? list : undefined;
+}
+
+/** `--exclude` globs (repeatable or comma-separated), spelt as `--only`'s. */
+export function parseExclude(v: readonly string[] | undefined): string[] | undefined {
+  const list = parseOnly(v);
+  return list ? checkGlobs('exclude', list) : undefined;
+}
+
+/**
+ * `--examples DIR`, or `--no-examples` (yargs reads it as `false`): the example database's directory,
+ * or none. Without either, `POUCHPROOF_EXAMPLES` (a directory, or `off`), else `.pouchproof/examples`.
+ */
+export function parseExamples(v: string | boolean | undefined, env: string | undefined = process.env.POUCHPROOF_EXAMPLES): string | undefined {
+  if (v === false) return undefined;
+  if (v !== undefined && v !== true) return checkExamplesDir(v);
+  if (env === undefined || env === '') return DEFAULT_EXAMPLES_DIR;
+  return env === 'off' ? undefined : env;
 }
 
 /** `--max-duration` as the load command's durations are written (30s, 500ms, 2m). */

@@ -3,6 +3,7 @@
  * one line per finished property above it; otherwise plain lines only. Colour only on a terminal
  * and never with NO_COLOR (https://no-color.org).
  */
+import { stoppedLine } from './examples.ts';
 import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
@@ -179,6 +180,8 @@ export class ConsoleView {
       const b = report.budget;
       w.push(this.paint('yellow', `time budget ${(b.maxDurationMs / 1000).toFixed(0)} s (--max-duration): not covered:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`));
     }
+    const stopped = stoppedLine(report);
+    if (stopped) w.push(this.paint('yellow', stopped));
     if (report.inconclusive) w.push(this.paint('yellow', `inconclusive: ${report.inconclusive}`));
     for (const h of report.hints ?? []) w.push(this.paint('yellow', `to decide more: ${h}`));
     const throttled = throttlingLine(report);

@@ -4,6 +4,7 @@
  * properties by section, every finding with its evidence, the readings, the coverage table, and the
  * load run when there was one. A pure function of the report object.
  */
+import { exampleLine, stoppedLine } from './examples.ts';
 import type { ProbeResult } from '../check/orchestrate/discover/index.ts';
 import { findingHtml } from './html-finding.ts';
 import { htmlPage } from './html-page.ts';
@@ -64,6 +65,9 @@ function whyLines(report: Report): string[] {
     const b = report.budget;
     out.push(`not covered within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`);
   }
+  const stopped = stoppedLine(report);
+  if (stopped) out.push(stopped);
+  for (const e of report.examples ?? []) out.push(exampleLine(e));
   if (report.interrupted) out.push('interrupted: a partial report');
   return out;
 }

@@ -145,6 +145,10 @@ export const ReportSchema = z.strictObject({
   inconclusive: z.string().optional(),
   /** Present when the run had a time budget (`--max-duration`): the properties it cut short or left unrun. */
   budget: z.strictObject({ maxDurationMs: z.number().positive(), cut: z.array(z.string()), notRun: z.array(z.string()) }).optional(),
+  /** Present when the run stopped after `--max-failures` failing properties: those it did not begin. */
+  stopped: z.strictObject({ maxFailures: Count, notRun: z.array(z.string()) }).optional(),
+  /** The stored failing cases (the example database) re-run first: each one's verdict. */
+  examples: z.array(z.strictObject({ property: z.string(), replay: z.string(), verdict: z.enum(['still-failing', 'now-passing', 'no-longer-fits', 'not-judged']), message: z.string() })).optional(),
   /** What the profile could add so that more can be decided (from unknown findings). */
   hints: z.array(z.string()).optional(),
   /** Present when the target throttled the run: requests held back and re-sent, the time waited, the rate the run settled at. */
@@ -154,6 +158,10 @@ export const ReportSchema = z.strictObject({
   options: z.strictObject({
     runs: Count,
     only: z.array(z.string()).optional(),
+    exclude: z.array(z.string()).optional(),
+    maxFailures: Count.optional(),
+    /** False when counterexamples were reported as found (`--no-shrink`). */
+    shrink: z.literal(false).optional(),
     perRequestMs: z.number().positive().optional(),
     perPropertyMs: z.number().positive().optional(),
     maxDurationMs: z.number().positive().optional(),
@@ -238,6 +246,9 @@ export interface ReportMeta {
   readonly faults?: readonly string[];
   readonly runs: number;
   readonly only?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly maxFailures?: number;
+  readonly shrink?: boolean;
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
   readonly maxDurationMs?: number;
@@ -268,6 +279,8 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     ...(run.unreachable ? { unreachable: run.unreachable } : {}),
     ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
     ...(run.budget ? { budget: { maxDurationMs: run.budget.maxDurationMs, cut: [...run.budget.cut], notRun: [...run.budget.notRun] } } : {}),
+    ...(run.stopped ? { stopped: { maxFailures: run.stopped.maxFailures, notRun: [...run.stopped.notRun] } } : {}),
+    ...(run.examples?.length ? { examples: run.examples.map((e) => ({ ...e })) } : {}),
     ...(run.hints?.length ? { hints: [...run.hints] } : {}),
     ...(run.throttling ? { throttling: { ...run.throttling } } : {}),
     exitCode: run.exitCode,
@@ -275,6 +288,9 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     options: {
       runs: meta.runs,
       ...(meta.only?.length ? { only: [...meta.only] } : {}),
+      ...(meta.exclude?.length ? { exclude: [...meta.exclude] } : {}),
+      ...(meta.maxFailures !== undefined ? { maxFailures: meta.maxFailures } : {}),
+      ...(meta.shrink === false ? { shrink: false as const } : {}),
       ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
       ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
       ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),

@@ -4,6 +4,7 @@
  * what the spec does not show and never fail the run; performance findings (cost smells, no clause)
  * have theirs, and fail the run only under `--fail-on performance`.
  */
+import { examplesMarkdown, stoppedLine } from './examples.ts';
 import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { cell, fence } from './markdown.ts';
@@ -61,6 +62,9 @@ export function toSummaryMarkdown(report: Report): string {
     const b = report.budget;
     out.push(`**Not covered** within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.map((x) => `\`${x}\``).join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.map((x) => `\`${x}\``).join(', ')}` : ''}`, '');
   }
+  const stopped = stoppedLine(report);
+  if (stopped) out.push(`**Not covered:** ${cell(stopped)}`, '');
+  out.push(...examplesMarkdown(report, cell));
   const load = loadHeadline(report.load);
   if (load) out.push(`Load: ${load}`, '');
   const readings = readingsHeadline(report.readings);

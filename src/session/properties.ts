@@ -1,6 +1,6 @@
 /**
  * Which properties a session runs: the catalogue (properties/index.ts), or the caller's list, which
- * may add properties of their own made with `defineProperty` beside it; then `--only` globs.
+ * may add properties of their own made with `defineProperty` beside it; then `--only` and `--exclude` globs.
  */
 import type { Property } from '../check/property.ts';
 import { selectProperties } from '../check/run/select.ts';
@@ -13,7 +13,7 @@ export async function loadAllProperties(): Promise<readonly Property[]> {
 }
 
 /** The properties a session runs: `given` (default the catalogue), narrowed by `only`; an id twice, or globs matching nothing, are bad input. */
-export async function propertiesFor(given: readonly Property[] | undefined, only: readonly string[] | undefined): Promise<readonly Property[]> {
+export async function propertiesFor(given: readonly Property[] | undefined, only: readonly string[] | undefined, exclude?: readonly string[]): Promise<readonly Property[]> {
   const all = given ?? (await loadAllProperties());
   const ids = new Set<string>();
   for (const p of all) {
@@ -21,5 +21,6 @@ export async function propertiesFor(given: readonly Property[] | undefined, only
     ids.add(p.id);
   }
   if (only && selectProperties(all, [...only]).length === 0) throw new UsageError(`--only ${only.join(',')} matches no property; see pouchproof list`);
+  if (exclude?.length && selectProperties(all, only ? [...only] : undefined, exclude).length === 0) throw new UsageError(`--exclude ${exclude.join(',')} leaves no property to run; see pouchproof list`);
   return all;
 }

@@ -16,6 +16,9 @@ export interface ReportInputs {
   readonly props: readonly Property[];
   readonly runs: number;
   readonly only?: readonly string[];
+  readonly exclude?: readonly string[];
+  readonly maxFailures?: number;
+  readonly shrink?: boolean;
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
   readonly maxDurationMs?: number;
@@ -30,6 +33,9 @@ export function reportOf(a: ReportInputs, run: RunResult, more: { load?: unknown
     ...(a.target.reference?.faults.length ? { faults: a.target.reference.faults } : {}),
     runs: a.runs,
     ...(a.only ? { only: a.only } : {}),
+    ...(a.exclude?.length ? { exclude: a.exclude } : {}),
+    ...(a.maxFailures !== undefined ? { maxFailures: a.maxFailures } : {}),
+    ...(a.shrink === false ? { shrink: false } : {}),
     ...(a.perRequestMs !== undefined ? { perRequestMs: a.perRequestMs } : {}),
     ...(a.perPropertyMs !== undefined ? { perPropertyMs: a.perPropertyMs } : {}),
     ...(a.maxDurationMs !== undefined ? { maxDurationMs: a.maxDurationMs } : {}),

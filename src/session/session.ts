@@ -21,12 +21,23 @@ import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
 import { unreachableReason, type ReadyTarget } from './target.ts';
 import { toolVersion } from '../check/run/tool-version.ts';
+import type { ExampleReplay } from '../check/run/index.ts';
+import { exampleLine } from '../report/examples.ts';
+import { ExampleStore } from './examples.ts';
 
 export interface SessionOptions {
   readonly seed: number;
   readonly runs: number;
   /** Property id globs. */
   readonly only?: readonly string[];
+  /** Property id globs left out (after `only`). */
+  readonly exclude?: readonly string[];
+  /** Stop after this many failing properties; those not begun are listed as not run. */
+  readonly maxFailures?: number;
+  /** False: counterexamples are reported as found, unshrunk. */
+  readonly shrink?: boolean;
+  /** The example database's directory (stored failing cases re-run first, new ones stored); absent: none. */
+  readonly examplesDir?: string;
   /** `auto`: the target's readings are probed first and the run judged under them; `defaults`: the registry's. */
   readonly readings: ReadingsMode;
   /** The whole session's time budget (probe and properties). */
@@ -65,7 +76,7 @@ export interface SessionResult {
 }
 
 export async function runSession(given: ReadyTarget, o: SessionOptions, h: SessionHooks): Promise<SessionResult> {
-  const props = await propertiesFor(o.properties, o.only);
+  const props = await propertiesFor(o.properties, o.only, o.exclude);
   const started = Date.now();
   // First, before the probe and whatever the target does: which pouchproof tests what, so a log shows at once a run of the embedded reference.
   h.line(`pouchproof ${toolVersion()} against ${targetLine(given)}, seed ${o.seed}, ${o.runs} runs per property`);
@@ -82,10 +93,16 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
     ({ target, discovery, unknownReadings } = probed);
     for (const l of readingsConsoleLines(discovery)) h.line(l);
   }
+  const store = o.examplesDir !== undefined ? ExampleStore.for(o.examplesDir, { embedded: target.embedded, baseUrl: target.profile.baseUrl }) : undefined;
+  const examples = store ? await store.load() : undefined;
   const run = await runProperties(target.profile, props, {
     seed: o.seed,
     runs: o.runs,
     ...(o.only ? { only: [...o.only] } : {}),
+    ...(o.exclude?.length ? { exclude: [...o.exclude] } : {}),
+    ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}),
+    ...(o.shrink === false ? { shrink: false } : {}),
+    ...(examples?.size ? { examples, onExample: (e: ExampleReplay) => h.line(exampleLine(e)) } : {}),
     ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}),
     ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}),
     maxDurationMs: o.maxDurationMs,
@@ -100,6 +117,8 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
     ...(o.rateLimitPerSecond !== undefined ? { rateLimitPerSecond: o.rateLimitPerSecond } : {}),
     ...(unknownReadings?.size ? { unknownReadings } : {}),
   });
+  // An interrupted run's verdicts on stored cases are partial: the store is left as it was.
+  if (store && !run.interrupted) await store.update(run);
   const more = h.after && !h.signal?.aborted ? await h.after(run, h.signal) : undefined;
   const { files, ...extra } = more ?? {};
   const report = reportOf(inputs(given, target.profile, props, o), run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
@@ -112,12 +131,12 @@ export function targetLine(t: Pick<ReadyTarget, 'embedded' | 'profile'>): string
 }
 
 function inputs(target: ReadyTarget, profile: Profile, props: readonly Property[], o: SessionOptions) {
-  return { target, profile, props, runs: o.runs, ...(o.only ? { only: o.only } : {}), ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}), ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}), maxDurationMs: o.maxDurationMs, ...(o.failOn ? { failOn: o.failOn } : {}) };
+  return { target, profile, props, runs: o.runs, ...(o.only ? { only: o.only } : {}), ...(o.exclude?.length ? { exclude: o.exclude } : {}), ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}), ...(o.shrink === false ? { shrink: false } : {}), ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}), ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}), maxDurationMs: o.maxDurationMs, ...(o.failOn ? { failOn: o.failOn } : {}) };
 }
 
 /** The run of a session whose target could not be reached at all: nothing was checked, and the report says why (exit 2). */
 function notRun(profile: Profile, props: readonly Property[], o: SessionOptions, started: number, why: string): RunResult {
-  const results = selectProperties(props, o.only ? [...o.only] : undefined).map((p) => ({ id: p.id, section: p.section, status: 'inconclusive' as const, runs: 0, requests: 0, durationMs: 0, findings: [], inconclusive: `not run: ${why}` }));
+  const results = selectProperties(props, o.only ? [...o.only] : undefined, o.exclude).map((p) => ({ id: p.id, section: p.section, status: 'inconclusive' as const, runs: 0, requests: 0, durationMs: 0, findings: [], inconclusive: `not run: ${why}` }));
   return {
     runId: makeRunId(o.seed, new Date(started)),
     seed: o.seed,

@@ -23,6 +23,8 @@ export const MAX_CONCURRENCY_FLAG = 1024;
  */
 export const DEFAULT_PROPERTIES_AT_ONCE = 4;
 export const MAX_PROPERTIES_AT_ONCE = 64;
+/** `--max-failures` at most: more than the catalogue has properties means no stop at all, which is the default. */
+export const MAX_FAILURES_FLAG = 10_000;
 
 /** A seed for a run that was given none: drawn here, once, and written in every report. */
 export function drawSeed(): number {
@@ -57,3 +59,16 @@ export function checkFailOn(kinds: readonly string[], text = kinds.join(',')): F
 }
 
 export { DEFAULT_RUNS };
+
+/** `--exclude` and `only`-like globs: a list of non-empty words (an empty list says nothing). */
+export function checkGlobs(name: string, globs: readonly unknown[]): string[] {
+  const bad = globs.find((g) => typeof g !== 'string' || g.trim() === '' || /\s/.test(g.trim()));
+  if (bad !== undefined) throw new UsageError(`--${name} expects property id globs, e.g. usage.* or 'commits.**', got ${JSON.stringify(bad)}`);
+  return globs.map((g) => (g as string).trim());
+}
+
+/** The example database's directory: a path, not an empty word. */
+export function checkExamplesDir(dir: unknown): string {
+  if (typeof dir !== 'string' || dir.trim() === '') throw new UsageError('--examples expects a directory (or --no-examples to turn the example database off)');
+  return dir;
+}

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import BOUNDARIES from '../../properties/boundaries.ts';
 import REJECTION from '../../properties/rejection.ts';
 import { coverageTable, sideStatus } from '../../src/check/run/coverage-table.ts';
-import { coverageIndex } from '../../src/check/run/coverage-phase.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
 import { replayProperty, runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCoverage, drawViolationCoverage, violationSpecs } from '../../src/gen/index.ts';
@@ -86,14 +85,17 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
       },
     }) as Property;
 
-  it('judges every case once before the random phase: one finding per broken constraint, unshrunk, replayable by index', async () => {
+  it('judges every case once before the random phase: one finding per broken constraint, unshrunk, replayable by the case\'s name', async () => {
     const run = await runProperties(standInProfile(srv.url), [prop(() => CASES)], { seed: 1, runs: 5 });
     const r = run.results[0]!;
     expect(r.coverage?.observations.map((o) => o.result)).toEqual(['observed', 'failed', 'failed', 'observed']);
     expect(r.runs).toBe(5);
     expect(r.findings.map((f) => [f.kind, f.shrinks, f.occurrences])).toEqual([['violation', 0, 2]]);
     expect(r.findings[0]!.counterexample).toMatch(/^coverage case 1 \(forty of reportUsage\/body\/rows\[\]\.input#max\): 40/);
-    expect(decodeReplayToken(r.findings[0]!.replay!).path).toBe('c1');
+    const token = decodeReplayToken(r.findings[0]!.replay!);
+    expect(token.path).toBe('c');
+    expect(token.coverageCase).toEqual({ constraint: CASES[1]!.constraint, side: CASES[1]!.side, variant: 'forty' });
+    expect(token.inventory).toMatch(/^[0-9a-f]{16}$/);
     expect(run.coverage!.rows.find((x) => x.constraint === A)!.accept).toMatchObject({ observed: 0, failed: 2 });
     expect(run.exitCode).toBe(1);
   });
@@ -204,7 +206,7 @@ describe('faults that sampling misses are found in every seed', () => {
           if (seed === 1) {
             // The token names the coverage case; replayed, it fails on the faulty server and passes on the correct one.
             const token = decodeReplayToken(f.replay!);
-            expect(coverageIndex(token.path)).toBeTypeOf('number');
+            expect(token.coverageCase?.constraint).toBe(constraint);
             const again = await replayProperty(profileOf(faulty), violationsRejected, token, { embedded: true });
             expect(again.findings.filter((x) => x.kind === 'violation').map((x) => x.replay)).toEqual([f.replay]);
             expect(again.coverage?.cases).toBe(1);

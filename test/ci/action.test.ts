@@ -122,6 +122,25 @@ describe('ci/github-action.sh run, as the action runs it', () => {
     for (const t of tokens) for (const text of [r.stdout, r.stderr, r.summary, report]) expect(text).not.toContain(t.slice('Bearer '.length));
   });
 
+  it('exclude, max-failures and no-shrink reach pouchproof as its flags, and the report records them', async () => {
+    const r = await runStep('select', { INPUT_PROFILE_JSON: JSON.stringify(ref.profileDocument), INPUT_ONLY: 'usage.*', INPUT_EXCLUDE: 'usage.concurrent-*,usage.large-*', INPUT_MAX_FAILURES: '1', INPUT_NO_SHRINK: 'true', INPUT_SEED: '4', INPUT_MAX_DURATION: '60s' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('1');
+    const report = JSON.parse(await readFile(join(r.outputs['report-dir']!, 'report.json'), 'utf8')) as { options: Record<string, unknown>; properties: { id: string; findings: { kind: string; shrinks?: number }[] }[] };
+    expect(report.options).toMatchObject({ only: ['usage.*'], exclude: ['usage.concurrent-*', 'usage.large-*'], maxFailures: 1, shrink: false });
+    expect(report.properties.map((p) => p.id).filter((id) => id.startsWith('usage.concurrent') || id.startsWith('usage.large'))).toEqual([]);
+    const violations = report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation');
+    expect(violations.length).toBeGreaterThan(0);
+    for (const f of violations) expect(f.shrinks).toBe(0);
+  });
+
+  it('a no-shrink that is neither true nor false: refused before anything runs, naming the input', async () => {
+    const r = await runStep('bad-no-shrink', { INPUT_TARGET: 'reference', INPUT_NO_SHRINK: 'yes' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('pouchproof action: the input no-shrink is "yes": give true or false\n');
+    expect(r.outputs['exit-code']).toBe('2');
+  });
+
   it('an empty secret (profile-json empty, and profile and target): refused before anything runs, exit code 2, the inputs named', async () => {
     const r = await runStep('empty-secret', { INPUT_PROFILE_JSON: '', INPUT_PROFILE: '', INPUT_TARGET: '' });
     expect(r.code).toBe(2);

@@ -13,6 +13,8 @@ import { cli } from './in-process.ts';
 import { closest, distance } from '../../src/cli/suggest.ts';
 import { EXAMPLE_TOKEN, versionNote } from '../../src/cli/commands/replay.ts';
 import { decodeReplayToken, encodeReplayToken } from '../../src/check/run/replay-token.ts';
+import { drawnInventory, readingsStamp } from '../../src/check/run/token-stamp.ts';
+import { startReference } from '../../src/api/reference.ts';
 import { loadAllProperties } from '../../src/session/index.ts';
 
 afterEach(() => {
@@ -91,14 +93,22 @@ describe('the version', () => {
     expect((await loadAllProperties()).map((p) => p.id)).toContain(decoded.property);
   });
 
-  it('replay of a token another version made says so in one line, first, and replays it', async () => {
-    const old = encodeReplayToken({ ...decodeReplayToken(EXAMPLE_TOKEN), tool: '0.0.1' });
-    const r = await cli(['replay', old, '--reference']);
+  it('replay of a token another version made says so in one line: replayed when its fingerprint shows the same case, else not run', async () => {
+    const ref = await startReference();
+    const prop = (await loadAllProperties()).find((p) => p.id === 'usage.never-summed')!;
+    const base = decodeReplayToken(EXAMPLE_TOKEN);
+    const fits = encodeReplayToken({ ...base, tool: '0.0.1', readings: readingsStamp(ref.profile.assumptions), inventory: drawnInventory(prop.arbitrary(ref.profile), base.seed, base.path) });
+    await ref.close();
+    const r = await cli(['replay', fits, '--reference']);
     expect(r.code, r.err).toBe(0);
     const lines = r.out.split('\n');
     expect(lines[0]).toBe(`note: this token was made by pouchproof 0.0.1, and this is pouchproof ${await pkg()}: the property's cases may have changed since`);
     expect(lines[1]).toMatch(/^replaying usage\.never-summed /);
     expect(r.out.match(/^note: /gm)).toHaveLength(1);
+    // Without a fingerprint, another version's token cannot be shown to name the same case: one line, nothing run.
+    const old = await cli(['replay', encodeReplayToken({ ...base, tool: '0.0.1' }), '--reference']);
+    expect(old.code).toBe(2);
+    expect(old.out).toBe('no longer fits: made by pouchproof 0.0.1 without a fingerprint of its cases: that its seed still draws the same case cannot be told; nothing was run (run the property again to find the case anew)\n');
     expect(versionNote(decodeReplayToken(EXAMPLE_TOKEN))).toBeUndefined();
     expect(versionNote({ property: 'p', seed: 1, path: '0', runs: 1 }, '9.9.9')).toMatch(/^note: this token was made by a version of pouchproof from before tokens named theirs, and this is pouchproof 9\.9\.9:/);
   });

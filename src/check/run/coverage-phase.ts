@@ -4,19 +4,23 @@
  * The cases are the same in every run, so a defect in one variant of one field (one forbidden
  * character accepted, one required field read as null when absent) is found whatever the seed.
  * Each case is already minimal: a failing one is reported as it is, with its curl lines and a
- * replay token naming its index (no shrinking).
+ * replay token naming its constraint, side and variant (no shrinking).
  */
 import type { Profile } from '../../target/profile.ts';
 import type { CoverageObservation, CoverageResult } from './coverage-table.ts';
 import type { CoverageCase, Failure, Property } from '../property.ts';
 import { encodeReplayToken } from './replay-token.ts';
+import { caseNameOf, coverageInventory, readingsStamp } from './token-stamp.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
 import { inPool } from './pool.ts';
 import type { Finding } from './result.ts';
 
-/** A replay token's path for coverage case `index` (fast-check's paths are digits and colons). */
+/** A replay token's path for a coverage case (fast-check's paths are digits and colons): the token names the case. */
+export const COVERAGE_PATH = 'c';
+
+/** The path a replay runs coverage case `index` by, once its token's case name is found (token-fit.ts). */
 export function coverageReplayPath(index: number): string {
   return `c${index}`;
 }
@@ -88,6 +92,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
     r.deps.slots,
   );
   const observations: CoverageObservation[] = [];
+  const stamp = { readings: readingsStamp(r.deps.profile.assumptions as Readonly<Record<string, string>>), inventory: coverageInventory(cases) };
   const failures = new Map<string, { first: Finding; count: number }>();
   let crashed: CaseRun | undefined;
   picked.forEach(({ c, i }, k) => {
@@ -106,7 +111,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
     failures.set(c.constraint, {
       count: 1,
       first: caseFinding(prop as Property, failure, { input: c.input, exchanges: run.exchanges, label: `coverage case ${i} (${c.variant} of ${c.constraint})` }, secrets, {
-        replay: encodeReplayToken({ property: prop.id, seed: 0, path: coverageReplayPath(i), runs: 1 }),
+        replay: encodeReplayToken({ property: prop.id, seed: 0, path: COVERAGE_PATH, runs: 1, coverageCase: caseNameOf(c), ...stamp }),
         shrinks: 0,
         detectedAfterRequests: run.requestsAtEnd,
       }),

@@ -11,8 +11,9 @@
  * property's evidence floor, so a quiet property that judged too little is inconclusive, never passed.
  */
 export { DEFAULT_PROPERTY_MS, DEFAULT_RUNS, MAX_CONCURRENCY, makeRunId, plannedRuns, propertySeed, type RunOptions } from './options.ts';
-export { FAIL_ON_KINDS, isFailing, type FailOnKind, type Finding, type ProgressEvent, type PropertyResult, type PropertyStatus, type RunFindingKind, type RunResult } from './result.ts';
+export { FAIL_ON_KINDS, isFailing, type FailOnKind, type ExampleReplay, type ExampleVerdict, type Finding, type ProgressEvent, type PropertyResult, type PropertyStatus, type RunFindingKind, type RunResult } from './result.ts';
 export { exitCodeOf, couldNotVouch, nothingChecked } from './exit-code.ts';
 export { runProperties } from './run-properties.ts';
-export { replayProperty } from './replay.ts';
+export { replayProperty, replayToken, type TokenReplay } from './replay.ts';
+export { replayExamples } from './examples.ts';
 export type { Ledger, PhaseLedger, UnjudgedCause } from './ledger.ts';

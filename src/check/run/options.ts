@@ -6,12 +6,14 @@ import type { AssumptionName } from '../../spec/index.ts';
 import type { TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import type { Property } from '../property.ts';
-import type { FailOnKind, Finding, ProgressEvent } from './result.ts';
+import type { ExampleReplay, FailOnKind, Finding, ProgressEvent } from './result.ts';
 
 export interface RunOptions {
   seed: number;
   runs: number;
   only?: string[] /* globs */;
+  /** Property id globs left out (`--exclude`), after `only`. */
+  exclude?: string[];
   perRequestMs?: number;
   perPropertyMs?: number;
   onProgress?: (e: ProgressEvent) => void;
@@ -22,6 +24,14 @@ export interface RunOptions {
   stopWhen?: (f: Finding) => boolean;
   /** Do not shrink: report the first failing case as found (mutation testing). */
   endOnFailure?: boolean;
+  /** Stop the run once this many properties have failed (`--max-failures`): those not begun are listed as not run. */
+  maxFailures?: number;
+  /** Shrink each failing case (default true; `--no-shrink`: every distinct failure reported as found). */
+  shrink?: boolean;
+  /** Stored failing cases (the example database) to re-run first, by property id: replay tokens. */
+  examples?: ReadonlyMap<string, readonly string[]>;
+  /** Told of each stored case as it is re-run (the console's line). */
+  onExample?: (e: ExampleReplay) => void;
   /** Overrides the run id (default: `YYYYMMDD-HHMMSS-<seedhex>`). */
   runId?: string;
   /** A client to use instead of a fresh one (the caller then closes it). */
@@ -81,6 +91,8 @@ export interface PropertyRunOptions {
   readonly signal?: AbortSignal;
   readonly embedded: boolean;
   readonly endOnFailure: boolean;
+  /** False: each distinct failure is reported as found, unshrunk (`--no-shrink`). */
+  readonly shrink: boolean;
   readonly onProgress?: (e: ProgressEvent) => void;
   readonly coverage: boolean;
   readonly concurrency: number;
@@ -127,6 +139,7 @@ export function propertyOptions(prop: Property, profile: Profile, o: RunOptions,
     ...(o.signal ? { signal: o.signal } : {}),
     embedded: o.embedded ?? false,
     endOnFailure: o.endOnFailure ?? false,
+    shrink: o.shrink ?? true,
     ...(o.onProgress ? { onProgress: o.onProgress } : {}),
     coverage: o.coverage ?? true,
     concurrency: concurrencyOf(prop, profile, o.concurrency),

@@ -61,7 +61,7 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     }
     const stop = bound.signal.aborted || d.counter.unreachable || d.counter.crash !== undefined || (o.endOnFailure && (cov?.findings.length ?? 0) > 0);
     if (arb && !stop) {
-      rand = await runRandomPhase(prop, arb, { deps, sink, seed: o.seed, runs: o.runs, concurrency: o.concurrency, ...(o.path !== undefined ? { path: o.path } : {}), endOnFailure: o.endOnFailure, onCase: (n) => progress(n, o.runs) });
+      rand = await runRandomPhase(prop, arb, { deps, sink, seed: o.seed, runs: o.runs, concurrency: o.concurrency, ...(o.path !== undefined ? { path: o.path } : {}), endOnFailure: o.endOnFailure, shrink: o.shrink, onCase: (n) => progress(n, o.runs) });
     }
   } finally {
     bound.dispose();

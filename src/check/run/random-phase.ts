@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import type { Outcome, Property } from '../property.ts';
 import { encodeReplayToken } from './replay-token.ts';
+import { drawnInventory, readingsStamp } from './token-stamp.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
@@ -37,6 +38,8 @@ export interface RandomRun {
   /** A replay: fast-check's path. */
   readonly path?: string;
   readonly endOnFailure: boolean;
+  /** False: each distinct failure reported as found (`--no-shrink`). */
+  readonly shrink: boolean;
   readonly onCase?: (done: number) => void;
 }
 
@@ -71,7 +74,9 @@ function draw(prop: Property, arb: fc.Arbitrary<unknown>, seed: number, runs: nu
   }
 }
 
-const token = (prop: Property, seed: number, path: string) => encodeReplayToken({ property: prop.id, seed, path, runs: 1 });
+/** A case's token, stamped with the readings in force and the fingerprint of the case its seed draws there. */
+const token = (prop: Property, arb: fc.Arbitrary<unknown>, r: Pick<RandomRun, 'deps' | 'seed'>, path: string) =>
+  encodeReplayToken({ property: prop.id, seed: r.seed, path, runs: 1, readings: readingsStamp(r.deps.profile.assumptions as Readonly<Record<string, string>>), inventory: drawnInventory(arb, r.seed, path) });
 
 export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
   if (r.path !== undefined) return replayPath(prop, arb, r);
@@ -97,25 +102,25 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
   cases.forEach((drawn, k) => {
     const run = runs[k];
     if (!run) return;
-    if (run.crashed && !crashed) crashed = { run, replay: token(prop, r.seed, String(drawn.index)) };
+    if (run.crashed && !crashed) crashed = { run, replay: token(prop, arb, r, String(drawn.index)) };
     const failing = r.sink.take('random', run);
     const key = failing && failureKey(failing);
     if (key !== undefined && !firsts.has(key)) firsts.set(key, { drawn, run });
   });
   const findings: Finding[] = [];
   if (crashed) return { ran: done, findings, crashed };
-  // Mutation testing ends at the first failure, unshrunk; a run reports each distinct one, shrunk.
+  // Mutation testing ends at the first failure, unshrunk; a run reports each distinct one, shrunk unless told not to.
   const distinct = [...firsts.values()].slice(0, r.endOnFailure ? 1 : MAX_DISTINCT_FAILURES);
-  for (const first of distinct) findings.push(r.endOnFailure ? unshrunk(prop, r, first) : await shrunk(prop, arb, r, first));
+  for (const first of distinct) findings.push(r.endOnFailure || !r.shrink ? unshrunk(prop, arb, r, first) : await shrunk(prop, arb, r, first));
   return { ran: done, findings };
 }
 
 /** The failing case as found (mutation testing ends at the first failure, unshrunk). */
-function unshrunk(prop: Property, r: RandomRun, first: { drawn: Drawn; run: CaseRun }, note = ''): Finding {
+function unshrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, first: { drawn: Drawn; run: CaseRun }, note = ''): Finding {
   const o = first.run.outcome;
   if (o.ok) throw new Error('pouchproof defect: a passing case reported as failing');
   return caseFinding(prop, { ...o, message: `${o.message}${note}` }, { input: first.run.input, exchanges: first.run.exchanges }, r.deps.profile.secrets, {
-    replay: token(prop, r.seed, String(first.drawn.index)),
+    replay: token(prop, arb, r, String(first.drawn.index)),
     shrinks: 0,
     detectedAfterRequests: first.run.requestsAtEnd,
   });
@@ -136,12 +141,12 @@ async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, 
   const details = await fc.check(fc.asyncProperty(arb, predicate), { seed: r.seed, numRuns: 1, path: String(first.drawn.index), maxSkipsPerRun: MAX_SKIPS_PER_RUN });
   if (!details.failed || !last || details.counterexamplePath === null) {
     // Found once, not again when re-run: reported as found, with the case's own replay token.
-    return unshrunk(prop, r, first, ' (the case did not fail again when re-run to shrink it)');
+    return unshrunk(prop, arb, r, first, ' (the case did not fail again when re-run to shrink it)');
   }
   const o = last.outcome;
   if (o.ok) throw new Error('pouchproof defect: a passing case kept as the shrunk counterexample');
   return caseFinding(prop, o, { input: last.input, exchanges: last.exchanges }, r.deps.profile.secrets, {
-    replay: token(prop, r.seed, details.counterexamplePath),
+    replay: token(prop, arb, r, details.counterexamplePath),
     shrinks: details.numShrinks,
     detectedAfterRequests: first.run.requestsAtEnd,
   });
@@ -158,7 +163,7 @@ async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomR
     const run = await runCase(prop, input, r.deps);
     r.onCase?.(++ran);
     if (run.crashed) {
-      crashed = { run, replay: token(prop, r.seed, r.path!) };
+      crashed = { run, replay: token(prop, arb, r, r.path!) };
       return true;
     }
     const failing = r.sink.take('random', run);
@@ -170,7 +175,7 @@ async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomR
   const findings: Finding[] = [];
   if (details.failed && last && !last.outcome.ok && details.counterexamplePath !== null) {
     findings.push(caseFinding(prop, last.outcome, { input: last.input, exchanges: last.exchanges }, r.deps.profile.secrets, {
-      replay: token(prop, r.seed, details.counterexamplePath),
+      replay: token(prop, arb, r, details.counterexamplePath),
       shrinks: details.numShrinks,
       detectedAfterRequests: last.requestsAtEnd,
     }));

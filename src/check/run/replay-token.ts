@@ -1,19 +1,40 @@
 /**
  * Replay tokens: everything needed to re-run one finding's counterexample against any target —
  * the property, fast-check's seed and shrink path, and the run count — as one copy-pasteable word.
- * A coverage case (coverage.ts) has the path `c<index>`: its index among the property's enumerated cases.
- * A token carries the version of pouchproof that made it (`t`), an optional member of the
- * same wire version 1: older tokens, without it, still decode, and older decoders ignore it.
+ *
+ * So that a token made by another version, or under other readings, never quietly replays another
+ * case, a token also carries (all optional members of the same wire version 1: older tokens,
+ * without them, still decode, and older decoders ignore them):
+ * - `t`: the version of pouchproof that made it;
+ * - `a` and `d`: the readings in force that differ from the registry's defaults, and a digest of
+ *   all of them (defaults that change between versions change the digest too);
+ * - `i`: a fingerprint of the case list the token picks from (token-fit.ts);
+ * - `k`: a coverage case by its constraint id, side and variant (path `c`), not by its index.
+ * Tokens made before `k` name a coverage case by its index (`c<index>`).
  */
 import { toolVersion } from './tool-version.ts';
+
+/** A coverage case, named as the inventory names it. */
+export interface CaseName {
+  readonly constraint: string;
+  readonly side: string;
+  readonly variant: string;
+}
 
 export interface ReplayToken {
   readonly property: string;
   readonly seed: number;
+  /** fast-check's path, `c` for a named coverage case, or `c<index>` (tokens made before cases were named). */
   readonly path: string;
   readonly runs: number;
   /** The version of pouchproof that made the token; absent in tokens made before tokens carried it. */
   readonly tool?: string;
+  /** The coverage case a `c` path names. */
+  readonly coverageCase?: CaseName;
+  /** The readings in force when it was made: those that differ from the defaults, and a digest of all. */
+  readonly readings?: { readonly differ: Readonly<Record<string, string>>; readonly digest: string };
+  /** Fingerprint of the case list the token picks from (token-fit.ts). */
+  readonly inventory?: string;
 }
 
 export class ReplayTokenError extends Error {}
@@ -25,14 +46,31 @@ interface Wire {
   path: string;
   r: number;
   t?: string;
+  k?: [string, string, string];
+  a?: Record<string, string>;
+  d?: string;
+  i?: string;
 }
 
 /** A version as package.json spells one (it is printed back, so nothing else is let through). */
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/;
+/** Names and values that are printed back in the one line a token that no longer fits gets. */
+const WORD = /^[\x21-\x7e]{1,200}$/;
+const DIGEST = /^[0-9a-f]{8,64}$/;
 
 /** A token for `t`, stamped with this version of pouchproof unless `t` names another. */
 export function encodeReplayToken(t: ReplayToken): string {
-  const wire: Wire = { v: 1, p: t.property, s: t.seed, path: t.path, r: t.runs, t: t.tool ?? toolVersion() };
+  const wire: Wire = {
+    v: 1,
+    p: t.property,
+    s: t.seed,
+    path: t.path,
+    r: t.runs,
+    t: t.tool ?? toolVersion(),
+    ...(t.coverageCase ? { k: [t.coverageCase.constraint, t.coverageCase.side, t.coverageCase.variant] as [string, string, string] } : {}),
+    ...(t.readings ? { a: { ...t.readings.differ }, d: t.readings.digest } : {}),
+    ...(t.inventory ? { i: t.inventory } : {}),
+  };
   return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
 }
 
@@ -52,8 +90,35 @@ export function decodeReplayToken(token: string): ReplayToken {
   if (w.v !== 1) bad('unknown version');
   if (typeof w.p !== 'string' || w.p === '') bad('no property');
   if (typeof w.s !== 'number' || !Number.isInteger(w.s)) bad('no seed');
-  if (typeof w.path !== 'string' || !/^(\d+(:\d+)*|c\d+)$/.test(w.path)) bad('no path');
+  if (typeof w.path !== 'string' || !/^(\d+(:\d+)*|c\d*)$/.test(w.path)) bad('no path');
   if (typeof w.r !== 'number' || !Number.isInteger(w.r) || w.r < 1) bad('no run count');
   if (w.t !== undefined && (typeof w.t !== 'string' || !VERSION.test(w.t))) bad('bad version');
-  return { property: w.p!, seed: w.s!, path: w.path!, runs: w.r!, ...(w.t !== undefined ? { tool: w.t } : {}) };
+  const k = caseOf(w.k, bad);
+  if (w.path === 'c' && !k) bad('a coverage case without its name');
+  const readings = readingsOf(w.a, w.d, bad);
+  if (w.i !== undefined && (typeof w.i !== 'string' || !DIGEST.test(w.i))) bad('bad inventory fingerprint');
+  return {
+    property: w.p!,
+    seed: w.s!,
+    path: w.path!,
+    runs: w.r!,
+    ...(w.t !== undefined ? { tool: w.t } : {}),
+    ...(k ? { coverageCase: k } : {}),
+    ...(readings ? { readings } : {}),
+    ...(w.i !== undefined ? { inventory: w.i } : {}),
+  };
+}
+
+function caseOf(k: unknown, bad: (why: string) => never): CaseName | undefined {
+  if (k === undefined) return undefined;
+  if (!Array.isArray(k) || k.length !== 3 || !k.every((x) => typeof x === 'string' && WORD.test(x))) return bad('bad coverage case');
+  return { constraint: k[0] as string, side: k[1] as string, variant: k[2] as string };
+}
+
+function readingsOf(a: unknown, d: unknown, bad: (why: string) => never): ReplayToken['readings'] {
+  if (a === undefined && d === undefined) return undefined;
+  if (typeof d !== 'string' || !DIGEST.test(d) || typeof a !== 'object' || a === null || Array.isArray(a)) return bad('bad readings');
+  const differ = a as Record<string, unknown>;
+  if (!Object.entries(differ).every(([n, v]) => WORD.test(n) && typeof v === 'string' && WORD.test(v))) return bad('bad readings');
+  return { differ: differ as Record<string, string>, digest: d };
 }

@@ -77,6 +77,17 @@ export interface PropertyResult {
   coverage?: { readonly cases: number; readonly observations: readonly CoverageObservation[] };
 }
 
+/** What a stored failing case (the example database) showed when re-run before its property's phases. */
+export type ExampleVerdict = 'still-failing' | 'now-passing' | 'no-longer-fits' | 'not-judged';
+
+export interface ExampleReplay {
+  readonly property: string;
+  readonly replay: string /* token */;
+  readonly verdict: ExampleVerdict;
+  /** One line: the finding it still shows, why it no longer fits, or why it could not be judged. */
+  readonly message: string;
+}
+
 export interface RunResult {
   /** Set when the run stopped because the target answered nothing (the run then exits 1: nothing could be vouched for). */
   unreachable?: string;
@@ -94,6 +105,10 @@ export interface RunResult {
   hints?: string[];
   /** Set when the run had a time budget (`maxDurationMs`): the properties it cut short or left unrun. */
   budget?: { readonly maxDurationMs: number; readonly cut: readonly string[]; readonly notRun: readonly string[] };
+  /** Set when the run stopped after `maxFailures` failing properties: those it did not begin. */
+  stopped?: { readonly maxFailures: number; readonly notRun: readonly string[] };
+  /** The stored failing cases re-run first, one per token. */
+  examples?: readonly ExampleReplay[];
   /** Requests the client held back and re-sent because the target throttled them (429, or 503 with Retry-After), and the time waited. */
   throttling?: { readonly throttled: number; readonly waitedMs: number; readonly limitPerSecond?: number };
   /** See `exitCodeOf` (exit-code.ts). */

@@ -16,9 +16,10 @@ import { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import { selectProperties } from './select.ts';
 import { couldNotVouch, exitCodeOf } from './exit-code.ts';
-import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type RunOptions } from './options.ts';
-import { runProperty } from './property-run.ts';
-import { isFailing, type PropertyResult, type RunResult } from './result.ts';
+import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type PropertyRunOptions, type RunOptions } from './options.ts';
+import { runProperty, type PropertyRunDeps } from './property-run.ts';
+import { isFailing, type ExampleReplay, type PropertyResult, type RunResult } from './result.ts';
+import { replayExamples, withExamples } from './examples.ts';
 import { Budget, seconds } from './time-limits.ts';
 import { inPool, Slots } from './pool.ts';
 import { stepsOf, unitsLeft } from './schedule.ts';
@@ -38,15 +39,16 @@ const emptyResult = (prop: Property, status: PropertyResult['status'], more: Par
 
 export async function runProperties(profile: Profile, props: readonly Property[], o: RunOptions): Promise<RunResult> {
   const started = Date.now();
-  const selected = selectProperties(props, o.only);
+  const selected = selectProperties(props, o.only, o.exclude);
   const client = o.client ?? new TargetClient(profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
   const counter = newCounter(profile);
   const environment = new Environment();
   const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
   const runnable = selected.map((p) => missingCapabilities(profile, p.needs, { embedded: o.embedded ?? false }) === undefined);
   const results: PropertyResult[] = new Array(selected.length);
-  const cut: string[] = [];
-  const notRun: string[] = [];
+  const [cut, notRun]: string[][] = [[], []];
+  const stop = new FailureStop(o.maxFailures);
+  const examples: ExampleReplay[] = [];
   const steps = stepsOf(selected, o.propertiesAtOnce ?? 1);
   const begun = new Set<number>();
   // Shared only when properties run side by side: the profile's connections bound the cases in flight, whatever the properties.
@@ -66,6 +68,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       results[i] = emptyResult(prop, 'skipped', { findings: [{ kind: 'skipped', property: prop.id, section: prop.section, message: health.stopReason }] });
       return;
     }
+    if (stop.reached) return void (results[i] = stop.notRun(prop));
     const perPropertyMs = o.perPropertyMs ?? DEFAULT_PROPERTY_MS;
     const share = runnable[i] ? budget.shareFor(perPropertyMs, left) : { perPropertyMs };
     if ('spent' in share) {
@@ -74,12 +77,14 @@ export async function runProperties(profile: Profile, props: readonly Property[]
       return;
     }
     o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
-    const r = await runProperty(prop, { profile, client, counter, environment, ...(slots ? { slots } : {}) }, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }));
+    const deps = { profile, client, counter, environment, ...(slots ? { slots } : {}) };
+    const r = await storedThenOwn(prop, deps, propertyOptions(prop, profile, o, { ...share, ...budget.endsAt() }), runnable[i] ? o.examples?.get(prop.id) : undefined, (e) => (examples.push(e), o.onExample?.(e)));
     if (r.timeBound?.budgetShareMs !== undefined) cut.push(r.id);
     results[i] = r;
     health.after(r, prop);
     o.onProgress?.({ type: 'property-end', result: r, index: i, total: selected.length, ended: ++ended });
     if (o.stopWhen && r.findings.some(o.stopWhen)) health.stopReason ??= 'not run: the run stopped at the first finding';
+    stop.after(r);
   };
   try {
     for (const step of steps) await inPool(step.indices, step.atOnce, runOne, () => false);
@@ -89,7 +94,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   const throttle = client.throttling();
   const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
   const { unreachable, tooSlow } = health;
-  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}) });
+  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}), ...(stop.stopped ? { stopped: stop.stopped } : {}), ...(examples.length ? { examples } : {}) });
 }
 
 /**
@@ -126,7 +131,43 @@ class TargetHealth {
   }
 }
 
-function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string }): RunResult {
+/** The property's stored failing cases first (the example database), then its own phases; the still failing join its findings. */
+async function storedThenOwn(prop: Property, deps: PropertyRunDeps, po: PropertyRunOptions, stored: readonly string[] | undefined, told: (e: ExampleReplay) => void): Promise<PropertyResult> {
+  const ex = stored?.length ? await replayExamples(prop, stored, deps, po) : undefined;
+  for (const e of ex?.replays ?? []) told(e);
+  const own = await runProperty(prop, deps, po);
+  return ex ? withExamples(own, ex) : own;
+}
+
+/**
+ * `--max-failures N`: once N properties have failed, those not yet begun are not run and are listed
+ * (as the time budget lists what it left); properties already in flight beside others end as they would.
+ */
+class FailureStop {
+  private failed = 0;
+  private readonly left: string[] = [];
+
+  constructor(private readonly max: number | undefined) {}
+
+  get reached(): boolean {
+    return this.max !== undefined && this.failed >= this.max;
+  }
+
+  after(r: PropertyResult): void {
+    if (r.status === 'failed') this.failed++;
+  }
+
+  notRun(prop: Property): PropertyResult {
+    this.left.push(prop.id);
+    return emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run stopped after ${this.max} failing propert${this.max === 1 ? 'y' : 'ies'} (--max-failures ${this.max})` });
+  }
+
+  get stopped(): RunResult['stopped'] {
+    return this.max !== undefined && this.left.length ? { maxFailures: this.max, notRun: this.left } : undefined;
+  }
+}
+
+function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string; stopped?: RunResult['stopped']; examples?: readonly ExampleReplay[] }): RunResult {
   const vouch = couldNotVouch(results);
   const inconclusive = s.tooSlow ? `${s.tooSlow}${vouch ? `; ${vouch}` : ''}` : vouch;
   const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
@@ -145,6 +186,8 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(inconclusive ? { inconclusive } : {}),
     ...(hints.length ? { hints } : {}),
     ...(s.throttling ? { throttling: s.throttling } : {}),
+    ...(s.stopped ? { stopped: s.stopped } : {}),
+    ...(s.examples ? { examples: s.examples } : {}),
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
     exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, tooSlow: s.tooSlow !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
     ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),

@@ -1,4 +1,4 @@
-/** `--only` globs over property ids: `*` matches within a dotted segment, `**` across segments. */
+/** `--only` and `--exclude` globs over property ids: `*` matches within a dotted segment, `**` across segments. */
 import type { Property } from '../property.ts';
 
 export function globToRegExp(glob: string): RegExp {
@@ -21,7 +21,8 @@ export function matchesAny(id: string, globs: readonly string[]): boolean {
   return globs.some((g) => globToRegExp(g).test(id) || (!g.includes('.') && globToRegExp(`${g}.**`).test(id)));
 }
 
-export function selectProperties<P extends Pick<Property, 'id'>>(props: readonly P[], only: readonly string[] | undefined): P[] {
-  if (!only || only.length === 0) return [...props];
-  return props.filter((p) => matchesAny(p.id, only));
+/** The properties `only` matches (all, without it), less those `exclude` matches. */
+export function selectProperties<P extends Pick<Property, 'id'>>(props: readonly P[], only: readonly string[] | undefined, exclude?: readonly string[]): P[] {
+  const kept = !only || only.length === 0 ? [...props] : props.filter((p) => matchesAny(p.id, only));
+  return exclude?.length ? kept.filter((p) => !matchesAny(p.id, exclude)) : kept;
 }

@@ -2,6 +2,8 @@ import { defineCommand, UsageError } from '../command.ts';
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError, type ReplayToken } from '../../check/run/replay-token.ts';
 import { toolVersion } from '../../check/run/tool-version.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
+import { tokenFit } from '../../check/run/token-fit.ts';
+import { replayReport } from './replay-report.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';
@@ -18,11 +20,15 @@ export function versionNote(token: ReplayToken, current = toolVersion()): string
   return `note: this token was made by ${made}, and this is pouchproof ${current}: the property's cases may have changed since`;
 }
 
+/** The one line of a token that no longer fits: nothing was sent. */
+export const noLongerFits = (why: string): string => `no longer fits: ${why}; nothing was run (run the property again to find the case anew)`;
+
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay = defineCommand({
   describe: 'reproduce one finding from its replay token',
   examples: [
     [`pouchproof replay ${EXAMPLE_TOKEN} --profile staging.json`, 'the finding\'s counterexample again, against a target (the token comes from the finding)'],
+    ['pouchproof replay --report reports/latest/report.json --profile staging.json', 'every finding of a report again, one line each'],
   ],
   // The token is a positional; main.ts registers commands by name only, so strictness is kept for options alone.
   builder: (y) =>
@@ -32,14 +38,19 @@ const replay = defineCommand({
         .strictOptions(true)
         // Unwrapped: the example's token is one word to copy, which a wrap at 80 columns would cut.
         .wrap(null)
-        .usage('pouchproof replay TOKEN [--profile FILE | --target URL | --reference]')
+        .usage('pouchproof replay TOKEN | --report DIR/report.json [--profile FILE | --target URL | --reference]')
         .option('profile', { type: 'string', describe: 'target profile JSON file' })
         .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
     )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
-      .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
+      .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' })
+      .option('report', { type: 'string', requiresArg: true, describe: 'replay every finding of this report.json, one line each (still failing, now passing, no longer fits)' }),
   async handler(argv) {
     const positionals = (argv._ ?? []).map(String).filter((s) => s !== 'replay');
+    if (argv.report !== undefined) {
+      if (positionals.length) throw new UsageError('replay takes a token or --report, not both');
+      return replayReport(argv.report, argv);
+    }
     if (positionals.length > 1) throw new UsageError('replay takes one token');
     const raw = positionals[0];
     if (!raw) throw new UsageError('replay needs a token: pouchproof replay TOKEN');
@@ -57,10 +68,15 @@ const replay = defineCommand({
     try {
       await requireReachable(target);
       const view = new ConsoleView({ out: process.stdout });
+      const fit = tokenFit(prop, target.profile, token);
+      if (!fit.fits) {
+        view.line(noLongerFits(fit.why));
+        return 2;
+      }
       const note = versionNote(token);
       if (note) view.line(note);
-      view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}`);
-      const r = await replayProperty(target.profile, prop, token, { perRequestMs, embedded: target.embedded });
+      view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}${token.coverageCase ? ` (${token.coverageCase.variant} of ${token.coverageCase.constraint})` : ''}`);
+      const r = await replayProperty(target.profile, prop, { seed: token.seed, path: fit.path, runs: token.runs }, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));
       if (r.status === 'skipped' || r.status === 'error') {
         process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);

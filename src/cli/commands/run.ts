@@ -6,9 +6,9 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
-import { DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
+import { DEFAULT_EXAMPLES_DIR, DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_FAILURES_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
-import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
+import { parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
@@ -21,6 +21,10 @@ export function suiteOptions<T>(y: Argv<T>) {
     .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator (default: random, printed)' })
     .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
     .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
+    .option('exclude', { type: 'string', array: true, describe: 'property id globs to leave out, after --only (repeatable or comma-separated)' })
+    .option('max-failures', { type: 'string', requiresArg: true, describe: 'stop after N failing properties; those not begun are listed as not run (default: no stop)' })
+    .option('shrink', { type: 'boolean', default: true, describe: 'shrink counterexamples (--no-shrink: report each as found, faster)' })
+    .option('examples', { type: 'string', describe: `the example database: failing cases stored under DIR/<target>/ and re-run first next time (default ${DEFAULT_EXAMPLES_DIR}; --no-examples: off)` })
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
     .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
@@ -48,6 +52,9 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const propertiesAtOnce = parsePositive('properties-at-once', argv['properties-at-once'], undefined, MAX_PROPERTIES_AT_ONCE);
   const rateLimitPerSecond = parseRate(argv['rate-limit']);
   const only = parseOnly(argv.only);
+  const exclude = parseExclude(argv.exclude);
+  const maxFailures = parsePositive('max-failures', argv['max-failures'], undefined, MAX_FAILURES_FLAG);
+  const examplesDir = parseExamples(argv.examples);
   const failOn = parseFailOn(argv['fail-on']);
   return {
     session: {
@@ -55,6 +62,10 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
       seed: parseSeed(argv.seed),
       runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, MAX_RUNS)!,
       ...(only ? { only } : {}),
+      ...(exclude ? { exclude } : {}),
+      ...(maxFailures !== undefined ? { maxFailures } : {}),
+      ...(argv.shrink === false ? { shrink: false } : {}),
+      ...(examplesDir !== undefined ? { examplesDir } : {}),
       ...(perRequestMs ? { perRequestMs } : {}),
       ...(perPropertyMs ? { perPropertyMs } : {}),
       maxDurationMs: parseMaxDuration(argv['max-duration']),
