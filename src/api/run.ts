@@ -77,7 +77,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
   };
 }
 
-/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 something could not be vouched for). */
+/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 something could not be vouched for, 3 the target could not be reached or stopped answering; bad options throw a `UsageError`, the CLI's 4). */
 export async function run(options: RunOptions = {}): Promise<Report> {
   const session = sessionOptions(options);
   const target = await openTarget(options);

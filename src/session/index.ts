@@ -7,3 +7,4 @@ export * from './reports.ts';
 export * from './values.ts';
 export { toolVersion } from '../check/run/tool-version.ts';
 export { UsageError, asUsage } from './usage-error.ts';
+export { TargetUnreachableError } from '../target/connect-probe.ts';

@@ -9,6 +9,7 @@ import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { compareTargets, type CompareTarget } from '../../check/orchestrate/compare/index.ts';
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
+import { TargetUnreachableError } from '../../target/connect-probe.ts';
 import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
 import { compareHtml } from '../../report/compare-html.ts';
@@ -98,7 +99,7 @@ const compare = defineCommand({
             rows.push({ side: targets[i]!.name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
               checks: r.checks.length ? r.checks.map((k) => `${k.name} ${k.passed ? 'passed' : 'FAILED'}`).join(', ') : 'none' });
           } catch (e) {
-            if (!(e instanceof LoadUsageError)) throw e;
+            if (!(e instanceof LoadUsageError) && !(e instanceof TargetUnreachableError)) throw e;
             rows.push({ side: targets[i]!.name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
           }
         }

@@ -73,7 +73,7 @@ const load = defineCommand({
     ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
   ],
   builder: loadOptions,
-  // Bad input is reported as one line with exit code 2, before anything is started.
+  // Bad input is reported as one line with exit code 4 before anything is started; a target not reached, exit 3.
   handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
 });
 

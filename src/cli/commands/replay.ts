@@ -1,6 +1,7 @@
 import { defineCommand, UsageError } from '../command.ts';
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError, type ReplayToken } from '../../check/run/replay-token.ts';
 import { toolVersion } from '../../check/run/tool-version.ts';
+import { EXIT } from '../../check/run/exit-code.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
@@ -64,7 +65,7 @@ const replay = defineCommand({
       view.line(view.resultLine(r));
       if (r.status === 'skipped' || r.status === 'error') {
         process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);
-        return 2;
+        return EXIT.inconclusive;
       }
       for (const f of r.findings) {
         view.line(`${f.kind}: ${f.message}`);
@@ -73,7 +74,7 @@ const replay = defineCommand({
       }
       const failing = r.findings.some((f) => isFailing(f.kind));
       view.line(failing ? 'reproduced: the finding still holds' : 'not reproduced: the property passes on this target');
-      return failing ? 1 : 0;
+      return failing ? EXIT.failed : EXIT.passed;
     } finally {
       await target.close();
     }

@@ -21,7 +21,7 @@ import type { Exchange } from '../../../target/client.ts';
 import { redact } from '../../../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../../property.ts';
-import { isFailing, type Finding, type PropertyResult } from '../../run/index.ts';
+import { EXIT, isFailing, type Finding, type PropertyResult, type RunExitCode } from '../../run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -124,8 +124,8 @@ export interface Comparison {
   /** Cases compared case by case (per pair of sides). */
   readonly casesCompared: number;
   readonly interrupted: boolean;
-  /** 1: a side has a violation or server error, or did not answer; 2: some property could not be run; else 0. */
-  readonly exitCode: 0 | 1 | 2;
+  /** 1: a side has a violation or server error; 3: a side did not answer; 2: some property could not be vouched for; else 0 (exit-code.ts). */
+  readonly exitCode: RunExitCode;
 }
 
 export interface CompareOptions extends Omit<SuiteSettings, 'onProgress'> {
@@ -158,8 +158,7 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
   const noise = await learnNoise(runs, cmp, o, say);
   const classified = classifyCases(runs, cmp, noise, byId, readings);
   divergences.push(...classified.divergences, ...readingDivergences(runs, readings, classified.byAssumption));
-  const anyFailing = runs.some((s) => s.run.exitCode === 1 || downReason(s) !== undefined);
-  const anyError = runs.some((s) => s.run.exitCode === 2);
+  const exitCode = comparisonExit(runs);
   return {
     seed: o.seed,
     runs: o.runs,
@@ -174,8 +173,15 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
     noise: [...noise.rows],
     casesCompared: cmp.compared,
     interrupted: o.signal?.aborted === true || runs.length < targets.length || runs.some((s) => s.run.interrupted),
-    exitCode: anyFailing ? 1 : anyError ? 2 : 0,
+    exitCode,
   };
+}
+
+/** The sides' exit codes as one (exit-code.ts): a side that broke the spec, then one that did not answer, then one not vouched for. */
+function comparisonExit(runs: readonly SideRun[]): RunExitCode {
+  if (runs.some((s) => s.run.exitCode === EXIT.failed)) return EXIT.failed;
+  if (runs.some((s) => s.run.exitCode === EXIT.unreachable || downReason(s) !== undefined)) return EXIT.unreachable;
+  return runs.some((s) => s.run.exitCode === EXIT.inconclusive) ? EXIT.inconclusive : EXIT.passed;
 }
 
 /** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
