@@ -5,7 +5,7 @@ import { EXIT } from '../../check/run/exit-code.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
-import { parsePositive, targetFromArgs } from '../args.ts';
+import { numberOption, parsePositive, targetFromArgs } from '../args.ts';
 import { referenceOption } from '../ci.ts';
 import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
@@ -38,7 +38,7 @@ const replay = defineCommand({
         .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
     )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
-      .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' }),
+      .option('per-request-ms', numberOption('time bound of one request')),
   async handler(argv) {
     const positionals = (argv._ ?? []).map(String).filter((s) => s !== 'replay');
     if (positionals.length > 1) throw new UsageError('replay takes one token');

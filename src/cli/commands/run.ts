@@ -8,7 +8,7 @@ import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/ind
 import { ConsoleView } from '../../report/console.ts';
 import { DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
-import { parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
+import { numberOption, parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
@@ -18,16 +18,16 @@ import { REFERENCE_TARGET } from '../../target/resolve.ts';
 /** The options `run` and `start` share. */
 export function suiteOptions<T>(y: Argv<T>) {
   return y
-    .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator (default: random, printed)' })
-    .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
+    .option('seed', numberOption('seed for every generator (default: random, printed)'))
+    .option('runs', numberOption(`cases per property (default ${DEFAULT_RUNS}; some properties run fewer)`))
     .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
-    .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
-    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+    .option('per-request-ms', numberOption('time bound of one request (default: the profile\'s timeouts.requestMs)'))
+    .option('per-property-ms', numberOption('time bound of one property (default 30000)'))
     .option('max-duration', { type: 'string', requiresArg: true, describe: 'overall time budget of the run, e.g. 90s or 10m (default 10m): shared out over the properties left; what it leaves uncovered is listed' })
-    .option('concurrency', { type: 'string', requiresArg: true, describe: `cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency` })
-    .option('properties-at-once', { type: 'string', requiresArg: true, describe: `properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case` })
+    .option('concurrency', numberOption(`cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency`))
+    .option('properties-at-once', numberOption(`properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case`))
     .option('rate-limit', { type: 'string', requiresArg: true, describe: 'requests per second at most, e.g. 50/s (default: none until the target throttles; 429s are waited out either way)' })
     .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
 }
