@@ -6,7 +6,7 @@
 import { parseDuration } from '../load/units.ts';
 import type { ReadingsMode } from '../spec/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
-import { checkFailOn, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
+import { checkFailOn, checkMaxDuration, checkReportFormats, checkPositive, checkRate, checkSeed, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
 /**
  * The number a flag's text spells, or NaN. yargs' own `type: 'number'` reads an empty text as 0, so a
@@ -62,6 +62,13 @@ export function parseFailOn(v: readonly string[] | undefined) {
   if (v === undefined) return undefined;
   const words = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
   return checkFailOn(words, v.join(','));
+}
+
+/** `--report json,junit` (repeatable, or comma-separated): the report formats to write; absent, all. */
+export function parseReportFormats(v: readonly string[] | undefined) {
+  if (v === undefined) return undefined;
+  const words = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
+  return checkReportFormats(words, v.join(','));
 }
 
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */

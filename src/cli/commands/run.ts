@@ -6,9 +6,12 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
+import { toReportJson } from '../../report/report-json.ts';
+import { REPORT_FORMATS, type ReportFormat } from '../../report/write.ts';
+import { redact } from '../../target/redact.ts';
 import { DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
-import { numberOption, parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
+import { numberOption, parseAssumeMode, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseReportFormats, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
@@ -29,12 +32,18 @@ export function suiteOptions<T>(y: Argv<T>) {
     .option('concurrency', numberOption(`cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency`))
     .option('properties-at-once', numberOption(`properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case`))
     .option('rate-limit', { type: 'string', requiresArg: true, describe: 'requests per second at most, e.g. 50/s (default: none until the target throttles; 429s are waited out either way)' })
-    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
+    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` })
+    .option('report', { type: 'string', array: true, describe: `report formats to write (repeatable or comma-separated): ${REPORT_FORMATS.join(', ')} (default: all)` })
+    .option('json', { type: 'boolean', default: false, describe: 'print report.json to stdout and every console line to stderr (pouchproof run --json | jq .exitCode)' });
 }
 
 export interface ParsedSuiteArgs {
   readonly session: SessionOptions;
   readonly reportDir: string;
+  /** The report formats to write (absent: all). */
+  readonly reports?: readonly ReportFormat[];
+  /** report.json to stdout, the console to stderr. */
+  readonly json?: boolean;
 }
 
 /** The suite's flags as yargs reads them; a flag left out takes the session's default. */
@@ -49,7 +58,10 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const rateLimitPerSecond = parseRate(argv['rate-limit']);
   const only = parseOnly(argv.only);
   const failOn = parseFailOn(argv['fail-on']);
+  const reports = parseReportFormats(argv.report);
   return {
+    ...(reports ? { reports } : {}),
+    ...(argv.json === true ? { json: true } : {}),
     session: {
       readings: parseAssumeMode(argv.assume, 'auto'),
       seed: parseSeed(argv.seed),
@@ -73,7 +85,8 @@ export async function runAndReport(
   a: ParsedSuiteArgs,
   after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>,
 ): Promise<number> {
-  const view = new ConsoleView({ out: process.stdout });
+  // Under --json, stdout is the report's alone: every console line goes to stderr.
+  const view = new ConsoleView({ out: a.json ? process.stderr : process.stdout });
   const intr = interruptible();
   try {
     const { run, report, profile, files, unreachable } = await runSession(target, a.session, {
@@ -84,12 +97,13 @@ export async function runAndReport(
     });
     let written: Awaited<ReturnType<typeof saveReport>>;
     try {
-      written = await saveReport(a.reportDir, report, profile.secrets, files);
+      written = await saveReport(a.reportDir, report, profile.secrets, files, a.reports);
     } catch (e) {
       view.summary(report);
       throw e;
     }
     view.summary(report, written.dir);
+    if (a.json) process.stdout.write(redact(toReportJson(report), profile.secrets));
     if (unreachable) process.stderr.write(`pouchproof: ${unreachable}\n`);
     // A green exit for a run that checked nothing would let a misconfigured CI job pass forever.
     const nothing = nothingChecked(run.results);
