@@ -179,9 +179,21 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
 
 /** The sides' exit codes as one (exit-code.ts): a side that broke the spec, then one that did not answer, then one not vouched for. */
 function comparisonExit(runs: readonly SideRun[]): RunExitCode {
-  if (runs.some((s) => s.run.exitCode === EXIT.failed)) return EXIT.failed;
-  if (runs.some((s) => s.run.exitCode === EXIT.unreachable || downReason(s) !== undefined)) return EXIT.unreachable;
-  return runs.some((s) => s.run.exitCode === EXIT.inconclusive) ? EXIT.inconclusive : EXIT.passed;
+  const codes = runs.map(sideExit);
+  if (codes.includes(EXIT.failed)) return EXIT.failed;
+  if (codes.includes(EXIT.unreachable)) return EXIT.unreachable;
+  return codes.includes(EXIT.inconclusive) ? EXIT.inconclusive : EXIT.passed;
+}
+
+/**
+ * A side's exit code. A side down from before its run (its probe got no usable answer) whose only
+ * failing findings are crashes did not answer at all: the runner reads its first refused request as
+ * a crash, which here shows only that nothing listened (3), not that a request took it down (1).
+ */
+function sideExit(s: SideRun): RunExitCode {
+  if (downReason(s) === undefined) return s.run.exitCode;
+  const failing = s.run.results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind));
+  return failing.every((f) => f.kind === 'crash') ? EXIT.unreachable : s.run.exitCode;
 }
 
 /** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
@@ -203,7 +215,7 @@ function sideSummary(s: SideRun): SideSummary {
     target: redact(s.target.profile.baseUrl, s.target.profile.secrets),
     embedded: s.target.embedded,
     readings,
-    exitCode: s.run.exitCode,
+    exitCode: sideExit(s),
     requests: s.run.requests + s.discovery.requests,
     durationMs: s.run.durationMs + Math.round(s.discovery.durationMs),
     probeRequests: s.discovery.requests,
