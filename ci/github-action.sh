@@ -3,7 +3,8 @@
 # runs the suite and publishes what it found to $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT (files;
 # both default to nowhere). `run` exits 0 whatever the verdict, so the reports are still uploaded:
 # the action's last step fails the job from the `exit-code` output. Only a configuration the step
-# refuses before running anything (check_target_inputs) fails the step itself, with exit code 2.
+# refuses before running anything (check_target_inputs) fails the step itself, with exit code 4.
+# `verdict` names the exit code's one meaning (src/check/run/exit-code.ts), for a job to branch on.
 # Inputs come as environment variables (INPUT_*), never interpolated into the script, so a secret
 # profile is never part of a command line or the log.
 set -euo pipefail
@@ -25,7 +26,20 @@ install() {
 }
 
 # pouchproof's exit code for bad configuration (a bad flag or profile): the same for the action's own inputs.
-CONFIG_ERROR=2
+CONFIG_ERROR=4
+
+# The one word for each exit code, as src/check/run/exit-code.ts names them.
+verdict_of() {
+  case "$1" in
+    0) echo passed ;;
+    1) echo failed ;;
+    2) echo inconclusive ;;
+    3) echo unreachable ;;
+    4) echo config-error ;;
+    130) echo interrupted ;;
+    *) echo inconclusive ;;
+  esac
+}
 
 # Exactly one of profile, profile-json and target: with none, pouchproof would test its embedded
 # reference and the job would go green whatever the service does (an empty secret in a pull request
@@ -56,7 +70,8 @@ refuse() {
   echo "pouchproof action: $why" >&2
   printf '## pouchproof: not run (bad configuration)\n\n%s\n' "$why" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
   out exit-code "$CONFIG_ERROR"
-  out verdict "not run: bad configuration"
+  out verdict "$(verdict_of "$CONFIG_ERROR")"
+  out headline "not run: bad configuration"
   exit "$CONFIG_ERROR"
 }
 
@@ -92,24 +107,25 @@ run() {
   local code=0
   "${cmd[@]}" "${args[@]}" || code=$?
   out exit-code "$code"
+  out verdict "$(verdict_of "$code")"
 
   local latest="$report_dir/latest" summary="${GITHUB_STEP_SUMMARY:-/dev/null}"
   if [[ -f "$latest/summary.md" ]]; then
     local dir
     dir="$(cd "$latest" && pwd -P)"
     cat "$dir/summary.md" >> "$summary"
-    out verdict "$(head -n 1 "$dir/summary.md" | sed -e 's/^## pouchproof: //')"
+    out headline "$(head -n 1 "$dir/summary.md" | sed -e 's/^## pouchproof: //')"
     out report-dir "$dir"
     out junit "$dir/junit.xml"
   else
-    # No report: pouchproof refused its input (exit 2) before running; its one-line reason is in the log.
+    # No report: pouchproof refused its input (exit 4) before running; its one-line reason is in the log.
     printf '## pouchproof: no report (exit code %s)\n\nSee the log of the pouchproof step for the reason.\n' "$code" >> "$summary"
-    out verdict "no report (exit code $code)"
+    out headline "no report (exit code $code)"
   fi
 }
 
 case "${1:-}" in
   install) install ;;
   run) run ;;
-  *) echo "usage: $0 install|run" >&2; exit 2 ;;
+  *) echo "usage: $0 install|run" >&2; exit "$CONFIG_ERROR" ;;
 esac

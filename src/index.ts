@@ -18,6 +18,7 @@ export { violation, assumptionMismatch, expectAccepted, expectRejected, isRefusa
 export { judgeServed } from './check/judge/controls.ts';
 export { CLAUSES, type ClauseName, type AssumptionName } from './spec/index.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
+export type { ReportFormat } from './report/write.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/run/index.ts';
 export { UsageError } from './session/usage-error.ts';
 export { TargetError } from './target/resolve.ts';

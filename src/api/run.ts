@@ -6,6 +6,7 @@
 import type { Property } from '../check/property.ts';
 import { DEFAULT_RUNS, type FailOnKind, type ProgressEvent } from '../check/run/index.ts';
 import type { Report } from '../report/report-json.ts';
+import type { ReportFormat } from '../report/write.ts';
 import {
   checkExamplesDir,
   checkFailOn,
@@ -13,6 +14,7 @@ import {
   checkMaxDuration,
   checkPositive,
   checkRate,
+  checkReportFormats,
   checkSeed,
   DEFAULT_MAX_DURATION_MS,
   drawSeed,
@@ -67,6 +69,8 @@ export interface RunOptions extends TargetOptions {
   readonly properties?: readonly Property[];
   /** Also write the report files (report.json, junit.xml, summary.md…) under `<reportDir>/<run-id>/` and `<reportDir>/latest`. */
   readonly reportDir?: string;
+  /** The report formats written under `reportDir` (default: all): `json`, `junit`, `html`, `md`, `har`, as `--report` names them. */
+  readonly reports?: readonly ReportFormat[];
   /** Stops the run after the requests in flight; the report is then partial (`interrupted`). */
   readonly signal?: AbortSignal;
   readonly onProgress?: (e: ProgressEvent) => void;
@@ -96,9 +100,10 @@ export function sessionOptions(o: RunOptions): SessionOptions {
   };
 }
 
-/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 something could not be vouched for). */
+/** Runs the conformance suite and resolves to its report (`report.exitCode`: 0 passed, 1 the target broke the spec, 2 something could not be vouched for, 3 the target could not be reached or stopped answering; bad options throw a `UsageError`, the CLI's 4). */
 export async function run(options: RunOptions = {}): Promise<Report> {
   const session = sessionOptions(options);
+  const formats = options.reports === undefined ? undefined : checkReportFormats(options.reports);
   const target = await openTarget(options);
   try {
     const { report, profile, files } = await runSession(target, session, {
@@ -106,7 +111,7 @@ export async function run(options: RunOptions = {}): Promise<Report> {
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (options.reportDir !== undefined) await saveReport(options.reportDir, report, profile.secrets, files);
+    if (options.reportDir !== undefined) await saveReport(options.reportDir, report, profile.secrets, files, formats);
     return report;
   } finally {
     await target.close();

@@ -6,17 +6,29 @@
 import { parseDuration } from '../load/units.ts';
 import type { ReadingsMode } from '../spec/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
-import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
+import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkReportFormats, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
-/** The number a flag's text spells, or NaN (an empty text is no number). */
-const numberOf = (v: string): number => (v.trim() === '' ? NaN : Number(v));
-
-export function parseSeed(v: string | undefined): number {
-  return v === undefined ? drawSeed() : checkSeed(numberOf(v), `--seed`);
+/**
+ * The number a flag's text spells, or NaN. yargs' own `type: 'number'` reads an empty text as 0, so a
+ * `--seed "$SEED"` whose variable is empty would run seed 0 unseen; an empty text is no number here.
+ */
+export function numberOf(v: unknown): number {
+  return typeof v === 'number' ? v : String(v).trim() === '' ? NaN : Number(v);
 }
 
-export function parsePositive(name: string, v: string | undefined, fallback: number | undefined, max = 1_000_000): number | undefined {
-  return v === undefined ? fallback : checkPositive(name, numberOf(v), max);
+/**
+ * A numeric flag's declaration, the same in every command: its value must follow it, and the handler
+ * reads a number (NaN for a text that spells none), which the session's bounds then check, so the flag
+ * and the library's option fail with one message.
+ */
+export const numberOption = (describe: string) => ({ requiresArg: true, coerce: numberOf, describe: `${describe} [number]` }) as const;
+
+export function parseSeed(v: number | undefined): number {
+  return v === undefined ? drawSeed() : checkSeed(v, `--seed`);
+}
+
+export function parsePositive(name: string, v: number | undefined, fallback: number | undefined, max = 1_000_000): number | undefined {
+  return v === undefined ? fallback : checkPositive(name, v, max);
 }
 
 export function parseOnly(v: readonly string[] | undefined): string[] | undefined {
@@ -67,6 +79,13 @@ export function parseFailOn(v: readonly string[] | undefined) {
   if (v === undefined) return undefined;
   const words = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
   return checkFailOn(words, v.join(','));
+}
+
+/** `--report json,junit` (repeatable, or comma-separated): the report formats to write; absent, all. */
+export function parseReportFormats(v: readonly string[] | undefined) {
+  if (v === undefined) return undefined;
+  const words = v.flatMap((x) => x.split(',')).map((s) => s.trim()).filter(Boolean);
+  return checkReportFormats(words, v.join(','));
 }
 
 /** `--assume` words: `auto`, `defaults`, and NAME=VALUE (repeatable, or comma-separated). */

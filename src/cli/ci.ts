@@ -27,7 +27,7 @@ export interface TargetFlags {
 }
 
 /**
- * Checks the target flags of `command`: a one-line UsageError (exit 2) for `--reference` beside
+ * Checks the target flags of `command`: a one-line UsageError (exit 4) for `--reference` beside
  * another target, and under CI for no target at all.
  */
 export function checkTargetFlags(command: string, f: TargetFlags, env: NodeJS.ProcessEnv = process.env): void {

@@ -8,6 +8,8 @@ import { UsageError, type CommandModule } from './command.ts';
 import { closest } from './suggest.ts';
 // Its own module, not the session's index: `--version` loads nothing else.
 import { toolVersion } from '../check/run/tool-version.ts';
+import { EXIT } from '../check/run/exit-code.ts';
+import { exitCodeOfError } from './error-exit.ts';
 
 export { UsageError, type CommandModule };
 
@@ -72,7 +74,7 @@ async function dispatch(argv: string[]): Promise<number> {
   } catch (err) {
     if (!failed) throw err;
   }
-  return failed ? 2 : exit;
+  return failed ? EXIT.configError : exit;
 }
 
 /** A command's options, and its examples under "Examples:" in --help. */
@@ -124,6 +126,6 @@ export async function main(argv: readonly string[] = hideBin(process.argv)): Pro
     const msg = err instanceof Error ? err.message : String(err);
     process.stderr.write(`pouchproof: ${msg}\n`);
     if (process.env.POUCHPROOF_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = err instanceof UsageError ? 2 : 1;
+    process.exitCode = exitCodeOfError(err);
   }
 }

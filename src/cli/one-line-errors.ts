@@ -1,4 +1,7 @@
-/** Bad input to a command, of the given error classes, as one line on stderr and exit code 2. */
+/** Bad input to a command, of the given error classes, as one line on stderr and exit code 4; an unreachable target, exit 3. */
+import { TargetUnreachableError } from '../target/connect-probe.ts';
+import { exitCodeOfError } from './error-exit.ts';
+
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 export function oneLineErrors<A>(handle: (argv: A) => Promise<number>, classes: readonly ErrorClass[]): (argv: A) => Promise<number> {
@@ -6,9 +9,9 @@ export function oneLineErrors<A>(handle: (argv: A) => Promise<number>, classes: 
     try {
       return await handle(argv);
     } catch (e) {
-      if (!classes.some((c) => e instanceof c)) throw e;
+      if (!(e instanceof TargetUnreachableError) && !classes.some((c) => e instanceof c)) throw e;
       process.stderr.write(`pouchproof: ${(e as Error).message.replace(/[\r\n]+/g, ' ')}\n`);
-      return 2;
+      return exitCodeOfError(e, classes);
     }
   };
 }

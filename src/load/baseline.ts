@@ -28,7 +28,7 @@ export interface RelativeThreshold {
   readonly unit: ChangeUnit;
 }
 
-/** Bad input about a baseline (missing, unreadable, not a load.json, another scenario): exit 2. */
+/** Bad input about a baseline (missing, unreadable, not a load.json, another scenario): exit 4. */
 export class BaselineError extends Error {}
 
 const REL_RE = new RegExp(`^\\s*(${METRIC_ALTERNATION}|capacity)\\s*(<=|>=|<|>)\\s*([+-])\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(%|pp)\\s*$`);

@@ -5,7 +5,7 @@
  * scenario comes loaded (its catalogue sits above this layer); writing reports is the caller's.
  */
 import { availableParallelism } from 'node:os';
-import { probeConnection } from '../target/connect-probe.ts';
+import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { isLoopbackUrl } from './remote.ts';
@@ -15,7 +15,7 @@ import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
 import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { parseThreshold } from './thresholds.ts';
 
-/** Bad input to a load run: the CLI prints the message as one line and exits 2. */
+/** Bad input to a load run: the CLI prints the message as one line and exits 4. */
 export class LoadUsageError extends Error {}
 
 /** A scenario and the module URL a worker thread imports to rebuild it. */
@@ -117,7 +117,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
     // One line naming what to fix (a CA, a client certificate, a proxy's refusal) instead of a run of failed requests.
     if (!embedded) {
       const reach = await probeConnection(profile, profile.timeouts.connectMs);
-      if (!reach.ok) throw new LoadUsageError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${reach.reason}`);
+      if (!reach.ok) throw new TargetUnreachableError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${reach.reason}`);
     }
     const result = await executeLoad({
       scenario,

@@ -20,7 +20,7 @@ import { evidenceCell, throttlingLine, vouchedLine } from './vouched.ts';
 type Status = Report['properties'][number]['status'];
 
 /** The run's verdict in one word, as its exit code means it. */
-export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive' | 'interrupted' {
+export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive' | 'unreachable' | 'interrupted' {
   if (report.interrupted && report.exitCode !== 1) return 'interrupted';
   switch (report.exitCode) {
     case 0:
@@ -29,6 +29,8 @@ export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive
       return 'failed';
     case 2:
       return 'inconclusive';
+    case 3:
+      return 'unreachable';
     default:
       return report.exitCode satisfies never;
   }
@@ -141,7 +143,7 @@ const CSS = `table.figures{width:auto}table.figures td{text-align:right}
 .k-violation,.k-crash,.k-server-error{background:#c62828}.k-assumption{background:#1565c0}.k-transport{background:#6d4c41}.k-performance{background:#00838f}.k-error{background:#8e24aa}.k-skipped{background:#9e9e9e}
 a.k-violation,a.k-crash,a.k-server-error,a.k-assumption,a.k-transport,a.k-performance,a.k-error{color:#fff;padding:0 5px;border-radius:8px;font-size:12px;text-decoration:none}
 .verdict{font-size:20px;padding:10px 14px;border-radius:6px;color:#fff;margin:12px 0}.verdict ul{margin:4px 0 0;font-size:14px}
-.v-passed{background:#1a7f37}.v-failed{background:#c62828}.v-inconclusive{background:#b26a00}.v-interrupted{background:#546e7a}
+.v-passed{background:#1a7f37}.v-failed{background:#c62828}.v-inconclusive{background:#b26a00}.v-unreachable{background:#6a1b9a}.v-interrupted{background:#546e7a}
 .finding{border:1px solid #ddd;border-left:4px solid #888;border-radius:4px;padding:4px 12px 8px;margin:12px 0}
 .finding[data-kind=violation],.finding[data-kind=crash],.finding[data-kind=server-error]{border-left-color:#c62828}.finding[data-kind=assumption]{border-left-color:#1565c0}
 .evidence{font-weight:500}dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}dt{color:#666}dd{margin:0;min-width:0;overflow-wrap:anywhere}code.replay{word-break:break-all}.ground{font-style:italic}

@@ -153,7 +153,7 @@ export const ReportSchema = z.strictObject({
   hints: z.array(z.string()).optional(),
   /** Present when the target throttled the run: requests held back and re-sent, the time waited, the rate the run settled at. */
   throttling: z.strictObject({ throttled: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), limitPerSecond: z.number().positive().optional() }).optional(),
-  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
     runs: Count,

@@ -32,6 +32,8 @@ export function verdictOf(report: Report): string {
   if (report.exitCode === 0) return 'no violations';
   if (violations) return `${t.findings.violation} violation(s), ${t.findings['server-error']} server error(s)${t.findings.crash ? ', the target went down (crash)' : ''}`;
   if (report.unreachable) return UNREACHABLE;
+  // Exit 3 without `unreachable`: the target timed out on most requests, which the inconclusive line says.
+  if (report.exitCode === 3) return report.inconclusive ?? UNREACHABLE;
   if (t.findings.performance && (report.options.failOn ?? []).includes('performance')) return `${t.findings.performance} performance finding(s) (--fail-on performance)`;
   if (t.error) return `${t.error} propert${t.error === 1 ? 'y' : 'ies'} pouchproof could not run`;
   // Nothing sent and nothing vouched for: the run's one reason (a target not reached before the run) is the verdict.
@@ -97,7 +99,7 @@ export function toSummaryMarkdown(report: Report): string {
   const errors = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'error'));
   if (errors.length) {
     out.push('', '### Properties pouchproof could not run', '');
-    out.push('A fault of the suite or of its configuration, not of the target: the run exits 2 unless a violation was found.', '');
+    out.push('A fault of the suite or of its configuration, not of the target: the run exits 2 unless the target broke the spec (1) or stopped answering (3).', '');
     for (const f of errors) out.push(`- \`${f.property}\` (§${f.section}): ${cell(f.message)}`);
   }
   const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));

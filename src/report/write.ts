@@ -19,15 +19,44 @@ export interface WrittenReports {
   readonly files: readonly string[];
 }
 
-/** The standard files of a run (and `coverage.md` when a coverage phase ran). */
-export function reportFiles(report: Report): Record<string, string> {
-  const coverage = toCoverageMarkdown(report);
+/** The report formats a run can be asked for (`--report`, the library's `reports`), each a kind of file. */
+export const REPORT_FORMATS = ['json', 'junit', 'html', 'md', 'har'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** The format a report file is of, by its extension; a file of none of them (a load run's `.hlog`) goes with every choice. */
+function formatOfFile(name: string): ReportFormat | undefined {
+  const ext = name.slice(name.lastIndexOf('.') + 1);
+  switch (ext) {
+    case 'json':
+    case 'html':
+    case 'md':
+    case 'har':
+      return ext;
+    case 'xml':
+      return 'junit';
+    default:
+      return undefined;
+  }
+}
+
+/** The files of `files` in one of `formats` (all of them when none are named). */
+export function filesOfFormats(files: Readonly<Record<string, string>>, formats: readonly ReportFormat[] = REPORT_FORMATS): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).filter(([name]) => {
+    const f = formatOfFile(name);
+    return f === undefined || formats.includes(f);
+  }));
+}
+
+/** The standard files of a run (and `coverage.md` when a coverage phase ran), of the formats asked (default: all). */
+export function reportFiles(report: Report, formats: readonly ReportFormat[] = REPORT_FORMATS): Record<string, string> {
+  const want = (f: ReportFormat) => formats.includes(f);
+  const coverage = want('md') ? toCoverageMarkdown(report) : undefined;
   return {
-    'report.json': toReportJson(report),
-    'junit.xml': toJunit(report),
-    'summary.md': toSummaryMarkdown(report),
-    'report.html': toReportHtml(report),
-    'findings.har': toHar(report),
+    ...(want('json') ? { 'report.json': toReportJson(report) } : {}),
+    ...(want('junit') ? { 'junit.xml': toJunit(report) } : {}),
+    ...(want('md') ? { 'summary.md': toSummaryMarkdown(report) } : {}),
+    ...(want('html') ? { 'report.html': toReportHtml(report) } : {}),
+    ...(want('har') ? { 'findings.har': toHar(report) } : {}),
     ...(coverage ? { 'coverage.md': coverage } : {}),
   };
 }
@@ -77,6 +106,6 @@ async function pointLatest(root: string, name: string): Promise<string> {
   return latest;
 }
 
-export async function writeReports(root: string, report: Report, secrets: readonly string[], extra: Readonly<Record<string, string>> = {}): Promise<WrittenReports> {
-  return writeReportDir(root, report.runId, { ...reportFiles(report), ...extra }, secrets);
+export async function writeReports(root: string, report: Report, secrets: readonly string[], extra: Readonly<Record<string, string>> = {}, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<WrittenReports> {
+  return writeReportDir(root, report.runId, { ...reportFiles(report, formats), ...filesOfFormats(extra, formats) }, secrets);
 }

@@ -8,3 +8,4 @@ export * from './values.ts';
 export { toolVersion } from '../check/run/tool-version.ts';
 export { UsageError, asUsage } from './usage-error.ts';
 export * from './examples.ts';
+export { TargetUnreachableError } from '../target/connect-probe.ts';

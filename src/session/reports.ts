@@ -2,7 +2,7 @@
 import type { Property } from '../check/property.ts';
 import type { FailOnKind, RunResult } from '../check/run/index.ts';
 import { buildReport, type Report } from '../report/report-json.ts';
-import { writeReports, type WrittenReports } from '../report/write.ts';
+import { writeReports, type ReportFormat, type WrittenReports } from '../report/write.ts';
 import type { Profile } from '../target/profile.ts';
 import type { ReadyTarget } from './target.ts';
 import { toolVersion } from '../check/run/tool-version.ts';
@@ -47,9 +47,10 @@ export function reportOf(a: ReportInputs, run: RunResult, more: { load?: unknown
   });
 }
 
-export async function saveReport(reportDir: string, report: Report, secrets: readonly string[], extra: Record<string, string> = {}): Promise<WrittenReports> {
+/** Writes the report files of the formats asked (default: all) under `reportDir`. */
+export async function saveReport(reportDir: string, report: Report, secrets: readonly string[], extra: Record<string, string> = {}, formats?: readonly ReportFormat[]): Promise<WrittenReports> {
   try {
-    return await writeReports(reportDir, report, secrets, extra);
+    return await writeReports(reportDir, report, secrets, extra, formats);
   } catch (e) {
     throw new UsageError(`cannot write the reports to ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

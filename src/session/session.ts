@@ -6,7 +6,7 @@
  * (a `UsageError`, one line).
  */
 import type { Property } from '../check/property.ts';
-import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
+import { EXIT, makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
 import type { Discovery } from '../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
 import { selectProperties } from '../check/run/select.ts';
@@ -134,7 +134,7 @@ function inputs(target: ReadyTarget, profile: Profile, props: readonly Property[
   return { target, profile, props, runs: o.runs, ...(o.only ? { only: o.only } : {}), ...(o.exclude?.length ? { exclude: o.exclude } : {}), ...(o.maxFailures !== undefined ? { maxFailures: o.maxFailures } : {}), ...(o.shrink === false ? { shrink: false } : {}), ...(o.perRequestMs !== undefined ? { perRequestMs: o.perRequestMs } : {}), ...(o.perPropertyMs !== undefined ? { perPropertyMs: o.perPropertyMs } : {}), maxDurationMs: o.maxDurationMs, ...(o.failOn ? { failOn: o.failOn } : {}) };
 }
 
-/** The run of a session whose target could not be reached at all: nothing was checked, and the report says why (exit 2). */
+/** The run of a session whose target could not be reached at all: nothing was checked, and the report says why (exit 3). */
 function notRun(profile: Profile, props: readonly Property[], o: SessionOptions, started: number, why: string): RunResult {
   const results = selectProperties(props, o.only ? [...o.only] : undefined, o.exclude).map((p) => ({ id: p.id, section: p.section, status: 'inconclusive' as const, runs: 0, requests: 0, durationMs: 0, findings: [], inconclusive: `not run: ${why}` }));
   return {
@@ -147,6 +147,6 @@ function notRun(profile: Profile, props: readonly Property[], o: SessionOptions,
     requests: 0,
     interrupted: false,
     inconclusive: `could not vouch for anything: ${why}`,
-    exitCode: 2,
+    exitCode: EXIT.unreachable,
   };
 }

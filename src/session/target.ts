@@ -5,7 +5,7 @@
  * network; whether the target answers is the session's to find out and report.
  */
 import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../spec/index.ts';
-import { probeConnection } from '../target/connect-probe.ts';
+import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import type { Profile } from '../target/profile.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../target/resolve.ts';
 import { UsageError } from './usage-error.ts';
@@ -70,10 +70,10 @@ export async function unreachableReason(t: Pick<ResolvedTarget, 'embedded' | 'pr
   return p.ok ? undefined : `cannot reach the target ${new URL(t.profile.baseUrl).origin}: ${p.reason}`;
 }
 
-/** For commands that write no conformance report (replay, compare): a target that cannot be reached is bad input. */
+/** For commands that write no conformance report (replay): a target that cannot be reached ends them in one line (exit 3). */
 export async function requireReachable(t: ReadyTarget): Promise<void> {
   const why = await unreachableReason(t);
-  if (why) throw new UsageError(why);
+  if (why) throw new TargetUnreachableError(why);
 }
 
 async function asUsage<T>(f: () => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { DEFAULT_RUNS, FAIL_ON_KINDS, type FailOnKind } from '../check/run/index.ts';
+import { REPORT_FORMATS, type ReportFormat } from '../report/write.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `--max-duration` when none is given: a run that fits a CI job's step (probe, properties, reports). */
@@ -56,6 +57,13 @@ export function checkFailOn(kinds: readonly string[], text = kinds.join(',')): F
   const bad = kinds.filter((w) => !(FAIL_ON_KINDS as readonly string[]).includes(w));
   if (bad.length || kinds.length === 0) throw new UsageError(`--fail-on expects ${FAIL_ON_KINDS.join(', ')}; got "${bad.join(',') || text}"`);
   return [...new Set(kinds as FailOnKind[])];
+}
+
+/** Report formats as asked (`--report json,junit`, or the library's `reports`): each a known one, at least one. */
+export function checkReportFormats(formats: readonly string[], text = formats.join(',')): ReportFormat[] {
+  const bad = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
+  if (bad.length || formats.length === 0) throw new UsageError(`--report: unknown format "${bad.join(',') || text}"; the formats are ${REPORT_FORMATS.join(', ')} (default: all)`);
+  return [...new Set(formats as ReportFormat[])];
 }
 
 export { DEFAULT_RUNS };

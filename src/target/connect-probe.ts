@@ -15,6 +15,12 @@ import { shownProxy } from './proxy.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
 import { TunnelError, connectToProxy, openTunnel } from './tunnel.ts';
 
+/**
+ * The target could not be reached, where a command cannot go on without it (replay, load): one line,
+ * and exit 3 (the target's trouble), never 4 (bad input to pouchproof), which a CI job treats differently.
+ */
+export class TargetUnreachableError extends Error {}
+
 export interface ConnectProbe {
   readonly ok: boolean;
   /** `connected`, or why not (`connection refused`, `no answer within 3000 ms`, an error code, a TLS or proxy failure). */

@@ -21,14 +21,14 @@ afterAll(async () => {
 
 describe('--exclude, --max-failures, --no-shrink as flags', () => {
   it('read as the session options, and refuse bad values in one line', () => {
-    const s = parseSuiteArgs({ only: ['usage.*'], exclude: ['usage.concurrent-*,usage.commutative', 'usage.associative'], 'max-failures': '2', shrink: false, examples: 'db' }).session;
+    const s = parseSuiteArgs({ only: ['usage.*'], exclude: ['usage.concurrent-*,usage.commutative', 'usage.associative'], 'max-failures': 2, shrink: false, examples: 'db' }).session;
     expect(s).toMatchObject({ only: ['usage.*'], exclude: ['usage.concurrent-*', 'usage.commutative', 'usage.associative'], maxFailures: 2, shrink: false, examplesDir: 'db' });
     const plain = parseSuiteArgs({}).session;
     expect(plain.exclude).toBeUndefined();
     expect(plain.maxFailures).toBeUndefined();
     expect(plain.shrink).toBeUndefined();
-    expect(() => parseSuiteArgs({ 'max-failures': '0' })).toThrow(/^--max-failures must be an integer from 1 to 10000, got 0$/);
-    expect(() => parseSuiteArgs({ 'max-failures': 'many' })).toThrow(/^--max-failures must be an integer/);
+    expect(() => parseSuiteArgs({ 'max-failures': 0 })).toThrow(/^--max-failures must be an integer from 1 to 10000, got 0$/);
+    expect(() => parseSuiteArgs({ 'max-failures': Number.NaN })).toThrow(/^--max-failures must be an integer/);
     expect(parseExamples(false)).toBeUndefined();
     expect(parseExamples('db')).toBe('db');
     // Without a flag: the environment's choice, else the default directory.

@@ -93,6 +93,8 @@ describe('pouchproof compare', () => {
     expect(c.sides.find((s) => s.name === 'down')!.unreachable).toMatch(/connection refused/);
     expect(c.sides.find((s) => s.name === 'garbage')!.unreachable).toMatch(/did not answer a plain request usably/);
     expect(c.divergences.filter((d) => d.wrong?.includes('up'))).toEqual([]);
+    // The side that is down could not be judged (3); the garbage side's answers broke the spec, which outranks it (1).
+    expect(c.sides.map((x) => [x.name, x.exitCode])).toEqual([['up', 0], ['down', 3], ['garbage', 1]]);
     expect(c.exitCode).toBe(1);
   }, 60_000);
 });

@@ -259,7 +259,7 @@ describe('runProperties', () => {
       expect(run.requests).toBeGreaterThanOrEqual(UNREACHABLE_AFTER);
       expect(run.requests).toBeLessThan(UNREACHABLE_AFTER + 4);
       expect(run.unreachable).toMatch(/stopped answering: (8|9|10|11) requests in a row got no complete response/);
-      expect(run.exitCode).toBe(1);
+      expect(run.exitCode).toBe(3);
       expect(run.results[0]!.findings.some((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toBe(true);
       expect(run.results[0]!.findings.some((f) => f.kind === 'violation')).toBe(false);
       expect(run.results[1]).toMatchObject({ status: 'skipped', findings: [{ kind: 'skipped', message: 'not run: the target stopped answering' }] });

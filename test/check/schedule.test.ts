@@ -83,10 +83,10 @@ describe('Slots', () => {
 
 describe('--properties-at-once', () => {
   it('is a whole number from 1; left out, the session\'s default applies', () => {
-    expect(parseSuiteArgs({ 'properties-at-once': '1' }).session.propertiesAtOnce).toBe(1);
+    expect(parseSuiteArgs({ 'properties-at-once': 1 }).session.propertiesAtOnce).toBe(1);
     expect(parseSuiteArgs({}).session.propertiesAtOnce).toBeUndefined();
-    expect(() => parseSuiteArgs({ 'properties-at-once': '0' })).toThrow(/--properties-at-once must be an integer from 1/);
-    expect(() => parseSuiteArgs({ 'properties-at-once': 'two' })).toThrow(/--properties-at-once/);
+    expect(() => parseSuiteArgs({ 'properties-at-once': 0 })).toThrow(/--properties-at-once must be an integer from 1/);
+    expect(() => parseSuiteArgs({ 'properties-at-once': NaN })).toThrow(/--properties-at-once/);
   });
 });
 

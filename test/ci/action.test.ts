@@ -113,7 +113,8 @@ describe('ci/github-action.sh run, as the action runs it', () => {
     const r = await runStep('secret', { INPUT_PROFILE_JSON: JSON.stringify(ref.profileDocument), INPUT_ONLY: 'usage.never-summed', INPUT_SEED: '4', INPUT_MAX_DURATION: '60s' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs['exit-code']).toBe('1');
-    expect(r.outputs.verdict).toMatch(/^[1-9]\d* violation\(s\)/);
+    expect(r.outputs.verdict).toBe('failed');
+    expect(r.outputs.headline).toMatch(/^[1-9]\d* violation\(s\)/);
     expect(r.summary).toMatch(/^## pouchproof: [1-9]\d* violation/);
     expect(r.summary).toContain('usage.never-summed');
     expect(r.outputs.junit).toMatch(/\/pouchproof-reports\/[^/]+\/junit\.xml$/);
@@ -136,41 +137,60 @@ describe('ci/github-action.sh run, as the action runs it', () => {
 
   it('a no-shrink that is neither true nor false: refused before anything runs, naming the input', async () => {
     const r = await runStep('bad-no-shrink', { INPUT_TARGET: 'reference', INPUT_NO_SHRINK: 'yes' });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toBe('pouchproof action: the input no-shrink is "yes": give true or false\n');
-    expect(r.outputs['exit-code']).toBe('2');
+    expect(r.outputs['exit-code']).toBe('4');
   });
 
-  it('an empty secret (profile-json empty, and profile and target): refused before anything runs, exit code 2, the inputs named', async () => {
+  it('an empty secret (profile-json empty, and profile and target): refused before anything runs, exit code 4, the inputs named', async () => {
     const r = await runStep('empty-secret', { INPUT_PROFILE_JSON: '', INPUT_PROFILE: '', INPUT_TARGET: '' });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^pouchproof action: the inputs profile, profile-json and target are all empty: give exactly one .*target: reference tests the embedded reference on purpose\n$/);
     expect(r.stdout).toBe('');
-    expect(r.outputs).toEqual({ 'exit-code': '2', verdict: 'not run: bad configuration' });
+    expect(r.outputs).toEqual({ 'exit-code': '4', verdict: 'config-error', headline: 'not run: bad configuration' });
     expect(r.summary).toMatch(/^## pouchproof: not run \(bad configuration\)\n\nthe inputs profile, profile-json and target are all empty/);
   });
 
-  it('a profile and a target both given: refused, naming both, exit code 2', async () => {
+  it('a profile and a target both given: refused, naming both, exit code 4', async () => {
     const r = await runStep('both', { INPUT_PROFILE_JSON: JSON.stringify(ref.profileDocument), INPUT_PROFILE: '', INPUT_TARGET: ref.url });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toBe('pouchproof action: the inputs profile-json and target are both given: give exactly one of profile, profile-json and target\n');
-    expect(r.outputs['exit-code']).toBe('2');
+    expect(r.outputs['exit-code']).toBe('4');
+    expect(r.outputs.verdict).toBe('config-error');
   });
 
   it('target: reference runs the embedded reference on purpose, under CI too, and the summary says so', async () => {
     const r = await runStep('reference', { CI: 'true', INPUT_TARGET: 'reference', INPUT_ONLY: 'usage.idempotent', INPUT_SEED: '3', INPUT_MAX_DURATION: '60s' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs['exit-code'], r.stderr).toBe('0');
+    expect(r.outputs.verdict).toBe('passed');
     expect(r.summary).toContain('**The target is the embedded reference**');
   });
 
-  it('a target that cannot be reached: a report that vouches for nothing and says why, exit-code 2, the step summary says so', async () => {
+  it('a target that cannot be reached: a report that vouches for nothing and says why, exit-code 3, verdict unreachable, the step summary says so', async () => {
     const r = await runStep('unreachable', { INPUT_TARGET: `http://127.0.0.1:${await closedPort()}` });
     expect(r.code).toBe(0);
-    expect(r.outputs['exit-code']).toBe('2');
-    expect(r.outputs.verdict).toMatch(/^could not vouch for anything: cannot reach the target http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.outputs['exit-code']).toBe('3');
+    expect(r.outputs.verdict).toBe('unreachable');
+    expect(r.outputs.headline).toMatch(/^could not vouch for anything: cannot reach the target http:\/\/127\.0\.0\.1:\d+/);
     expect(r.summary).toContain('cannot reach the target');
     expect(r.outputs.junit).toBeDefined();
     expect(r.stderr).toContain('cannot reach the target');
+  });
+
+  it('a run that could not vouch (a property its time budget left below its floor): exit-code 2, verdict inconclusive', async () => {
+    const r = await runStep('inconclusive', { INPUT_TARGET: 'reference', INPUT_ONLY: 'rejection.violations-rejected', INPUT_SEED: '3', INPUT_MAX_DURATION: '1s' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('2');
+    expect(r.outputs.verdict).toBe('inconclusive');
+  });
+
+  it('an input pouchproof itself refuses (fail-on a kind it does not know): exit-code 4, verdict config-error, no report', async () => {
+    const r = await runStep('bad-fail-on', { INPUT_TARGET: 'reference', INPUT_FAIL_ON: 'assumption' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs['exit-code']).toBe('4');
+    expect(r.outputs.verdict).toBe('config-error');
+    expect(r.outputs.headline).toBe('no report (exit code 4)');
+    expect(r.stderr).toContain('--fail-on expects performance; got "assumption"');
   });
 });

@@ -48,7 +48,8 @@ async function runAgainst(local: Local, name: string, extra: string[]): Promise<
 describe('a run that cannot vouch for the target never passes', () => {
   it('a target that cuts every response off mid-body: the run ends early with one finding, nothing passed', async () => {
     const { code, stdout, report } = await runAgainst(await resetMidBody(), 'reset', ['--assume', 'defaults', '--per-request-ms', '2000', '--max-duration', '60s']);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
+    expect(report.exitCode).toBe(3);
     expect(report.totals.passed).toBe(0);
     // Cases run side by side: the few already sent when the eighth silence is counted finish too.
     expect(report.unreachable).toMatch(/^the target stopped answering: \d+ requests in a row got no complete response \(last: connection closed by the target during the response body\)/);
@@ -70,7 +71,7 @@ describe('a run that cannot vouch for the target never passes', () => {
   it('a target that sends headers and then stalls every body: ended after a few timeouts, not a bound per property', async () => {
     const local = await headersThenStall();
     const { code, stdout, report } = await runAgainst(local, 'stall', ['--assume', 'defaults', '--per-request-ms', '300', '--max-duration', '60s']);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(report.unreachable).toMatch(/got no complete response \(last: the response body did not finish within 300 ms\)/);
     // Eight silent in a row end it; the cases in flight then (at most the run's concurrency, whatever the properties side by side) finish.
     expect(report.totals.requests).toBeLessThanOrEqual(8 + DEFAULT_CASE_CONCURRENCY);
@@ -97,10 +98,11 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(report.durationMs).toBeLessThan(60_000);
   });
 
-  it('a correct target that answers one request in ten at once and the rest after 3 s, against a 500 ms bound: the run ends early with one line and exit 2', async () => {
+  it('a correct target that answers one request in ten at once and the rest after 3 s, against a 500 ms bound: the run ends early with one line and exit 3 (stopped answering at this bound)', async () => {
     const started = Date.now();
     const { code, stdout, report } = await runAgainst(await mostlySlowProxy(ref.url, 10, 3000), 'too-slow', ['--assume', 'defaults', '--per-request-ms', '500', '--max-duration', '10m']);
-    expect(code, stdout).toBe(2);
+    expect(code, stdout).toBe(3);
+    expect(report.exitCode).toBe(3);
     expect(report.inconclusive).toMatch(/^the target timed out on \d+ of the last 40 requests \(each given 500 ms\): too slow to judge at this bound/);
     expect(stdout).toMatch(/^inconclusive: the target timed out on \d+ of the last 40 requests/m);
     expect(report.properties.flatMap((p) => p.findings).some((f) => f.kind === 'transport' && /the run stops here \(raise --per-request-ms or timeouts\.requestMs to judge a slower target\)/.test(f.message))).toBe(true);

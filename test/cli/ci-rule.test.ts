@@ -1,6 +1,6 @@
 /**
  * No target, no run, in CI (src/cli/ci.ts): `run` without a target tests the embedded reference and
- * says so on its first console line and in summary.md; under CI it refuses (exit 2, one line) unless
+ * says so on its first console line and in summary.md; under CI it refuses (exit 4, one line) unless
  * the reference is named on purpose; `start` is such a choice. In-process (main()), one property each.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -52,11 +52,11 @@ describe('run without a target', () => {
     expect((await report(reports)).target.embedded).toBe(true);
   });
 
-  it.each(['1', 'true'])('under CI=%s is refused: exit 2, one line, nothing run or written', async (ci) => {
+  it.each(['1', 'true'])('under CI=%s is refused: exit 4, one line, nothing run or written', async (ci) => {
     vi.stubEnv('CI', ci);
     const reports = join(dir, `refused-${ci}`);
     const r = await cli(['run', ...ONE, '--report-dir', reports]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.out).toBe('');
     expect(r.err).toMatch(REFUSED);
     await expect(stat(reports)).rejects.toThrow(/ENOENT/);
@@ -73,7 +73,7 @@ describe('run without a target', () => {
 
   it('--reference beside another target is bad input', async () => {
     const r = await cli(['run', '--reference', '--target', 'http://127.0.0.1:9', ...ONE]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.err).toBe('pouchproof: give one of --profile, --target or --reference, not more\n');
   });
 });

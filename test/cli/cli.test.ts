@@ -22,17 +22,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('usage and configuration errors exit 2 with a clear line, no stack trace', () => {
+describe('usage and configuration errors exit 4 with a clear line, no stack trace; an unreachable target 3; nothing checked 2', () => {
   it('unreachable --target', async () => {
     const port = await closedPort();
     const reports = join(dir, 'unreachable');
     const r = await pouchproof(['run', '--target', `http://127.0.0.1:${port}`, '--report-dir', reports]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.stderr).toContain(`cannot reach the target http://127.0.0.1:${port}: connection refused`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     // A CI job gets its reports even so: nothing was checked, and they say why.
     const report = JSON.parse(await readFile(join(reports, 'latest', 'report.json'), 'utf8')) as { exitCode: number; inconclusive?: string; totals: { passed: number } };
-    expect(report).toMatchObject({ exitCode: 2, totals: { passed: 0 } });
+    expect(report).toMatchObject({ exitCode: 3, totals: { passed: 0 } });
     expect(report.inconclusive).toContain('cannot reach the target');
     expect(await readFile(join(reports, 'latest', 'junit.xml'), 'utf8')).toContain('<testsuite');
   });
@@ -64,7 +64,7 @@ describe('usage and configuration errors exit 2 with a clear line, no stack trac
     ];
     const results = await Promise.all(cases.map(([args]) => pouchproof(args)));
     results.forEach((r, i) => {
-      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.code, cases[i]![0].join(' ')).toBe(4);
       expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
@@ -132,7 +132,7 @@ describe.skipIf(!havePropertiesIndex)('with the properties', () => {
 
   it('--only matching nothing is a usage error', async () => {
     const r = await pouchproof(['run', '--reference', '--only', 'nothing.matches']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toContain('matches no property');
   });
 

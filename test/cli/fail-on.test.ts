@@ -56,7 +56,7 @@ describe('--fail-on performance', () => {
 
   it('an unknown kind is a usage error', async () => {
     const r = await pouchproof(['run', '--fail-on', 'assumption']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toContain('--fail-on expects performance; got "assumption"');
   });
 });

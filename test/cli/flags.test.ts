@@ -1,6 +1,6 @@
 /**
  * One vocabulary of flags (issue 14.7): every command's --help shows examples, an unknown flag or
- * command is an error (exit 2) that names the closest valid one, and `load`'s old `--reports` still
+ * command is an error (exit 4) that names the closest valid one, and `load`'s old `--reports` still
  * works with a warning; `--version`, and the version in replay tokens. In-process: main() is what
  * bin/pouchproof.js calls.
  */
@@ -35,9 +35,9 @@ describe('one vocabulary for flags', () => {
     [['load', '--scenario', 'commit-throughput', '--reports-dir', 'x'], 'unknown option --reports-dir (did you mean --report-dir?)'],
     [['compare', '--per-propery-ms', '5'], 'unknown option --per-propery-ms (did you mean --per-property-ms?)'],
     [['rnu'], 'unknown command rnu (did you mean run?)'],
-  ])('%j is refused with exit 2, naming the closest valid name', async (args, message) => {
+  ])('%j is refused with exit 4, naming the closest valid name', async (args, message) => {
     const r = await cli(args);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.err).toContain(message);
     expect(r.err).not.toMatch(/reportsDir|repotDir/); // the camel-cased echo yargs adds is not repeated
     expect(r.err).not.toMatch(/\n\s+at /);
@@ -45,7 +45,7 @@ describe('one vocabulary for flags', () => {
 
   it('suggests nothing for a flag unlike every option', async () => {
     const r = await cli(['run', '--zzzzzzzz']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.err).toContain('unknown option --zzzzzzzz; --help lists them');
   });
 

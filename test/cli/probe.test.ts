@@ -29,15 +29,15 @@ describe('pouchproof probe', () => {
     expect(out.requests).toBeGreaterThan(0);
   });
 
-  it('a target that is down: exit 2 (nothing could be told), every reading unknown with the reason', async () => {
+  it('a target that is down: exit 3 (not reached), every reading unknown with the reason', async () => {
     const port = await closedPort();
     const r = await pouchproof(['probe', '--target', `http://127.0.0.1:${port}`]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.stdout).toContain(`all ${DISCOVERABLE.length} unknown: the target did not answer a plain request usably`);
     expect(r.stdout).toContain('connection refused');
   });
 
-  it('bad input: one line, exit 2, no stack trace', async () => {
+  it('bad input: one line, exit 4, no stack trace', async () => {
     const cases: [string[], RegExp][] = [
       [['probe', '--reading', 'no-such=1'], /--reading: unknown assumption "no-such"/],
       [['probe', '--reading', 'seq-semantics=sideways'], /has no reading "sideways"/],
@@ -48,15 +48,15 @@ describe('pouchproof probe', () => {
     ];
     const results = await Promise.all(cases.map(([args]) => pouchproof(args)));
     results.forEach((r, i) => {
-      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.code, cases[i]![0].join(' ')).toBe(4);
       expect(r.stderr, cases[i]![0].join(' ')).toMatch(cases[i]![1]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     });
   });
 
-  it('under CI, no target is refused (exit 2, one line) rather than a probe of the embedded reference', async () => {
+  it('under CI, no target is refused (exit 4, one line) rather than a probe of the embedded reference', async () => {
     const r = await pouchproof(['probe'], 30_000, { CI: '1' });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^pouchproof: CI is set and no target was given, so probe would test pouchproof's embedded reference .*--reference to test the embedded reference on purpose\n$/);
   });

@@ -40,10 +40,10 @@ describe('pouchproof load', () => {
     expect(r.code, r.err).toBe(0);
   });
 
-  it('under CI without a target: refused in one line, exit 2, nothing measured; a --fault names the reference on purpose', () => {
+  it('under CI without a target: refused in one line, exit 4, nothing measured; a --fault names the reference on purpose', () => {
     const before = readdirSync(reports).length;
     const r = cliIn({ ...process.env, CI: '1' }, '--scenario', 'usage-flood', '--duration', '300ms', '--workers', '0');
-    expect(r.code, r.err).toBe(2);
+    expect(r.code, r.err).toBe(4);
     expect(r.out).toBe('');
     expect(r.err).toMatch(/^pouchproof: CI is set and no target was given, so load would test pouchproof's embedded reference instead of your service: .*--reference to test the embedded reference on purpose\n$/);
     expect(readdirSync(reports)).toHaveLength(before);
@@ -51,7 +51,7 @@ describe('pouchproof load', () => {
     expect(faulted.code, faulted.err).toBe(0);
   });
 
-  it('refuses bad input with one line and exit 2', () => {
+  it('refuses bad input with one line and exit 4', () => {
     for (const args of [
       ['--scenario', 'commit-throughput', '--reference', '--threshold', 'p99<<5'],
       ['--scenario', 'commit-throughput', '--reference', '--duration', 'soon'],
@@ -59,7 +59,7 @@ describe('pouchproof load', () => {
       ['--scenario', 'commit-throughput', '--target', 'http://192.0.2.1:8080'],
     ]) {
       const r = cli(...args);
-      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(2);
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(4);
       expect(r.err.trim().split('\n'), r.err).toHaveLength(1);
       expect(r.err).not.toMatch(/\n\s+at /);
     }

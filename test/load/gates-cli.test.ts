@@ -55,9 +55,9 @@ describe('pouchproof load --find-capacity, then --baseline', () => {
     expect((JSON.parse(slow.file('load.json')) as { baseline: { rows: unknown[] } }).baseline.rows.length).toBeGreaterThan(5);
   });
 
-  it('refuses a missing baseline with one line and exit 2', () => {
+  it('refuses a missing baseline with one line and exit 4', () => {
     const r = cli('bad', '--scenario', 'usage-flood', '--baseline', join(reports, 'nope', 'load.json'), '--threshold', 'p99<+10%');
-    expect(r.code, r.err).toBe(2);
+    expect(r.code, r.err).toBe(4);
     expect(r.err).toMatch(/^pouchproof: baseline .*nope.*: no such file\n$/);
   });
 });

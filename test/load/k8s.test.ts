@@ -65,7 +65,7 @@ describe('load k8s', () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const code = await loadK8s.handler({ shards: 3, image: 'x', scenario: 'usage-flood', duration: '30s', lead: '2m', name: 'pouchproof-load', threshold: [], param: [], 'allow-remote': false });
-      expect(code).toBe(2);
+      expect(code).toBe(4);
       expect(String(err.mock.calls[0]?.[0])).toMatch(/--allow-remote/);
     } finally {
       err.mockRestore();
@@ -136,7 +136,7 @@ describe('load k8s --profile: every file the profile names is mounted where the 
   it('says so in one line from the command, before printing anything', async () => {
     const file = stagingProfile({ headers: { 'x-route': { env: 'ROUTE' } } });
     const r = await pouchproof(['load', 'k8s', '--shards', '2', '--image', 'reg.example/pp:3', '--scenario', 'usage-flood', '--allow-remote', '--profile', file]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toMatch(/^pouchproof: headers\.x-route: \{"env": "ROUTE"\} is read from the environment/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);

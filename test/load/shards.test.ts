@@ -236,7 +236,7 @@ describe('waiting for the shared start', () => {
 });
 
 describe('pouchproof load: bad shard input', () => {
-  it('exits 2 with one line before anything starts', async () => {
+  it('exits 4 with one line before anything starts', async () => {
     const { default: load } = await import('../../src/cli/commands/load.ts');
     const base = { scenario: 'commit-throughput', duration: '1s', threshold: [], param: [], fault: [], 'allow-remote': false, 'report-dir': dir, 'print-shard': false };
     for (const [extra, why] of [
@@ -258,7 +258,7 @@ describe('pouchproof load: bad shard input', () => {
         err.mockRestore();
         out.mockRestore();
       }
-      expect(code, JSON.stringify(extra)).toBe(2);
+      expect(code, JSON.stringify(extra)).toBe(4);
       expect(said).toMatch(why);
       expect(said.trim().split('\n')).toHaveLength(1);
     }

@@ -97,15 +97,15 @@ describe('pouchproof serve', () => {
     expect((await stat(path)).mode & 0o077).toBe(0);
   });
 
-  it('refuses an unknown fault and a bad fixture with one line and exit code 2', async () => {
+  it('refuses an unknown fault and a bad fixture with one line and exit code 4', async () => {
     const a = await runCli(['serve', '--fault', 'nope']);
-    expect(a.code).toBe(2);
+    expect(a.code).toBe(4);
     expect(a.err.trim().split('\n')).toHaveLength(1);
     expect(a.err).toContain('unknown fault "nope"');
     const bad = join(dir, 'fixture.json');
     await writeFile(bad, '{"primary":{}}');
     const b = await runCli(['serve', '--fixture', bad]);
-    expect(b.code).toBe(2);
+    expect(b.code).toBe(4);
     expect(b.err.trim().split('\n')).toHaveLength(1);
   });
 
@@ -123,14 +123,14 @@ describe('pouchproof serve', () => {
     expect(list.out).toMatch(/^harness +caller-auth/m);
   });
 
-  it('refuses a bad reading with the registry\'s one-line message and exit code 2', async () => {
+  it('refuses a bad reading with the registry\'s one-line message and exit code 4', async () => {
     for (const [arg, msg] of [
       ['conflict-behaviour=maybe', 'assumption "conflict-behaviour" has no reading "maybe"; choose one of: reject-request, per-op-status'],
       ['no-such=1', 'unknown assumption "no-such"'],
       ['seq-semantics', 'reading "seq-semantics" is not NAME=VALUE'],
     ] as const) {
       const r = await runCli(['serve', '--reading', arg]);
-      expect(r.code, arg).toBe(2);
+      expect(r.code, arg).toBe(4);
       expect(r.err.trim().split('\n'), arg).toHaveLength(1);
       expect(r.err, arg).toContain(msg);
     }

@@ -111,6 +111,10 @@ describe('report.html', () => {
     expect(verdictWord(reportOf([], { exitCode: 2, inconclusive: '1 property completed no case' }))).toBe('inconclusive');
     expect(toReportHtml(reportOf([], { exitCode: 2, inconclusive: '1 property completed no case (roster.slow)' }))).toContain('inconclusive: 1 property completed no case (roster.slow)');
     expect(verdictWord(reportOf([], { exitCode: 0 }))).toBe('passed');
+    // Exit 3: the target could not be reached or stopped answering, its own colour and word.
+    const down = toReportHtml(reportOf([], { exitCode: 3, unreachable: 'the target stopped answering: 8 requests in a row got no complete response' }));
+    expect(down).toMatch(/<div class="verdict v-unreachable" id="verdict"><b>UNREACHABLE<\/b> \(exit 3\)<ul><li>target unreachable/);
+    expect(down).toContain('.v-unreachable{');
   });
 
   it('escapes everything: a <script> in evidence, bodies or readings stays text; the only script is the page\'s own filter', () => {

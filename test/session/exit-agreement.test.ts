@@ -7,13 +7,15 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, startReference, type Reference } from '../../src/index.ts';
-import { pouchproof } from '../cli/spawn-cli.ts';
+import { parseProfile, run, startReference, UsageError, type Reference } from '../../src/index.ts';
+import { closedPort, pouchproof } from '../cli/spawn-cli.ts';
 
 interface Rule {
   readonly rule: string;
-  readonly code: 0 | 1 | 2;
+  readonly code: 0 | 1 | 2 | 3;
   readonly faults: readonly string[];
+  /** A closed port instead of the reference: nothing listens there. */
+  readonly closed?: true;
   readonly only: string;
   readonly maxDuration?: { readonly ms: number; readonly flag: string };
 }
@@ -23,6 +25,7 @@ const RULES: readonly Rule[] = [
   { rule: 'a violation', code: 1, faults: ['usage-summed'], only: 'usage.never-summed' },
   { rule: 'a property below its floor (the time budget ends it)', code: 2, faults: [], only: 'rejection.violations-rejected', maxDuration: { ms: 1000, flag: '1s' } },
   { rule: 'every property skipped (nothing was checked)', code: 2, faults: [], only: 'unlock.head-seq' },
+  { rule: 'a target that cannot be reached (a closed port)', code: 3, faults: [], only: 'usage.idempotent', closed: true },
 ];
 
 const refs = new Map<string, Reference>();
@@ -40,10 +43,11 @@ describe('report.exitCode, the library and the process exit agree', () => {
   it.each(RULES)('exit $code: $rule', async (r) => {
     const ref = refs.get(r.faults.join())!;
     const common = { only: [r.only], runs: 3, seed: 7 } as const;
-    const lib = await run({ profile: ref.profile, ...common, readings: 'defaults', ...(r.maxDuration ? { maxDurationMs: r.maxDuration.ms } : {}), log: () => undefined });
+    const document = r.closed ? { ...(ref.profileDocument as object), baseUrl: `http://127.0.0.1:${await closedPort()}` } : ref.profileDocument;
+    const lib = await run({ profile: parseProfile(document), ...common, readings: 'defaults', ...(r.maxDuration ? { maxDurationMs: r.maxDuration.ms } : {}), log: () => undefined });
 
     const profile = join(dir, `${r.code}-${r.only}.profile.json`);
-    await writeFile(profile, JSON.stringify(ref.profileDocument));
+    await writeFile(profile, JSON.stringify(document));
     const reportDir = join(dir, `${r.code}-${r.only}`);
     const cli = await pouchproof(
       ['run', '--profile', profile, '--only', r.only, '--runs', '3', '--seed', '7', '--assume', 'defaults', '--report-dir', reportDir, ...(r.maxDuration ? ['--max-duration', r.maxDuration.flag] : [])],
@@ -53,4 +57,30 @@ describe('report.exitCode, the library and the process exit agree', () => {
 
     expect({ library: lib.exitCode, report: written.exitCode, process: cli.code }, cli.stderr + cli.stdout.slice(-400)).toEqual({ library: r.code, report: r.code, process: r.code });
   }, 150_000);
+});
+
+describe('4, bad input to pouchproof: the library throws what the process exits 4 on, and no report is written', () => {
+  it.each([
+    ['a bad number', { runs: 0 }, ['--runs', '0'], /^--runs must be an integer from 1 to 100000, got 0$/],
+    ['a bad report format', { reports: ['pdf'] }, ['--report', 'pdf'], /^--report: unknown format "pdf"/],
+  ] as const)('%s', async (_what, option, flag, message) => {
+    const reportDir = join(dir, `config-${flag[0]}`);
+    // @ts-expect-error: a value the option's type refuses, as a JavaScript caller may pass it
+    await expect(run({ target: 'reference', reportDir, ...option })).rejects.toThrow(UsageError);
+    // @ts-expect-error: as above
+    await expect(run({ target: 'reference', reportDir, ...option })).rejects.toThrow(message);
+    const cli = await pouchproof(['run', '--reference', '--report-dir', reportDir, ...flag]);
+    expect(cli.code, cli.stderr).toBe(4);
+    expect(cli.stderr).toMatch(new RegExp(`^pouchproof: ${message.source.slice(1)}`, 'm'));
+    await expect(readFile(join(reportDir, 'latest/report.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a profile that is not JSON', async () => {
+    const bad = join(dir, 'bad.profile.json');
+    await writeFile(bad, '{ "baseUrl": ');
+    await expect(run({ profile: bad })).rejects.toThrow(UsageError);
+    const cli = await pouchproof(['run', '--profile', bad, '--report-dir', join(dir, 'bad-profile')]);
+    expect(cli.code, cli.stderr).toBe(4);
+    expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });

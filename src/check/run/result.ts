@@ -112,7 +112,7 @@ export interface RunResult {
   /** Requests the client held back and re-sent because the target throttled them (429, or 503 with Retry-After), and the time waited. */
   throttling?: { readonly throttled: number; readonly waitedMs: number; readonly limitPerSecond?: number };
   /** See `exitCodeOf` (exit-code.ts). */
-  exitCode: 0 | 1 | 2;
+  exitCode: 0 | 1 | 2 | 3;
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
   /** Which request constraints were seen accepted and refused, when a coverage phase ran. */

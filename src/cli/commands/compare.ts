@@ -9,6 +9,7 @@ import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { compareTargets, type CompareTarget } from '../../check/orchestrate/compare/index.ts';
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
+import { TargetUnreachableError } from '../../target/connect-probe.ts';
 import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
 import { compareHtml } from '../../report/compare-html.ts';
@@ -18,7 +19,7 @@ import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { makeRunId } from '../../check/run/index.ts';
 import { loadAllProperties, unreachableReason } from '../../session/index.ts';
-import { parseOnly, parsePositive, parseSeed } from '../args.ts';
+import { numberOption, parseOnly, parsePositive, parseSeed } from '../args.ts';
 
 
 function listOf(v: readonly string[] | undefined): string[] {
@@ -59,10 +60,10 @@ const compare = defineCommand({
     y
       .option('profile', { type: 'string', array: true, describe: 'target profile JSON file (repeatable); `reference` is the embedded reference' })
       .option('target', { type: 'string', array: true, describe: 'base URL of a target without credentials (repeatable)' })
-      .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator, the same for every target (default: random, printed)' })
-      .option('runs', { type: 'string', requiresArg: true, describe: 'cases per property (default 25)' })
+      .option('seed', numberOption('seed for every generator, the same for every target (default: random, printed)'))
+      .option('runs', numberOption('cases per property (default 25)'))
       .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
-      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+      .option('per-property-ms', numberOption('time bound of one property (default 30000)'))
       .option('load', { type: 'string', choices: SCENARIO_NAMES, describe: 'also run this load scenario against each target in turn' })
       .option('load-duration', { type: 'string', default: '5s', describe: 'duration of each target\'s load run' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow load against a target off the loopback interface' })
@@ -98,7 +99,7 @@ const compare = defineCommand({
             rows.push({ side: targets[i]!.name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
               checks: r.checks.length ? r.checks.map((k) => `${k.name} ${k.passed ? 'passed' : 'FAILED'}`).join(', ') : 'none' });
           } catch (e) {
-            if (!(e instanceof LoadUsageError)) throw e;
+            if (!(e instanceof LoadUsageError) && !(e instanceof TargetUnreachableError)) throw e;
             rows.push({ side: targets[i]!.name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
           }
         }

@@ -4,6 +4,8 @@ import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
 import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
+import { numberOption } from '../args.ts';
+import { checkSeed } from '../../session/values.ts';
 import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
 import { K8sError, indexedJob, k8sRecipe, profileMounts, type K8sJobOptions, type SecretMount } from '../../load/k8s.ts';
 import { findJsonSyntaxError } from '../../target/json-syntax.ts';
@@ -28,13 +30,13 @@ function k8sOptions(y: Argv) {
     .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
     .option('profile', { type: 'string', describe: 'the profile the pods use: the Secret command and the mounts then cover every file it names (at the same relative paths)' })
     .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
-    .option('max-requests', { type: 'number', describe: 'stop after this many requests in all' })
+    .option('max-requests', numberOption('stop after this many requests in all'))
     .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
-    .option('connections', { type: 'number', describe: 'closed model: connections in all (each shard opens its share)' })
-    .option('workers', { type: 'number', describe: 'worker threads per pod' })
+    .option('connections', numberOption('closed model: connections in all (each shard opens its share)'))
+    .option('workers', numberOption('worker threads per pod'))
     .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole" })
     .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
-    .option('seed', { type: 'number', describe: 'seed shared by the shards (default: drawn now)' })
+    .option('seed', numberOption('seed shared by the shards (default: drawn now)'))
     .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' });
 }
 
@@ -61,7 +63,7 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   const secret = argv.secret ?? (target === undefined ? 'pouchproof-profile' : undefined);
   const mounts = profile !== undefined ? await mountsOf(profile) : undefined;
   // One seed for every shard: their worker seeds are then distinct by construction.
-  const seed = argv.seed ?? randomInt(0x7fffffff);
+  const seed = argv.seed !== undefined ? checkSeed(argv.seed) : randomInt(0x7fffffff);
   const opt = (name: 'target' | 'max-requests' | 'rate' | 'connections' | 'workers'): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
   const loadArgs = [
     '--scenario', argv.scenario,

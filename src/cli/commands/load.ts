@@ -20,6 +20,8 @@ import { baselineConsole } from '../../report/load-baseline.ts';
 import { prepareGates, runGated } from '../../load/gates.ts';
 import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
 import { checkTargetFlags, referenceOption } from '../ci.ts';
+import { numberOption } from '../args.ts';
+import { checkSeed } from '../../session/values.ts';
 
 function parseParams(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -43,10 +45,10 @@ function loadOptions(y: Argv) {
       .option('target', { type: 'string', describe: `target base URL, without credentials, or ${REFERENCE_TARGET}` }),
   )
     .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
-    .option('max-requests', { type: 'number', describe: 'stop after this many requests as well' })
+    .option('max-requests', numberOption('stop after this many requests as well'))
     .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
-    .option('connections', { type: 'number', describe: 'connections (closed model: each sends as fast as it can)' })
-    .option('workers', { type: 'number', describe: 'worker threads generating load (0: the main thread)' })
+    .option('connections', numberOption('connections (closed model: each sends as fast as it can)'))
+    .option('workers', numberOption('worker threads generating load (0: the main thread)'))
     .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1" })
     .option('find-capacity', { type: 'string', describe: "search the highest open-model rate within this objective, e.g. 'p99<50ms' or 'p99<50ms,errors<0.1%' (errors<1% unless given); --rate is the start rate" })
     .option('max-rate', { type: 'string', describe: 'capacity search: the highest rate tried (e.g. 5000/s)' })
@@ -55,7 +57,7 @@ function loadOptions(y: Argv) {
     .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value (repeatable)' })
     .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only (it names the reference, under CI too): switch on a named fault' })
     .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
-    .option('seed', { type: 'number', describe: 'seed of the body generator' })
+    .option('seed', numberOption('seed of the body generator'))
     .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
     // The old spelling of --report-dir: still read, hidden from --help, with a warning.
     .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
@@ -73,7 +75,7 @@ const load = defineCommand({
     ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
   ],
   builder: loadOptions,
-  // Bad input is reported as one line with exit code 2, before anything is started.
+  // Bad input is reported as one line with exit code 4 before anything is started; a target not reached, exit 3.
   handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
 });
 
@@ -123,7 +125,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
     ...(startAt ? { startAt } : {}),
     allowRemote: argv['allow-remote'],
-    ...(argv['seed'] !== undefined ? { seed: argv.seed } : {}),
+    ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
   // Last of the checks, so that bad input is named as such under CI too; a `--fault` names the reference on purpose.

@@ -8,7 +8,7 @@ import type { Readings } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
-import { parsePositive, parseSeed } from '../args.ts';
+import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
 
 
@@ -25,19 +25,19 @@ const mutants = defineCommand({
   ],
   builder: (y) =>
     y
-      .option('seed', { type: 'string', requiresArg: true, describe: 'seed (default: random, printed)' })
-      .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS})` })
-      .option('seeds', { type: 'string', requiresArg: true, default: '5', describe: 'seeds for the correct reference (false findings); 0 skips' })
+      .option('seed', numberOption('seed (default: random, printed)'))
+      .option('runs', numberOption(`cases per property (default ${DEFAULT_RUNS})`))
+      .option('seeds', { ...numberOption('seeds for the correct reference (false findings); 0 skips'), default: 5 })
       .option('fault', { type: 'string', array: true, describe: 'only these faults (repeatable)' })
       .option('full', { type: 'boolean', default: false, describe: 'run every property against every fault (slower; shows every killer)' })
       .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
-      .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property' })
+      .option('per-property-ms', numberOption('time bound of one property'))
       .option('reading', { type: 'string', array: true, describe: 'serve (and assume) this reading of a "not shown" in every run: NAME=VALUE (repeatable); a fault must still be killed' })
       .option('unnamed', { type: 'string', array: true, describe: 'serve this unnamed behaviour beside every fault and probe the readings first, as a run does (--assume auto): a fault must still be killed, not left unknown (repeatable; see serve --list-unnamed)' }),
   async handler(argv) {
     const seed = parseSeed(argv.seed);
     const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
-    const seeds = argv.seeds.trim() === '' ? NaN : Number(argv.seeds);
+    const seeds = argv.seeds;
     if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${argv.seeds}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };

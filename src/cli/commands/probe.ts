@@ -2,9 +2,9 @@
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
  * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
  * profile, a bare URL, or the embedded reference (named, or with no target outside CI: src/cli/ci.ts), optionally switched to readings
- * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0, or 2 when it could tell
- * nothing at all: a target that is down or answers garbage gets `unknown` rows with the reason, and a
- * CI step that probes it does not go green on a table of unknowns.
+ * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0, or, when it could tell
+ * nothing at all, 3 for a target that cannot be reached and 2 for one that answers garbage: either gets
+ * `unknown` rows with the reason, and a CI step that probes it does not go green on a table of unknowns.
  */
 import type { Argv } from 'yargs';
 import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
@@ -15,6 +15,8 @@ import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } 
 import { defineCommand, UsageError } from '../command.ts';
 import { checkTargetFlags, referenceOption, type TargetFlags } from '../ci.ts';
 import { REFERENCE_TARGET } from '../../target/resolve.ts';
+import { EXIT } from '../../check/run/exit-code.ts';
+import { unreachableReason } from '../../session/index.ts';
 
 /** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */
 export function parseNameValues(flag: string, args: readonly string[] | undefined): Readings {
@@ -100,7 +102,9 @@ const probe = defineCommand({
       const d = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
       if (argv['json']) process.stdout.write(`${JSON.stringify({ target: target.profile.baseUrl, ...readingsJson(d) }, null, 2)}\n`);
       else process.stdout.write(`probed ${target.label}\n${readingsConsoleLines(d, { verbose: argv['verbose'] === true }).join('\n')}\n`);
-      return d.table.length > 0 && d.table.every((r) => r.status === 'unknown') ? 2 : 0;
+      const nothing = d.table.length > 0 && d.table.every((r) => r.status === 'unknown');
+      if (!nothing) return EXIT.passed;
+      return (await unreachableReason(target)) ? EXIT.unreachable : EXIT.inconclusive;
     } finally {
       await client.close();
       await target.close();

@@ -16,7 +16,7 @@ import { UsageError } from '../command.ts';
 
 interface Flags extends TargetFlags {
   readonly assume?: readonly string[] | undefined;
-  readonly 'per-request-ms'?: string | undefined;
+  readonly 'per-request-ms'?: number | undefined;
 }
 
 /** The replay tokens of a report's findings, each once, with the property each names. */

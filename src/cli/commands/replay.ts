@@ -1,12 +1,13 @@
 import { defineCommand, UsageError } from '../command.ts';
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError, type ReplayToken } from '../../check/run/replay-token.ts';
 import { toolVersion } from '../../check/run/tool-version.ts';
+import { EXIT } from '../../check/run/exit-code.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
 import { tokenFit } from '../../check/run/token-fit.ts';
 import { replayReport } from './replay-report.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
-import { parsePositive, targetFromArgs } from '../args.ts';
+import { numberOption, parsePositive, targetFromArgs } from '../args.ts';
 import { referenceOption } from '../ci.ts';
 import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
@@ -43,7 +44,7 @@ const replay = defineCommand({
         .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
     )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
-      .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request' })
+      .option('per-request-ms', numberOption('time bound of one request'))
       .option('report', { type: 'string', requiresArg: true, describe: 'replay every finding of this report.json, one line each (still failing, now passing, no longer fits)' }),
   async handler(argv) {
     const positionals = (argv._ ?? []).map(String).filter((s) => s !== 'replay');
@@ -80,7 +81,7 @@ const replay = defineCommand({
       view.line(view.resultLine(r));
       if (r.status === 'skipped' || r.status === 'error') {
         process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);
-        return 2;
+        return EXIT.inconclusive;
       }
       for (const f of r.findings) {
         view.line(`${f.kind}: ${f.message}`);
@@ -89,7 +90,7 @@ const replay = defineCommand({
       }
       const failing = r.findings.some((f) => isFailing(f.kind));
       view.line(failing ? 'reproduced: the finding still holds' : 'not reproduced: the property passes on this target');
-      return failing ? 1 : 0;
+      return failing ? EXIT.failed : EXIT.passed;
     } finally {
       await target.close();
     }

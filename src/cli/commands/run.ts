@@ -6,9 +6,12 @@
 import type { Argv } from 'yargs';
 import { DEFAULT_RUNS, FAIL_ON_KINDS, type RunResult } from '../../check/run/index.ts';
 import { ConsoleView } from '../../report/console.ts';
+import { toReportJson } from '../../report/report-json.ts';
+import { REPORT_FORMATS, type ReportFormat } from '../../report/write.ts';
+import { redact } from '../../target/redact.ts';
 import { DEFAULT_EXAMPLES_DIR, DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_FAILURES_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
-import { parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseSeed, targetFromArgs } from '../args.ts';
+import { numberOption, parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseReportFormats, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
@@ -18,27 +21,33 @@ import { REFERENCE_TARGET } from '../../target/resolve.ts';
 /** The options `run` and `start` share. */
 export function suiteOptions<T>(y: Argv<T>) {
   return y
-    .option('seed', { type: 'string', requiresArg: true, describe: 'seed for every generator (default: random, printed)' })
-    .option('runs', { type: 'string', requiresArg: true, describe: `cases per property (default ${DEFAULT_RUNS}; some properties run fewer)` })
+    .option('seed', numberOption('seed for every generator (default: random, printed)'))
+    .option('runs', numberOption(`cases per property (default ${DEFAULT_RUNS}; some properties run fewer)`))
     .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
     .option('exclude', { type: 'string', array: true, describe: 'property id globs to leave out, after --only (repeatable or comma-separated)' })
-    .option('max-failures', { type: 'string', requiresArg: true, describe: 'stop after N failing properties; those not begun are listed as not run (default: no stop)' })
+    .option('max-failures', numberOption('stop after N failing properties; those not begun are listed as not run (default: no stop)'))
     .option('shrink', { type: 'boolean', default: true, describe: 'shrink counterexamples (--no-shrink: report each as found, faster)' })
     .option('examples', { type: 'string', describe: `the example database: failing cases stored under DIR/<target>/ and re-run first next time (default ${DEFAULT_EXAMPLES_DIR}; --no-examples: off)` })
     .option('report-dir', { type: 'string', default: DEFAULT_REPORT_DIR, describe: 'where reports/<run-id>/ and reports/latest go' })
     .option('assume', { type: 'string', array: true, describe: 'readings of what the spec does not show: auto (default: probe the target first), defaults (the registry\'s), or NAME=VALUE (repeatable; fixed whatever auto finds)' })
-    .option('per-request-ms', { type: 'string', requiresArg: true, describe: 'time bound of one request (default: the profile\'s timeouts.requestMs)' })
-    .option('per-property-ms', { type: 'string', requiresArg: true, describe: 'time bound of one property (default 30000)' })
+    .option('per-request-ms', numberOption('time bound of one request (default: the profile\'s timeouts.requestMs)'))
+    .option('per-property-ms', numberOption('time bound of one property (default 30000)'))
     .option('max-duration', { type: 'string', requiresArg: true, describe: 'overall time budget of the run, e.g. 90s or 10m (default 10m): shared out over the properties left; what it leaves uncovered is listed' })
-    .option('concurrency', { type: 'string', requiresArg: true, describe: `cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency` })
-    .option('properties-at-once', { type: 'string', requiresArg: true, describe: `properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case` })
+    .option('concurrency', numberOption(`cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency`))
+    .option('properties-at-once', numberOption(`properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case`))
     .option('rate-limit', { type: 'string', requiresArg: true, describe: 'requests per second at most, e.g. 50/s (default: none until the target throttles; 429s are waited out either way)' })
-    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` });
+    .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` })
+    .option('report', { type: 'string', array: true, describe: `report formats to write (repeatable or comma-separated): ${REPORT_FORMATS.join(', ')} (default: all)` })
+    .option('json', { type: 'boolean', default: false, describe: 'print report.json to stdout and every console line to stderr (pouchproof run --json | jq .exitCode)' });
 }
 
 export interface ParsedSuiteArgs {
   readonly session: SessionOptions;
   readonly reportDir: string;
+  /** The report formats to write (absent: all). */
+  readonly reports?: readonly ReportFormat[];
+  /** report.json to stdout, the console to stderr. */
+  readonly json?: boolean;
 }
 
 /** The suite's flags as yargs reads them; a flag left out takes the session's default. */
@@ -56,7 +65,10 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const maxFailures = parsePositive('max-failures', argv['max-failures'], undefined, MAX_FAILURES_FLAG);
   const examplesDir = parseExamples(argv.examples);
   const failOn = parseFailOn(argv['fail-on']);
+  const reports = parseReportFormats(argv.report);
   return {
+    ...(reports ? { reports } : {}),
+    ...(argv.json === true ? { json: true } : {}),
     session: {
       readings: parseAssumeMode(argv.assume, 'auto'),
       seed: parseSeed(argv.seed),
@@ -84,7 +96,8 @@ export async function runAndReport(
   a: ParsedSuiteArgs,
   after?: (run: RunResult, signal: AbortSignal, view: ConsoleView) => Promise<{ load?: unknown; files?: Record<string, string> } | undefined>,
 ): Promise<number> {
-  const view = new ConsoleView({ out: process.stdout });
+  // Under --json, stdout is the report's alone: every console line goes to stderr.
+  const view = new ConsoleView({ out: a.json ? process.stderr : process.stdout });
   const intr = interruptible();
   try {
     const { run, report, profile, files, unreachable } = await runSession(target, a.session, {
@@ -95,12 +108,13 @@ export async function runAndReport(
     });
     let written: Awaited<ReturnType<typeof saveReport>>;
     try {
-      written = await saveReport(a.reportDir, report, profile.secrets, files);
+      written = await saveReport(a.reportDir, report, profile.secrets, files, a.reports);
     } catch (e) {
       view.summary(report);
       throw e;
     }
     view.summary(report, written.dir);
+    if (a.json) process.stdout.write(redact(toReportJson(report), profile.secrets));
     if (unreachable) process.stderr.write(`pouchproof: ${unreachable}\n`);
     // A green exit for a run that checked nothing would let a misconfigured CI job pass forever.
     const nothing = nothingChecked(run.results);

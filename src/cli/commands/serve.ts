@@ -2,6 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
+import { EXIT } from '../../check/run/exit-code.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
 import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
@@ -38,12 +39,12 @@ const serve = defineCommand({
     } catch (e) {
       if (!(e instanceof BadInput)) throw e;
       process.stderr.write(`pouchproof: ${e.message}\n`);
-      return 2;
+      return EXIT.configError;
     }
   },
 });
 
-/** pouchproof's own input is wrong: one line, exit 2. */
+/** pouchproof's own input is wrong: one line, exit 4. */
 class BadInput extends Error {}
 
 async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {

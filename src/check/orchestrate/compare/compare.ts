@@ -21,7 +21,7 @@ import type { Exchange } from '../../../target/client.ts';
 import { redact } from '../../../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../../property.ts';
-import { isFailing, type Finding, type PropertyResult } from '../../run/index.ts';
+import { EXIT, isFailing, type Finding, type PropertyResult, type RunExitCode } from '../../run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -124,8 +124,8 @@ export interface Comparison {
   /** Cases compared case by case (per pair of sides). */
   readonly casesCompared: number;
   readonly interrupted: boolean;
-  /** 1: a side has a violation or server error, or did not answer; 2: some property could not be run; else 0. */
-  readonly exitCode: 0 | 1 | 2;
+  /** 1: a side has a violation or server error; 3: a side did not answer; 2: some property could not be vouched for; else 0 (exit-code.ts). */
+  readonly exitCode: RunExitCode;
 }
 
 export interface CompareOptions extends Omit<SuiteSettings, 'onProgress'> {
@@ -158,8 +158,7 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
   const noise = await learnNoise(runs, cmp, o, say);
   const classified = classifyCases(runs, cmp, noise, byId, readings);
   divergences.push(...classified.divergences, ...readingDivergences(runs, readings, classified.byAssumption));
-  const anyFailing = runs.some((s) => s.run.exitCode === 1 || downReason(s) !== undefined);
-  const anyError = runs.some((s) => s.run.exitCode === 2);
+  const exitCode = comparisonExit(runs);
   return {
     seed: o.seed,
     runs: o.runs,
@@ -174,8 +173,27 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
     noise: [...noise.rows],
     casesCompared: cmp.compared,
     interrupted: o.signal?.aborted === true || runs.length < targets.length || runs.some((s) => s.run.interrupted),
-    exitCode: anyFailing ? 1 : anyError ? 2 : 0,
+    exitCode,
   };
+}
+
+/** The sides' exit codes as one (exit-code.ts): a side that broke the spec, then one that did not answer, then one not vouched for. */
+function comparisonExit(runs: readonly SideRun[]): RunExitCode {
+  const codes = runs.map(sideExit);
+  if (codes.includes(EXIT.failed)) return EXIT.failed;
+  if (codes.includes(EXIT.unreachable)) return EXIT.unreachable;
+  return codes.includes(EXIT.inconclusive) ? EXIT.inconclusive : EXIT.passed;
+}
+
+/**
+ * A side's exit code. A side down from before its run (its probe got no usable answer) whose only
+ * failing findings are crashes did not answer at all: the runner reads its first refused request as
+ * a crash, which here shows only that nothing listened (3), not that a request took it down (1).
+ */
+function sideExit(s: SideRun): RunExitCode {
+  if (downReason(s) === undefined) return s.run.exitCode;
+  const failing = s.run.results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind));
+  return failing.every((f) => f.kind === 'crash') ? EXIT.unreachable : s.run.exitCode;
 }
 
 /** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
@@ -197,7 +215,7 @@ function sideSummary(s: SideRun): SideSummary {
     target: redact(s.target.profile.baseUrl, s.target.profile.secrets),
     embedded: s.target.embedded,
     readings,
-    exitCode: s.run.exitCode,
+    exitCode: sideExit(s),
     requests: s.run.requests + s.discovery.requests,
     durationMs: s.run.durationMs + Math.round(s.discovery.durationMs),
     probeRequests: s.discovery.requests,
