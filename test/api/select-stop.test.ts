@@ -41,7 +41,7 @@ describe('--exclude, --max-failures, --no-shrink as flags', () => {
 
   it('an --exclude that leaves nothing is bad input, said in one line', async () => {
     const r = await cli(['run', '--reference', '--only', 'usage.idempotent', '--exclude', 'usage.*', '--no-examples']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.err).toContain('--exclude usage.* leaves no property to run; see pouchproof list');
     expect(r.err).not.toMatch(/\n\s+at /);
   });

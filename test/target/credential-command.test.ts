@@ -149,7 +149,7 @@ describe('a header value from a command', () => {
     const file = join(dir, 'failing.json');
     writeFileSync(file, JSON.stringify({ baseUrl: 'http://127.0.0.1:9', accounts: { primary: { browser: { headers: { authorization: command('browser', 'fail') } } } } }));
     const r = await cli(['run', '--profile', file, '--report-dir', join(dir, 'failing-reports')]);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.out.trim()).toMatch(/^pouchproof: accounts\.primary\.browser\.headers\.authorization: command ".+" exited with status 3: vault: permission denied$/);
     expect(r.out).not.toMatch(/\n\s+at /);
   });
