@@ -22,5 +22,8 @@ propertySuite('shapes, rejection, roster', [...SHAPES, ...REJECTION, ...ROSTER],
   { id: 'rejection.violations-rejected', fault: 'key-gen-zero-accepted', expect: 'failing' },
   { id: 'shapes.valid-accepted', fault: 'signature-never-verifies', expect: 'failing' },
   { id: 'rejection.no-side-effect', fault: 'partial-batch', expect: 'assumption:batch-atomicity' },
+  { id: 'rejection.no-side-effect', fault: 'usage-partial-store', expect: 'failing' },
+  // The plain commit leaves merge_parent_id out (2.5: not required): refused, the diagnosis adds it and names it.
+  { id: 'shapes.valid-accepted', fault: 'optional-member-required', expect: 'failing' },
   { id: 'roster.limits-only-in-roster', fault: 'roster-limits-everywhere', expect: 'failing' },
 ]);
