@@ -6,16 +6,14 @@
  * model in support/usage-model.ts under each reading of `usage-row-key`.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../src/check/judge/controls.ts';
-import { assumptionMismatch, blame, dataOf, unexpected } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, blame } from '../src/check/judge/judge.ts';
 import { PASS, defineProperty, notApplicable, unknownOutcome, type Outcome, type Property } from '../src/check/property.ts';
 import type { KeyReading, StoredReading, UsageRequest, UsageRow } from '../src/check/model/usage-model.ts';
 import { calibrationPlan, fittingPairs, predict, rowKey } from '../src/check/model/usage-model.ts';
-import type { Json } from '../src/gen/index.ts';
 import { MAX_SAFE } from '../src/spec/index.ts';
 import { arbCounters, arbCut, arbKey, arbRow, calibrationDays, IDEMPOTENT, lowered, NEVER_ADDED, raised, readings, runUsagePlan } from './support/usage.ts';
 import { lowerRelation, monotoneRelation, racedRelation, resentRelation, sameRowsRelation } from './support/usage-laws.ts';
-import { IDEMPOTENT_RELATION, judgeRelation, NEVER_ADDED_RELATION, reportTogether } from './support/usage-relations.ts';
+import { IDEMPOTENT_RELATION, judgeRelation, NEVER_ADDED_RELATION, reportRaced, reportRows } from './support/usage-relations.ts';
 import { VALUE_READINGS } from './shapes.ts';
 
 const READINGS = ['usage-stored-meaning', 'usage-row-key', 'caller-kinds', ...VALUE_READINGS] as const;
@@ -194,21 +192,12 @@ const concurrentReports = defineProperty({
       .map(({ key, top, others }) => [top, ...others.sort((a, b) => b - a)].map((input): UsageRow => ({ ...key, input, output: 0, cache_read: 0, cache_write: 0 }))),
   async check(ctx, rows): Promise<Outcome> {
     const sourceId = ctx.sourceId();
-    const report = async (sent: readonly UsageRow[], what: string): Promise<{ stored?: number; outcome?: Outcome }> => {
-      const sample = { params: { sourceId }, body: { rows: sent as unknown as Json[] } };
-      const ex = await ctx.call({ endpoint: 'reportUsage', ...sample });
-      const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what });
-      if (!served.ok || ex.verdict !== 'accepted') return { outcome: served };
-      const stored = dataOf(ex)?.['stored'];
-      return typeof stored === 'number' ? { stored } : {};
-    };
     // The calibration names what stored counts on this source; only a count of changed rows shows whether the last report changed the row.
     const calibration = calibrationPlan(0, calibrationDays());
     const answers: (number | undefined)[] = [];
     for (const [i, req] of calibration.entries()) {
-      const r = await report(req.rows, `calibration report ${i + 1}`);
-      if (r.outcome) return r.outcome;
-      answers.push(r.stored);
+      const o = await reportRows(ctx, sourceId, req.rows, `calibration report ${i + 1}`, answers);
+      if (!o.ok) return o;
     }
     const fits = fittingPairs(calibration, answers);
     if (fits.length === 0) return judgeRelation(ctx, racedRelation(rows));
@@ -219,16 +208,12 @@ const concurrentReports = defineProperty({
     if (telling.length === 0) return notApplicable(`stored read as ${fits.map((p) => p.stored).join(' or ')} (as the calibration identified) answers the same whichever total the row kept`);
     const expected = new Set(telling.map((p) => answerAfter(rows[0]!, p)));
     if (expected.size > 1) return unknownOutcome(`the calibration answers (${answers.join(', ')}) fit several readings of stored that expect different answers here (${telling.map((p) => `${p.key}/${p.stored}`).join('; ')})`);
-    const exchanges = await reportTogether(ctx, sourceId, rows);
-    for (const [i, ex] of exchanges.entries()) {
-      const u = unexpected(ex, `concurrent usage report ${i + 1}`);
-      if (u) return u;
-      const sample = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
-      const served = await judgeServed(ctx, 'reportUsage', sample, ex, { what: `concurrent usage report ${i + 1} of ${rows.length}` });
-      if (!served.ok || ex.verdict !== 'accepted') return served;
-    }
-    const r = await report([below], 'a report just below the largest of the concurrent ones');
-    if (r.outcome) return r.outcome;
+    const racing = await reportRaced(ctx, sourceId, rows, []);
+    if (!racing.ok) return racing;
+    const after: (number | undefined)[] = [];
+    const o = await reportRows(ctx, sourceId, [below], 'a report just below the largest of the concurrent ones', after);
+    if (!o.ok) return o;
+    const r = { stored: after[0] };
     const [want] = expected;
     if (r.stored === want) {
       const chosen = readings(ctx);

@@ -26,7 +26,7 @@ import type { Exchange } from '../../src/target/client.ts';
 import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { rowKey, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
-import { USAGE_COUNTERS } from '../../src/spec/index.ts';
+import { USAGE_COUNTERS, usageTotal } from '../../src/spec/index.ts';
 
 /** Rule 1 as a relation: it reads no reading. */
 export const NEVER_ADDED_RELATION = specJudgement(
@@ -64,7 +64,6 @@ export interface UsageRelation {
 /** A row no generator draws (its day and assistant are the case's own), all zeros. */
 const OBSERVER: UsageRow = { day: '2023-06-15', assistant: 'pouchproof-observer', model: 'observer', input: 0, output: 0, cache_read: 0, cache_write: 0 };
 
-const total = (r: UsageRow): number => USAGE_COUNTERS.reduce((s, c) => s + r[c], 0);
 
 /** The same rows with every counter 0: rule 1 keeps whatever is held. */
 export const zeroed = (rows: Report): Report => rows.map((r) => ({ ...r, ...Object.fromEntries(USAGE_COUNTERS.map((c) => [c, 0])) }));
@@ -79,7 +78,7 @@ export const raisedBy = (rows: Report, by = 1): Report => rows.map((r) => ({ ...
 export function tiesDecideOrder(rows: Report): boolean {
   const seen = new Map<string, UsageRow[]>();
   for (const r of rows) {
-    const k = `${r.day}\n${r.assistant}\n${total(r)}`;
+    const k = `${r.day}\n${r.assistant}\n${usageTotal(r)}`;
     const same = seen.get(k) ?? [];
     if (same.some((x) => rowKey(x) !== rowKey(r) || USAGE_COUNTERS.some((c) => x[c] !== r[c]))) return true;
     seen.set(k, [...same, r]);
@@ -92,14 +91,14 @@ export function probeTail(rows: Report): Report[] {
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) {
     const held = byKey.get(rowKey(r));
-    if (!held || total(r) > total(held)) byKey.set(rowKey(r), r);
+    if (!held || usageTotal(r) > usageTotal(held)) byKey.set(rowKey(r), r);
   }
   const top = [...byKey.values()];
   return [raisedBy(top), top];
 }
 
 /** Reports `rows` on `sourceId`: PASS with its `stored` put in `answers`, or what the refusal comes to. */
-async function report(ctx: CaseContext, sourceId: string, rows: Report, what: string, answers: (number | undefined)[]): Promise<Outcome> {
+export async function reportRows(ctx: CaseContext, sourceId: string, rows: Report, what: string, answers: (number | undefined)[]): Promise<Outcome> {
   const request = { params: { sourceId }, body: { rows: [...rows] } };
   const ex = await ctx.send('reportUsage', request);
   const served = await judgeServed(ctx, 'reportUsage', request, ex, { what });
@@ -138,7 +137,7 @@ export async function reportTogether(ctx: CaseContext, sourceId: string, rows: r
 const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
 
 /** Reports sent at once on `sourceId`, each row its own request: PASS with their `stored` put in `answers`, or the first refusal's outcome. */
-async function raced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: (number | undefined)[]): Promise<Outcome> {
+export async function reportRaced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: (number | undefined)[]): Promise<Outcome> {
   const exchanges = await reportTogether(ctx, sourceId, rows);
   for (const [i, ex] of exchanges.entries()) {
     const request = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
@@ -162,7 +161,7 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
   const more = relation.more ?? relation.right.map((r) => raisedBy(r, 2));
   const sources: Record<Source, string> = { left: o.leftSource ?? ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
   const answers: Record<Source, (number | undefined)[]> = { left: [], right: [], again: [], more: [] };
-  const send = (s: Source, rows: Report, what: string) => report(ctx, sources[s], rows, what, answers[s]);
+  const send = (s: Source, rows: Report, what: string) => reportRows(ctx, sources[s], rows, what, answers[s]);
   // The right history is sent one report at a time: it is the control for determinism (again) and for sight (more).
   for (const [i, rows] of rel.right.entries()) {
     for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', more[i]!, 'the sight control\'s history']] as const) {
@@ -171,7 +170,7 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
     }
   }
   const left = rel.leftTogether
-    ? await raced(ctx, sources.left, rel.left.map((r) => r[0]!), answers.left)
+    ? await reportRaced(ctx, sources.left, rel.left.map((r) => r[0]!), answers.left)
     : await sequentially(rel.left.map((rows, i) => () => send('left', rows, `left history report ${i + 1}`)));
   if (!left.ok) return left;
   for (const [i, rows] of rel.tail.entries()) {
@@ -206,7 +205,7 @@ async function sequentially(steps: readonly (() => Promise<Outcome>)[]): Promise
 }
 
 function describe(rows: Report): string {
-  return rows.map((x) => `${x.day}/${x.assistant}/${x.model} total ${total(x)}`).join('; ');
+  return rows.map((x) => `${x.day}/${x.assistant}/${x.model} total ${usageTotal(x)}`).join('; ');
 }
 
 function describeAll(reports: readonly Report[]): string {

@@ -5,7 +5,6 @@
  * `stored`, is an assumption mismatch; anything else is a violation.
  */
 import fc from 'fast-check';
-import { judgeServed } from '../../src/check/judge/controls.ts';
 import { assumptionMismatch, blame, type Blame } from '../../src/check/judge/judge.ts';
 import { specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
 import { plainDay } from '../../src/check/model/plain.ts';
@@ -25,7 +24,7 @@ import {
   type UsageRequest,
   type UsageRow,
 } from '../../src/check/model/usage-model.ts';
-import { judgeRelation, type UsageRelation } from './usage-relations.ts';
+import { judgeRelation, reportRows, type UsageRelation } from './usage-relations.ts';
 
 /** 4.3 rule 1. */
 export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
@@ -157,11 +156,7 @@ function planSender(ctx: CaseContext): { send: (req: UsageRequest, i: number) =>
   const send = async (req: UsageRequest, i: number): Promise<Outcome> => {
     let id = ids.get(req.source);
     if (!id) ids.set(req.source, (id = ctx.sourceId()));
-    const request = { params: { sourceId: id }, body: { rows: [...req.rows] } };
-    const ex = await ctx.send('reportUsage', request);
-    const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `usage request ${i + 1} (${describeRequest(req)})` });
-    if (acc.ok) observed.push(ex.data?.stored);
-    return acc;
+    return reportRows(ctx, id, req.rows, `usage request ${i + 1} (${describeRequest(req)})`, observed);
   };
   return { send, observed };
 }
