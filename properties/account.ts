@@ -4,16 +4,17 @@
  */
 import fc from 'fast-check';
 import { assumptionMismatch, dataOf, violation } from '../src/check/judge/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
+import { READING_FREE, readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';
 import { withData } from '../src/target/client.ts';
 import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
 
-const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId');
+// Judged on an accepted answer's data alone (4.1's words): no reading changes what it must hold.
+const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId', READING_FREE);
 const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice');
-const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq');
+const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq', READING_FREE);
 const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics');
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
