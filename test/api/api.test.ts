@@ -73,6 +73,9 @@ describe('pouchproof/vitest', () => {
 
   it('a selection that matches nothing is an error at registration', () => {
     expect(() => describeProperties({ select: ['no-such.*'] })).toThrow(/matches no property/);
+    // The run's selection and stopping options, checked as the CLI checks its flags.
+    expect(() => describeProperties({ select: ['usage.idempotent'], exclude: ['usage.*'] })).toThrow(/less exclude \["usage\.\*"\] matches no property/);
+    expect(() => describeProperties({ select: ['usage.idempotent'], maxFailures: 0 })).toThrow(/max-failures must be an integer from 1/);
   });
 
   // The entry registering a real test in this suite: against the embedded reference, it passes.
