@@ -64,7 +64,7 @@ describe('commits.model-sequences', () => {
     // What the suite must detect, however many of the commit properties come to see it: a killer may
     // be added, none may be lost, and whoever kills it does so with a violation, never a guess.
     const ref = await refs.get('restore-any-revision');
-    const run = await runProperties(parseProfile(ref.profile), [...COMMITS, ...RACES, prop], { seed: 5, runs: 25, embedded: true, perPropertyMs: 30_000 });
+    const run = await runProperties(parseProfile(ref.profile), [...COMMITS, ...RACES, prop], { seed: 1, runs: 30, embedded: true, perPropertyMs: 30_000 });
     const killers = run.results.filter((r) => r.findings.some((f) => f.kind === 'violation')).map((r) => r.id);
     expect(killers).toContain(prop.id);
     const others = run.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'violation' && f.kind !== 'skipped');
