@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runMutants } from '../../src/check/orchestrate/mutants.ts';
 import { FAULTS, UNNAMED } from '../../src/reference/index.ts';
 import { openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings } from '../../src/session/index.ts';
-import { ALL_PROPERTIES } from '../../properties/index.ts';
+import { isCostFault, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
 
 /** Usage faults beside a meaning of stored no reading names that still shows the totals; the rest beside the other behaviours in turn. */
 const USAGE_BESIDE = 'stored-tokens-held';
@@ -21,11 +21,11 @@ const UNOBSERVABLE: Readonly<Record<string, string>> = {
 
 /**
  * Cost faults are left out too: their killer measures latency (the cost probe), which this file, run
- * beside a second test worker, must not judge; no reading or unnamed choice decides a cost anyway.
+ * beside a second test worker, must not judge; no reading or unnamed choice decides a cost anyway
+ * (test/check/cost-probe-apart.ts).
  */
-const byCost = (f: (typeof FAULTS)[number]) => f.expectedKillers.every((k) => k.startsWith('performance.'));
-const letterFaults = FAULTS.filter((f) => !f.deviatesFrom && !byCost(f));
-const PROPS = ALL_PROPERTIES.filter((p) => !p.id.startsWith('performance.'));
+const letterFaults = FAULTS.filter((f) => !f.deviatesFrom && !isCostFault(f));
+const PROPS = WITHOUT_COST_PROBE;
 const besideOf = (fault: string, i: number): string => (FAULTS.find((f) => f.name === fault)!.area === 'usage' ? USAGE_BESIDE : OTHERS[i % OTHERS.length]!);
 
 describe('mutants beside an unnamed behaviour', () => {

@@ -2,7 +2,9 @@
  * Properties side by side (`propertiesAtOnce`) against the reference: the same statuses and the same
  * findings as each property alone, for the same seed, on the correct reference and under faults that
  * properties of both kinds catch (run side by side, and alone); every request counted once, by the
- * property that sent it; results in the selection's order.
+ * property that sent it; results in the selection's order. Without the cost probe: it runs alone in
+ * any run (src/check/run/schedule.ts), and this file runs beside a second test worker, where latency
+ * is not judged (test/check/cost-probe-apart.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
@@ -10,6 +12,7 @@ import { runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { runsBesideOthers } from '../../src/check/run/schedule.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { References } from '../properties/harness.ts';
+import { WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
 
 const refs = new References();
 afterAll(() => refs.closeAll());
@@ -25,10 +28,10 @@ describe('properties side by side', () => {
       const ref = await refs.get(fault);
       const profile = parseProfile(ref.profile);
       const o = { seed: 7, runs: 8, embedded: true, perPropertyMs: 60_000 };
-      const alone = await runProperties(profile, ALL_PROPERTIES, { ...o, propertiesAtOnce: 1 });
-      const beside = await runProperties(profile, ALL_PROPERTIES, { ...o, propertiesAtOnce: 4 });
+      const alone = await runProperties(profile, WITHOUT_COST_PROBE, { ...o, propertiesAtOnce: 1 });
+      const beside = await runProperties(profile, WITHOUT_COST_PROBE, { ...o, propertiesAtOnce: 4 });
       expect(verdicts(beside)).toEqual(verdicts(alone));
-      expect(beside.results.map((r) => r.id)).toEqual(ALL_PROPERTIES.map((p) => p.id));
+      expect(beside.results.map((r) => r.id)).toEqual(WITHOUT_COST_PROBE.map((p) => p.id));
       // Each request counted once, by the property that sent it.
       expect(beside.results.reduce((a, r) => a + r.requests, 0)).toBe(beside.requests);
       expect(beside.exitCode).toBe(alone.exitCode);
@@ -39,7 +42,7 @@ describe('properties side by side', () => {
 
   it('name a target that went down once, and leave the properties not yet begun skipped, saying so', async () => {
     const ref = await refs.get('dies-on-input');
-    const run = await runProperties(parseProfile(ref.profile), ALL_PROPERTIES, { seed: 3, runs: 8, embedded: true, perPropertyMs: 60_000, perRequestMs: 5000, propertiesAtOnce: 4 });
+    const run = await runProperties(parseProfile(ref.profile), WITHOUT_COST_PROBE, { seed: 3, runs: 8, embedded: true, perPropertyMs: 60_000, perRequestMs: 5000, propertiesAtOnce: 4 });
     const findings = run.results.flatMap((r) => r.findings);
     expect(findings.filter((f) => f.kind === 'crash')).toHaveLength(1);
     expect(findings.filter((f) => f.kind === 'violation')).toEqual([]);

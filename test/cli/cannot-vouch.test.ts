@@ -15,6 +15,7 @@ import { ReportSchema, type Report } from '../../src/report/report-json.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { headersThenStall, mostlySlowProxy, resetMidBody, slowProxy, type Local } from './misbehaving-servers.ts';
 import { pouchproof } from './spawn-cli.ts';
+import { besideTimer } from '../timing.ts';
 
 let dir: string;
 let ref: RunningReference;
@@ -81,9 +82,10 @@ describe('a run that cannot vouch for the target never passes', () => {
   });
 
   it('a correct but slow target: --max-duration is shared out, what it could not cover is listed, and the run does not exit 0', async () => {
-    const { code, stdout, report } = await runAgainst(await slowProxy(ref.url), 'slow', ['--assume', 'defaults', '--per-request-ms', '5000', '--max-duration', '12s']);
+    const budgetMs = 12_000;
+    const { value: { code, stdout, report }, timerMs } = await besideTimer(budgetMs, async () => runAgainst(await slowProxy(ref.url), 'slow', ['--assume', 'defaults', '--per-request-ms', '5000', '--max-duration', '12s']));
     expect(code).toBe(2);
-    expect(report.options.maxDurationMs).toBe(12_000);
+    expect(report.options.maxDurationMs).toBe(budgetMs);
     expect(report.budget).toBeDefined();
     const inconclusive = report.properties.filter((p) => p.status === 'inconclusive');
     expect(inconclusive.length).toBeGreaterThan(0);
@@ -94,12 +96,12 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(stdout).toMatch(/^inconclusive: could not vouch for \d+ propert(y|ies)/m);
     expect(stdout).toMatch(/^time budget 12 s \(--max-duration\): not covered:/m);
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
-    // Bounded: the budget, plus start-up and the in-flight request of the last property.
-    expect(report.durationMs).toBeLessThan(60_000);
+    // Bounded: the budget, plus start-up and the in-flight request of the last property; within a few
+    // times what a timer of the budget, set beside the run, took on this machine just then.
+    expect(report.durationMs).toBeLessThan(5 * timerMs);
   });
 
   it('a correct target that answers one request in ten at once and the rest after 3 s, against a 500 ms bound: the run ends early with one line and exit 3 (stopped answering at this bound)', async () => {
-    const started = Date.now();
     const { code, stdout, report } = await runAgainst(await mostlySlowProxy(ref.url, 10, 3000), 'too-slow', ['--assume', 'defaults', '--per-request-ms', '500', '--max-duration', '10m']);
     expect(code, stdout).toBe(3);
     expect(report.exitCode).toBe(3);
@@ -107,8 +109,9 @@ describe('a run that cannot vouch for the target never passes', () => {
     expect(stdout).toMatch(/^inconclusive: the target timed out on \d+ of the last 40 requests/m);
     expect(report.properties.flatMap((p) => p.findings).some((f) => f.kind === 'transport' && /the run stops here \(raise --per-request-ms or timeouts\.requestMs to judge a slower target\)/.test(f.message))).toBe(true);
     expect(report.properties.flatMap((p) => p.findings).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash')).toEqual([]);
-    // Ended by the timeouts, long before the ten minutes the budget allowed.
-    expect(Date.now() - started).toBeLessThan(120_000);
+    // Ended by the timeouts (the line above), not by the ten minutes the budget allowed: no property
+    // says the budget was spent. A state of the report, not a time bound.
+    expect(report.properties.filter((p) => /time budget/.test(p.inconclusive ?? '')).map((p) => p.id)).toEqual([]);
     expect(report.totals.passed).toBe(0);
   });
 });

@@ -22,6 +22,7 @@ import { describe, expect, it } from 'vitest';
 import config, { SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
 import { FAULTS } from '../../src/reference/fault-catalogue.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
+import { COST_FAULTS } from '../check/cost-probe-apart.ts';
 
 interface Tier {
   readonly name: string;
@@ -98,5 +99,11 @@ describe('the test tiers', () => {
     const missing: string[] = FAULTS.filter((f) => !killedFast(f.name) && !slowCheck(f.expectedKillers)).map((f) => f.name);
     expect(missing.filter((f) => !SLOW_ONLY_FAULTS.includes(f))).toEqual([]);
     expect(SLOW_ONLY_FAULTS.filter((f) => !missing.includes(f)), 'a fault listed as slow-only has a fast killer now: remove it from SLOW_ONLY_FAULTS').toEqual([]);
+  });
+
+  it('kill each cost fault in the timed group, which alone judges latency (the slow files beside a second worker leave them out)', () => {
+    const timed = files.filter((f) => TIMED_TIER.some((g) => matchesGlob(f, g))).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
+    expect(COST_FAULTS.length).toBeGreaterThan(0);
+    expect(COST_FAULTS.map((f) => f.name).filter((name) => !timed.some((t) => t.includes(`'${name}'`)))).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The load engine against targets that misbehave: whatever the target does, a run ends within its
  * duration and a small grace, its memory stays flat, every request is timed (failed ones too), and
  * a run that measured nothing good does not pass. Runs are 2 s, in-process, with the reference's
- * credentials pointed at a small local server; the only time bounds asserted are generous ones.
+ * credentials pointed at a small local server; the upper time bounds asserted are multiples of what a
+ * timer of the run's duration took beside it (test/timing.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioByName } from '../../scenarios/index.ts';
@@ -13,6 +14,7 @@ import { startReference, type RunningReference } from '../../src/reference/index
 import { toLoadMarkdown } from '../../src/report/load-md.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { always500, dripBody, endlessBody, hangEvery, type Local } from '../cli/misbehaving-servers.ts';
+import { besideTimer } from '../timing.ts';
 
 let ref: RunningReference;
 beforeAll(async () => {
@@ -21,17 +23,19 @@ beforeAll(async () => {
 afterAll(() => ref.close());
 
 const DURATION_MS = 2000;
-/** Warm-up (a tenth of the run), the end-of-run grace, and a wide margin for a loaded machine. */
-const ENDS_WITHIN_MS = DURATION_MS + 8000;
+/**
+ * A run ends within its duration, its warm-up (a tenth of it), the end-of-run grace and a wide margin:
+ * within this many times what a timer of its duration, set beside it, took on this machine just then.
+ */
+const ENDS_WITHIN_TIMES = 5;
 const MEMORY_GROWTH_BOUND = 200 * 1024 * 1024;
 
 async function against(local: Local, o: Partial<RunLoadOptions> = {}) {
   let peak = process.memoryUsage().rss;
   const base = peak;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
-  const t0 = Date.now();
   try {
-    const out = await runLoad({
+    const { value: out, tookMs, timerMs } = await besideTimer(DURATION_MS, async () => runLoad({
       scenario: await loadScenarioByName('commit-throughput'),
       target: { profile: parseProfile({ ...ref.profile, baseUrl: local.url }), embedded: false, close: async () => undefined },
       durationMs: DURATION_MS,
@@ -39,8 +43,8 @@ async function against(local: Local, o: Partial<RunLoadOptions> = {}) {
       connections: 4,
       seed: 3,
       ...o,
-    });
-    return { result: out.result, elapsedMs: Date.now() - t0, growth: peak - base };
+    }));
+    return { result: out.result, elapsedMs: tookMs, endsWithinMs: ENDS_WITHIN_TIMES * timerMs, growth: peak - base };
   } finally {
     clearInterval(sampler);
     await local.close();
@@ -49,23 +53,23 @@ async function against(local: Local, o: Partial<RunLoadOptions> = {}) {
 
 describe('load against a misbehaving target', () => {
   it('reads an endless body only up to the cap, abandons it, and keeps memory flat', async () => {
-    const { result: r, elapsedMs, growth } = await against(await endlessBody());
+    const { result: r, elapsedMs, endsWithinMs, growth } = await against(await endlessBody());
     const capped = r.reasons[abandonReason('body-over-cap')] ?? 0;
     expect(capped, JSON.stringify(r.reasons)).toBeGreaterThan(0);
     expect(abandonReason('body-over-cap')).toContain(`${RESPONSE_BODY_CAP_BYTES / 1024 / 1024} MiB`);
     expect(growth, `rss grew ${(growth / 1024 / 1024).toFixed(0)} MB`).toBeLessThan(MEMORY_GROWTH_BOUND);
-    expect(elapsedMs).toBeLessThan(ENDS_WITHIN_MS);
+    expect(elapsedMs).toBeLessThan(endsWithinMs);
     expect(r.exitCode).toBe(1);
   }, 30_000);
 
   it('abandons a body dripped a byte at a time when the run is over, and counts it', async () => {
-    const { result: r, elapsedMs, growth } = await against(await dripBody());
+    const { result: r, elapsedMs, endsWithinMs, growth } = await against(await dripBody());
     expect(r.reasons['abandoned-at-end'], JSON.stringify(r.reasons)).toBe(4);
     expect(r.totals.sent).toBe(r.totals.completed);
     // Each was timed until it was abandoned: about the whole run.
     expect(r.latency.min).toBeGreaterThanOrEqual(DURATION_MS * 1000 * 0.9);
     expect(growth).toBeLessThan(MEMORY_GROWTH_BOUND);
-    expect(elapsedMs).toBeLessThan(ENDS_WITHIN_MS);
+    expect(elapsedMs).toBeLessThan(endsWithinMs);
   }, 30_000);
 
   it('times a request that hangs past its timeout until it was abandoned: a hanging target shows a worse p99, not a better one', async () => {
@@ -73,9 +77,10 @@ describe('load against a misbehaving target', () => {
     const { result: r } = await against(await hangEvery(10), { timeoutMs });
     expect(r.reasons['timeout'], JSON.stringify(r.reasons)).toBeGreaterThan(0);
     expect(r.latency.count).toBe(r.totals.completed);
-    // One request in ten hangs: the p99 is a timeout, the p50 an answer.
+    // One request in ten hangs: the p99 is a timeout, the p50 an answer (fewer than half timed out: a
+    // count, where a time bound on the answers would measure the machine).
     expect(r.latency.p99).toBeGreaterThanOrEqual(timeoutMs * 1000);
-    expect(r.latency.p50).toBeLessThan(timeoutMs * 1000);
+    expect(2 * (r.reasons['timeout'] ?? 0), JSON.stringify(r.reasons)).toBeLessThan(r.latency.count);
     // Failed requests are also kept apart: here every timeout, and every answer is malformed for a commit.
     expect(r.errorLatency.count).toBe(r.totals.errors);
     expect(r.errorLatency.max).toBeGreaterThanOrEqual(timeoutMs * 1000);

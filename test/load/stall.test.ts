@@ -9,9 +9,9 @@
  *
  * A loaded machine only adds latency, so the test asserts what load cannot fake: the open model's
  * tail is at least most of the analytic value (an engine that does not correct for coordinated
- * omission measures a fraction of it), and stays within the window's period (an engine counting
- * from the wrong origin measures seconds). The closed model is judged by counts measured in the same
- * test: at most one request per window per connection waits for a stall, so the requests that waited
+ * omission measures a fraction of it), and that few of its samples reach a whole period (an engine
+ * counting from the wrong origin measures seconds): a count against the stalled ones, not a time
+ * bound. The closed model is judged by counts measured in the same test: at most one request per window per connection waits for a stall, so the requests that waited
  * at least half the stall number no more than the windows its run spanned, plus half the share the
  * open model counted there (the machine's noise lands in both). An engine that charged the closed
  * model as the open one would count that whole share. How close the open model comes to the analytic values (within a few percent on a quiet
@@ -39,12 +39,16 @@ describe('open model corrects coordinated omission', () => {
     expect(r.totals.dropped).toBe(0);
     expect(r.latency.p99, `open p99 ${r.latency.p99} µs, analytic ${p99}`).toBeGreaterThanOrEqual(FLOOR * p99);
     expect(r.latency.p999, `open p99.9 ${r.latency.p999} µs, analytic ${p999}`).toBeGreaterThanOrEqual(FLOOR * p999);
-    expect(r.latency.p999, `open p99.9 ${r.latency.p999} µs`).toBeLessThan((STALL_PERIOD_MS / 2) * 1000);
 
     // The share of the open model's requests that waited at least half the stall (analytic: a
     // twentieth), the machine's noise included: what a model charging every stalled arrival counts.
     const halfStallUs = (STALL_MS / 2) * 1000;
     const openShare = countAtLeast(r.histogram, halfStallUs) / r.latency.count;
+    // Within the window's period: an engine counting from the wrong origin puts its samples seconds
+    // out, far more of them than waited for a stall; a correct one only the machine's rare hiccups.
+    // Counts of this run, not a time bound on its tail.
+    const pastPeriod = countAtLeast(r.histogram, STALL_PERIOD_MS * 1000);
+    expect(pastPeriod, `open: ${pastPeriod} requests measured a whole period or more, ${countAtLeast(r.histogram, halfStallUs)} half a stall`).toBeLessThan(countAtLeast(r.histogram, halfStallUs) / 10);
     // Bounded by a count rather than a time, so a slow machine takes longer instead of measuring too few.
     const closed = (await loadEmbedded({ scenario: 'commit-throughput', params: STALL_PARAMS, faults: ['stall-periodic'], connections: 1, workers: 0, maxRequests: 1000, durationMs: 30_000, seed: 12 })).result;
     const n = closed.latency.count;

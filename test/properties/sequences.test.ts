@@ -1,6 +1,6 @@
 /**
  * commits.model-sequences (properties/sequences.ts): silent on the correct reference, kills the
- * fault only a sequence reveals (restore-any-revision) where the one-pair commit properties do not,
+ * fault a sequence reveals (restore-any-revision), and the commit properties together kill it,
  * names the reading (never a violation) against faults that are readings, and shrinks a failure to a
  * short sequence of numbered steps with one curl line per step.
  */
@@ -60,12 +60,16 @@ describe('commits.model-sequences', () => {
     expect(detected).toBeGreaterThanOrEqual(3);
   });
 
-  it('the one-pair commit properties do not kill restore-any-revision', async () => {
+  it('the commit properties together kill restore-any-revision, the sequences among the killers, with violations of the letter only', async () => {
+    // What the suite must detect, however many of the commit properties come to see it: a killer may
+    // be added, none may be lost, and whoever kills it does so with a violation, never a guess.
     const ref = await refs.get('restore-any-revision');
-    for (const p of [...COMMITS, ...RACES]) {
-      const c = await runAgainst(ref, p, { runs: 25 });
-      expect(c.failing, `${p.id}: ${summary(c)}`).toEqual([]);
-    }
+    const run = await runProperties(parseProfile(ref.profile), [...COMMITS, ...RACES, prop], { seed: 1, runs: 30, embedded: true, perPropertyMs: 30_000 });
+    const killers = run.results.filter((r) => r.findings.some((f) => f.kind === 'violation')).map((r) => r.id);
+    expect(killers).toContain(prop.id);
+    const others = run.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'violation' && f.kind !== 'skipped');
+    expect(others.map((f) => `${f.property} ${f.kind}: ${f.message}`)).toEqual([]);
+    expect(run.exitCode).toBe(1);
   });
 
   it.each([

@@ -1,0 +1,26 @@
+/**
+ * The cost probe kept out of the runs that share the cores with a second test worker (the kill
+ * matrix, its readings column, the side-by-side runs): its verdict is a latency, and beside another
+ * worker it has both missed quadratic faults and raised false ones (vitest.config.ts `TIMED_TIER`).
+ * What those runs leave out is judged in the timed group, one file at a time: the cost faults in
+ * test/properties/cost-killers.test.ts and performance.test.ts, and the probe's silence on the
+ * correct reference (over repetitions and in every reading) in performance.test.ts.
+ */
+import { ALL_PROPERTIES } from '../../properties/index.ts';
+import type { Property } from '../../src/check/property.ts';
+import { FAULTS } from '../../src/reference/index.ts';
+
+/** A property whose verdict is a cost measured by latency or CPU time. */
+export const isCostProperty = (p: Pick<Property, 'id'>): boolean => p.id.startsWith('performance.');
+
+/** A fault only a cost property is expected to kill: no conformance property sees it. */
+export const isCostFault = (f: { readonly expectedKillers: readonly string[] }): boolean => f.expectedKillers.every((k) => k.startsWith('performance.'));
+
+/** The default suite without the cost probe. */
+export const WITHOUT_COST_PROBE: readonly Property[] = ALL_PROPERTIES.filter((p) => !isCostProperty(p));
+
+/** The catalogue's faults without the cost faults. */
+export const FAULTS_WITHOUT_COST = FAULTS.filter((f) => !isCostFault(f));
+
+/** The cost faults, which the timed group must kill. */
+export const COST_FAULTS = FAULTS.filter(isCostFault);
