@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioByName } from '../../scenarios/index.ts';
-import { LoadUsageError, runLoad } from '../../src/load/launch.ts';
+import { runLoad } from '../../src/load/launch.ts';
+import { TargetUnreachableError } from '../../src/target/connect-probe.ts';
 import type { LoadRequest } from '../../src/load/scenario.ts';
 import { Sender } from '../../src/load/sender.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
@@ -71,7 +72,8 @@ describe('TLS on the engine\'s own connections', () => {
       durationMs: 500,
       workers: 0,
     });
-    await expect(run).rejects.toThrow(LoadUsageError);
+    // A target that cannot be reached is exit 3, not pouchproof's own input (4).
+    await expect(run).rejects.toThrow(TargetUnreachableError);
     await expect(run).rejects.toThrow(new RegExp(`^cannot reach the target https://127\\.0\\.0\\.1:${server.port}: the certificate of 127\\.0\\.0\\.1:${server.port} is not trusted \\(.+\\): set tls\\.ca in the profile`));
     expect(server.seen).toHaveLength(0);
   });
