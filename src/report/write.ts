@@ -23,8 +23,10 @@ export interface WrittenReports {
 export const REPORT_FORMATS = ['json', 'junit', 'html', 'md', 'har'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** The format a report file is of, by its extension; a file of none of them (a load run's `.hlog`) goes with every choice. */
+/** The format a report file is of, by its extension; a file of none of them (a load run's `.hlog`, the `histories/` folder) goes with every choice. */
 function formatOfFile(name: string): ReportFormat | undefined {
+  // The recorded histories go with every choice: they are the run's evidence for other checkers, not a report format.
+  if (name.startsWith('histories/')) return undefined;
   const ext = name.slice(name.lastIndexOf('.') + 1);
   switch (ext) {
     case 'json':

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CAS_MODEL, checkLinearizable, type CasInput, type CasOutput, type Operation, type RecordedHistory } from '../../src/check/model/linearizability/index.ts';
 import type { PropertyResult } from '../../src/check/run/result.ts';
 import { ednString, historyFiles, jepsenEdn, porcupineJson } from '../../src/report/histories.ts';
-import { writeReportDir } from '../../src/report/write.ts';
+import { filesOfFormats, writeReportDir } from '../../src/report/write.ts';
 
 type Op = Operation<CasInput, CasOutput>;
 let next = 0;
@@ -173,6 +173,8 @@ describe('the histories folder of a report', () => {
     expect(index.histories[0]!.info).toBe(1);
     expect(index.histories[0]!.edn!['B']!.artifact).toBe('B');
     expect(historyFiles([result(undefined)])).toEqual({});
+    // Evidence for other checkers, not a report format: kept whatever --report asks.
+    expect(Object.keys(filesOfFormats({ ...files, 'report.json': '{}' }, ['junit'])).sort()).toEqual(Object.keys(files).sort());
 
     const root = await mkdtemp(join(tmpdir(), 'pp-histories-'));
     try {
