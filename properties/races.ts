@@ -58,7 +58,7 @@ function recordBurst(ctx: CaseContext, title: string, a: Artifact, created: { ca
   if (!ctx.recordHistory) return;
   const log = new HistoryLog();
   log.record({ client: 'setup', ops: [op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null })], fates: ['applied'], ...created });
-  b.ops.forEach((o, i) => log.record({ client: `client-${i + 1}`, ops: [o], fates: outcomes[i]!.ops, ...b.times[i]! }));
+  for (const [i, o] of b.ops.entries()) log.record({ client: `client-${i + 1}`, ops: [o], fates: outcomes[i]!.ops, ...b.times[i]! });
   ctx.recordHistory(log.recorded(title, checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS, minimise: false })));
 }
 
