@@ -5,15 +5,18 @@
  * then released together, so they reach the server's conflict check at once). `races.linearizable`:
  * several clients commit at once to a few shared artifacts (two-artifact batches and stale bases
  * among them), and each artifact's recorded history must be linearizable as compare-and-set.
- * A timeout or a 5xx may or may not have applied (Jepsen's "indeterminate"), never a loss.
+ * A timeout, a lost answer or a 5xx may or may not have applied (Jepsen's "indeterminate", `:info`),
+ * never a loss. Every burst and every case's history goes to the run, which writes it beside the
+ * reports for Porcupine, Knossos and Elle.
  */
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import { CAS_MODEL, checkLinearizable, renderTimeline, timelineData, type TimelineData } from '../src/check/model/linearizability/index.ts';
-import { Notes, unexpected, violation } from '../src/check/judge/judge.ts';
+import { CAS_MODEL, checkLinearizable, renderTimeline, timelineData, type CasInput, type CasOutput, type CheckResult, type TimelineData } from '../src/check/model/linearizability/index.ts';
+import { Notes, transportFailure, unexpected, violation } from '../src/check/judge/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { Exchange } from '../src/target/client.ts';
+import type { CommitOutcome } from '../src/check/judge/commit-outcome.ts';
 import { STALE_NOT_APPLIED } from './commits.ts';
 import { commit, createArtifacts, extend, fates, op, pouchFor, type Artifact, type Op, type Pouch } from './support/commits.ts';
 import { Aliases, HistoryLog, round, type CommitOp } from './support/histories.ts';
@@ -24,26 +27,39 @@ const SOME_WINNER = readingJudgement('races.some-winner', 'Of N racing commits o
 /** How long to wait for every request to be held before releasing anyway (the burst is then smaller). */
 const HOLD_WAIT_MS = 3_000;
 
-async function burst(ctx: CaseContext, pouch: Pouch, a: Artifact, n: number, type: 'update' | 'delete' | 'rename'): Promise<{ exchanges: Exchange[]; ops: Op[] }> {
+async function burst(ctx: CaseContext, pouch: Pouch, a: Artifact, n: number, type: 'update' | 'delete' | 'rename'): Promise<{ exchanges: Exchange[]; ops: Op[]; times: { call: number; ret: number }[] }> {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let held = 0;
   let allHeld!: () => void;
   const ready = new Promise<void>((r) => (allHeld = r));
   const ops = Array.from({ length: n }, () => op(ctx, { type, artifact: a.id, revision: ctx.uuid(), base: a.head }));
-  const calls = ops.map((o) =>
-    commit(ctx, pouch, [o], {
+  const times = ops.map(() => ({ call: performance.now(), ret: 0 }));
+  const calls = ops.map(async (o, i) => {
+    times[i]!.call = performance.now();
+    const ex = await commit(ctx, pouch, [o], {
       gate,
       onHeld: () => {
         if (++held === n) allHeld();
       },
-    }),
-  );
+    });
+    times[i]!.ret = performance.now();
+    return ex;
+  });
   const timer = setTimeout(allHeld, HOLD_WAIT_MS);
   await ready;
   clearTimeout(timer);
   release();
-  return { exchanges: await Promise.all(calls), ops };
+  return { exchanges: await Promise.all(calls), ops, times };
+}
+
+/** A burst as a compare-and-set history (the artifact's create, then the racing commits), handed to the run with the checker's verdict. */
+function recordBurst(ctx: CaseContext, title: string, a: Artifact, created: { call: number; ret: number }, b: Awaited<ReturnType<typeof burst>>, outcomes: readonly CommitOutcome[]): void {
+  if (!ctx.recordHistory) return;
+  const log = new HistoryLog();
+  log.record({ client: 'setup', ops: [op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null })], fates: ['applied'], ...created });
+  for (const [i, o] of b.ops.entries()) log.record({ client: `client-${i + 1}`, ops: [o], fates: outcomes[i]!.ops, ...b.times[i]! });
+  ctx.recordHistory(log.recorded(title, checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS, minimise: false })));
 }
 
 // 4.2: of N commits on one base released together, at most one applies (exactly one if all answered).
@@ -62,14 +78,18 @@ const oneWinner = defineProperty({
     const pouch = pouchFor(ctx);
     const notes = new Notes();
     for (let b = 0; b < c.bursts; b++) {
+      const t0 = performance.now();
       const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
       if (outcome) return outcome;
       const a = artifacts[0]!;
-      const { exchanges, ops } = await burst(ctx, pouch, a, n, c.type);
+      const created = { call: t0, ret: performance.now() };
+      const sent = await burst(ctx, pouch, a, n, c.type);
+      const { exchanges, ops } = sent;
       const outcomes = exchanges.map((ex, i) => fates(ctx, ex, [ops[i]!]));
       const applied = outcomes.flatMap((f, i) => (f.ops[0] === 'applied' ? [ops[i]!.revision_id] : []));
       const unknown = outcomes.filter((f) => f.ops[0] === 'unknown').length;
       const what = `burst ${b + 1}: ${n} concurrent ${c.type}s on the same base`;
+      recordBurst(ctx, what, a, created, sent, outcomes);
       // Once one applied, every other built on a base that was no longer the head.
       if (applied.length > 1) return violation(STALE_NOT_APPLIED, `${what}: ${applied.length} applied (lost updates; at most one may win)`);
       for (const f of outcomes) if (f.ops[0] === 'refused') notes.add(f.conflictForm);
@@ -136,6 +156,17 @@ const arbStep: fc.Arbitrary<Step> = fc.record({
 /** Search steps per artifact before the check answers "unknown" (never a violation). */
 const CHECK_STEPS = 200_000;
 
+/**
+ * A commit that got no answer at all (the connection refused, dropped or reset, or no answer in
+ * time): an op of unknown outcome in the history (`:info`), not a reason to leave the case unjudged,
+ * since the check takes it as having applied at any moment after it was sent, or never. The
+ * property's own time bound ending a call is pouchproof's doing, not a lost answer.
+ */
+const lostAnswer = (ex: Exchange): boolean => ex.verdict === 'transport-error' && ex.failure !== 'aborted';
+
+/** The share of a case's racing commits that must have been answered for its history to vouch for anything. */
+const ANSWERED_SHARE = 0.5;
+
 /** What each client believes of each artifact: the revisions it saw at the head, oldest first. */
 class Views {
   private readonly seen = new Map<string, string[]>();
@@ -182,6 +213,22 @@ function timelineOf(log: HistoryLog, partition: string, witness: readonly Commit
   return { artifact, text: renderTimeline(witness, { label }), data: timelineData(`artifact ${artifact}`, witness, label) };
 }
 
+/** The violation: the witness, drawn as a timeline. */
+function nonLinearizable(log: HistoryLog, checked: Extract<CheckResult<CasInput, CasOutput>, { kind: 'violation' }>, what: string): Outcome {
+  const { artifact, text, data } = timelineOf(log, checked.partition, checked.witness);
+  return violation(
+    LINEARIZABLE,
+    `${what}: the history of artifact ${artifact} (${checked.partition}) ` +
+      `is not linearizable as compare-and-set on its head revision. These ${checked.witness.length} op(s) cannot be ordered, ` +
+      `whatever the ${checked.others.length} other op(s) on it did (each taken as applied at any moment after it was sent, or not at all):\n` +
+      text,
+    { timeline: data },
+  );
+}
+
+const describePlan = (p: Plan): string =>
+  `${p.clients} clients × ${p.rounds} rounds on ${p.artifacts} artifacts (${p.steps.filter((s) => s.pair !== null).length} batch steps, ${p.steps.filter((s) => s.stale).length} stale)`;
+
 // 4.2: concurrent commits from several clients on shared artifacts line up, per artifact, as compare-and-set on the head.
 const linearizable = defineProperty({
   id: 'races.linearizable',
@@ -211,6 +258,7 @@ const linearizable = defineProperty({
     const views = new Views(board, artifacts, clients);
     const notes = new Notes();
     let trouble: Outcome | undefined;
+    const lost = { commits: 0, of: 0 };
     for (let r = 0; r < plan.rounds; r++) {
       const commits = Array.from({ length: clients }, (_, c) => {
         const s = plan.steps[(r * clients + c) % plan.steps.length]!;
@@ -224,7 +272,9 @@ const linearizable = defineProperty({
       const sent = await round(ctx, pouch, commits);
       sent.forEach((x, c) => {
         log.record({ ...x, fates: x.fate.ops });
-        trouble ??= unexpected(x.exchange, `${x.client}'s commit in round ${r + 1}`);
+        lost.of++;
+        if (lostAnswer(x.exchange)) lost.commits++;
+        else trouble ??= unexpected(x.exchange, `${x.client}'s commit in round ${r + 1}`);
         x.ops.forEach((o, i) => {
           const fate = x.fate.ops[i];
           if (fate === 'applied') {
@@ -236,21 +286,16 @@ const linearizable = defineProperty({
       });
     }
     const checked = checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS });
-    if (checked.kind === 'violation') {
-      const { artifact, text, data } = timelineOf(log, checked.partition, checked.witness);
-      return violation(
-        LINEARIZABLE,
-        `${clients} clients, ${plan.rounds} rounds of concurrent commits on ${artifacts.length} artifacts: the history of artifact ${artifact} (${checked.partition}) ` +
-          `is not linearizable as compare-and-set on its head revision. These ${checked.witness.length} op(s) cannot be ordered, ` +
-          `whatever the ${checked.others.length} other op(s) on it did (each taken as applied at any moment after it was sent, or not at all):\n` +
-          text,
-        { timeline: data },
-      );
+    ctx.recordHistory?.(log.recorded(describePlan(plan), checked));
+    if (checked.kind === 'violation') return nonLinearizable(log, checked, `${clients} clients, ${plan.rounds} rounds of concurrent commits on ${artifacts.length} artifacts`);
+    // "unknown" (the search budget ran out) concludes nothing. A violation above stands whatever the
+    // lost answers did; a pass needs enough answered commits to have constrained anything.
+    if (!trouble && lost.commits > lost.of * (1 - ANSWERED_SHARE)) {
+      trouble = transportFailure(`${lost.commits} of ${lost.of} racing commits got no answer (each checked as applied at any moment after it was sent, or never): too few answers for the history to vouch for anything`);
     }
-    // "unknown" (the search budget ran out) concludes nothing.
     return notes.result(trouble ?? PASS);
   },
-  describe: (p) => `${p.clients} clients × ${p.rounds} rounds on ${p.artifacts} artifacts (${p.steps.filter((s) => s.pair !== null).length} batch steps, ${p.steps.filter((s) => s.stale).length} stale)`,
+  describe: describePlan,
 });
 
 const RACES: readonly Property[] = [oneWinner, linearizable];

@@ -3,11 +3,13 @@
  * shared artifacts in rounds; each round's commits are sent with their last byte held back and
  * released together, so they meet in the server at once. Every op is recorded with the moment its
  * commit was sent and the moment its answer came back, and its fate as the one commit judge reads
- * it under the run's readings: applied, refused, or unknown (a timeout or a 5xx: it may or may not
- * have taken effect). Each artifact's history is then a compare-and-set register's (CAS_MODEL).
+ * it under the run's readings: applied, refused, or unknown (a timeout, a lost answer or a 5xx: it
+ * may or may not have taken effect, Jepsen's `:info`). Each artifact's history is then a
+ * compare-and-set register's (CAS_MODEL). The whole history goes to the run (`recordHistory`),
+ * which writes it beside the reports for Porcupine, Knossos and Elle.
  */
 import { performance } from 'node:perf_hooks';
-import type { CasInput, CasOutput, Operation } from '../../src/check/model/linearizability/index.ts';
+import type { CasInput, CasOutput, CheckResult, Operation, RecordedHistory } from '../../src/check/model/linearizability/index.ts';
 import type { CaseContext } from '../../src/check/property.ts';
 import type { Exchange } from '../../src/target/client.ts';
 import { commit, fates, type Op, type Pouch } from './commits.ts';
@@ -32,6 +34,8 @@ export class HistoryLog {
   readonly ops: CommitOp[] = [];
   /** The batch each op belonged to (op id → the other ops' artifacts), for timelines. */
   readonly batchOf = new Map<number, string[]>();
+  /** By op id: when its answer came, or when pouchproof stopped waiting for one (the checker drops that moment for an unknown outcome; the files keep it). */
+  readonly ended: Record<number, number> = {};
 
   record(s: Pick<Sent, 'client' | 'ops' | 'call' | 'ret'> & { readonly fates: readonly OpFate[] }): void {
     s.ops.forEach((o, i) => {
@@ -45,8 +49,14 @@ export class HistoryLog {
         call: s.call,
         ret: fate === 'unknown' ? undefined : s.ret,
       });
+      this.ended[id] = s.ret;
       if (s.ops.length > 1) this.batchOf.set(id, s.ops.filter((_, j) => j !== i).map((x) => String(x.artifact_id)));
     });
+  }
+
+  /** The history as the run keeps it, with the checker's verdict on it. */
+  recorded(title: string, checked: Pick<CheckResult<CasInput, CasOutput>, 'kind'>): RecordedHistory {
+    return { title, model: 'cas-register', ops: [...this.ops], ended: { ...this.ended }, verdict: checked.kind };
   }
 }
 

@@ -12,6 +12,7 @@ import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judge/judg
 
 export type { Judgement, JudgementGround, PerformanceGround } from './judge/judgements.ts';
 import type { TimelineData } from './model/linearizability/timeline.ts';
+import type { RecordedHistory } from './model/linearizability/recorded.ts';
 import type { CostCurve } from './model/cost-growth.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
@@ -148,6 +149,8 @@ export interface CaseContext {
   allows(cap: Capability): boolean;
   /** The run's memory of which endpoints serve their plain request (asked once per endpoint). */
   readonly environment: EnvironmentDiagnosis;
+  /** Hands a concurrent history to the run, which writes it beside the reports (absent: nobody keeps it). */
+  readonly recordHistory?: (h: RecordedHistory) => void;
 }
 
 /**

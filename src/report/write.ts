@@ -4,7 +4,7 @@
  * sees a half-written report; `latest` is a symlink, or a copy where symlinks are not allowed.
  */
 import { cp, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { redact } from '../target/redact.ts';
 import { toCoverageMarkdown } from './coverage-md.ts';
 import { toHar } from './har.ts';
@@ -23,8 +23,10 @@ export interface WrittenReports {
 export const REPORT_FORMATS = ['json', 'junit', 'html', 'md', 'har'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-/** The format a report file is of, by its extension; a file of none of them (a load run's `.hlog`) goes with every choice. */
+/** The format a report file is of, by its extension; a file of none of them (a load run's `.hlog`, the `histories/` folder) goes with every choice. */
 function formatOfFile(name: string): ReportFormat | undefined {
+  // The recorded histories go with every choice: they are the run's evidence for other checkers, not a report format.
+  if (name.startsWith('histories/')) return undefined;
   const ext = name.slice(name.lastIndexOf('.') + 1);
   switch (ext) {
     case 'json':
@@ -65,13 +67,19 @@ async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
 }
 
+/** A file of the report directory, or of a folder in it (`histories/…`): never outside it, never hidden. */
+function safeName(name: string): boolean {
+  return !name.includes('\\') && name.split('/').every((part) => part !== '' && !part.startsWith('.'));
+}
+
 export async function writeReportDir(root: string, runId: string, files: Readonly<Record<string, string>>, secrets: readonly string[]): Promise<WrittenReports> {
   await mkdir(root, { recursive: true });
   const tmp = join(root, `.tmp-${runId}-${process.pid}-${Date.now()}`);
   await mkdir(tmp);
   try {
     for (const [name, text] of Object.entries(files)) {
-      if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`bad report file name ${name}`);
+      if (!safeName(name)) throw new Error(`bad report file name ${name}`);
+      await mkdir(dirname(join(tmp, name)), { recursive: true });
       await writeFile(join(tmp, name), redact(text, secrets), 'utf8');
     }
     let name = runId;

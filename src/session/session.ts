@@ -24,6 +24,7 @@ import { toolVersion } from '../check/run/tool-version.ts';
 import type { ExampleReplay } from '../check/run/index.ts';
 import { exampleLine } from '../report/examples.ts';
 import { ExampleStore } from './examples.ts';
+import { historyFiles } from '../report/histories.ts';
 
 export interface SessionOptions {
   readonly seed: number;
@@ -71,7 +72,7 @@ export interface SessionResult {
   readonly report: Report;
   /** The profile the run was judged under (readings included), whose secrets the reports mask. */
   readonly profile: Profile;
-  /** Report files besides the standard ones (`readings.md`, and the `after` hook's). */
+  /** Report files besides the standard ones (`readings.md`, the recorded histories under `histories/`, and the `after` hook's). */
   readonly files: Record<string, string>;
 }
 
@@ -122,7 +123,7 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
   const more = h.after && !h.signal?.aborted ? await h.after(run, h.signal) : undefined;
   const { files, ...extra } = more ?? {};
   const report = reportOf(inputs(given, target.profile, props, o), run, { ...extra, ...(discovery ? { readings: readingsJson(discovery) } : {}) });
-  return { run, report, profile: target.profile, files: { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...files } };
+  return { run, report, profile: target.profile, files: { ...(discovery ? { 'readings.md': readingsMarkdown(discovery) } : {}), ...historyFiles(run.results), ...files } };
 }
 
 /** The target in words: the embedded reference says it is pouchproof's own server, not the service under test. */

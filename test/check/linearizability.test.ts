@@ -221,3 +221,63 @@ describe('against a brute-force checker on tiny random histories', () => {
     );
   });
 });
+
+// ---- indeterminate operations (Jepsen's :info) --------------------------------------------------
+
+/**
+ * An op whose answer was lost, as Knossos reads `:info` and Porcupine a call returned "at infinity"
+ * with an output the model takes either way: it may have taken effect at any moment after its call
+ * (no upper bound), or never. Each history is also checked with the op's two fates made explicit
+ * (applied, with a return after everything else; left out), so that each test shows which fates the
+ * rest of the history allows.
+ */
+describe('indeterminate (:info) operations', () => {
+  const info = (client: string, base: string | null, next: string, call: number): Operation<CasInput, CasOutput> => cas(client, base, next, undefined, call, undefined);
+  const applied = (o: Operation<CasInput, CasOutput>): Operation<CasInput, CasOutput> => ({ ...o, output: 'applied', ret: 1_000 });
+  const verdicts = (h: Operation<CasInput, CasOutput>[], o: Operation<CasInput, CasOutput>) => ({
+    asInfo: checkLinearizable(CAS_MODEL, h).kind,
+    applied: checkLinearizable(CAS_MODEL, h.map((x) => (x === o ? applied(x) : x))).kind,
+    never: checkLinearizable(CAS_MODEL, h.filter((x) => x !== o)).kind,
+  });
+
+  it('must have applied: a later op builds on its revision', () => {
+    const u = info('u', 'r0', 'r1', 2);
+    const h = [cas('s', null, 'r0', 'applied', 0, 1), u, cas('a', 'r1', 'r2', 'applied', 10, 11)];
+    expect(verdicts(h, u)).toEqual({ asInfo: 'ok', applied: 'ok', never: 'violation' });
+  });
+
+  it('…but only after its call: no upper bound on its return, a firm lower bound on its effect', () => {
+    // The op that builds on r1 completed before the :info op was even sent.
+    const u = info('u', 'r0', 'r1', 20);
+    const h = [cas('s', null, 'r0', 'applied', 0, 1), cas('a', 'r1', 'r2', 'applied', 10, 11), u];
+    const r = checkLinearizable(CAS_MODEL, h);
+    expect(r.kind).toBe('violation');
+    // Still open long after every other op: it may take effect after the last answer of the history.
+    const late = info('v', 'r1', 'r9', 2);
+    expect(checkLinearizable(CAS_MODEL, [cas('s', null, 'r0', 'applied', 0, 1), late, cas('a', 'r0', 'r1', 'applied', 50, 60)]).kind).toBe('ok');
+  });
+
+  it('must not have applied: its effect would contradict an ok op', () => {
+    // Applied before a's commit it takes r0 from under it; after, the head is no longer r0.
+    const u = info('u', 'r0', 'rx', 2);
+    const h = [cas('s', null, 'r0', 'applied', 0, 1), u, cas('a', 'r0', 'r1', 'applied', 3, 4), cas('b', 'r1', 'r2', 'applied', 5, 6)];
+    expect(verdicts(h, u)).toEqual({ asInfo: 'ok', applied: 'violation', never: 'ok' });
+  });
+
+  it('may go either way: nothing answered depends on it', () => {
+    const u = info('u', 'r0', 'r1', 2);
+    // Refused ops constrain nothing (the spec does not say why a server refuses), and c built on r0 before u was sent.
+    const h = [cas('s', null, 'r0', 'applied', 0, 1), cas('c', 'r0', 'r5', 'refused', 0.5, 1.5), u, cas('d', 'r1', 'r6', 'refused', 7, 8)];
+    expect(verdicts(h, u)).toEqual({ asInfo: 'ok', applied: 'ok', never: 'ok' });
+  });
+
+  it('two :info ops on one base: at most one of them can explain what follows', () => {
+    const u = info('u', 'r0', 'r1', 2);
+    const v = info('v', 'r0', 'r2', 2);
+    const s = cas('s', null, 'r0', 'applied', 0, 1);
+    // One may have applied and the other not: a later op on either revision is fine…
+    expect(checkLinearizable(CAS_MODEL, [s, u, v, cas('a', 'r1', 'r3', 'applied', 5, 6)]).kind).toBe('ok');
+    // …but not ops on both, which would need both to have applied on r0.
+    expect(checkLinearizable(CAS_MODEL, [s, u, v, cas('a', 'r1', 'r3', 'applied', 5, 6), cas('b', 'r2', 'r4', 'applied', 7, 8)]).kind).toBe('violation');
+  });
+});

@@ -3,13 +3,18 @@
  * concurrency faults (a check-then-act race on renames and deletes, a batch applied in two writes,
  * the general check-then-act race, stale bases accepted), with the witness drawn as a timeline.
  * Which of them races.one-winner (single-op bursts on one base) also kills is shown alongside.
+ * Commits whose answers are lost on the way back (applied, but unanswered) are `:info` ops: the
+ * case is still judged, and a fault is still found. Every case hands its history to the run.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import RACES from '../../properties/races.ts';
 import { Aliases, HistoryLog } from '../../properties/support/histories.ts';
 import type { Op } from '../../properties/support/commits.ts';
 import type { Readings } from '../../src/spec/index.ts';
-import { References, runAgainst, summary } from './harness.ts';
+import { runProperties } from '../../src/check/run/index.ts';
+import { TargetClient, type CallOptions, type Exchange } from '../../src/target/client.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+import { References, runAgainst, SEED, summary } from './harness.ts';
 
 const linearizable = RACES.find((p) => p.id === 'races.linearizable')!;
 const oneWinner = RACES.find((p) => p.id === 'races.one-winner')!;
@@ -78,5 +83,79 @@ describe('races.linearizable (4.2)', () => {
     expect(race.failing.length, summary(race)).toBeGreaterThan(0);
     const split = await runAgainst(await refs.get('batch-split-under-load'), oneWinner, { runs: 4 });
     expect(split.result.findings, summary(split)).toEqual([]);
+  });
+});
+
+/**
+ * Loses the answer of every `every`-th racing commit (one sent with a gate): the server got the
+ * whole request and applied it or not, and pouchproof hears nothing, as under a lose-response fault.
+ */
+class LosingAnswers extends TargetClient {
+  lost = 0;
+  private racing = 0;
+  constructor(profile: ConstructorParameters<typeof TargetClient>[0], private readonly every: number) {
+    super(profile);
+  }
+  override async call(o: CallOptions): Promise<Exchange> {
+    const ex = await super.call(o);
+    if (o.endpoint !== 'commitOperations' || !o.gate || ++this.racing % this.every !== 0) return ex;
+    this.lost++;
+    const { response: _dropped, ...rest } = ex;
+    return { ...rest, verdict: 'transport-error', reason: 'the connection closed before the answer (lost on its way back)', failure: 'closed' };
+  }
+}
+
+describe('races.linearizable with answers lost (:info ops)', () => {
+  const refs = new References();
+  afterAll(() => refs.closeAll());
+
+  async function lossy(fault: string | undefined, every: number, runs: number) {
+    const profile = parseProfile((await refs.get(fault)).profile);
+    const client = new LosingAnswers(profile, every);
+    try {
+      const run = await runProperties(profile, [linearizable], { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: 60_000, client });
+      return { result: run.results[0]!, lost: client.lost };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('records each lost answer as an :info op and still judges the case (silent against the correct reference)', async () => {
+    const { result, lost } = await lossy(undefined, 4, 3);
+    expect(lost).toBeGreaterThan(0);
+    expect(result.findings, JSON.stringify(result.findings)).toEqual([]);
+    expect(result.status).toBe('passed');
+    const kept = result.histories?.kept ?? [];
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    const info = kept.flatMap((h) => h.ops.filter((o) => o.ret === undefined));
+    // Each lost commit's ops, open to the end of the history; the moment pouchproof gave up kept for the files.
+    expect(info.length).toBeGreaterThanOrEqual(lost);
+    for (const h of kept) for (const o of h.ops.filter((x) => x.ret === undefined)) expect(h.ended[o.id]).toBeGreaterThanOrEqual(o.call);
+    expect(kept.every((h) => h.verdict === 'ok' && h.model === 'cas-register')).toBe(true);
+  });
+
+  it('still finds a stale base accepted among lost answers', async () => {
+    const { result, lost } = await lossy('stale-base-accepted', 4, 6);
+    expect(lost).toBeGreaterThan(0);
+    expect(result.findings.map((f) => f.kind)).toContain('violation');
+    expect(result.histories?.kept.some((h) => h.verdict === 'violation')).toBe(true);
+  });
+
+  it('leaves a case unjudged when most racing commits lost their answers (too little to vouch for)', async () => {
+    const { result } = await lossy(undefined, 1, 1);
+    expect(result.findings.map((f) => f.kind)).toEqual(['transport']);
+    expect(result.findings[0]!.message).toMatch(/racing commits got no answer/);
+    expect(result.status).toBe('inconclusive');
+  });
+
+  it('races.one-winner hands each burst to the run as a history', async () => {
+    const c = await runAgainst(await refs.get(), oneWinner, { runs: 1 });
+    const kept = c.result.histories?.kept ?? [];
+    expect(kept.length).toBeGreaterThanOrEqual(2);
+    for (const h of kept) {
+      expect(h.title).toMatch(/^burst \d+: \d+ concurrent/);
+      expect(h.ops.filter((o) => o.output === 'applied' && o.input.base !== null)).toHaveLength(1);
+      expect(h.verdict).toBe('ok');
+    }
   });
 });

@@ -12,6 +12,7 @@ import { vetOutcome } from '../judge/grounds.ts';
 import { unknownOutcome, type Judgement, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
 import type { Slots } from './pool.ts';
+import type { RecordedHistory } from '../model/linearizability/recorded.ts';
 
 export interface CaseDeps {
   readonly profile: Profile;
@@ -29,6 +30,8 @@ export interface CaseDeps {
   readonly slots?: Slots;
   /** The property's own count of requests sent (the run's counter also counts other properties'). */
   readonly tally?: { requests: number };
+  /** Keeps the concurrent histories cases record. */
+  readonly onHistory?: (h: RecordedHistory) => void;
 }
 
 export interface CaseRun {
@@ -76,7 +79,7 @@ export async function runCase(prop: Property, input: unknown, d: CaseDeps): Prom
 }
 
 async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
-  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment, ...(d.tally ? { tally: d.tally } : {}) });
+  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment, ...(d.tally ? { tally: d.tally } : {}), ...(d.onHistory ? { onHistory: d.onHistory } : {}) });
   let outcome: Outcome;
   let threw = false;
   try {

@@ -9,6 +9,7 @@ import type { Profile } from '../../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
 import { Environment } from '../judge/environment.ts';
 import type { CaseContext } from '../property.ts';
+import type { RecordedHistory } from '../model/linearizability/recorded.ts';
 
 /** Requests in a row that got no complete response before the run judges the target unreachable. */
 export const UNREACHABLE_AFTER = 8;
@@ -132,6 +133,8 @@ export interface ContextDeps {
   readonly environment?: Environment;
   /** The property's own count of requests sent. */
   readonly tally?: { requests: number };
+  /** Keeps the concurrent histories the case records (the property's, for the files beside the reports). */
+  readonly onHistory?: (h: RecordedHistory) => void;
 }
 
 export interface RecordingContext extends CaseContext {
@@ -188,6 +191,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
     environment: d.environment ?? new Environment(),
     uuid: () => randomUUID(),
     sourceId: () => randomBytes(16).toString('hex'),
+    ...(d.onHistory ? { recordHistory: d.onHistory } : {}),
   };
   return ctx;
 }

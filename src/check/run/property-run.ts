@@ -21,6 +21,7 @@ import { OutcomeSink } from './outcome-sink.ts';
 import { runRandomPhase, type RandomPhase } from './random-phase.ts';
 import { isFailing, type Finding, type PropertyResult, type PropertyStatus } from './result.ts';
 import { PropertyBound, seconds } from './time-limits.ts';
+import { HistoryShelf } from './histories.ts';
 
 export interface PropertyRunDeps {
   readonly profile: Profile;
@@ -47,11 +48,12 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
   const arb = built.arb;
 
   const tally = { requests: 0 };
+  const shelf = new HistoryShelf();
   // Throttling is given back to the property's bound, never past the run's budget (the user's hard limit).
   const bound = new PropertyBound(o.perPropertyMs, o.signal, () => d.client.throttleHeldMs(), o.budgetEndsAt);
   const replay = o.path !== undefined;
   const sink = new OutcomeSink(prop, d.profile.secrets, { coverage: only !== undefined ? 1 : covered.cases.length, random: replay || only !== undefined ? 0 : o.runs });
-  const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, tally, ...(d.slots ? { slots: d.slots } : {}), ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment };
+  const deps: CaseDeps = { profile: d.profile, client: d.client, counter: d.counter, signal: bound.signal, tally, ...(d.slots ? { slots: d.slots } : {}), ...(o.perRequestMs !== undefined ? { timeoutMs: o.perRequestMs } : {}), embedded: o.embedded, unknownReadings: o.unknownReadings, environment: d.environment, onHistory: shelf.add };
   const progress = (cases: number, runs: number) => o.onProgress?.({ type: 'case', id: prop.id, cases, runs, requests: tally.requests, elapsedMs: Date.now() - started });
   let cov: CoveragePhase | undefined;
   let rand: RandomPhase | undefined;
@@ -86,6 +88,7 @@ export async function runProperty(prop: Property, d: PropertyRunDeps, o: Propert
     findings: notApplicable ? [{ kind: 'skipped', property: prop.id, section: prop.section, message: clean(notApplicable) }, ...findings] : findings,
     evidence,
     ...(cov?.observations.length ? { coverage: { cases: cov.ran, observations: cov.observations } } : {}),
+    ...shelf.result(),
   };
 }
 

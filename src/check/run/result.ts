@@ -4,6 +4,7 @@
  */
 import type { RecordedExchange } from './exchange-record.ts';
 import type { TimelineData } from '../model/linearizability/timeline.ts';
+import type { RecordedHistory } from '../model/linearizability/recorded.ts';
 import type { CostCurve } from '../model/cost-growth.ts';
 import type { CoverageObservation, CoverageTable } from './coverage-table.ts';
 import type { FindingKind } from '../property.ts';
@@ -75,7 +76,12 @@ export interface PropertyResult {
   evidence?: Ledger;
   /** The coverage phase, when the property has one: cases judged and what each showed. */
   coverage?: { readonly cases: number; readonly observations: readonly CoverageObservation[] };
+  /** The concurrent histories its cases recorded (the first `MAX_HISTORIES`), and how many more were left out: written beside the reports. */
+  histories?: { readonly kept: readonly RecordedHistory[]; readonly dropped: number };
 }
+
+/** Histories kept per property: shrinking may run hundreds of cases, and the first ones show the run. */
+export const MAX_HISTORIES = 100;
 
 /** What a stored failing case (the example database) showed when re-run before its property's phases. */
 export type ExampleVerdict = 'still-failing' | 'now-passing' | 'no-longer-fits' | 'not-judged';

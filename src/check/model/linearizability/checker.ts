@@ -4,9 +4,12 @@
  * returns are sorted by time into a linked list; the search walks it, linearizing a call when the
  * model allows it (lifting the call and its return out of the list) and backtracking when it meets
  * the return of a call it has not linearized; a cache of (linearized set, state) pairs prunes
- * every configuration already explored. An operation with an unknown outcome has no return: it can
- * be linearized at any point after its call, or left out, so the search succeeds as soon as every
- * operation with a known outcome is linearized.
+ * every configuration already explored. An operation with an unknown outcome (its answer lost:
+ * Jepsen's `:info`) has no return: it can be linearized at any point after its call, however late,
+ * or left out, so the search succeeds as soon as every operation with a known outcome is linearized.
+ * That is Knossos's reading of `:info`, and what Porcupine gets from a return after every other
+ * event and a model that takes the op either way (test/check/linearizability-oracle.test.ts holds
+ * the search to a brute-force oracle on such histories).
  *
  * The search is bounded by a step budget: past it the answer is `unknown`, never a violation. A
  * violation comes with a minimal witness: the operations whose observed outcomes are needed for
