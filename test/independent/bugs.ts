@@ -15,6 +15,12 @@
  *   verifier checks them, and nothing here would reduce mod n; 5.2 27 (path not covered): by the spec's
  *   words the digest covers the body only, so there is nothing to get wrong; 5.2 29 and 30: readings
  *   of the canonical form and JWS form, not code mistakes.
+ *
+ * Bugs kept in the list whose behaviour, as written, the spec allows (a score counts them as misses,
+ * and nothing should catch them):
+ * - Intro-15: the parser's throw on a lone surrogate falls in parseBody's catch, so the request is
+ *   refused with a 400, not crashed; RFC 8259 section 8.2 leaves a lone surrogate to the receiver,
+ *   and a refusal is one of its answers. The crash of that line is K-TEXT-4's (a model, 500).
  */
 
 /** [name, what the bug does]. */
