@@ -32,7 +32,8 @@ export type Bad =
   | 'huge-number'
   | 'duplicate-keys-escaped'
   | 'lone-surrogate'
-  | 'lone-surrogate-in-text';
+  | 'lone-surrogate-in-text'
+  | 'huge-exponent';
 export const BAD: readonly Bad[] = [
   'truncated',
   'trailing-comma',
@@ -53,6 +54,7 @@ export const BAD: readonly Bad[] = [
   'duplicate-keys-escaped',
   'lone-surrogate',
   'lone-surrogate-in-text',
+  'huge-exponent',
 ];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
@@ -124,7 +126,7 @@ interface BadCase {
 /** Each case tries every kind of bad body on one endpoint (they are small and cheap). */
 const arbBad: fc.Arbitrary<BadCase[]> = fc
   .tuple(fc.constantFrom(...UNSIGNED), fc.shuffledSubarray([...BAD], { minLength: BAD.length }))
-  .map(([endpoint, bads]) => bads.map((bad) => ({ endpoint, bad })));
+  .map(([endpoint, bads]) => bads.filter((bad) => appliesTo(bad, endpoint)).map((bad) => ({ endpoint, bad })));
 
 /** `json` (an object's text) with one more member first. */
 function withMember(json: string, member: string): string {
@@ -154,6 +156,50 @@ export function withLateDuplicate(value: object): string {
   const PLACEHOLDER = '\u0000late-duplicate\u0000';
   const swapped = JSON.stringify(value, (_k, v: unknown) => (v === target ? PLACEHOLDER : v));
   return swapped.replace(JSON.stringify(PLACEHOLDER), doubled);
+}
+
+/** Stand-in for the number `1e400` until the body is text. */
+const EXPONENT_SLOT = '\u0000huge-exponent\u0000';
+
+/** `value` with the stand-in in place of every integer the model bounds (a counter, a roster key_gen). */
+function markBoundedIntegers(value: Json, node: Node): Json {
+  switch (node.kind) {
+    case 'integer':
+      return typeof value === 'number' && node.range ? EXPONENT_SLOT : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((v) => markBoundedIntegers(v, node.items)) : value;
+    case 'object': {
+      if (!isObject(value) || node.freeForm) return value;
+      const out: JsonObject = { ...value };
+      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = markBoundedIntegers(out[k]!, f.node);
+      return out;
+    }
+    case 'string':
+    case 'uuid':
+    case 'boolean':
+    case 'enum':
+      return value;
+    default:
+      return node satisfies never;
+  }
+}
+
+/**
+ * `json` with `1e400` in place of every bounded integer of `node`: an integer by JSON's grammar, far
+ * over every stated maximum, and Infinity to a parser into doubles, which a bound check written for
+ * finite numbers (or a saturating parser) lets through. Undefined where the body holds no bounded integer.
+ */
+export function withHugeExponents(json: string, node: Node): string | undefined {
+  const marked = JSON.stringify(markBoundedIntegers(JSON.parse(json) as Json, node));
+  const slot = JSON.stringify(EXPONENT_SLOT);
+  return marked.includes(slot) ? marked.replaceAll(slot, '1e400') : undefined;
+}
+
+/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent`). */
+function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
+  if (bad !== 'huge-exponent') return true;
+  const s = plainRequest(endpoint);
+  return withHugeExponents(JSON.stringify(s.body), ENDPOINT_BY_ID[endpoint].body) !== undefined;
 }
 
 /** A body with no fields: where a caller names none, no string is free text. */
@@ -213,6 +259,9 @@ export function badBody(json: string, bad: Bad, field: string, node: Node = EMPT
       return { raw: withMember(json, '"x":"\\ud800"') };
     case 'lone-surrogate-in-text':
       return { raw: withFreeTextSurrogates(json, node) };
+    case 'huge-exponent':
+      // Only sent where it applies (appliesTo); elsewhere the body stays as it was.
+      return { raw: withHugeExponents(json, node) ?? json };
   }
 }
 
@@ -228,7 +277,7 @@ const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
   invariant:
-    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, 1e400 in a bounded integer, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],

@@ -180,6 +180,7 @@ const LIST = [
   f('uuid-parsed-leniently', 'uuid', 'validates uuids with the platform\'s parser (Python uuid.UUID, .NET Guid.Parse): braces, a urn:uuid: prefix, no hyphens or surrounding white space are accepted and normalised', ['rejection.violations-rejected']),
   f('integer-string-coerced', 'limits', 'coerces a number written as a string into an integer field (Jackson scalar coercion, pydantic lax mode): "5" is accepted as 5', ['rejection.violations-rejected']),
   f('integer-float-truncated', 'limits', 'truncates a fraction in an integer field (Jackson ACCEPT_FLOAT_AS_INT): 1.5 is accepted as 1', ['rejection.violations-rejected']),
+  f('integer-overflow-saturated', 'limits', 'reads a number past every double (1e400, Infinity to JSON.parse) in an integer field as the field\'s bound, as a saturating parser whose range error is dropped does: a usage counter of 1e400, far over its maximum, is accepted as 9007199254740991', ['robustness.malformed-rejected']),
   // Usage arithmetic and concurrency (src/reference/handlers/usage.ts).
   f('usage-total-double', 'usage', 'adds a row\'s counters up in doubles: past 2^53 a total larger by one compares equal, and the larger row is not kept', ['usage.large-totals']),
   f('usage-total-bounded', 'usage', `reads "at most ${MAX_SAFE} each" as a bound on the row's total (a safe-integer check on the sum): a row whose four counters are each within it but sum past it is refused`, ['usage.large-totals']),

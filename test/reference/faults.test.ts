@@ -607,6 +607,11 @@ const DEMOS: Record<FaultName, Demo> = {
   },
   'json-huge-number-500': { observe: (ref) => revokeRaw(ref, `{"reason":${'9'.repeat(5000)}}`), correct: 400, faulty: 500 },
   'lone-surrogate-500': { observe: (ref) => revokeRaw(ref, '{"reason":"\\ud800"}'), correct: 200, faulty: 500 },
+  'integer-overflow-saturated': {
+    observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ input: 7 })] }).replace('"input":7', '"input":1e400'), DEVICE)),
+    correct: 400,
+    faulty: 200,
+  },
   'usage-key-uri-encoded': {
     observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ model: 'm@SURROGATE@' })] }).replace('@SURROGATE@', '\\ud800'), DEVICE)),
     correct: 200,
