@@ -202,11 +202,8 @@ function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
   return withHugeExponents(JSON.stringify(s.body), ENDPOINT_BY_ID[endpoint].body) !== undefined;
 }
 
-/** A body with no fields: where a caller names none, no string is free text. */
-const EMPTY_BODY: Node = { kind: 'object', name: 'no body', fields: {} };
-
-/** The bytes of a bad body built from a valid one (of the endpoint whose body is `node`), and any header it needs. */
-export function badBody(json: string, bad: Bad, field: string, node: Node = EMPTY_BODY): { raw: Uint8Array | string; headers?: Record<string, string> } {
+/** The bytes of a bad body built from a valid one (of the endpoint whose body is `node`, where the kind reads the model), and any header it needs. */
+export function badBody(json: string, bad: Bad, field: string, node?: Node): { raw: Uint8Array | string; headers?: Record<string, string> } {
   switch (bad) {
     case 'truncated':
       return { raw: json.slice(0, Math.max(1, json.length - 1)) };
@@ -258,10 +255,10 @@ export function badBody(json: string, bad: Bad, field: string, node: Node = EMPT
     case 'lone-surrogate':
       return { raw: withMember(json, '"x":"\\ud800"') };
     case 'lone-surrogate-in-text':
-      return { raw: withFreeTextSurrogates(json, node) };
+      return { raw: node ? withFreeTextSurrogates(json, node) : withMember(json, '"x":"\\ud800"') };
     case 'huge-exponent':
-      // Only sent where it applies (appliesTo); elsewhere the body stays as it was.
-      return { raw: withHugeExponents(json, node) ?? json };
+      // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
+      return { raw: (node && withHugeExponents(json, node)) ?? json };
   }
 }
 
