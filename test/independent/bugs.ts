@@ -39,9 +39,10 @@
  *   so `stored` (rows that changed the store) counts the rows of each report, exactly as a correct
  *   server whose `stored` means rows-accepted does; with no endpoint that reads usage, no answer can
  *   tell them apart (4.3: "the exact meaning of stored: not shown"). A run says unknown.
- * - 2.7-2 (negative counters refused), 5.2-26 (the digest over the body bytes as received) and 8-2
- *   (a 1 MiB body cap): the readings usage-counters-negative=rejected, canonical-json=raw-bytes and
- *   the size limits section 8 does not show (body-size-limit): assumption findings, not violations.
+ * - 2.7-2 (negative counters refused) and 5.2-26 (the digest over the body bytes as received): the
+ *   readings usage-counters-negative=rejected and canonical-json=raw-bytes, which the run's probe
+ *   identifies and judges under. 8-2 (a 1 MiB body cap): section 8 shows no request size limit; an
+ *   assumption finding on body-size-limit (robustness.large-body-accepted), not a violation.
  * - 2.5-8 and Intro-23 (quadratic work): the spec states no latency; the right answer is a
  *   `performance` finding (2.5-8 draws one: the envelope's length), which the score does not count.
  *   Intro-23's dimension (members of the body's top level, all unknown) is not probed.
