@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { assumptionMismatch, describeResponse, expectAccepted, expectRejected, serverError, unexpected, type Blame } from '../src/check/judge/judge.ts';
 import { SERVES, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, LIMITS, type AssumptionName, type EndpointId } from '../src/spec/index.ts';
+import { isObject, type Json, type JsonObject } from '../src/gen/index.ts';
+import { assumptionOf, BODY_SIZE_CAP_BYTES, ENDPOINT_BY_ID, LIMITS, type AssumptionName, type EndpointId, type Node } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { plainRequest, prepare, sendPlain } from './support/requests.ts';
 import { commit, fates, op, pouchFor, type Op } from './support/commits.ts';
@@ -30,7 +31,9 @@ export type Bad =
   | 'leading-zero'
   | 'huge-number'
   | 'duplicate-keys-escaped'
-  | 'lone-surrogate';
+  | 'lone-surrogate'
+  | 'lone-surrogate-in-text'
+  | 'huge-exponent';
 export const BAD: readonly Bad[] = [
   'truncated',
   'trailing-comma',
@@ -50,6 +53,8 @@ export const BAD: readonly Bad[] = [
   'huge-number',
   'duplicate-keys-escaped',
   'lone-surrogate',
+  'lone-surrogate-in-text',
+  'huge-exponent',
 ];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
@@ -65,9 +70,44 @@ const READING: Partial<Record<Bad, AssumptionName>> = {
 
 /**
  * JSON that RFC 8259 allows but leaves to the parser (an escaped lone surrogate, §8.2): a server may
- * take it or refuse it, so only a 5xx is a finding.
+ * take it or refuse it, so only a 5xx is a finding. In an unknown member a parser meets it; in the
+ * endpoint's own free text (a model, a welcome, a statement outside the roster) so does whatever
+ * stores or keys that text (a strict UTF-8 encoder, encodeURIComponent, a database driver).
  */
-const TOLERATED: ReadonlySet<Bad> = new Set(['lone-surrogate']);
+const TOLERATED: ReadonlySet<Bad> = new Set(['lone-surrogate', 'lone-surrogate-in-text']);
+
+/** Stand-in for the escape `\ud800` until the body is text: no generated body holds a NUL character. */
+const SURROGATE_SLOT = '\u0000lone-surrogate\u0000';
+
+/** `value` with a stand-in appended to every string the model leaves free (no alphabet, no pattern). */
+function markFreeText(value: Json, node: Node): Json {
+  switch (node.kind) {
+    case 'string':
+      return typeof value === 'string' && !node.charset && !node.pattern ? value + SURROGATE_SLOT : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((v) => markFreeText(v, node.items)) : value;
+    case 'object': {
+      if (!isObject(value) || node.freeForm) return value;
+      const out: JsonObject = { ...value };
+      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = markFreeText(out[k]!, f.node);
+      return out;
+    }
+    case 'uuid':
+    case 'integer':
+    case 'boolean':
+    case 'enum':
+      return value;
+    default:
+      return node satisfies never;
+  }
+}
+
+/** `json` with an escaped lone surrogate at the end of every free-text string of `node`; the unknown member `x` where it has none. */
+export function withFreeTextSurrogates(json: string, node: Node): string {
+  const marked = JSON.stringify(markFreeText(JSON.parse(json) as Json, node));
+  const slot = JSON.stringify(SURROGATE_SLOT).slice(1, -1);
+  return marked.includes(slot) ? marked.replaceAll(slot, '\\ud800') : withMember(json, '"x":"\\ud800"');
+}
 
 /** More digits than any integer parser caps (Python's 4300, CVE-2020-10735), and past every stated bound. */
 export const HUGE_NUMBER_DIGITS = 5000;
@@ -86,7 +126,7 @@ interface BadCase {
 /** Each case tries every kind of bad body on one endpoint (they are small and cheap). */
 const arbBad: fc.Arbitrary<BadCase[]> = fc
   .tuple(fc.constantFrom(...UNSIGNED), fc.shuffledSubarray([...BAD], { minLength: BAD.length }))
-  .map(([endpoint, bads]) => bads.map((bad) => ({ endpoint, bad })));
+  .map(([endpoint, bads]) => bads.filter((bad) => appliesTo(bad, endpoint)).map((bad) => ({ endpoint, bad })));
 
 /** `json` (an object's text) with one more member first. */
 function withMember(json: string, member: string): string {
@@ -118,8 +158,52 @@ export function withLateDuplicate(value: object): string {
   return swapped.replace(JSON.stringify(PLACEHOLDER), doubled);
 }
 
-/** The bytes of a bad body built from a valid one, and any header it needs. */
-export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Array | string; headers?: Record<string, string> } {
+/** Stand-in for the number `1e400` until the body is text. */
+const EXPONENT_SLOT = '\u0000huge-exponent\u0000';
+
+/** `value` with the stand-in in place of every integer the model bounds (a counter, a roster key_gen). */
+function markBoundedIntegers(value: Json, node: Node): Json {
+  switch (node.kind) {
+    case 'integer':
+      return typeof value === 'number' && node.range ? EXPONENT_SLOT : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((v) => markBoundedIntegers(v, node.items)) : value;
+    case 'object': {
+      if (!isObject(value) || node.freeForm) return value;
+      const out: JsonObject = { ...value };
+      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = markBoundedIntegers(out[k]!, f.node);
+      return out;
+    }
+    case 'string':
+    case 'uuid':
+    case 'boolean':
+    case 'enum':
+      return value;
+    default:
+      return node satisfies never;
+  }
+}
+
+/**
+ * `json` with `1e400` in place of every bounded integer of `node`: an integer by JSON's grammar, far
+ * over every stated maximum, and Infinity to a parser into doubles, which a bound check written for
+ * finite numbers (or a saturating parser) lets through. Undefined where the body holds no bounded integer.
+ */
+export function withHugeExponents(json: string, node: Node): string | undefined {
+  const marked = JSON.stringify(markBoundedIntegers(JSON.parse(json) as Json, node));
+  const slot = JSON.stringify(EXPONENT_SLOT);
+  return marked.includes(slot) ? marked.replaceAll(slot, '1e400') : undefined;
+}
+
+/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent`). */
+function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
+  if (bad !== 'huge-exponent') return true;
+  const s = plainRequest(endpoint);
+  return withHugeExponents(JSON.stringify(s.body), ENDPOINT_BY_ID[endpoint].body) !== undefined;
+}
+
+/** The bytes of a bad body built from a valid one (of the endpoint whose body is `node`, where the kind reads the model), and any header it needs. */
+export function badBody(json: string, bad: Bad, field: string, node?: Node): { raw: Uint8Array | string; headers?: Record<string, string> } {
   switch (bad) {
     case 'truncated':
       return { raw: json.slice(0, Math.max(1, json.length - 1)) };
@@ -170,12 +254,18 @@ export function badBody(json: string, bad: Bad, field: string): { raw: Uint8Arra
     }
     case 'lone-surrogate':
       return { raw: withMember(json, '"x":"\\ud800"') };
+    case 'lone-surrogate-in-text':
+      return { raw: node ? withFreeTextSurrogates(json, node) : withMember(json, '"x":"\\ud800"') };
+    case 'huge-exponent':
+      // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
+      return { raw: (node && withHugeExponents(json, node)) ?? json };
   }
 }
 
 function sendBad(ctx: CaseContext, c: BadCase): Promise<Exchange> {
   const s = prepare(ctx, c.endpoint, plainRequest(c.endpoint));
-  const { raw, headers } = badBody(JSON.stringify(s.body), c.bad, Object.keys(ENDPOINT_BY_ID[c.endpoint].body.fields)[0]!);
+  const body = ENDPOINT_BY_ID[c.endpoint].body;
+  const { raw, headers } = badBody(JSON.stringify(s.body), c.bad, Object.keys(body.fields)[0]!, body);
   return ctx.call({ endpoint: c.endpoint, params: s.params, rawBody: raw, ...(headers ? { headers } : {}) });
 }
 
@@ -184,7 +274,7 @@ const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
   invariant:
-    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate is never a 5xx.',
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, 1e400 in a bounded integer, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],

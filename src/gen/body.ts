@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { ENDPOINT_BY_ID, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { affectsCoherence, chainOps, coherent } from './coherence.ts';
-import { arrayDepth, concretePath, getAt, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
+import { arrayDepth, concretePath, getAt, isObject, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
 
 export function bodyArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<JsonObject> {
   return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => coherent(endpoint, b) as JsonObject);
@@ -83,14 +83,24 @@ export function editedRequest(
 }
 
 /**
+ * How filler ops are typed: `chained` keeps the drawn types on chains of revisions; `creates` makes
+ * every op a create of its own new artifact on a null base, which every reading of the state rules
+ * (3: not shown) must apply, so only the count decides a refusal.
+ */
+export type Filler = 'chained' | 'creates';
+
+const asCreate = (x: Json): Json => (isObject(x) ? { ...x, type: 'create', base_revision_id: null } : x);
+
+/**
  * `n` of the leanest valid items of the array at `c.path` (ops are chained), for count bounds and
  * count violations. Long filler does not shrink: which of 2001 identical-looking items holds what
  * is noise, and shrinking it would cost tens of thousands of steps.
  */
-export function fillerItems(c: Constraint, n: number): fc.Arbitrary<Json[]> {
+export function fillerItems(c: Constraint, n: number, filler: Filler = 'chained'): fc.Arbitrary<Json[]> {
   if (c.node.kind !== 'array') throw new Error(`${c.id}: not an array`);
+  const chained = affectsCoherence(c.endpoint, c.path);
   const arb = fc
     .array(arbitraryOf(c.node.items, { mode: 'lean' }, `${c.path}[]`), { minLength: n, maxLength: n })
-    .map((xs) => (affectsCoherence(c.endpoint, c.path) ? chainOps(xs) : xs));
+    .map((xs) => (chained ? chainOps(filler === 'creates' ? xs.map(asCreate) : xs) : xs));
   return n > 8 ? fc.noShrink(arb) : arb;
 }

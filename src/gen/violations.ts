@@ -19,10 +19,11 @@ import {
   type Scope,
 } from '../spec/index.ts';
 import { countBounds, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
-import { editedRequest, fillerItems, type Edit } from './body.ts';
+import { editedRequest, fillerItems, type Edit, type Filler } from './body.ts';
+import { affectsCoherence } from './coherence.ts';
 import { anyYear, commonYear, formatDay, randomDay } from './days.ts';
 import { requestIssues } from './issues.ts';
-import { withAt, type Json, type Params, type RequestSample } from './json.ts';
+import { getAt, withAt, type Json, type Params, type RequestSample } from './json.ts';
 import { alphabetString } from './strings.ts';
 import { applyCase, hyphenate, VARIANT_INDEX, VERSION_INDEX, versionedUuid } from './uuid.ts';
 
@@ -60,6 +61,9 @@ export interface ViolationCase {
 /** A violation's twin: the request before the break; for a required-but-nullable field left out, null in its place (where null is served). */
 function twinOf(c: Constraint, s: ViolationSpec, r: { readonly body: Json; readonly at: readonly (string | number)[]; readonly twin: RequestSample }): RequestSample {
   if (c.kind === 'required' && c.nullable && c.scope === 'body' && s.variant === 'missing') return { params: r.twin.params, body: withAt(r.body, r.at, null) };
+  // One item too many of a chained array: the pair is the same batch without its last op (a chain's prefix is a chain).
+  const items = c.kind === 'maxItems' && affectsCoherence(c.endpoint, c.path) ? getAt(r.body, r.at) : undefined;
+  if (Array.isArray(items)) return { params: r.twin.params, body: withAt(r.body, r.at, items.slice(0, -1)) };
   return r.twin;
 }
 
@@ -232,8 +236,8 @@ function enumSpecs(c: Constraint): ViolationSpec[] {
   return out;
 }
 
-function itemsEdit(c: Constraint, n: number): fc.Arbitrary<Edit> {
-  return set(fillerItems(c, n));
+function itemsEdit(c: Constraint, n: number, filler?: Filler): fc.Arbitrary<Edit> {
+  return set(fillerItems(c, n, filler));
 }
 
 /** Every way this generator knows to break one constraint. */
@@ -283,7 +287,10 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
     }
     case 'maxItems': {
       const hi = node.kind === 'array' ? countBounds(node).hi! : 0;
-      return [{ variant: 'max+1', what: `${hi + 1} items`, edit: itemsEdit(c, hi + 1) }];
+      const out: ViolationSpec[] = [{ variant: 'max+1', what: `${hi + 1} items`, edit: itemsEdit(c, hi + 1) }];
+      // Chained ops of every type meet a server's own state rules (3: not shown), whose refusal hides the count's.
+      if (affectsCoherence(c.endpoint, c.path)) out.push({ variant: 'max+1:creates', what: `${hi + 1} creates of new artifacts`, edit: itemsEdit(c, hi + 1, 'creates') });
+      return out;
     }
     case 'charset':
       return charsetSpecs(c);

@@ -228,7 +228,7 @@ function loosened(e: Endpoint, i: SchemaIssue, body: unknown, faults: FaultSet):
 }
 
 /** The faults of a binder that reads a body into the spec's fields more loosely than JSON says. */
-const BINDING_FAULTS: readonly FaultName[] = ['field-names-case-insensitive', 'uuid-parsed-leniently', 'integer-string-coerced', 'integer-float-truncated'];
+const BINDING_FAULTS: readonly FaultName[] = ['field-names-case-insensitive', 'uuid-parsed-leniently', 'integer-string-coerced', 'integer-float-truncated', 'integer-overflow-saturated'];
 
 /** `uuid-parsed-leniently`: what a platform UUID parser makes of a string (trimmed, urn:uuid: and braces dropped, hyphens optional), or undefined. */
 function platformUuid(v: string): string | undefined {
@@ -238,6 +238,12 @@ function platformUuid(v: string): string | undefined {
   return UUID_GROUPS.map((n) => hex.slice(at, (at += n)))
     .join('-')
     .toLowerCase();
+}
+
+/** `integer-overflow-saturated`: the bound of an integer field a number past every double is read as. */
+function saturated(node: Extract<Node, { kind: 'integer' }>, up: boolean): number {
+  const l = node.range ? LIMITS[node.range] : undefined;
+  return up ? (l?.max ?? Number.MAX_SAFE_INTEGER) : (l?.min ?? -Number.MAX_SAFE_INTEGER);
 }
 
 /** The value as a loose binder reads it into `node` (a copy where anything changed). */
@@ -264,6 +270,8 @@ function bound(node: Node, v: unknown, faults: FaultSet): unknown {
     case 'integer':
       if (typeof v === 'string' && /^-?\d+$/.test(v) && faults.has('integer-string-coerced')) return Number(v);
       if (typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v) && faults.has('integer-float-truncated')) return Math.trunc(v);
+      // A saturating parser whose range error is dropped: a number past every double reads as the field's bound.
+      if (typeof v === 'number' && !Number.isFinite(v) && !Number.isNaN(v) && faults.has('integer-overflow-saturated')) return saturated(node, v > 0);
       return v;
     case 'uuid':
       return typeof v === 'string' && !PATTERNS.uuid.regex.test(v) && faults.has('uuid-parsed-leniently') ? (platformUuid(v) ?? v) : v;

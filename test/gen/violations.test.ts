@@ -29,6 +29,19 @@ describe('violation generators', () => {
     });
   }
 
+  it('one op too many in creates only: every op a create of its own new artifact on a null base, the twin the same batch without its last op', () => {
+    for (const v of fc.sample(violationsFor('commitOperations/body/ops#maxItems', 'max+1:creates'), { numRuns: 5, seed: 7 })) {
+      const ops = (v.body as { ops: { type: string; base_revision_id: unknown; artifact_id: string }[] }).ops;
+      expect(ops).toHaveLength(51);
+      expect(new Set(ops.map((o) => `${o.type} ${String(o.base_revision_id)}`))).toEqual(new Set(['create null']));
+      expect(new Set(ops.map((o) => o.artifact_id.toLowerCase())).size).toBe(51);
+      expect(breaksOnlyItsLabel(v)).toBe(true);
+      const twin = v.twin!.body as { ops: unknown[] };
+      expect(twin.ops).toEqual(ops.slice(0, 50));
+      expect(requestIssues('commitOperations', v.twin!)).toEqual([]);
+    }
+  });
+
   it('labels agree with the inventory entry they name', () => {
     for (const v of fc.sample(allViolations(), { numRuns: 300, seed: 5 })) {
       const c = CONSTRAINT_BY_ID.get(v.label.constraintId)!;

@@ -15,6 +15,37 @@
  *   verifier checks them, and nothing here would reduce mod n; 5.2 27 (path not covered): by the spec's
  *   words the digest covers the body only, so there is nothing to get wrong; 5.2 29 and 30: readings
  *   of the canonical form and JWS form, not code mistakes.
+ *
+ * Bugs kept in the list whose behaviour, as written, the spec allows (a score counts them as misses,
+ * and nothing should catch them):
+ * - Intro-15: the parser's throw on a lone surrogate falls in parseBody's catch, so the request is
+ *   refused with a 400, not crashed; RFC 8259 section 8.2 leaves a lone surrogate to the receiver,
+ *   and a refusal is one of its answers. The crash of that line is K-TEXT-4's (a model, 500).
+ * - 5.2-6: the protected header's duplicate `alg` read last-wins, then checked as any header is (a
+ *   last `none` is refused): RFC 7515 section 4 lets a JWS parser "use a JSON parser that returns only
+ *   the lexically last duplicate member name".
+ * - K-UUID-9: 2.2 says which forms of a UUID are accepted, not that `A…` and `a…` name one thing, and
+ *   the spec names no UUID RFC (docs/defects.md: N).
+ * - K-ENUM-4: "States and transitions: not shown" (3): refusing every resolve is what a server whose
+ *   resolve needs a conflict, and where none arises, answers too; status codes and error bodies are
+ *   not shown (7), so a 400 naming the type tells nothing the spec makes binding.
+ * - 4.2-11: update or rename of a deleted artifact applied is the registry's default reading
+ *   (op-semantics=base-only: every type needs only the head as base); this server's refusal is its own choice.
+ * - 4.2-7 (a revision id reused): the spec states no uniqueness; the reading `revision-id-unique`
+ *   decides it, and a run reports an assumption finding on it.
+ * - 4.2-17 (operation_id deduplicated per account, not per pouch): the scope of an operation_id is
+ *   not shown; it stays within the account (no other account's results are answered).
+ * - 4.3-6 and 4.3-8 (counters added; each counter's maximum): both merges change every row they meet,
+ *   so `stored` (rows that changed the store) counts the rows of each report, exactly as a correct
+ *   server whose `stored` means rows-accepted does; with no endpoint that reads usage, no answer can
+ *   tell them apart (4.3: "the exact meaning of stored: not shown"). A run says unknown.
+ * - 2.7-2 (negative counters refused) and 5.2-26 (the digest over the body bytes as received): the
+ *   readings usage-counters-negative=rejected and canonical-json=raw-bytes, which the run's probe
+ *   identifies and judges under. 8-2 (a 1 MiB body cap): section 8 shows no request size limit; an
+ *   assumption finding on body-size-limit (robustness.large-body-accepted), not a violation.
+ * - 2.5-8 and Intro-23 (quadratic work): the spec states no latency; the right answer is a
+ *   `performance` finding (2.5-8 draws one: the envelope's length), which the score does not count.
+ *   Intro-23's dimension (members of the body's top level, all unknown) is not probed.
  */
 
 /** [name, what the bug does]. */

@@ -28,6 +28,8 @@ const KILLS: readonly Kill[] = [
   { fault: 'json-lenient-numbers' },
   { fault: 'json-huge-number-500' },
   { fault: 'lone-surrogate-500' },
+  { fault: 'usage-key-uri-encoded' },
+  { fault: 'integer-overflow-saturated' },
   { fault: 'duplicate-keys-escaped' },
   { fault: 'content-type-exact' },
   { fault: 'body-cap-1mib', runs: 1 },

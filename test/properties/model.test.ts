@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { badBody, BAD, withLateDuplicate } from '../../properties/robustness.ts';
+import { badBody, BAD, withHugeExponents, withLateDuplicate } from '../../properties/robustness.ts';
 import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/judge/commit-outcome.ts';
 import { effectOf } from '../../src/check/judge/judge.ts';
 import { readingsOf, refusalExpected, situationsIn } from '../../src/check/model/situations.ts';
-import { DEFAULT_ASSUMPTIONS, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, ENDPOINT_BY_ID, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
 const row = (input: number, output = 0, model = 'm'): UsageRow => ({ day: '2026-01-01', assistant: 'a', model, input, output, cache_read: 0, cache_write: 0 });
@@ -124,6 +124,25 @@ describe('bad bodies', () => {
     expect(withLateDuplicate({ reason: 'r' })).toBe('{"reason":"r","reason":"r"}');
   });
 
+  it('put the lone surrogate at the end of each free-text string (a model, a welcome), never in a uuid, a day or a string of an alphabet', () => {
+    const usage = { rows: [{ input: 0, output: 0, cache_read: 0, cache_write: 0, day: '2026-01-01', assistant: 'aaaa', model: 'mmmm' }] };
+    const text = badBody(JSON.stringify(usage), 'lone-surrogate-in-text', 'rows', ENDPOINT_BY_ID.reportUsage.body).raw as string;
+    expect(text).toBe(JSON.stringify(usage).replace('"mmmm"', '"mmmm\\ud800"'));
+    expect((JSON.parse(text) as typeof usage).rows[0]!.model).toBe('mmmm\ud800');
+    const approve = { statement: { statement: 's', signature: 'g' }, welcome: 'w', key_envelopes: [] };
+    const parsed = JSON.parse(badBody(JSON.stringify(approve), 'lone-surrogate-in-text', 'statement', ENDPOINT_BY_ID.approveDevice.body).raw as string) as typeof approve;
+    expect([parsed.statement.statement, parsed.statement.signature, parsed.welcome]).toEqual(['s\ud800', 'g\ud800', 'w\ud800']);
+  });
+
+  it('put 1e400 in place of every bounded integer (the usage counters), and apply nowhere else', () => {
+    const usage = { rows: [{ input: 0, output: 0, cache_read: 0, cache_write: 0, day: '2026-01-01', assistant: 'aaaa', model: 'mmmm' }] };
+    const text = withHugeExponents(JSON.stringify(usage), ENDPOINT_BY_ID.reportUsage.body)!;
+    expect(text).toBe('{"rows":[{"input":1e400,"output":1e400,"cache_read":1e400,"cache_write":1e400,"day":"2026-01-01","assistant":"aaaa","model":"mmmm"}]}');
+    // A key envelope outside the roster: its key_gen is a plain integer, with no bound to break.
+    const approve = { statement: { statement: 's', signature: 'g' }, welcome: 'w', key_envelopes: [{ key_gen: 1 }] };
+    expect(withHugeExponents(JSON.stringify(approve), ENDPOINT_BY_ID.approveDevice.body)).toBeUndefined();
+  });
+
   it('are not JSON the endpoint takes, except those that rest on readings, the huge number (a type error) and the tolerated lone surrogate', () => {
     for (const json of ['{}', '{"rows":[]}']) {
       for (const bad of BAD) {
@@ -143,7 +162,8 @@ describe('bad bodies', () => {
         else if (bad === 'deep-nesting') expect(text.startsWith('{"rows":[[[[')).toBe(true);
         else if (bad === 'duplicate-keys-escaped') expect(text).toMatch(/"(rows|a)":(.*),"\\u00[0-9a-f]{2}\w*":\2\}$/);
         else if (bad === 'huge-number') expect(parsed).toEqual({ rows: Infinity });
-        else if (bad === 'lone-surrogate') expect((parsed as { x?: string }).x).toBe('\ud800');
+        else if (bad === 'huge-exponent') expect(parsed).toEqual(JSON.parse(json));
+        else if (bad === 'lone-surrogate' || bad === 'lone-surrogate-in-text') expect((parsed as { x?: string }).x).toBe('\ud800');
         else expect(parsed, `${bad} of ${json}`).toBeUndefined();
       }
     }

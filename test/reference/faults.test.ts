@@ -683,6 +683,16 @@ const DEMOS: Record<FaultName, Demo> = {
   },
   'json-huge-number-500': { observe: (ref) => revokeRaw(ref, `{"reason":${'9'.repeat(5000)}}`), correct: 400, faulty: 500 },
   'lone-surrogate-500': { observe: (ref) => revokeRaw(ref, '{"reason":"\\ud800"}'), correct: 200, faulty: 500 },
+  'integer-overflow-saturated': {
+    observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ input: 7 })] }).replace('"input":7', '"input":1e400'), DEVICE)),
+    correct: 400,
+    faulty: 200,
+  },
+  'usage-key-uri-encoded': {
+    observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ model: 'm@SURROGATE@' })] }).replace('@SURROGATE@', '\\ud800'), DEVICE)),
+    correct: 200,
+    faulty: 500,
+  },
   'duplicate-keys-escaped': { observe: (ref) => revokeRaw(ref, '{"reason":"a","\\u0072eason":"b"}'), correct: 400, faulty: 200 },
   'content-type-exact': { observe: (ref) => revokeRaw(ref, '{"reason":"a"}', { 'content-type': 'application/json; charset=utf-8' }), correct: 200, faulty: 415 },
   // A valid revoke body padded with white space (JSON allows it) to just over 30,000,000 bytes: cheap to build, no signature.

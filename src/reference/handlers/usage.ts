@@ -126,6 +126,9 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   // Rows written by this request, read back by its later rows: the request is one merge in order.
   const staged: Staged = faults.has('quadratic-usage-rows') ? new ListedRows(USAGE_KEY_FIELDS_BY_READING[keyReading]) : new Map<string, Row>();
   for (const row of rows) {
+    // `usage-key-uri-encoded`: the key escaped for a key-value store, whose encoder throws on a lone surrogate.
+    // Stryker disable next-line all: the usage-key-uri-encoded fault only
+    if (faults.has('usage-key-uri-encoded')) encodeURIComponent(row.model);
     const key = usageKey(row, keyReading);
     const held = staged.get(key, row) ?? store.usageRow(scope, key);
     if (!held) inserted.add(key);
