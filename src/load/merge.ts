@@ -14,7 +14,7 @@ import type { ShardInput } from './shard-files.ts';
 import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
-import type { SecondBucket } from './timeline.ts';
+import { emptyBucket, type SecondBucket } from './timeline.ts';
 
 export class MergeError extends Error {}
 
@@ -42,11 +42,12 @@ function same<T>(rs: readonly ShardResult[], f: (r: ShardResult) => T, what: str
 /** A shard's timeline shifted `offset` seconds, added into `into`. */
 function addShifted(into: SecondBucket[], t: readonly SecondBucket[], offset: number): void {
   t.forEach((b, i) => {
-    const o = (into[i + offset] ??= { completed: 0, ok: 0, units: 0, errors: 0 });
+    const o = (into[i + offset] ??= emptyBucket());
     o.completed += b.completed;
     o.ok += b.ok;
     o.units += b.units;
     o.errors += b.errors;
+    o.offered += b.offered;
   });
 }
 
@@ -110,7 +111,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const wallMs = Math.max(...rs.map((r) => r.startMs - t0 + r.totals.wallMs));
   const timeline: SecondBucket[] = [];
   for (const r of rs) addShifted(timeline, r.timeline, Math.round((r.startMs - t0) / 1000));
-  for (let i = 0; i < timeline.length; i++) timeline[i] ??= { completed: 0, ok: 0, units: 0, errors: 0 };
+  for (let i = 0; i < timeline.length; i++) timeline[i] ??= emptyBucket();
   const tally = addTallies(rs.map((r) => ({ ...r.totals, reasons: r.reasons, kinds: r.kinds })));
   const totals = { sent: tally.sent, completed: tally.completed, ok: tally.ok, notOk: tally.notOk, errors: tally.errors, dropped: tally.dropped, unsent: tally.unsent, units: tally.units, bytesSent: tally.bytesSent, wallMs };
   const { errorRate, rates } = ratesOf(totals, wallMs);

@@ -36,7 +36,7 @@ function shardResult(index: number, count: number, samples: readonly number[], o
     rates: { rps: n / 2, okPerSecond: 0, goodput: 0 }, errorRate: 0,
     latency: { count: n, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 }, spectrum: [], histogram: encoded,
     errorLatency: { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 }, errorHistogram: encoded,
-    timeline: [{ completed: n - ok, ok: 0, units: 0, errors: n - ok }, { completed: ok, ok, units: ok, errors: 0 }, { completed: 0, ok: 0, units: 0, errors: 0 }],
+    timeline: [{ completed: n - ok, ok: 0, units: 0, errors: n - ok, offered: n - ok }, { completed: ok, ok, units: ok, errors: 0, offered: ok }, { completed: 0, ok: 0, units: 0, errors: 0, offered: 0 }],
     reasons: { 'http 500': n - ok }, kinds: { commit: { sent: n, ok, units: ok } }, stats: { applied: ok },
     checks: [{ name: 'heads', passed: true, message: 'ok' }],
     generator: { busy: [0.1], loopUtilization: [0.2], prepareMs: [0], limited: false, note: 'headroom' },
