@@ -8,7 +8,7 @@ import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize } from
 import { ERROR_LATENCY_TAG, LATENCY_TAG } from './hdr-log.ts';
 import { loadRunId } from './launch.ts';
 import type { LoadRunResult, MergeNotes } from './result.ts';
-import { ratesOf } from './run.ts';
+import { abortLine, ratesOf } from './run.ts';
 import { START_TOLERANCE_MS } from './shard.ts';
 import type { ShardInput } from './shard-files.ts';
 import type { ShardResult } from './shard-record.ts';
@@ -74,6 +74,14 @@ function notes(inputs: readonly ShardInput[], count: number): { notes: MergeNote
   };
 }
 
+/** The whole run's stages: every shard's share of each stage, added. */
+function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'> {
+  const first = rs[0]?.stages;
+  if (!first) return {};
+  const stages = first.stages.map((s, i) => ({ durationMs: s.durationMs, target: rs.reduce((a, r) => a + (r.stages?.stages[i]?.target ?? 0), 0) }));
+  return { stages: { unit: first.unit, stages } };
+}
+
 export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
   if (inputs.length === 0) throw new MergeError('no shards to merge');
   const all = inputs.map((s) => s.record.result);
@@ -117,7 +125,9 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const { errorRate, rates } = ratesOf(totals, wallMs);
   const judged = judgeThresholds(thresholds, { latencyUs: latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
-  const why = [brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
+  // A shard that stopped on an abort threshold judged its own share broken: the whole did not run as planned.
+  const aborts = rs.flatMap((r) => (r.aborted ? [`shard ${r.shard.index} ${abortLine(r.aborted)}`] : []));
+  const why = [...aborts, brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
   const limited = rs.filter((r) => r.generator.limited).map((r) => r.shard.index);
   const first = rs[0]!;
   const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
@@ -129,6 +139,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     target: first.target,
     model: first.model,
     ...(first.model === 'open' ? { rate } : {}),
+    ...mergedStages(rs),
     connections: rs.reduce((a, r) => a + r.connections, 0),
     workers: rs.reduce((a, r) => a + r.workers, 0),
     durationMs: Math.max(...rs.map((r) => r.durationMs)),

@@ -32,6 +32,8 @@ export interface ExecuteOptions {
   /** Unmeasured warm-up per run (per sweep point); default min(1 s, a tenth of the run). */
   readonly warmupMs?: number;
   readonly thresholds: readonly Threshold[];
+  /** Judged only to stop the run (default: the `:abort` ones of `thresholds`); see RunLoadOptions.abortThresholds. */
+  readonly abortThresholds?: readonly Threshold[];
   readonly runId: string;
   readonly target: LoadTarget;
   readonly onProgress?: (line: string) => void;
@@ -73,7 +75,7 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
     // Only the run itself may be ended by an abort threshold, never one step of a sweep.
-    ...(runChecks ? { thresholds: o.thresholds } : {}),
+    ...(runChecks ? { thresholds: o.abortThresholds ?? o.thresholds.filter((t) => t.abort) } : {}),
   }));
   return runJobs(jobs, o.workers > 0, o.startAtMs);
 }
