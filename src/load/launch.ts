@@ -15,7 +15,7 @@ import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
 import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { shareModel, validateModel, type LoadModel } from './engine.ts';
 import { parseStages, peakTarget, stagesDurationMs, type Stages } from './stages.ts';
-import { parseThreshold, type Threshold } from './thresholds.ts';
+import { parseThreshold, shareOfThreshold } from './thresholds.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 4. */
 export class LoadUsageError extends Error {}
@@ -108,11 +108,6 @@ function modelOf(rate: number | undefined, stages: Stages | undefined, shard: Sh
   const model = shard ? shareModel(whole, shard.count, shard.index) : whole;
   validateModel(model, connections, durationMs);
   return model;
-}
-
-/** A threshold as a shard judges it on its share: a bound on a rate (rps, goodput) divided among the shards. */
-function shareOfThreshold(t: Threshold, shards: number): Threshold {
-  return t.metric === 'rps' || t.metric === 'goodput' ? { ...t, value: t.value / shards } : t;
 }
 
 export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {

@@ -13,7 +13,7 @@ import type { JobSpec } from './job.ts';
 import { globalWorkerIndex, type ShardSpec } from './shard.ts';
 import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
 import type { Params, Scenario, SweepPoint } from './scenario.ts';
-import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
+import { brokenLine, judgeThresholds, shareOfThreshold, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 
 export interface ExecuteOptions {
@@ -75,7 +75,7 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
     // Only the run itself may be ended by an abort threshold, never one step of a sweep.
-    ...(runChecks ? { thresholds: o.abortThresholds ?? o.thresholds.filter((t) => t.abort) } : {}),
+    ...(runChecks ? { thresholds: (o.abortThresholds ?? o.thresholds.filter((t) => t.abort)).map((t) => shareOfThreshold(t, n)) } : {}),
   }));
   return runJobs(jobs, o.workers > 0, o.startAtMs);
 }

@@ -119,6 +119,11 @@ export function evaluateThresholds(list: readonly Threshold[], m: Measured): Thr
   });
 }
 
+/** A threshold as one of `parts` (shards, worker threads) judges it on its share: a bound on a rate (rps, goodput) divided. */
+export function shareOfThreshold(t: Threshold, parts: number): Threshold {
+  return t.metric === 'rps' || t.metric === 'goodput' ? { ...t, value: t.value / parts } : t;
+}
+
 /** Error rate above which a run with no threshold of its own fails. */
 export const DEFAULT_ERROR_BOUND = 0.05;
 

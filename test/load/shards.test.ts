@@ -178,6 +178,19 @@ describe('load merge', () => {
     expect(() => mergeShards(shards, { thresholds: ['p99<<1'] })).toThrow(MergeError);
   });
 
+  it("judges the whole where each shard judged its share: a shard's abort fails the merge and is named; the stages add up", () => {
+    const stages = { unit: 'rate' as const, stages: [{ durationMs: 1000, target: 50 }, { durationMs: 1000, target: 0 }] };
+    const aborted = { ...shardResult(1, 2, [900_000]), stages, aborted: { threshold: 'p99<800ms:abort', actualText: '900.00ms', atMs: 1200 } };
+    const shards = [asInput({ ...shardResult(0, 2, [1000, 2000]), stages }, ['p99<800ms:abort']), asInput(aborted, ['p99<800ms:abort'])];
+    const r = mergeShards(shards).result;
+    expect(r.failedBecause).toMatch(/^shard 1 aborted at 1\.2 s: threshold p99<800ms:abort broken \(actual 900\.00ms\)/);
+    expect(r.exitCode).toBe(1);
+    expect(r.stages?.stages.map((x) => x.target)).toEqual([100, 0]);
+    // Without the abort, the same figures pass on the whole: p99 of three samples is judged once, on all of them.
+    const whole = mergeShards([shards[0]!, asInput(shardResult(1, 2, [700_000]), ['p99<800ms:abort'])]).result;
+    expect(whole.failedBecause).toBeUndefined();
+  });
+
   it('refuses shards of different runs', () => {
     expect(() => mergeShards([asInput(shardResult(0, 2, [1])), asInput(shardResult(1, 3, [1]))])).toThrow(/shard count/);
     expect(() => mergeShards([asInput(shardResult(0, 2, [1])), asInput(shardResult(1, 2, [1], { scenario: 'mixed' }))])).toThrow(/scenario/);
