@@ -56,7 +56,9 @@ export function startClosed(run: EngineRun, m: ClosedModel): void {
     drain();
     if (over) return run.stop();
     const every = m.stages ? Math.min(CLOSED_TICK_MS, 10) : CLOSED_TICK_MS;
-    cancel = run.clock.setTimeout(tick, run.sender.inFlight.size === 0 ? 1 : Math.max(1, Math.min(every, run.tEnd - t)));
+    // Idle with connections to fill: the source had nothing; retry soon. A ramp still at 0 connections waits its step.
+    const retry = run.sender.inFlight.size === 0 && limit() > 0;
+    cancel = run.clock.setTimeout(tick, retry ? 1 : Math.max(1, Math.min(every, run.tEnd - t)));
   };
   const driver: ModelDriver = { drain, exhausted: () => run.clock.now() >= run.tEnd, unsent: () => 0, dispose: () => cancel?.() };
   run.driver = driver;
