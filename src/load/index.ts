@@ -8,5 +8,6 @@ export { executeLoad, type ExecuteOptions } from './run.ts';
 export type { LoadRunResult, CurveResult } from './result.ts';
 export { parseThreshold, evaluateThresholds, ThresholdError, type Threshold, type ThresholdResult } from './thresholds.ts';
 export { parseDuration, parseRate } from './units.ts';
+export { parseStages, formatStages, type Stage, type Stages } from './stages.ts';
 export { isLoopbackUrl } from './remote.ts';
 export type { Scenario, RequestSource, LoadRequest, LoadResponse, CheckResult } from './scenario.ts';

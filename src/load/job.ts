@@ -8,6 +8,7 @@ import type { Profile } from '../target/profile.ts';
 import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
 import { Sender } from './sender.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
+import type { Threshold } from './thresholds.ts';
 
 export interface JobSpec {
   /** URL (file:) of the module whose default export is the Scenario. */
@@ -29,6 +30,8 @@ export interface JobSpec {
   readonly warmupMs?: number;
   /** See EngineOptions.control. */
   readonly control?: Int32Array;
+  /** See EngineOptions.thresholds: those marked abort are judged on this worker's share as it runs. */
+  readonly thresholds?: readonly Threshold[];
 }
 
 export interface JobOutput {
@@ -69,6 +72,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
     warmupMs: job.warmupMs,
     timeoutMs: job.timeoutMs,
     ...(job.control ? { control: job.control } : {}),
+    ...(job.thresholds ? { thresholds: job.thresholds } : {}),
   });
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {

@@ -13,7 +13,9 @@ import type { LoadRunResult } from './result.ts';
 import { executeLoad } from './run.ts';
 import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
 import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
-import { parseThreshold } from './thresholds.ts';
+import { shareModel, validateModel, type LoadModel } from './engine.ts';
+import { parseStages, peakTarget, stagesDurationMs, type Stages } from './stages.ts';
+import { parseThreshold, shareOfThreshold } from './thresholds.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 4. */
 export class LoadUsageError extends Error {}
@@ -33,10 +35,22 @@ export interface RunLoadOptions {
   readonly maxRequests?: number;
   /** Open model at this many requests per second; absent: closed model. */
   readonly rate?: number;
+  /**
+   * A load shape, `'30s:100/s,2m:1000/s,30s:0/s'` (a ramping arrival rate, open model) or
+   * `'30s:10c,1m:10c'` (ramping connections, closed model), or the same parsed. It sets the run's
+   * duration; a shard takes its share of every stage.
+   */
+  readonly stages?: string | Stages;
   readonly connections?: number;
   /** Worker threads; 0 runs in this thread. */
   readonly workers?: number;
   readonly thresholds?: readonly string[];
+  /**
+   * Thresholds judged only to stop the run (those with `:abort`), not in its verdict: a shard's, whose
+   * verdict is its merge's. Latency and error bounds apply as written; rps and goodput bounds to this
+   * shard's share of them.
+   */
+  readonly abortThresholds?: readonly string[];
   readonly allowRemote?: boolean;
   readonly seed?: number;
   readonly timeoutMs?: number;
@@ -82,12 +96,30 @@ function usage<T>(f: () => T): T {
   }
 }
 
+/** The run's load model (this shard's share of it), checked by its own executor. */
+function modelOf(rate: number | undefined, stages: Stages | undefined, shard: ShardSpec | undefined, connections: number, durationMs: number): LoadModel {
+  const whole: LoadModel = stages
+    ? stages.unit === 'rate'
+      ? { kind: 'open', rate: peakTarget(stages.stages), stages: stages.stages }
+      : { kind: 'closed', stages: stages.stages }
+    : rate
+      ? { kind: 'open', rate }
+      : { kind: 'closed' };
+  const model = shard ? shareModel(whole, shard.count, shard.index) : whole;
+  validateModel(model, connections, durationMs);
+  return model;
+}
+
 export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   const { scenario, url: scenarioUrl } = o.scenario;
   const params = usage(() => resolveParams(scenario, o.params ?? {}));
   const thresholds = usage(() => (o.thresholds ?? []).map(parseThreshold));
+  const abortThresholds = usage(() => (o.abortThresholds ?? []).map(parseThreshold)).map((t) => shareOfThreshold(t, o.shard?.count ?? 1));
   if (o.rate !== undefined && o.rate <= 0) throw new LoadUsageError('--rate must be positive');
-  const durationMs = o.durationMs ?? DEFAULT_DURATION_MS;
+  const stages = typeof o.stages === 'string' ? usage(() => parseStages(o.stages as string)) : o.stages;
+  if (stages && o.durationMs !== undefined) throw new LoadUsageError('--stages sets the run\'s duration: leave out --duration');
+  if (stages && o.rate !== undefined) throw new LoadUsageError('--stages shapes the rate itself: leave out --rate');
+  const durationMs = stages ? stagesDurationMs(stages.stages) : (o.durationMs ?? DEFAULT_DURATION_MS);
   const maxRequests = o.maxRequests ?? DEFAULT_MAX_REQUESTS;
   if (!(durationMs > 0) || !(maxRequests >= 1)) throw new LoadUsageError('a load run needs a positive duration and request count');
   const shard = o.shard;
@@ -104,9 +136,12 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
     if (proxy) {
       o.onProgress?.(`through ${proxy}: its latency and capacity are part of every figure (a shard run inside the network, e.g. pouchproof load k8s, measures the target alone)`);
     }
-    const allConnections = o.connections ?? scenario.defaultConnections ?? (o.rate ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
+    const open = o.rate !== undefined || stages?.unit === 'rate';
+    const rampedConnections = stages?.unit === 'connections' ? peakTarget(stages.stages) : undefined;
+    const allConnections = o.connections ?? rampedConnections ?? scenario.defaultConnections ?? (open ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
     // The open model's rate is what is shared; its connections are only a pool, which each shard keeps whole.
-    const connections = shard && !o.rate ? shareOf(allConnections, shard.count, shard.index) : allConnections;
+    const connections = shard && !open ? shareOf(allConnections, shard.count, shard.index) : allConnections;
+    const model = usage(() => modelOf(o.rate, stages, shard, connections, durationMs));
     if (shard && connections < 1) throw new LoadUsageError(`${allConnections} connections cannot be split over ${shard.count} shards (closed model); give --connections at least ${shard.count}`);
     // Embedded: the server keeps the main thread, the load one worker. Remote: use the cores.
     const workers = Math.min(connections, o.workers ?? (embedded ? 1 : Math.max(1, Math.min(4, availableParallelism()))));
@@ -124,7 +159,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       scenarioUrl,
       params,
       profile,
-      model: o.rate ? { kind: 'open', rate: shard ? o.rate / shard.count : o.rate } : { kind: 'closed' },
+      model,
       connections,
       workers,
       durationMs,
@@ -133,6 +168,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       seed: o.seed ?? (Date.now() & 0x7fffffff),
       warmupMs: o.warmupMs,
       thresholds,
+      ...(abortThresholds.length > 0 ? { abortThresholds } : {}),
       runId: o.runId ?? loadRunId(scenario.name),
       ...(shard ? { shard } : {}),
       ...(o.startAt ? { startAtMs: o.startAt.atMs, requestedStartMs: o.startAt.requestedMs } : {}),

@@ -8,13 +8,13 @@ import { encodeHistogram, mergeEncoded, newHistogram, spectrum, summarize } from
 import { ERROR_LATENCY_TAG, LATENCY_TAG } from './hdr-log.ts';
 import { loadRunId } from './launch.ts';
 import type { LoadRunResult, MergeNotes } from './result.ts';
-import { ratesOf } from './run.ts';
+import { abortLine, ratesOf } from './run.ts';
 import { START_TOLERANCE_MS } from './shard.ts';
 import type { ShardInput } from './shard-files.ts';
 import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
-import type { SecondBucket } from './timeline.ts';
+import { emptyBucket, type SecondBucket } from './timeline.ts';
 
 export class MergeError extends Error {}
 
@@ -42,11 +42,12 @@ function same<T>(rs: readonly ShardResult[], f: (r: ShardResult) => T, what: str
 /** A shard's timeline shifted `offset` seconds, added into `into`. */
 function addShifted(into: SecondBucket[], t: readonly SecondBucket[], offset: number): void {
   t.forEach((b, i) => {
-    const o = (into[i + offset] ??= { completed: 0, ok: 0, units: 0, errors: 0 });
+    const o = (into[i + offset] ??= emptyBucket());
     o.completed += b.completed;
     o.ok += b.ok;
     o.units += b.units;
     o.errors += b.errors;
+    o.offered += b.offered;
   });
 }
 
@@ -71,6 +72,14 @@ function notes(inputs: readonly ShardInput[], count: number): { notes: MergeNote
     kept,
     notes: { count, present, missing, duplicates: [...new Set(duplicates)], late, ...(requested.length ? { requestedStartMs: reference } : {}), sources: kept.map((s) => s.source) },
   };
+}
+
+/** The whole run's stages: every shard's share of each stage, added. */
+function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'> {
+  const first = rs[0]?.stages;
+  if (!first) return {};
+  const stages = first.stages.map((s, i) => ({ durationMs: s.durationMs, target: rs.reduce((a, r) => a + (r.stages?.stages[i]?.target ?? 0), 0) }));
+  return { stages: { unit: first.unit, stages } };
 }
 
 export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
@@ -110,13 +119,15 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const wallMs = Math.max(...rs.map((r) => r.startMs - t0 + r.totals.wallMs));
   const timeline: SecondBucket[] = [];
   for (const r of rs) addShifted(timeline, r.timeline, Math.round((r.startMs - t0) / 1000));
-  for (let i = 0; i < timeline.length; i++) timeline[i] ??= { completed: 0, ok: 0, units: 0, errors: 0 };
+  for (let i = 0; i < timeline.length; i++) timeline[i] ??= emptyBucket();
   const tally = addTallies(rs.map((r) => ({ ...r.totals, reasons: r.reasons, kinds: r.kinds })));
   const totals = { sent: tally.sent, completed: tally.completed, ok: tally.ok, notOk: tally.notOk, errors: tally.errors, dropped: tally.dropped, unsent: tally.unsent, units: tally.units, bytesSent: tally.bytesSent, wallMs };
   const { errorRate, rates } = ratesOf(totals, wallMs);
   const judged = judgeThresholds(thresholds, { latencyUs: latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
-  const why = [brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
+  // A shard that stopped on an abort threshold judged its own share broken: the whole did not run as planned.
+  const aborts = rs.flatMap((r) => (r.aborted ? [`shard ${r.shard.index} ${abortLine(r.aborted)}`] : []));
+  const why = [...aborts, brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
   const limited = rs.filter((r) => r.generator.limited).map((r) => r.shard.index);
   const first = rs[0]!;
   const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
@@ -128,6 +139,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     target: first.target,
     model: first.model,
     ...(first.model === 'open' ? { rate } : {}),
+    ...mergedStages(rs),
     connections: rs.reduce((a, r) => a + r.connections, 0),
     workers: rs.reduce((a, r) => a + r.workers, 0),
     durationMs: Math.max(...rs.map((r) => r.durationMs)),

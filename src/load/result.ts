@@ -4,10 +4,12 @@
  * computes them (run.ts, capacity.ts, baseline.ts, merge.ts), so that code and the reports can all
  * read one result without importing each other.
  */
+import type { AbortedBy } from './engine-options.ts';
 import type { GrowthVerdict } from './growth.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import type { ShardSpec } from './shard.ts';
+import type { Stages } from './stages.ts';
 import type { Metric, ThresholdResult } from './thresholds.ts';
 import type { SecondBucket } from './timeline.ts';
 
@@ -34,7 +36,10 @@ export interface LoadRunResult {
   readonly unit: Scenario['unit'];
   readonly target: LoadTarget;
   readonly model: 'open' | 'closed';
+  /** The open model's rate (its peak, with stages). */
   readonly rate?: number;
+  /** The load shape (`--stages`), as this run (this shard, for a shard) ran it. */
+  readonly stages?: Stages;
   readonly connections: number;
   readonly workers: number;
   readonly durationMs: number;
@@ -80,6 +85,8 @@ export interface LoadRunResult {
   readonly failedBecause?: string;
   /** Ended early by Ctrl-C: the figures cover what ran. */
   readonly interrupted: boolean;
+  /** Ended early by an abort threshold (`p99<50ms:abort`): which, when, at what value. The figures cover what ran. */
+  readonly aborted?: AbortedBy;
   /** Epoch ms the measured window started at (the first one, for a sweep). */
   readonly startMs?: number;
   readonly shard?: ShardSpec & { readonly requestedStartMs?: number };

@@ -4,7 +4,8 @@
  * writing reports src/report's.
  */
 import type { Profile } from '../target/profile.ts';
-import { CONTROL_COMPLETED, CONTROL_STOP, newControl, type LoadModel } from './engine.ts';
+import type { AbortedBy } from './engine-options.ts';
+import { CONTROL_COMPLETED, CONTROL_STOP, newControl, shareModel, type LoadModel } from './engine.ts';
 import { confirmGrowth, judgeGrowth } from './growth.ts';
 import { mergeEncoded, newHistogram, spectrum } from './histogram.ts';
 import { addCounts, addTallies, errorHistograms, mergeHistograms, type Tally } from './tally.ts';
@@ -12,7 +13,7 @@ import type { JobSpec } from './job.ts';
 import { globalWorkerIndex, type ShardSpec } from './shard.ts';
 import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
 import type { Params, Scenario, SweepPoint } from './scenario.ts';
-import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
+import { brokenLine, judgeThresholds, shareOfThreshold, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 
 export interface ExecuteOptions {
@@ -31,6 +32,8 @@ export interface ExecuteOptions {
   /** Unmeasured warm-up per run (per sweep point); default min(1 s, a tenth of the run). */
   readonly warmupMs?: number;
   readonly thresholds: readonly Threshold[];
+  /** Judged only to stop the run (default: the `:abort` ones of `thresholds`); see RunLoadOptions.abortThresholds. */
+  readonly abortThresholds?: readonly Threshold[];
   readonly runId: string;
   readonly target: LoadTarget;
   readonly onProgress?: (line: string) => void;
@@ -63,7 +66,7 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     workerIndex: globalWorkerIndex(o.shard, i),
     workers: n * (o.shard?.count ?? 1),
     seed: (seed + globalWorkerIndex(o.shard, i) * 0x9e37) >>> 0,
-    model: o.model.kind === 'open' ? { kind: 'open', rate: o.model.rate / n } : o.model,
+    model: shareModel(o.model, n, i),
     connections: split(o.connections, n, i),
     durationMs,
     maxRequests: Math.max(1, split(maxRequests, n, i)),
@@ -71,6 +74,8 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     runChecks,
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
+    // Only the run itself may be ended by an abort threshold, never one step of a sweep.
+    ...(runChecks ? { thresholds: (o.abortThresholds ?? o.thresholds.filter((t) => t.abort)).map((t) => shareOfThreshold(t, n)) } : {}),
   }));
   return runJobs(jobs, o.workers > 0, o.startAtMs);
 }
@@ -139,7 +144,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   const spec = spectrum(h);
   h.destroy();
   const brokenChecks = merged.checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`);
-  const why = [brokenLine(thresholds), ...brokenChecks].filter((x) => x !== undefined).join('; ');
+  const why = [abortLine(merged.aborted), brokenLine(thresholds), ...brokenChecks].filter((x) => x !== undefined).join('; ');
   return {
     runId: o.runId,
     scenario: o.scenario.name,
@@ -148,6 +153,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     target: o.target,
     model: o.model.kind,
     ...(o.model.kind === 'open' ? { rate: o.model.rate } : {}),
+    ...(o.model.stages ? { stages: { unit: o.model.kind === 'open' ? 'rate' : 'connections', stages: o.model.stages } } : {}),
     connections: o.connections,
     workers: o.workers,
     durationMs: o.durationMs,
@@ -174,12 +180,18 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note },
     ...(curves ? { curves } : {}),
     thresholds,
-    interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
+    interrupted: Atomics.load(o.control, CONTROL_STOP) === 1 && !merged.aborted,
+    ...(merged.aborted ? { aborted: merged.aborted } : {}),
     ...(merged.startMs !== undefined ? { startMs: merged.startMs } : {}),
     ...(o.shard ? { shard: { ...o.shard, ...(o.requestedStartMs !== undefined ? { requestedStartMs: o.requestedStartMs } : {}) } } : {}),
     exitCode: why ? 1 : 0,
     ...(why ? { failedBecause: why } : {}),
   };
+}
+
+/** The console's and load.json's words for a run an abort threshold ended. */
+export function abortLine(a: AbortedBy | undefined): string | undefined {
+  return a ? `aborted at ${(a.atMs / 1000).toFixed(1)} s: threshold ${a.threshold} broken (actual ${a.actualText})` : undefined;
 }
 
 type Options = ExecuteOptions & { control: Int32Array };

@@ -26,7 +26,8 @@ export interface ShardRecord {
 }
 
 const count = z.number().int().nonnegative();
-const bucket = z.object({ completed: count, ok: count, units: z.number().nonnegative(), errors: count });
+// `offered` is newer than the shard format: a shard written before it reads as having offered nothing.
+const bucket = z.object({ completed: count, ok: count, units: z.number().nonnegative(), errors: count, offered: count.default(0) });
 
 const resultSchema = z.looseObject({
   runId: z.string(),

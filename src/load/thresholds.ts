@@ -4,6 +4,8 @@
  *   p50|p90|p99|p99.9|max  (<|<=|>|>=)  N(us|ms|s)
  *   errors (<|<=|>|>=) N%
  *   goodput|rps (<|<=|>|>=) N/s
+ * each optionally followed by `:abort` (the run ends as soon as the threshold breaks) or
+ * `:abort-after=30s` (not before 30 s into the run), k6's abortOnFail and delayAbortEval.
  */
 export const METRICS = ['p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'goodput', 'rps'] as const;
 export type Metric = (typeof METRICS)[number];
@@ -15,6 +17,8 @@ export interface Threshold {
   readonly op: Comparator;
   /** Latencies in µs, error rate as a fraction, rates per second. */
   readonly value: number;
+  /** Judged while the run lasts, once `afterMs` into it, and ends it when broken (abort.ts). */
+  readonly abort?: { readonly afterMs: number };
 }
 
 export class ThresholdError extends Error {}
@@ -25,8 +29,18 @@ const UNIT_US: Record<string, number> = { us: 1, 'µs': 1, ms: 1000, s: 1_000_00
 export const METRIC_ALTERNATION = [...METRICS].sort((a, b) => b.length - a.length).map((m) => m.replace('.', '\\.')).join('|');
 const RE = new RegExp(`^\\s*(${METRIC_ALTERNATION})\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(us|µs|ms|s|%|/s)?\\s*$`);
 
+const ABORT = /:\s*abort(?:-after\s*=\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m))?\s*$/;
+const ABORT_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
 export function parseThreshold(source: string): Threshold {
-  const m = RE.exec(source);
+  const a = ABORT.exec(source);
+  if (!a && /:/.test(source)) throw new ThresholdError(`bad threshold "${source}": after the bound only ':abort' or ':abort-after=30s' may follow`);
+  const bare = parseBound(a ? source.slice(0, a.index) : source, source);
+  return a ? { ...bare, abort: { afterMs: a[1] === undefined ? 0 : Number(a[1]) * ABORT_UNIT_MS[a[2]!]! } } : bare;
+}
+
+function parseBound(text: string, source: string): Threshold {
+  const m = RE.exec(text);
   if (!m) {
     throw new ThresholdError(`bad threshold "${source}": expected e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s' (metrics p50 p90 p99 p99.9 max errors goodput rps)`);
   }
@@ -103,6 +117,11 @@ export function evaluateThresholds(list: readonly Threshold[], m: Measured): Thr
     const actual = metricOf(t.metric, m);
     return { threshold: t.source, passed: compare(actual, t.op, t.value), actual, actualText: formatMetric(t.metric, actual) };
   });
+}
+
+/** A threshold as one of `parts` (shards, worker threads) judges it on its share: a bound on a rate (rps, goodput) divided. */
+export function shareOfThreshold(t: Threshold, parts: number): Threshold {
+  return t.metric === 'rps' || t.metric === 'goodput' ? { ...t, value: t.value / parts } : t;
 }
 
 /** Error rate above which a run with no threshold of its own fails. */

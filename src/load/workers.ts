@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import type { AbortedBy } from './engine-options.ts';
 import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
 import { siblingModule } from './module-url.ts';
@@ -68,6 +69,8 @@ export interface MergedResult extends Tally {
   readonly stats: Record<string, number>;
   /** Epoch ms the workers started measuring at. */
   readonly startMs?: number;
+  /** The first abort threshold a worker found broken (the others then stopped with it). */
+  readonly aborted?: AbortedBy;
 }
 
 /** Epoch-ms clock shared by every thread of the process. */
@@ -93,5 +96,11 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
     loopUtilization: engines.map((e) => e.loopUtilization),
     checks: outputs.flatMap((o) => o.checks),
     stats: addCounts(outputs.map((o) => o.stats)),
+    ...firstAbort(engines),
   };
+}
+
+function firstAbort(engines: ReadonlyArray<{ readonly aborted?: AbortedBy }>): { aborted?: AbortedBy } {
+  const all = engines.flatMap((e) => (e.aborted ? [e.aborted] : [])).sort((a, b) => a.atMs - b.atMs);
+  return all[0] ? { aborted: all[0] } : {};
 }

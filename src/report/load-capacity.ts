@@ -75,7 +75,8 @@ function kneeSeries(c: CapacitySearch, x: (rate: number) => number, top: number)
 export function capacityCharts(r: LoadRunResult): string {
   const c = r.capacity;
   if (!c || c.steps.length === 0) return '';
-  const steps = [...c.steps].sort((a, b) => a.offered - b.offered);
+  // By offered rate, not in the order the search visited them (a bisection zig-zags around the knee).
+  const steps = [...c.steps].sort((a, b) => a.offered - b.offered || a.index - b.index);
   const { x, ticks, label } = axis(steps);
   const lo = x(steps[0]!.offered), hi = x(steps.at(-1)!.offered);
   const objectives = c.objective.map(parseThreshold).filter((t) => t.metric in LATENCY_METRICS);

@@ -26,19 +26,46 @@ export function spectrumChart(r: LoadFigures): string {
   return spectraChart([{ name: 'latency', color: '#1f77b4', spectrum: r.spectrum }]);
 }
 
+/** The run's whole seconds: a last bucket covering under half a second (stragglers after the window) would read as a drop. */
+function seconds(r: LoadFigures): LoadFigures['timeline'] {
+  return r.timeline.slice(0, Math.max(1, Math.round(r.totals.wallMs / 1000)));
+}
+
+/** Whether the timeline counts offered requests (runs from before it did, and merges of them, do not). */
+const hasOffered = (r: LoadFigures): boolean => r.timeline.some((b) => (b.offered ?? 0) > 0);
+
 export function throughputChart(r: LoadFigures): string {
-  // A last bucket covering under half a second (stragglers after the window) would read as a drop.
-  const b = r.timeline.slice(0, Math.max(1, Math.round(r.totals.wallMs / 1000)));
+  const b = seconds(r);
   const step = Math.max(1, Math.ceil(b.length / 10));
   const ticks = b.map((_, i) => i + 1).filter((s) => s === 1 || s % step === 0).map((s) => [s, String(s)] as const);
+  // The offered rate beside the achieved one shows a ramp's shape, and where the server fell behind it.
+  const offered = hasOffered(r) ? [{ name: 'offered/s', color: '#7f7f7f', dashed: true, points: b.map((x, i) => [i + 1, x.offered] as const) }] : [];
   return lineChart(
     [
+      ...offered,
       { name: 'responses/s', color: '#1f77b4', points: b.map((x, i) => [i + 1, x.completed] as const) },
       { name: 'succeeded/s', color: '#2ca02c', points: b.map((x, i) => [i + 1, x.ok] as const) },
       { name: `${r.unit}/s`, color: '#ff7f0e', points: b.map((x, i) => [i + 1, x.units] as const) },
       { name: 'errors/s', color: '#d62728', points: b.map((x, i) => [i + 1, x.errors] as const) },
     ],
     { title: 'Throughput over time', xLabel: 'second', yLabel: 'per second', xTicks: ticks },
+  );
+}
+
+/**
+ * Achieved against offered rate, one point a second, ordered by the offered rate (not by time, so
+ * a ramp up and down reads as one curve): on the dashed diagonal the server kept up; below it, not.
+ */
+export function achievedChart(r: LoadFigures): string {
+  if (!hasOffered(r)) return '';
+  const pts = seconds(r).map((b) => [b.offered, b.completed] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const top = Math.max(...pts.map((p) => Math.max(p[0], p[1])));
+  return lineChart(
+    [
+      { name: 'achieved (responses/s)', color: '#1f77b4', points: pts },
+      { name: 'achieved = offered', color: '#7f7f7f', dashed: true, points: [[0, 0], [top, top]] },
+    ],
+    { title: 'Achieved against offered rate (each second)', xLabel: 'offered per second', yLabel: 'responses per second' },
   );
 }
 
@@ -85,6 +112,7 @@ ${sections.join('\n')}
 ${spectrumChart(r)}
 <${h}>Throughput over time</${h}>
 ${throughputChart(r)}
+${achievedChart(r)}
 ${r.curves?.length ? `<${h}>Cost curves</${h}>\n${curveCharts(r)}` : ''}
 ${checks ? `<${h}>Checks</${h}><ul>${checks}</ul>` : ''}
 ${thresholds ? `<${h}>Thresholds</${h}><ul>${thresholds}</ul>` : ''}

@@ -1,6 +1,7 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
 import type { LoadRunResult, MergeNotes } from '../load/result.ts';
 import { publicUrl } from './load-json.ts';
+import { formatStages } from '../load/stages.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
 export const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');
@@ -16,7 +17,11 @@ export function latencyScope(r: Pick<LoadRunResult, 'errorLatency'>): string {
 /** A threshold as written, marked when it is a default bound rather than the user's. */
 export const thresholdName = (t: LoadRunResult['thresholds'][number]): string => (t.byDefault ? `${t.threshold} (default bound)` : t.threshold);
 
-export function modelText(r: Pick<LoadRunResult, 'model' | 'rate' | 'connections'>): string {
+export function modelText(r: Pick<LoadRunResult, 'model' | 'rate' | 'connections' | 'stages'>): string {
+  if (r.stages) {
+    const shape = formatStages(r.stages);
+    return r.model === 'open' ? `open model, ramping arrival rate ${shape} (latency from intended send time)` : `closed model, ramping connections ${shape}`;
+  }
   return r.model === 'open' ? `open model, ${n0(r.rate ?? 0)} req/s (latency from intended send time)` : `closed model, ${r.connections} connections`;
 }
 
@@ -29,7 +34,7 @@ export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = [
   L.push(`- Target: ${publicUrl(r.target.url)}${r.target.embedded ? ' (embedded reference' + (r.target.faults?.length ? `, faults: ${r.target.faults.join(', ')}` : '') + ')' : ''}`);
   L.push(`- ${modelText(r)}; ${r.connections} connections, ${r.workers || 'no'} worker thread${r.workers === 1 ? '' : 's'}; ${secs.toFixed(1)} s measured; seed ${r.seed}`);
   L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
-  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}`, '');
+  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}${r.aborted ? ' (ended early by an abort threshold: the figures cover the part that ran)' : ''}`, '');
   if (r.merged) L.push(...shardLines(r.merged));
   for (const x of sections) L.push(x, '');
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');

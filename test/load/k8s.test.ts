@@ -24,6 +24,26 @@ type Obj = Record<string, unknown>;
 const at = (o: unknown, ...path: Array<string | number>): unknown => path.reduce<unknown>((v, k) => (v as Obj | unknown[] | undefined)?.[k as never], o);
 
 describe('load k8s', () => {
+  it('passes a load shape to every pod whole (each shard takes its share of every stage), with the duration the stages make', async () => {
+    const out = join(dir, 'stages.yaml');
+    const code = await loadK8s.handler({
+      shards: 4, image: 'reg.example/pp:2', scenario: 'commit-throughput', duration: '30s', lead: '2m', name: 'pouchproof-load', threshold: ['p99<50ms:abort-after=30s'], param: [],
+      'allow-remote': true, target: 'https://staging.example', stages: '30s:800/s,2m:8000/s,30s:0/s', out,
+    });
+    expect(code).toBe(0);
+    const job = parse(readFileSync(out, 'utf8')) as Obj;
+    const args = at(job, 'spec', 'template', 'spec', 'containers', 0, 'args') as string[];
+    expect(args).toEqual(expect.arrayContaining(['--stages', '30s:800/s,2m:8000/s,30s:0/s', '--threshold', 'p99<50ms:abort-after=30s']));
+    expect(args).not.toContain('--duration');
+    const stages = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await loadK8s.handler({ shards: 2, image: 'x', scenario: 'commit-throughput', duration: '30s', lead: '2m', name: 'n', threshold: [], param: [], 'allow-remote': true, stages: '30s:10c,1m:100/s' })).toBe(4);
+      expect(String(stages.mock.calls[0]?.[0])).toMatch(/one list shapes one model/);
+    } finally {
+      stages.mockRestore();
+    }
+  });
+
   it('builds an Indexed Job the Kubernetes schemas accept, one attempt per shard', () => {
     const job = indexedJob(base);
     expect(() => new Job(job as never).validate()).not.toThrow();

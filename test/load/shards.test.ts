@@ -36,7 +36,7 @@ function shardResult(index: number, count: number, samples: readonly number[], o
     rates: { rps: n / 2, okPerSecond: 0, goodput: 0 }, errorRate: 0,
     latency: { count: n, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 }, spectrum: [], histogram: encoded,
     errorLatency: { count: 0, min: 0, mean: 0, p50: 0, p90: 0, p99: 0, p999: 0, max: 0 }, errorHistogram: encoded,
-    timeline: [{ completed: n - ok, ok: 0, units: 0, errors: n - ok }, { completed: ok, ok, units: ok, errors: 0 }, { completed: 0, ok: 0, units: 0, errors: 0 }],
+    timeline: [{ completed: n - ok, ok: 0, units: 0, errors: n - ok, offered: n - ok }, { completed: ok, ok, units: ok, errors: 0, offered: ok }, { completed: 0, ok: 0, units: 0, errors: 0, offered: 0 }],
     reasons: { 'http 500': n - ok }, kinds: { commit: { sent: n, ok, units: ok } }, stats: { applied: ok },
     checks: [{ name: 'heads', passed: true, message: 'ok' }],
     generator: { busy: [0.1], loopUtilization: [0.2], prepareMs: [0], limited: false, note: 'headroom' },
@@ -176,6 +176,19 @@ describe('load merge', () => {
     expect(broken.thresholds.map((t) => t.passed)).toEqual([false, true]);
     expect(broken.exitCode).toBe(1);
     expect(() => mergeShards(shards, { thresholds: ['p99<<1'] })).toThrow(MergeError);
+  });
+
+  it("judges the whole where each shard judged its share: a shard's abort fails the merge and is named; the stages add up", () => {
+    const stages = { unit: 'rate' as const, stages: [{ durationMs: 1000, target: 50 }, { durationMs: 1000, target: 0 }] };
+    const aborted = { ...shardResult(1, 2, [900_000]), stages, aborted: { threshold: 'p99<800ms:abort', actualText: '900.00ms', atMs: 1200 } };
+    const shards = [asInput({ ...shardResult(0, 2, [1000, 2000]), stages }, ['p99<800ms:abort']), asInput(aborted, ['p99<800ms:abort'])];
+    const r = mergeShards(shards).result;
+    expect(r.failedBecause).toMatch(/^shard 1 aborted at 1\.2 s: threshold p99<800ms:abort broken \(actual 900\.00ms\)/);
+    expect(r.exitCode).toBe(1);
+    expect(r.stages?.stages.map((x) => x.target)).toEqual([100, 0]);
+    // Without the abort, the same figures pass on the whole: p99 of three samples is judged once, on all of them.
+    const whole = mergeShards([shards[0]!, asInput(shardResult(1, 2, [700_000]), ['p99<800ms:abort'])]).result;
+    expect(whole.failedBecause).toBeUndefined();
   });
 
   it('refuses shards of different runs', () => {

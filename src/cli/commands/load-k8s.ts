@@ -12,6 +12,7 @@ import { findJsonSyntaxError } from '../../target/json-syntax.ts';
 import { profileFileIssues, profileRefs } from '../../target/profile.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
+import { formatStages, parseStages, stagesDurationMs } from '../../load/stages.ts';
 
 /** Pods need time to be scheduled and pull the image before the shared start. */
 const DEFAULT_LEAD = '2m';
@@ -32,9 +33,10 @@ function k8sOptions(y: Argv) {
     .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
     .option('max-requests', numberOption('stop after this many requests in all'))
     .option('rate', { type: 'string', describe: 'open model: requests per second in all (each shard sends its share)' })
+    .option('stages', { type: 'string', describe: "a load shape in all, e.g. '30s:800/s,2m:8000/s,30s:0/s' or '30s:40c,1m:40c' (each shard takes its share of every stage); sets the duration" })
     .option('connections', numberOption('closed model: connections in all (each shard opens its share)'))
     .option('workers', numberOption('worker threads per pod'))
-    .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole" })
+    .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole; one with ':abort' also stops each shard that breaks it on its own share" })
     .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
     .option('seed', numberOption('seed shared by the shards (default: drawn now)'))
     .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' });
@@ -54,7 +56,9 @@ const loadK8s = defineCommand({
 async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   if (!argv['allow-remote']) throw new UsageError('the pods load a target that is not on their loopback interface: pass --allow-remote to say so');
   const { duration, lead, rate, threshold: thresholds, shards, connections, target, profile, out } = argv;
-  const durationMs = asUsage(() => parseDuration(duration));
+  const stages = argv.stages !== undefined ? asUsage(() => parseStages(argv.stages as string)) : undefined;
+  if (stages && rate !== undefined) throw new UsageError('--stages shapes the rate itself: leave out --rate');
+  const durationMs = stages ? stagesDurationMs(stages.stages) : asUsage(() => parseDuration(duration));
   const leadMs = asUsage(() => parseDuration(lead));
   if (rate !== undefined) asUsage(() => parseRate(rate));
   asUsage(() => thresholds.map(parseThreshold));
@@ -68,7 +72,7 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   const loadArgs = [
     '--scenario', argv.scenario,
     ...opt('target'),
-    '--duration', duration,
+    ...(stages ? ['--stages', formatStages(stages)] : ['--duration', duration]),
     ...opt('max-requests'), ...opt('rate'), ...opt('connections'), ...opt('workers'),
     ...thresholds.flatMap((t) => ['--threshold', t]),
     ...argv.param.flatMap((p) => ['--param', p]),

@@ -18,6 +18,7 @@ import { ThresholdError } from '../../load/thresholds.ts';
 import { capacityConsole } from '../../report/load-capacity.ts';
 import { baselineConsole } from '../../report/load-baseline.ts';
 import { prepareGates, runGated } from '../../load/gates.ts';
+import { abortLine } from '../../load/run.ts';
 import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
 import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
@@ -47,9 +48,10 @@ function loadOptions(y: Argv) {
     .option('duration', { type: 'string', describe: 'how long to measure (e.g. 30s, 500ms, 2m; default 30s); with --find-capacity the whole search\'s budget (default 2m)' })
     .option('max-requests', numberOption('stop after this many requests as well'))
     .option('rate', { type: 'string', describe: 'open model: requests per second (e.g. 500/s); latency counts from each request\'s intended send time' })
+    .option('stages', { type: 'string', describe: "a load shape, rate or connections moving linearly within each stage: '30s:100/s,2m:1000/s,30s:0/s' (open model) or '30s:10c,1m:10c' (closed); sets the duration" })
     .option('connections', numberOption('connections (closed model: each sends as fast as it can)'))
     .option('workers', numberOption('worker threads generating load (0: the main thread)'))
-    .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1" })
+    .option('threshold', { type: 'string', array: true, default: [], describe: "e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s'; relative to --baseline: 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp'; broken → exit 1; ':abort' or ':abort-after=30s' ends the run as soon as it breaks" })
     .option('find-capacity', { type: 'string', describe: "search the highest open-model rate within this objective, e.g. 'p99<50ms' or 'p99<50ms,errors<0.1%' (errors<1% unless given); --rate is the start rate" })
     .option('max-rate', { type: 'string', describe: 'capacity search: the highest rate tried (e.g. 5000/s)' })
     .option('step-duration', { type: 'string', describe: 'capacity search: how long each rate is measured (default 5s)' })
@@ -119,9 +121,12 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...(duration !== undefined ? { durationMs: asUsage(() => parseDuration(duration)) } : {}),
     ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] } : {}),
     ...(rate !== undefined ? { rate: asUsage(() => parseRate(rate)) } : {}),
+    ...(argv['stages'] !== undefined ? { stages: argv.stages } : {}),
     ...(argv['connections'] !== undefined ? { connections: argv.connections } : {}),
     ...(argv['workers'] !== undefined ? { workers: argv.workers } : {}),
     thresholds: shard ? [] : gates.absolute,
+    // A shard judges its own share against the abort thresholds; its verdict is the merge's.
+    ...(shard ? { abortThresholds: gates.absolute.filter((t) => /:\s*abort/.test(t)) } : {}),
     ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
     ...(startAt ? { startAt } : {}),
     allowRemote: argv['allow-remote'],
@@ -131,7 +136,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   // Last of the checks, so that bad input is named as such under CI too; a `--fault` names the reference on purpose.
   const faulted = target.kind === 'embedded' && (target.faults?.length ?? 0) > 0;
   checkTargetFlags('load', faulted ? { reference: true } : argv);
-  const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : `for ${duration ?? '30s'}`;
+  const what = gates.capacity ? `capacity search within ${gates.capacity.objective}` : argv['stages'] !== undefined ? `in stages ${argv.stages}` : `for ${duration ?? '30s'}`;
   process.stdout.write(`pouchproof load: ${scenario.scenario.name} ${what}${target.kind === 'embedded' ? ' against the embedded reference' : ''}\n`);
   const intr = interruptible();
   let out: Awaited<ReturnType<typeof runGated>>;
@@ -158,6 +163,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     `report: ${written.dir}/load.html`,
     ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
     ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
+    ...(r.aborted ? [`ended early: ${abortLine(r.aborted)}; the figures cover the part that ran`] : []),
     ...(shard ? [`shard ${shard.index}/${shard.count}: thresholds and the verdict are judged on the whole by 'pouchproof load merge'`] : []),
   ];
   process.stdout.write(lines.join('\n') + '\n');
