@@ -55,8 +55,8 @@ const loadK8s = defineCommand({
 
 async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   if (!argv['allow-remote']) throw new UsageError('the pods load a target that is not on their loopback interface: pass --allow-remote to say so');
-  const { duration, lead, rate, threshold: thresholds, shards, connections, target, profile, out } = argv;
-  const stages = argv.stages !== undefined ? asUsage(() => parseStages(argv.stages as string)) : undefined;
+  const { duration, lead, rate, threshold: thresholds, shards, connections, target, profile, out, stages: shape } = argv;
+  const stages = shape !== undefined ? asUsage(() => parseStages(shape)) : undefined;
   if (stages && rate !== undefined) throw new UsageError('--stages shapes the rate itself: leave out --rate');
   const durationMs = stages ? stagesDurationMs(stages.stages) : asUsage(() => parseDuration(duration));
   const leadMs = asUsage(() => parseDuration(lead));
