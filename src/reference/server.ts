@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { answerClientError, errorOutcome, metaOf, replyOutcome, writeOutcome } from './answer.ts';
 import { HttpError } from './errors.ts';
 import { STALL_MS, STALL_PERIOD_MS } from './fault-catalogue.ts';
@@ -151,7 +151,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
   const server = createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
     void serveRequest(life, req, res);
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(served, err, socket));
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(served, err, socket));
   const shutdown = closer(server, life);
   await listen(server, host, o.port ?? 0);
   life.startedAt = Date.now();
