@@ -4,9 +4,9 @@
  * content type → body (size, UTF-8, nesting, duplicate names, JSON) → schema → handler (routing.ts),
  * and every rejection on the way is a 4xx with the error envelope (or a plain-text body, under
  * `error-response=any-4xx`; answer.ts). Anything unexpected is a 500, and the server keeps serving.
- * This module is the lifecycle: what one request goes through from arrival to answer, listening and closing. Each
- * server serves its own readings (readings.ts) and faults (faults.ts), switched on from the
- * catalogues (reading-catalogue.ts, fault-catalogue.ts).
+ * Each server serves its own readings (readings.ts) and faults (faults.ts), switched on from the
+ * catalogues (reading-catalogue.ts, fault-catalogue.ts) and decided once at start (served.ts).
+ * This module is the lifecycle: one request from arrival to answer, listening and closing.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
