@@ -59,6 +59,83 @@ interface AheadQueue {
 
 const heldBytesOf = (r: LoadRequest): number => r.body.length + (r.headers[SIGNATURE_HEADER]?.length ?? 0);
 
+/**
+ * The commits one worker built ahead of the measured window (`prebuild`), queued per artifact, and
+ * their counts for the scenario's stats. Never holds more than `limit` commits or `PREBUILD_MAX_BYTES`.
+ */
+class Prebuilt {
+  private readonly ahead = new Map<ArtifactChain, AheadQueue>();
+  private held = 0;
+  private heldBytes = 0;
+  private peak = 0;
+  private built = 0;
+  private sent = 0;
+  private dropped = 0;
+
+  constructor(readonly limit: number) {}
+
+  /** Drops an artifact's queue: its commits continue a revision that is no longer (or never was) its head. */
+  drop(chain: ArtifactChain): void {
+    const q = this.ahead.get(chain);
+    if (!q) return;
+    for (let i = q.head; i < q.items.length; i++) this.heldBytes -= heldBytesOf(q.items[i]!);
+    const n = q.items.length - q.head;
+    this.held -= n;
+    this.dropped += n;
+    this.ahead.delete(chain);
+  }
+
+  /** The artifact's next queued commit, when there is one and it continues the artifact's real head. */
+  take(chain: ArtifactChain): LoadRequest | undefined {
+    const q = this.ahead.get(chain);
+    if (!q) return undefined;
+    const r = q.items[q.head]!;
+    q.items[q.head++] = undefined;
+    if (q.head === q.items.length) this.ahead.delete(chain);
+    this.held--;
+    this.heldBytes -= heldBytesOf(r);
+    // Queues are dropped whenever a commit fails, so the next queued one starts on the real head.
+    if ((r.token as BuiltCommit).base !== chain.head) {
+      this.dropped++;
+      this.drop(chain);
+      return undefined;
+    }
+    this.sent++;
+    return r;
+  }
+
+  /** Builds commits round-robin over the idle artifacts, each continuing its queue's last, until a bound is reached. */
+  async fill(idle: readonly ArtifactChain[], build: (chain: ArtifactChain, base: string | null) => LoadRequest): Promise<void> {
+    const queues = idle.map((c) => this.ahead.get(c) ?? { items: [], head: 0 });
+    const tails = idle.map((c, j) => {
+      const q = queues[j]!;
+      return q.head < q.items.length ? (q.items[q.items.length - 1]!.token as BuiltCommit).finalRevision : c.head;
+    });
+    let slice = performance.now();
+    for (let i = 0; this.held < this.limit && this.heldBytes < PREBUILD_MAX_BYTES; i++) {
+      if (performance.now() - slice > PREBUILD_SLICE_MS) {
+        await new Promise((r) => setImmediate(r));
+        slice = performance.now();
+      }
+      const j = i % idle.length;
+      const r = build(idle[j]!, tails[j]!);
+      tails[j] = (r.token as BuiltCommit).finalRevision;
+      queues[j]!.items.push(r);
+      this.held++;
+      this.heldBytes += heldBytesOf(r);
+      this.built++;
+    }
+    this.peak = Math.max(this.peak, this.held);
+    idle.forEach((c, j) => {
+      if (queues[j]!.head < queues[j]!.items.length) this.ahead.set(c, queues[j]!);
+    });
+  }
+
+  stats(): Record<string, number> {
+    return { prebuilt: this.built, prebuiltSent: this.sent, prebuiltDropped: this.dropped, prebuiltUnused: this.held, prebuiltPeak: this.peak };
+  }
+}
+
 /** What every commit-building source starts from: its seeded rng, the calling member, a builder and the pouches. */
 export function committer(ctx: SourceContext) {
   const rng = new Rng(ctx.seed);
@@ -82,46 +159,13 @@ export function committer(ctx: SourceContext) {
 export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource {
   const { rng, caller, builder, pouches } = committer(ctx);
   const perWorker = Math.max(ctx.connections, Math.ceil(num(ctx.params, 'artifacts') / ctx.workers));
-  const chains = makeChains(rng, pouches, perWorker);
-  const free: ArtifactChain[] = [...chains];
+  const free: ArtifactChain[] = [...makeChains(rng, pouches, perWorker)];
   let freeHead = 0;
   let replaced = 0;
   let commitsApplied = 0;
-
   // Scenarios that share this source without the parameter (cost-curve, mixed) build live.
   const requested = ctx.params['prebuild'];
-  const limit = typeof requested === 'number' ? shareOf(Math.min(PREBUILD_MAX, Math.max(0, requested)), ctx.workers, ctx.workerIndex) : 0;
-  const ahead = new Map<ArtifactChain, AheadQueue>();
-  let held = 0, heldBytes = 0, peak = 0, builtAhead = 0, sentAhead = 0, dropped = 0;
-
-  const dropAhead = (chain: ArtifactChain): void => {
-    const q = ahead.get(chain);
-    if (!q) return;
-    for (let i = q.head; i < q.items.length; i++) heldBytes -= heldBytesOf(q.items[i]!);
-    const n = q.items.length - q.head;
-    held -= n;
-    dropped += n;
-    ahead.delete(chain);
-  };
-
-  const takeAhead = (chain: ArtifactChain): LoadRequest | undefined => {
-    const q = ahead.get(chain);
-    if (!q) return undefined;
-    const r = q.items[q.head]!;
-    q.items[q.head++] = undefined;
-    if (q.head === q.items.length) ahead.delete(chain);
-    held--;
-    heldBytes -= heldBytesOf(r);
-    // Queues are dropped whenever a commit fails, so the next queued one starts on the real head.
-    if ((r.token as BuiltCommit).base !== chain.head) {
-      dropped++;
-      dropAhead(chain);
-      return undefined;
-    }
-    sentAhead++;
-    return r;
-  };
-
+  const prebuilt = new Prebuilt(typeof requested === 'number' ? shareOf(Math.min(PREBUILD_MAX, Math.max(0, requested)), ctx.workers, ctx.workerIndex) : 0);
   return {
     // A free artifact's head is known and nothing else touches it until its commit is sent: its next
     // commit may be built ahead, in batches.
@@ -133,7 +177,7 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
         free.splice(0, freeHead);
         freeHead = 0;
       }
-      return takeAhead(chain) ?? commitRequest(caller, builder.build(chain), kind);
+      return prebuilt.take(chain) ?? commitRequest(caller, builder.build(chain), kind);
     },
     complete(req, res) {
       const built = req.token as BuiltCommit;
@@ -145,7 +189,7 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
         commitsApplied++;
       } else {
         // Whatever was queued behind this commit continues a revision that does not exist.
-        dropAhead(chain);
+        prebuilt.drop(chain);
         if (out.error) {
           // The commit may or may not have applied: the head is unknown, so the artifact is retired.
           chain = { pouchId: chain.pouchId, artifactId: rng.uuid(), head: null, applied: 0 };
@@ -156,40 +200,12 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
       return out;
     },
     async prepare() {
-      if (limit === 0) return;
       // Only free artifacts: a leased one's next base is the answer still in flight.
       const idle = free.slice(freeHead);
-      if (idle.length === 0) return;
-      const queues = idle.map((c) => ahead.get(c) ?? { items: [], head: 0 });
-      const tails = idle.map((c, j) => {
-        const q = queues[j]!;
-        return q.head < q.items.length ? (q.items[q.items.length - 1]!.token as BuiltCommit).finalRevision : c.head;
-      });
-      let slice = performance.now();
-      for (let i = 0; held < limit && heldBytes < PREBUILD_MAX_BYTES; i++) {
-        if (performance.now() - slice > PREBUILD_SLICE_MS) {
-          await new Promise((r) => setImmediate(r));
-          slice = performance.now();
-        }
-        const j = i % idle.length;
-        const b = builder.build(idle[j]!, builder.shape, tails[j]!);
-        tails[j] = b.finalRevision;
-        const r = commitRequest(caller, b, kind);
-        queues[j]!.items.push(r);
-        held++;
-        heldBytes += heldBytesOf(r);
-        builtAhead++;
-      }
-      peak = Math.max(peak, held);
-      idle.forEach((c, j) => {
-        if (queues[j]!.head < queues[j]!.items.length) ahead.set(c, queues[j]!);
-      });
+      if (prebuilt.limit === 0 || idle.length === 0) return;
+      await prebuilt.fill(idle, (chain, base) => commitRequest(caller, builder.build(chain, builder.shape, base), kind));
     },
-    stats: () => ({
-      commitsApplied,
-      artifactsRetired: replaced,
-      ...(limit > 0 ? { prebuilt: builtAhead, prebuiltSent: sentAhead, prebuiltDropped: dropped, prebuiltUnused: held, prebuiltPeak: peak } : {}),
-    }),
+    stats: () => ({ commitsApplied, artifactsRetired: replaced, ...(prebuilt.limit > 0 ? prebuilt.stats() : {}) }),
   };
 }
 

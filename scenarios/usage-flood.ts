@@ -7,7 +7,7 @@
 import { usageBody, usageKeySpace, usageRow, type UsageKey } from '../src/load/bodies.ts';
 import { callerOf, judgeUsage, usageRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
-import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type Send, type SourceContext } from '../src/load/scenario.ts';
 import { LIMITS, USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowValue } from '../src/spec/index.ts';
 
 interface Token {
@@ -15,6 +15,53 @@ interface Token {
   readonly rows: readonly UsageRowValue[];
 }
 
+
+/** What the max-merge check needs of a finished run: the row each key must hold, per source, and the sources whose answers were lost. */
+interface MaxMergeState {
+  readonly caller: ReturnType<typeof callerOf>;
+  readonly kind: string;
+  readonly rowsPer: number;
+  readonly expected: ReadonlyMap<string, ReadonlyMap<string, UsageRowValue>>;
+  readonly uncertain: ReadonlySet<string>;
+  /** `usage-stored-meaning`: what `stored` counts, so what re-sending the maxima must answer. */
+  readonly reading: SourceContext['profile']['assumptions']['usage-stored-meaning'];
+}
+
+/** Re-sends, per source, the row each key must hold: under max-merge that changes nothing. */
+async function checkMaxMerge(send: Send, st: MaxMergeState): Promise<CheckResult[]> {
+  const { caller, kind, expected, uncertain, reading } = st;
+  const max = LIMITS.usageRowsPerRequest.max ?? st.rowsPer;
+  let checked = 0, changed = 0;
+  const bad: string[] = [];
+  for (const [source, m] of expected) {
+    if (uncertain.has(source) || m.size === 0) continue;
+    const rows = [...m.values()];
+    for (let i = 0; i < rows.length; i += max) {
+      const chunk = rows.slice(i, i + max);
+      const res = await send(usageRequest(caller, source, usageBody(chunk), kind)).catch((e: Error) => e);
+      const j = judgeUsage(res, chunk.length);
+      checked += chunk.length;
+      const want = reading === 'rows-changed' ? 0 : reading === 'rows-held' ? m.size : chunk.length;
+      // rows-held counts the whole source, so it is judged only when one request holds it all.
+      const judged = reading !== 'rows-held' || rows.length <= max;
+      if (!j.ok || (judged && j.stored !== want)) {
+        changed += j.ok ? Math.abs((j.stored ?? 0) - want) : chunk.length;
+        if (bad.length < 3) bad.push(`source ${source}: re-sending the ${chunk.length} expected maxima answered ${j.ok ? `stored ${j.stored}, expected ${want}` : j.reason}`);
+      }
+    }
+  }
+  const passed = bad.length === 0;
+  return [
+    {
+      name: 'max-merge holds',
+      passed,
+      message: passed
+        ? `re-sending the expected maximum of ${checked} rows over ${expected.size - uncertain.size} sources changed nothing (usage-stored-meaning=${reading})`
+        : `max-merge broken: ${bad.join('; ')}`,
+      figures: { rowsChecked: checked, rowsOff: changed },
+    },
+  ];
+}
 
 export function usageSource(ctx: SourceContext, kind = 'usage'): RequestSource {
   const rng = new Rng(ctx.seed);
@@ -49,40 +96,7 @@ export function usageSource(ctx: SourceContext, kind = 'usage'): RequestSource {
       } else if (out.error) uncertain.add(t.source);
       return out;
     },
-    async check(send): Promise<CheckResult[]> {
-      const reading = ctx.profile.assumptions['usage-stored-meaning'];
-      const max = LIMITS.usageRowsPerRequest.max ?? rowsPer;
-      let checked = 0, changed = 0;
-      const bad: string[] = [];
-      for (const [source, m] of expected) {
-        if (uncertain.has(source) || m.size === 0) continue;
-        const rows = [...m.values()];
-        for (let i = 0; i < rows.length; i += max) {
-          const chunk = rows.slice(i, i + max);
-          const res = await send(usageRequest(caller, source, usageBody(chunk), kind)).catch((e: Error) => e);
-          const j = judgeUsage(res, chunk.length);
-          checked += chunk.length;
-          const want = reading === 'rows-changed' ? 0 : reading === 'rows-held' ? m.size : chunk.length;
-          // rows-held counts the whole source, so it is judged only when one request holds it all.
-          const judged = reading !== 'rows-held' || rows.length <= max;
-          if (!j.ok || (judged && j.stored !== want)) {
-            changed += j.ok ? Math.abs((j.stored ?? 0) - want) : chunk.length;
-            if (bad.length < 3) bad.push(`source ${source}: re-sending the ${chunk.length} expected maxima answered ${j.ok ? `stored ${j.stored}, expected ${want}` : j.reason}`);
-          }
-        }
-      }
-      const passed = bad.length === 0;
-      return [
-        {
-          name: 'max-merge holds',
-          passed,
-          message: passed
-            ? `re-sending the expected maximum of ${checked} rows over ${expected.size - uncertain.size} sources changed nothing (usage-stored-meaning=${reading})`
-            : `max-merge broken: ${bad.join('; ')}`,
-          figures: { rowsChecked: checked, rowsOff: changed },
-        },
-      ];
-    },
+    check: (send) => checkMaxMerge(send, { caller, kind, rowsPer, expected, uncertain, reading: ctx.profile.assumptions['usage-stored-meaning'] }),
     stats: () => ({ rowsAccepted }),
   };
 }

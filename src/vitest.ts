@@ -4,7 +4,7 @@
  * property fails its test with the finding's message, ground, counterexample, replay token and curl
  * line; a property the profile lacks the credentials for is skipped with the reason.
  */
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import type { Property } from './check/property.ts';
 import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult, type RunResult } from './check/run/index.ts';
@@ -58,66 +58,86 @@ const PROBE_BUDGET_MS = 120_000;
 const TARGET_MS = 60_000;
 const MARGIN_MS = 15_000;
 
+/** What the tests of one `describe` block share: the target opened before them, the stored examples, what ran and how much failed. */
+interface Suite {
+  target: ResolvedTarget | undefined;
+  unknownReadings: ReadonlyMap<AssumptionName, string> | undefined;
+  store: ExampleStore | undefined;
+  stored: ReadonlyMap<string, readonly string[]>;
+  readonly ran: RunResult[];
+  failed: number;
+}
+
+/** The run's settings every property's test uses. */
+interface RunSettings {
+  readonly options: DescribePropertiesOptions;
+  readonly seed: number;
+  readonly perPropertyMs: number;
+  readonly maxFailures: number | undefined;
+}
+
+/** Opens the target, loads the stored examples and probes the readings; each is kept in the suite as soon as it exists, so that afterAll closes what was opened. */
+async function openSuite(suite: Suite, options: DescribePropertiesOptions): Promise<void> {
+  const opened = await openTarget(options);
+  suite.target = opened;
+  if (options.examples !== undefined) {
+    suite.store = ExampleStore.for(checkExamplesDir(options.examples), { embedded: opened.embedded, baseUrl: opened.profile.baseUrl });
+    suite.stored = await suite.store.load();
+  }
+  if ((options.readings ?? 'auto') === 'auto') {
+    const probed = await probeReadings(opened, probeBounds(PROBE_BUDGET_MS, options.perRequestMs));
+    suite.target = probed.target;
+    suite.unknownReadings = probed.unknownReadings;
+  }
+}
+
+/** One property's test: skipped past maxFailures or when the property skips, failed on a failing finding. */
+async function testProperty(p: Property, suite: Suite, run: RunSettings, ctx: TestContext): Promise<void> {
+  const { target, unknownReadings } = suite;
+  const { options, seed, maxFailures } = run;
+  if (!target) throw new Error('pouchproof: the target did not open (see the beforeAll error)');
+  if (maxFailures !== undefined && suite.failed >= maxFailures) {
+    ctx.skip(`not run: the run stopped after ${maxFailures} failing properties (maxFailures)`);
+    return;
+  }
+  const mine = suite.stored.get(p.id);
+  const result = await runProperties(target.profile, [p], {
+    ...(options.shrink === false ? { shrink: false } : {}),
+    ...(mine?.length ? { examples: new Map([[p.id, mine]]) } : {}),
+    seed,
+    runs: options.runs ?? DEFAULT_RUNS,
+    perPropertyMs: run.perPropertyMs,
+    ...(options.perRequestMs ? { perRequestMs: options.perRequestMs } : {}),
+    embedded: target.embedded,
+    ...(unknownReadings?.size ? { unknownReadings } : {}),
+  });
+  suite.ran.push(result);
+  const r = result.results[0];
+  if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);
+  if (r.status === 'failed') suite.failed++;
+  if (r.status === 'skipped') {
+    ctx.skip(r.findings[0]?.message ?? 'skipped');
+    return;
+  }
+  const failure = failureOf(r, options.failOn ?? [], seed);
+  if (failure) throw new Error(redact(failure, target.profile.secrets));
+}
+
 /** Registers one test per selected property, in a `describe` block that opens the target before them and closes it after. */
 export function describeProperties(options: DescribePropertiesOptions = {}): void {
   const props = selectProperties(options.properties ?? ALL_PROPERTIES, options.select?.length ? options.select : undefined, options.exclude);
   if (props.length === 0) throw new Error(`describeProperties: select ${JSON.stringify(options.select)}${options.exclude?.length ? ` less exclude ${JSON.stringify(options.exclude)}` : ''} matches no property`);
   const maxFailures = options.maxFailures === undefined ? undefined : checkPositive('max-failures', options.maxFailures, MAX_FAILURES_FLAG);
-  let failed = 0;
-  const seed = options.seed ?? drawSeed();
-  const perPropertyMs = options.perPropertyMs ?? DEFAULT_PROPERTY_MS;
+  const run: RunSettings = { options, seed: options.seed ?? drawSeed(), perPropertyMs: options.perPropertyMs ?? DEFAULT_PROPERTY_MS, maxFailures };
   describe(options.name ?? 'pouchproof', () => {
-    let target: ResolvedTarget | undefined;
-    let unknownReadings: ReadonlyMap<AssumptionName, string> | undefined;
-    let store: ExampleStore | undefined;
-    let stored: ReadonlyMap<string, readonly string[]> = new Map();
-    const ran: RunResult[] = [];
-    beforeAll(async () => {
-      const opened = await openTarget(options);
-      target = opened;
-      if (options.examples !== undefined) {
-        store = ExampleStore.for(checkExamplesDir(options.examples), { embedded: opened.embedded, baseUrl: opened.profile.baseUrl });
-        stored = await store.load();
-      }
-      if ((options.readings ?? 'auto') === 'auto') {
-        const probed = await probeReadings(opened, probeBounds(PROBE_BUDGET_MS, options.perRequestMs));
-        target = probed.target;
-        unknownReadings = probed.unknownReadings;
-      }
-    }, TARGET_MS + MARGIN_MS);
+    const suite: Suite = { target: undefined, unknownReadings: undefined, store: undefined, stored: new Map(), ran: [], failed: 0 };
+    beforeAll(() => openSuite(suite, options), TARGET_MS + MARGIN_MS);
     afterAll(async () => {
-      await target?.close();
-      if (store) await store.update({ results: ran.flatMap((r) => r.results), examples: ran.flatMap((r) => r.examples ?? []) });
+      await suite.target?.close();
+      if (suite.store) await suite.store.update({ results: suite.ran.flatMap((r) => r.results), examples: suite.ran.flatMap((r) => r.examples ?? []) });
     });
     for (const p of props) {
-      test(`${p.id} (§${p.section}): ${p.invariant}`, { timeout: perPropertyMs + MARGIN_MS }, async (ctx) => {
-        if (!target) throw new Error('pouchproof: the target did not open (see the beforeAll error)');
-        if (maxFailures !== undefined && failed >= maxFailures) {
-          ctx.skip(`not run: the run stopped after ${maxFailures} failing properties (maxFailures)`);
-          return;
-        }
-        const mine = stored.get(p.id);
-        const run = await runProperties(target.profile, [p], {
-          ...(options.shrink === false ? { shrink: false } : {}),
-          ...(mine?.length ? { examples: new Map([[p.id, mine]]) } : {}),
-          seed,
-          runs: options.runs ?? DEFAULT_RUNS,
-          perPropertyMs,
-          ...(options.perRequestMs ? { perRequestMs: options.perRequestMs } : {}),
-          embedded: target.embedded,
-          ...(unknownReadings?.size ? { unknownReadings } : {}),
-        });
-        ran.push(run);
-        const r = run.results[0];
-        if (!r) throw new Error(`pouchproof: ${p.id} produced no result`);
-        if (r.status === 'failed') failed++;
-        if (r.status === 'skipped') {
-          ctx.skip(r.findings[0]?.message ?? 'skipped');
-          return;
-        }
-        const failure = failureOf(r, options.failOn ?? [], seed);
-        if (failure) throw new Error(redact(failure, target.profile.secrets));
-      });
+      test(`${p.id} (§${p.section}): ${p.invariant}`, { timeout: run.perPropertyMs + MARGIN_MS }, (ctx) => testProperty(p, suite, run, ctx));
     }
   });
 }

@@ -240,17 +240,30 @@ function itemsEdit(c: Constraint, n: number, filler?: Filler): fc.Arbitrary<Edit
   return set(fillerItems(c, n, filler));
 }
 
+/** The field left out, and for a body field also sent under its name in upper case. */
+function requiredSpecs(c: Constraint): ViolationSpec[] {
+  const missing: ViolationSpec = { variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) };
+  const name = c.path.split('.').at(-1)!.replace(/\[\]$/, '');
+  // Its value under the same name in upper case: the field is still missing, to all but a binder matching names without case (Go's encoding/json).
+  if (c.scope !== 'body' || name === '' || name.toUpperCase() === name) return [missing];
+  return [missing, { variant: 'missing:case-twin', what: `the field sent as ${name.toUpperCase()} instead`, edit: fc.constant({ rename: name.toUpperCase() }) }];
+}
+
+/** One below an integer's minimum, and -1 when that is not already negative. */
+function minSpecs(c: Constraint): ViolationSpec[] {
+  const node = c.node;
+  const { lo } = node.kind === 'integer' ? integerBounds(node) : { lo: 0 };
+  const out: ViolationSpec[] = [{ variant: 'min-1', what: String(lo - 1), edit: constant(lo - 1) }];
+  if (lo - 1 > -1) out.push({ variant: 'negative', what: '-1', edit: constant(-1) });
+  return out;
+}
+
 /** Every way this generator knows to break one constraint. */
 export function violationSpecs(c: Constraint): ViolationSpec[] {
   const node = c.node;
   switch (c.kind) {
-    case 'required': {
-      const missing: ViolationSpec = { variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) };
-      const name = c.path.split('.').at(-1)!.replace(/\[\]$/, '');
-      // Its value under the same name in upper case: the field is still missing, to all but a binder matching names without case (Go's encoding/json).
-      if (c.scope !== 'body' || name === '' || name.toUpperCase() === name) return [missing];
-      return [missing, { variant: 'missing:case-twin', what: `the field sent as ${name.toUpperCase()} instead`, edit: fc.constant({ rename: name.toUpperCase() }) }];
-    }
+    case 'required':
+      return requiredSpecs(c);
     case 'not-null':
       return [{ variant: 'null', what: 'null', edit: constant(null) }];
     case 'type':
@@ -260,12 +273,8 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
         { variant: '1.5', what: '1.5', edit: constant(1.5) },
         { variant: 'large-fraction', what: '2^52 - 0.5', edit: constant(2 ** 52 - 0.5) },
       ];
-    case 'min': {
-      const { lo } = node.kind === 'integer' ? integerBounds(node) : { lo: 0 };
-      const out: ViolationSpec[] = [{ variant: 'min-1', what: String(lo - 1), edit: constant(lo - 1) }];
-      if (lo - 1 > -1) out.push({ variant: 'negative', what: '-1', edit: constant(-1) });
-      return out;
-    }
+    case 'min':
+      return minSpecs(c);
     case 'max': {
       const { hi } = node.kind === 'integer' ? integerBounds(node) : { hi: 0 };
       // MAX_SAFE + 1 = 2^53 is exact in a double and serialises as its exact digits.

@@ -347,6 +347,21 @@ function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
 /** The current UTC day in the 20YY-MM-DD form: days compare as strings. */
 const todayUtc = (): string => utcDayOf(Date.now());
 
+/** The stricter readings and faults of one string value: its length in another unit or bound, the empty envelope, a day not yet past. */
+function tightenedString(node: Extract<Node, { kind: 'string' }>, v: string, s: Strictness, today: string): string[] {
+  const kinds: string[] = [];
+  if (node.length) {
+    const max = LIMITS[node.length].max;
+    if (max !== undefined && ((s.exclusive.has(node.length) && s.lengthOf(v) >= max) || (s.bytes && utf8Length(v) > max))) kinds.push('maxLength');
+  }
+  // Stryker disable next-line all: the envelope-empty-refused fault only
+  if (s.emptyEnvelopeRefused && node === ENVELOPE_NODE && v === '') kinds.push('minLength');
+  if (s.futureDaysRejected && node.pattern === 'day' && v > today) kinds.push('future-day');
+  // Stryker disable next-line all: the usage-day-today-refused fault only
+  if (s.todayRefused && node.pattern === 'day' && v === today) kinds.push('future-day');
+  return kinds;
+}
+
 /** Extra issues of the readings and faults that make validation stricter than the schema. Runs on schema-valid bodies only. */
 function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
   const out: Problem[] = [];
@@ -356,16 +371,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
     if (v === undefined || v === null) return;
     switch (node.kind) {
       case 'string':
-        if (typeof v !== 'string') return;
-        if (node.length) {
-          const max = LIMITS[node.length].max;
-          if (max !== undefined && ((s.exclusive.has(node.length) && s.lengthOf(v) >= max) || (s.bytes && utf8Length(v) > max))) add('maxLength', at);
-        }
-        // Stryker disable next-line all: the envelope-empty-refused fault only
-        if (s.emptyEnvelopeRefused && node === ENVELOPE_NODE && v === '') add('minLength', at);
-        if (s.futureDaysRejected && node.pattern === 'day' && v > today) add('future-day', at);
-        // Stryker disable next-line all: the usage-day-today-refused fault only
-        if (s.todayRefused && node.pattern === 'day' && v === today) add('future-day', at);
+        if (typeof v === 'string') for (const kind of tightenedString(node, v, s, today)) add(kind, at);
         return;
       case 'integer':
         if (s.negativeCountersRejected && node.range === 'usageCounter' && typeof v === 'number' && v < 0) add('min', at);

@@ -134,7 +134,13 @@ export class ConsoleView {
   /** The end-of-run view: failures in detail, mismatches briefly, totals, where the reports are. */
   summary(report: Report, reportDir?: string): void {
     this.clearBar();
-    const w: string[] = [''];
+    const w = ['', ...this.findingLines(report), ...this.closingLines(report, reportDir)];
+    this.out.write(`${w.join('\n')}\n`);
+  }
+
+  /** The findings in detail (violations, server errors, crashes), then those that do not fail the run, each kind under its heading. */
+  private findingLines(report: Report): string[] {
+    const w: string[] = [];
     for (const p of report.properties) {
       for (const f of p.findings) {
         if (f.kind !== 'violation' && f.kind !== 'server-error' && f.kind !== 'crash') continue;
@@ -174,6 +180,13 @@ export class ConsoleView {
       for (const f of performance) w.push(`  ${f.property}: ${f.message}`);
       w.push('');
     }
+    return w;
+  }
+
+  /** Why the run stopped or could not vouch, the verdict with the totals, and the headlines of coverage, load and the reports. */
+  private closingLines(report: Report, reportDir: string | undefined): string[] {
+    const w: string[] = [];
+    const notTaken = fixedNotTaken(report.readings);
     const t = report.totals;
     if (report.unreachable) w.push(this.paint('red', `${report.unreachable}: the run stopped, nothing after that point was checked`));
     if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
@@ -194,6 +207,6 @@ export class ConsoleView {
     const load = loadHeadline(report.load);
     if (load) w.push(`load: ${load}`);
     if (reportDir) w.push(`reports: ${reportDir}`);
-    this.out.write(`${w.join('\n')}\n`);
+    return w;
   }
 }

@@ -262,11 +262,85 @@ export interface ReportMeta {
   readonly readings?: unknown;
 }
 
-export function buildReport(run: RunResult, meta: ReportMeta): Report {
-  const byId = new Map((meta.properties ?? []).map((p) => [p.id, p]));
+type ReportOptions = Report['options'];
+type ReportTotals = Report['totals'];
+
+/** The options the run was asked for, each only when it departs from the default. */
+function optionsOf(meta: ReportMeta): ReportOptions {
+  return {
+    runs: meta.runs,
+    ...(meta.only?.length ? { only: [...meta.only] } : {}),
+    ...(meta.exclude?.length ? { exclude: [...meta.exclude] } : {}),
+    ...(meta.maxFailures !== undefined ? { maxFailures: meta.maxFailures } : {}),
+    ...(meta.shrink === false ? { shrink: false as const } : {}),
+    ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
+    ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
+    ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
+    ...(meta.failOn?.length ? { failOn: [...meta.failOn] } : {}),
+  };
+}
+
+/** What the run says beside its results, each only when there is something to say. */
+function runNotes(run: RunResult): Pick<Report, 'unreachable' | 'inconclusive' | 'budget' | 'stopped' | 'examples' | 'hints' | 'throttling'> {
+  return {
+    ...(run.unreachable ? { unreachable: run.unreachable } : {}),
+    ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
+    ...(run.budget ? { budget: { maxDurationMs: run.budget.maxDurationMs, cut: [...run.budget.cut], notRun: [...run.budget.notRun] } } : {}),
+    ...(run.stopped ? { stopped: { maxFailures: run.stopped.maxFailures, notRun: [...run.stopped.notRun] } } : {}),
+    ...(run.examples?.length ? { examples: run.examples.map((e) => ({ ...e })) } : {}),
+    ...(run.hints?.length ? { hints: [...run.hints] } : {}),
+    ...(run.throttling ? { throttling: { ...run.throttling } } : {}),
+  };
+}
+
+/** The properties by status and the findings by kind. */
+function totalsOf(run: RunResult): ReportTotals {
   const findings = run.results.flatMap((r) => r.findings);
   const count = (k: Finding['kind']) => findings.filter((f) => f.kind === k).length;
   const status = (s: PropertyResult['status']) => run.results.filter((r) => r.status === s).length;
+  return {
+    properties: run.results.length,
+    passed: status('passed'),
+    failed: status('failed'),
+    skipped: status('skipped'),
+    interrupted: status('interrupted'),
+    error: status('error'),
+    inconclusive: status('inconclusive'),
+    requests: run.requests,
+    findings: {
+      violation: count('violation'),
+      'server-error': count('server-error'),
+      assumption: count('assumption'),
+      transport: count('transport'),
+      performance: count('performance'),
+      unknown: count('unknown'),
+      skipped: count('skipped'),
+      error: count('error'),
+      crash: count('crash'),
+    },
+  };
+}
+
+/** One property's result, with its invariant, assumptions and needs when the run listed the property. */
+function propertyReport(r: PropertyResult, p: Pick<Property, 'invariant' | 'assumptions' | 'needs'> | undefined): PropertyReport {
+  return {
+    id: r.id,
+    section: r.section,
+    ...(p ? { invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs] } : {}),
+    status: r.status,
+    runs: r.runs,
+    requests: r.requests,
+    durationMs: r.durationMs,
+    findings: r.findings.map(findingReport),
+    ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
+    ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
+    ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),
+    ...(r.evidence ? { evidence: { floor: { ...r.evidence.floor }, coverage: phaseReport(r.evidence.coverage), random: phaseReport(r.evidence.random) } } : {}),
+  };
+}
+
+export function buildReport(run: RunResult, meta: ReportMeta): Report {
+  const byId = new Map((meta.properties ?? []).map((p) => [p.id, p]));
   const report: Report = {
     schema: REPORT_SCHEMA_ID,
     tool: { name: 'pouchproof', version: meta.version },
@@ -276,65 +350,13 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     finishedAt: new Date(Date.parse(run.startedAt) + run.durationMs).toISOString(),
     durationMs: run.durationMs,
     interrupted: run.interrupted,
-    ...(run.unreachable ? { unreachable: run.unreachable } : {}),
-    ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
-    ...(run.budget ? { budget: { maxDurationMs: run.budget.maxDurationMs, cut: [...run.budget.cut], notRun: [...run.budget.notRun] } } : {}),
-    ...(run.stopped ? { stopped: { maxFailures: run.stopped.maxFailures, notRun: [...run.stopped.notRun] } } : {}),
-    ...(run.examples?.length ? { examples: run.examples.map((e) => ({ ...e })) } : {}),
-    ...(run.hints?.length ? { hints: [...run.hints] } : {}),
-    ...(run.throttling ? { throttling: { ...run.throttling } } : {}),
+    ...runNotes(run),
     exitCode: run.exitCode,
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
-    options: {
-      runs: meta.runs,
-      ...(meta.only?.length ? { only: [...meta.only] } : {}),
-      ...(meta.exclude?.length ? { exclude: [...meta.exclude] } : {}),
-      ...(meta.maxFailures !== undefined ? { maxFailures: meta.maxFailures } : {}),
-      ...(meta.shrink === false ? { shrink: false as const } : {}),
-      ...(meta.perRequestMs ? { perRequestMs: meta.perRequestMs } : {}),
-      ...(meta.perPropertyMs ? { perPropertyMs: meta.perPropertyMs } : {}),
-      ...(meta.maxDurationMs ? { maxDurationMs: meta.maxDurationMs } : {}),
-      ...(meta.failOn?.length ? { failOn: [...meta.failOn] } : {}),
-    },
+    options: optionsOf(meta),
     assumptions: { ...meta.assumptions },
-    totals: {
-      properties: run.results.length,
-      passed: status('passed'),
-      failed: status('failed'),
-      skipped: status('skipped'),
-      interrupted: status('interrupted'),
-      error: status('error'),
-      inconclusive: status('inconclusive'),
-      requests: run.requests,
-      findings: {
-        violation: count('violation'),
-        'server-error': count('server-error'),
-        assumption: count('assumption'),
-        transport: count('transport'),
-        performance: count('performance'),
-        unknown: count('unknown'),
-        skipped: count('skipped'),
-        error: count('error'),
-        crash: count('crash'),
-      },
-    },
-    properties: run.results.map((r) => {
-      const p = byId.get(r.id);
-      return {
-        id: r.id,
-        section: r.section,
-        ...(p ? { invariant: p.invariant, assumptions: [...p.assumptions], needs: [...p.needs] } : {}),
-        status: r.status,
-        runs: r.runs,
-        requests: r.requests,
-        durationMs: r.durationMs,
-        findings: r.findings.map(findingReport),
-        ...(r.timeBound ? { timeBound: { ...r.timeBound } } : {}),
-        ...(r.inconclusive ? { inconclusive: r.inconclusive } : {}),
-        ...(r.coverage ? { coverageCases: r.coverage.cases } : {}),
-        ...(r.evidence ? { evidence: { floor: { ...r.evidence.floor }, coverage: phaseReport(r.evidence.coverage), random: phaseReport(r.evidence.random) } } : {}),
-      };
-    }),
+    totals: totalsOf(run),
+    properties: run.results.map((r) => propertyReport(r, byId.get(r.id))),
     ...(meta.load !== undefined ? { load: meta.load } : {}),
     ...(meta.mutants !== undefined ? { mutants: meta.mutants } : {}),
     ...(meta.readings !== undefined ? { readings: meta.readings } : {}),

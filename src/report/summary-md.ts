@@ -42,9 +42,10 @@ export function verdictOf(report: Report): string {
   return 'nothing was checked';
 }
 
-export function toSummaryMarkdown(report: Report): string {
-  const t = report.totals;
+/** The title (the verdict), the target and run, and the totals table. */
+function headline(report: Report): string[] {
   const out: string[] = [];
+  const t = report.totals;
   const verdict = report.exitCode === 0 && report.interrupted ? 'interrupted, no violations so far' : verdictOf(report);
   out.push(`## pouchproof: ${verdict}${verdict === UNREACHABLE ? ` (${report.unreachable})` : ''}`);
   out.push('');
@@ -55,6 +56,12 @@ export function toSummaryMarkdown(report: Report): string {
   out.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
   out.push(`| ${t.properties} | ${t.passed} | ${t.failed} | ${t.skipped} | ${t.error} | ${t.inconclusive} | ${t.findings.violation} | ${t.findings['server-error']} | ${t.findings.crash} | ${t.findings.assumption} | ${t.findings.performance} | ${t.findings.transport} |`);
   out.push('');
+  return out;
+}
+
+/** What the run could and could not vouch for, and the headlines of the examples, load, readings and coverage. */
+function notes(report: Report): string[] {
+  const out: string[] = [];
   out.push(`**${cell(vouchedLine(report))}**`, '');
   if (report.inconclusive) out.push(`**Inconclusive** (the run does not pass): ${cell(report.inconclusive)}`, '');
   for (const h of report.hints ?? []) out.push(`**To decide more:** ${cell(h)}`, '');
@@ -75,6 +82,12 @@ export function toSummaryMarkdown(report: Report): string {
   if (notTaken.length) out.push('**Fixed readings the target was seen not to take** (reported, not failed; the run was judged under the fixed ones):', '', ...notTaken.map((x) => `- ${cell(x)}`), '');
   const coverage = coverageHeadline(report.coverage);
   if (coverage) out.push(`Coverage: ${coverage} (table: coverage.md)`, '');
+  return out;
+}
+
+/** One row per property. */
+function propertiesTable(report: Report): string[] {
+  const out: string[] = [];
   out.push('| property | section | status | judged (against its floor) | requests | findings |');
   out.push('|---|---|---|---|---:|---|');
   for (const p of report.properties) {
@@ -83,6 +96,12 @@ export function toSummaryMarkdown(report: Report): string {
     const findings = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || (p.status === 'skipped' ? cell(p.findings[0]?.message ?? '') : p.status === 'inconclusive' ? cell(p.inconclusive ?? '') : '—');
     out.push(`| \`${p.id}\` | ${p.section} | ${ICON[p.status]} | ${evidenceCell(p) ?? `${p.runs} cases`} | ${p.requests} | ${findings} |`);
   }
+  return out;
+}
+
+/** Each violation, server error and crash with its ground, counterexample, replay and curl lines. */
+function failingSection(report: Report): string[] {
+  const out: string[] = [];
   const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash'));
   if (failing.length) {
     out.push('', '### Violations, server errors and crashes', '');
@@ -96,12 +115,24 @@ export function toSummaryMarkdown(report: Report): string {
       if (f.curl?.length) out.push('<details><summary>curl</summary>', '', fence(f.curl.join('\n')), '', '</details>', '');
     }
   }
+  return out;
+}
+
+/** The properties pouchproof could not run. */
+function errorsSection(report: Report): string[] {
+  const out: string[] = [];
   const errors = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'error'));
   if (errors.length) {
     out.push('', '### Properties pouchproof could not run', '');
     out.push('A fault of the suite or of its configuration, not of the target: the run exits 2 unless the target broke the spec (1) or stopped answering (3).', '');
     for (const f of errors) out.push(`- \`${f.property}\` (§${f.section}): ${cell(f.message)}`);
   }
+  return out;
+}
+
+/** The assumption mismatches, reported and not failed. */
+function mismatchesSection(report: Report): string[] {
+  const out: string[] = [];
   const mismatches = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'assumption'));
   if (mismatches.length) {
     out.push('', '### Assumption mismatches (reported, not failed)', '');
@@ -109,6 +140,12 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('| property | assumption | cases | what happened |', '|---|---|---:|---|');
     for (const f of mismatches) out.push(`| \`${f.property}\` | \`${f.assumption ?? '?'}\` | ${f.occurrences ?? 1} | ${cell(f.message)} |`);
   }
+  return out;
+}
+
+/** What neither the spec nor an identified reading decides. */
+function unknownSection(report: Report): string[] {
+  const out: string[] = [];
   const unknown = unknownFindings(report);
   if (unknown.length) {
     out.push('', '### Unknown (neither a violation nor a pass)', '');
@@ -116,6 +153,12 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('| property | cases | what was seen |', '|---|---:|---|');
     for (const f of unknown) out.push(`| \`${f.property}\` | ${f.occurrences ?? 1} | ${cell(f.message)}${f.hint ? ` (${cell(f.hint)})` : ''} |`);
   }
+  return out;
+}
+
+/** The cost smells, failing only under `--fail-on performance`. */
+function performanceSection(report: Report): string[] {
+  const out: string[] = [];
   const performance = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'performance'));
   if (performance.length) {
     const failing = (report.options.failOn ?? []).includes('performance');
@@ -124,17 +167,34 @@ export function toSummaryMarkdown(report: Report): string {
     out.push('| property | judgement | evidence |', '|---|---|---|');
     for (const f of performance) out.push(`| \`${f.property}\` | \`${f.judgement ?? '?'}\` | ${cell(f.message)} |`);
   }
+  return out;
+}
+
+/** Transport problems. */
+function transportSection(report: Report): string[] {
+  const out: string[] = [];
   const transport = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'transport'));
   if (transport.length) {
     out.push('', '### Transport problems', '');
     for (const f of transport) out.push(`- \`${f.property}\`: ${cell(f.message)}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`);
   }
+  return out;
+}
+
+/** Skipped properties and why. */
+function skippedSection(report: Report): string[] {
+  const out: string[] = [];
   const skipped = report.properties.filter((p) => p.status === 'skipped');
   if (skipped.length) {
     out.push('', '### Skipped', '');
     for (const p of skipped) out.push(`- \`${p.id}\`: ${cell(p.findings.find((f) => f.kind === 'skipped')?.message ?? 'skipped')}`);
   }
-  return `${out.join('\n')}\n`;
+  return out;
+}
+
+export function toSummaryMarkdown(report: Report): string {
+  const sections = [headline, notes, propertiesTable, failingSection, errorsSection, mismatchesSection, unknownSection, performanceSection, transportSection, skippedSection];
+  return `${sections.flatMap((section) => section(report)).join('\n')}\n`;
 }
 
 /** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/orchestrate/discover). */

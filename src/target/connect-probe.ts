@@ -45,66 +45,101 @@ const REFUSALS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNR
  */
 const MIN_ALERT_WAIT_MS = 100;
 
-export function probeConnection(target: string | ProbeTarget, timeoutMs: number): Promise<ConnectProbe> {
-  const t: ProbeTarget = typeof target === 'string' ? { baseUrl: target } : target;
-  const u = new URL(t.baseUrl);
-  const https = u.protocol === 'https:';
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(u.port || (https ? 443 : 80));
-  const started = performance.now();
-  const left = (): number => Math.max(1, timeoutMs - (performance.now() - started));
+/** One probe's state: the target's address, the sockets opened for it, and its single answer. */
+class Probe {
+  readonly https: boolean;
+  readonly host: string;
+  readonly port: number;
+  private readonly started = performance.now();
+  private readonly live: Socket[] = [];
+  private settled = false;
+  private readonly timer: NodeJS.Timeout;
 
-  return new Promise((resolve) => {
-    const live: Socket[] = [];
-    let settled = false;
-    const done = (p: ConnectProbe): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      for (const s of live) s.destroy();
-      resolve(p);
-    };
-    const timer = setTimeout(() => done({ ok: false, reason: `no answer within ${timeoutMs} ms`, refused: false }), timeoutMs);
-    const failed = (e: NodeJS.ErrnoException): void =>
-      done({ ok: false, reason: e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : (e.code ?? e.message), refused: REFUSALS.has(e.code ?? '') });
+  constructor(
+    readonly t: ProbeTarget,
+    readonly u: URL,
+    readonly timeoutMs: number,
+    private readonly resolve: (p: ConnectProbe) => void,
+  ) {
+    this.https = this.u.protocol === 'https:';
+    this.host = this.u.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(this.u.port || (this.https ? 443 : 80));
+    this.timer = setTimeout(() => this.done({ ok: false, reason: `no answer within ${timeoutMs} ms`, refused: false }), timeoutMs);
+  }
 
-    /** Over an open connection to the target (direct or tunnelled): TLS if https, then a short listen for an alert. */
-    const speak = (socket: Socket): void => {
-      live.push(socket);
-      if (!https) return done({ ok: true, reason: 'connected', refused: false });
-      const handshakeFrom = performance.now();
-      const servername = t.tls?.servername ?? (isIP(host) === 0 ? host : undefined);
-      const s = tlsConnect({ ...tlsConnectOptions(t.tls), socket, ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] });
-      live.push(s);
-      s.on('error', (e) => done({ ok: false, reason: describeTlsFailure(e, u.host) ?? `TLS with ${u.host} failed (${(e as NodeJS.ErrnoException).code ?? e.message})`, refused: false }));
-      s.once('secureConnect', () => {
-        const wait = Math.min(left(), Math.max(MIN_ALERT_WAIT_MS, 2 * (performance.now() - handshakeFrom)));
-        s.resume();
-        setTimeout(() => done({ ok: true, reason: 'connected (TLS)', refused: false }), wait).unref();
-      });
-    };
+  /** The time left of the probe's bound. */
+  left(): number {
+    return Math.max(1, this.timeoutMs - (performance.now() - this.started));
+  }
 
-    if (t.proxy) {
-      const via = shownProxy(t.proxy.url);
-      if (!https) {
-        // An http target is reached in absolute form: what can be checked without a request is the proxy itself.
-        const s = connectToProxy(t.proxy);
-        live.push(s);
-        s.once('error', (e: NodeJS.ErrnoException) => done({ ok: false, reason: `the proxy ${via}: ${e.code === 'ECONNREFUSED' ? 'connection refused' : (e.code ?? e.message)}`, refused: false }));
-        s.once(new URL(t.proxy.url).protocol === 'https:' ? 'secureConnect' : 'connect', () => done({ ok: true, reason: `connected to the proxy ${via}`, refused: false }));
-        return;
-      }
-      openTunnel(t.proxy, host, port, { timeoutMs, ...(t.tls?.ca !== undefined ? { proxyTls: { ca: tlsConnectOptions(t.tls).ca } } : {}) }).then(speak, (e: unknown) =>
-        done({ ok: false, reason: e instanceof TunnelError ? e.message : String(e), refused: false }),
-      );
+  /** Keeps a socket to destroy when the probe answers. */
+  hold<S extends Socket>(s: S): S {
+    this.live.push(s);
+    return s;
+  }
+
+  /** Answers once: later outcomes (a timer, a late error) are dropped, and every socket is destroyed. */
+  done(p: ConnectProbe): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    for (const s of this.live) s.destroy();
+    this.resolve(p);
+  }
+
+  readonly failed = (e: NodeJS.ErrnoException): void =>
+    this.done({ ok: false, reason: e.code === 'ECONNREFUSED' ? 'connection refused' : e.code === 'ENOTFOUND' ? 'host not found' : (e.code ?? e.message), refused: REFUSALS.has(e.code ?? '') });
+
+  /** Over an open connection to the target (direct or tunnelled): TLS if https, then a short listen for an alert. */
+  readonly speak = (socket: Socket): void => {
+    this.hold(socket);
+    if (!this.https) return this.done({ ok: true, reason: 'connected', refused: false });
+    const { t, u, host } = this;
+    const handshakeFrom = performance.now();
+    const servername = t.tls?.servername ?? (isIP(host) === 0 ? host : undefined);
+    const s = this.hold(tlsConnect({ ...tlsConnectOptions(t.tls), socket, ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] }));
+    s.on('error', (e) => this.done({ ok: false, reason: describeTlsFailure(e, u.host) ?? `TLS with ${u.host} failed (${(e as NodeJS.ErrnoException).code ?? e.message})`, refused: false }));
+    s.once('secureConnect', () => {
+      const wait = Math.min(this.left(), Math.max(MIN_ALERT_WAIT_MS, 2 * (performance.now() - handshakeFrom)));
+      s.resume();
+      setTimeout(() => this.done({ ok: true, reason: 'connected (TLS)', refused: false }), wait).unref();
+    });
+  };
+
+  /** Through the profile's proxy: a tunnel to an https target; for an http one, the proxy itself. */
+  viaProxy(proxy: ProxyRoute): void {
+    const via = shownProxy(proxy.url);
+    if (!this.https) {
+      // An http target is reached in absolute form: what can be checked without a request is the proxy itself.
+      const s = this.hold(connectToProxy(proxy));
+      s.once('error', (e: NodeJS.ErrnoException) => this.done({ ok: false, reason: `the proxy ${via}: ${e.code === 'ECONNREFUSED' ? 'connection refused' : (e.code ?? e.message)}`, refused: false }));
+      s.once(new URL(proxy.url).protocol === 'https:' ? 'secureConnect' : 'connect', () => this.done({ ok: true, reason: `connected to the proxy ${via}`, refused: false }));
       return;
     }
-    const s = netConnect({ host, port });
-    live.push(s);
-    s.once('error', failed);
+    const { t, host, port, timeoutMs } = this;
+    openTunnel(proxy, host, port, { timeoutMs, ...(t.tls?.ca !== undefined ? { proxyTls: { ca: tlsConnectOptions(t.tls).ca } } : {}) }).then(this.speak, (e: unknown) =>
+      this.done({ ok: false, reason: e instanceof TunnelError ? e.message : String(e), refused: false }),
+    );
+  }
+
+  /** Straight to the target. */
+  direct(): void {
+    const s = this.hold(netConnect({ host: this.host, port: this.port }));
+    s.once('error', this.failed);
     s.once('connect', () => {
-      s.off('error', failed);
-      speak(s);
+      s.off('error', this.failed);
+      this.speak(s);
     });
+  }
+}
+
+export function probeConnection(target: string | ProbeTarget, timeoutMs: number): Promise<ConnectProbe> {
+  const t: ProbeTarget = typeof target === 'string' ? { baseUrl: target } : target;
+  // A malformed URL throws here, before any promise: the caller's mistake, not an unreachable target.
+  const u = new URL(t.baseUrl);
+  return new Promise((resolve) => {
+    const probe = new Probe(t, u, timeoutMs, resolve);
+    if (t.proxy) probe.viaProxy(t.proxy);
+    else probe.direct();
   });
 }

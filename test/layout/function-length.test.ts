@@ -1,7 +1,7 @@
 /**
- * The runner reads like fast-check's (issue 23): no function in the runner or the session layer runs
- * past 60 lines, so each named part stays one idea. Measured on the syntax tree, nested functions each
- * on their own.
+ * Every named part stays one idea (issues 23 and 32): no function in src/, properties/ or scenarios/
+ * runs past 60 lines. Measured on the syntax tree, nested functions each on their own, so a long
+ * callback inside a short function counts as long.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,15 +9,43 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const MAX_LINES = 60;
-const DIRS = ['src/check/run', 'src/session'];
-/** The load engine, split as k6 splits its executors (issue 32): the shared run, each model, the schedule. */
-const LOAD_ENGINE = ['engine', 'engine-options', 'engine-run', 'executor-open', 'executor-closed', 'pacer', 'stages', 'abort', 'prefetch', 'due-queue', 'warmup'].map((f) => `src/load/${f}.ts`);
+const ROOTS = ['src', 'properties', 'scenarios'];
 
-function longFunctions(file: string, text = readFileSync(file, 'utf8')): string[] {
+/**
+ * Files skipped for now, each while another branch splits it; remove a line when that branch lands
+ * (the last test fails on a line whose file has no long function left), and this list is empty.
+ */
+const SPLIT_ELSEWHERE: Readonly<Record<string, string>> = {
+  // wt-metrics works in src/load: its other long functions wait for it.
+  'src/load/http1-response.ts': 'wt-metrics',
+  'src/load/merge.ts': 'wt-metrics',
+  'src/load/run.ts': 'wt-metrics',
+  'src/load/capacity.ts': 'wt-metrics',
+  'src/load/launch.ts': 'wt-metrics',
+  // wt-nemesis: the HTTP client, where the nemesis proxy goes in (sendOnce).
+  'src/target/client.ts': 'wt-nemesis',
+};
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return sourcesUnder(path);
+    return e.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+interface Measured {
+  readonly functions: number;
+  readonly long: string[];
+}
+
+function measure(file: string, text = readFileSync(file, 'utf8')): Measured {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const long: string[] = [];
+  let functions = 0;
   const visit = (n: ts.Node): void => {
     if (ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n) || ts.isArrowFunction(n) || ts.isFunctionExpression(n) || ts.isConstructorDeclaration(n)) {
+      functions++;
       const from = sf.getLineAndCharacterOfPosition(n.getStart()).line;
       const lines = sf.getLineAndCharacterOfPosition(n.getEnd()).line - from + 1;
       if (lines > MAX_LINES) long.push(`${file}:${from + 1} ${n.name?.getText(sf) ?? '(anonymous)'} is ${lines} lines`);
@@ -25,23 +53,36 @@ function longFunctions(file: string, text = readFileSync(file, 'utf8')): string[
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  return long;
+  return { functions, long };
 }
 
-describe(`no function of the runner or the session is longer than ${MAX_LINES} lines`, () => {
-  it.each(DIRS)('%s', (dir) => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
-    expect(files.length).toBeGreaterThan(0);
-    expect(files.flatMap((f) => longFunctions(f))).toEqual([]);
+const longFunctions = (file: string, text?: string): string[] => measure(file, text).long;
+
+describe(`no function in ${ROOTS.join('/, ')}/ is longer than ${MAX_LINES} lines`, () => {
+  it.each(ROOTS)('%s', (root) => {
+    const files = sourcesUnder(root).filter((f) => !Object.hasOwn(SPLIT_ELSEWHERE, f));
+    const measured = files.map((f) => measure(f));
+    // The walk reaches the tree: a root whose files went missing would pass with nothing measured.
+    expect(measured.reduce((n, m) => n + m.functions, 0)).toBeGreaterThan(50);
+    expect(measured.flatMap((m) => m.long)).toEqual([]);
   });
 
-  it('src/load: the engine and its models', () => {
-    expect(LOAD_ENGINE.flatMap((f) => longFunctions(f))).toEqual([]);
-  });
-
-  it('finds a long function when there is one', () => {
+  it('finds a long function when there is one, nested ones on their own', () => {
     const body = (n: number) => `export const g = async () => {\n${'  x();\n'.repeat(n)}};\n`;
     expect(longFunctions('x.ts', body(MAX_LINES - 2))).toEqual([]);
     expect(longFunctions('x.ts', body(MAX_LINES - 1))).toEqual([`x.ts:1 (anonymous) is ${MAX_LINES + 1} lines`]);
+    const nested = `function outer() {\n  const inner = () => {\n${'    x();\n'.repeat(MAX_LINES - 1)}  };\n}\n`;
+    expect(longFunctions('y.ts', nested)).toEqual([`y.ts:1 outer is ${MAX_LINES + 3} lines`, `y.ts:2 (anonymous) is ${MAX_LINES + 1} lines`]);
+  });
+
+  it('skips only files that exist and still hold a long function', () => {
+    const stale = Object.keys(SPLIT_ELSEWHERE).filter((f) => {
+      try {
+        return measure(f).long.length === 0;
+      } catch {
+        return true; // moved or removed: its line goes
+      }
+    });
+    expect(stale, 'split now: drop these from SPLIT_ELSEWHERE').toEqual([]);
   });
 });

@@ -180,63 +180,83 @@ async function runLoadChecks(f: FaultDescriptor, checks: Readonly<Record<string,
   };
 }
 
-export async function runMutants(
+type FaultBase = Pick<FaultResult, 'fault' | 'area' | 'description' | 'expectedKillers' | 'loadOnly'>;
+
+/** A fault the run did not reach (interrupted) or could not run (a load-only fault without its checks). */
+const notRun = (base: FaultBase): FaultResult => ({ ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 });
+
+/** Runs the suite against the reference with one fault switched on: killed when a finding detects it. */
+async function runFault(
+  props: readonly Property[],
+  f: FaultDescriptor,
+  base: FaultBase,
+  startTarget: (faults: readonly string[]) => Promise<StartedTarget>,
+  o: MutantsOptions,
+): Promise<FaultResult> {
+  const t = await startTarget([f.name]);
+  let run: RunResult;
+  try {
+    run = await runProperties(t.profile, orderForFault(props, f), {
+      seed: o.seed,
+      runs: o.runs,
+      embedded: true,
+      ...(o.full ? {} : { stopWhen: (x: Finding) => detectsFault(x, f) }),
+      endOnFailure: !o.full,
+      perPropertyMs: o.perPropertyMs,
+      perRequestMs: o.perRequestMs,
+      signal: o.signal,
+      ...(t.unknownReadings ? { unknownReadings: t.unknownReadings } : {}),
+    });
+  } finally {
+    await t.close();
+  }
+  const found = run.results.flatMap((r) => r.findings.filter((x) => detectsFault(x, f)));
+  const firstKill = [...found].sort((a, b) => (a.detectedAfterRequests ?? Infinity) - (b.detectedAfterRequests ?? Infinity))[0];
+  const kills = found.map((x) => ({ property: x.property, kind: x.kind, ...(x.assumption ? { assumption: x.assumption } : {}) }));
+  return {
+    ...base,
+    ran: true,
+    killed: found.length > 0,
+    killedBy: [...new Set(found.map((x) => x.property))],
+    kills,
+    ...(firstKill?.detectedAfterRequests !== undefined ? { requestsToDetection: firstKill.detectedAfterRequests } : {}),
+    requests: run.requests,
+    durationMs: run.durationMs,
+    ...(firstKill ? { first: { property: firstKill.property, kind: firstKill.kind, message: firstKill.message,
+      ...(firstKill.assumption ? { assumption: firstKill.assumption } : {}), ...(firstKill.replay ? { replay: firstKill.replay } : {}) } } : {}),
+  };
+}
+
+/** Each fault in turn: a load-only one through its load checks, any other through the suite. */
+async function runFaults(
   props: readonly Property[],
   faults: readonly FaultDescriptor[],
   startTarget: (faults: readonly string[]) => Promise<StartedTarget>,
   o: MutantsOptions,
-): Promise<MutantsResult> {
+): Promise<FaultResult[]> {
   const results: FaultResult[] = [];
   for (const f of faults) {
     const loadOnly = isLoadOnly(f);
-    const base = { fault: f.name, area: f.area, description: f.description, expectedKillers: [...f.expectedKillers], loadOnly };
+    const base: FaultBase = { fault: f.name, area: f.area, description: f.description, expectedKillers: [...f.expectedKillers], loadOnly };
     if (loadOnly) {
       const r = o.signal?.aborted ? undefined : await runLoadChecks(f, o.loadChecks ?? {});
-      const fr: FaultResult = r ?? { ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 };
-      results.push(fr);
-      if (r) o.onFault?.(fr);
+      results.push(r ?? notRun(base));
+      if (r) o.onFault?.(r);
       continue;
     }
     if (o.signal?.aborted) {
-      results.push({ ...base, ran: false, killed: false, killedBy: [], kills: [], requests: 0, durationMs: 0 });
+      results.push(notRun(base));
       continue;
     }
-    const t = await startTarget([f.name]);
-    let run: RunResult;
-    try {
-      run = await runProperties(t.profile, orderForFault(props, f), {
-        seed: o.seed,
-        runs: o.runs,
-        embedded: true,
-        ...(o.full ? {} : { stopWhen: (x: Finding) => detectsFault(x, f) }),
-        endOnFailure: !o.full,
-        perPropertyMs: o.perPropertyMs,
-        perRequestMs: o.perRequestMs,
-        signal: o.signal,
-        ...(t.unknownReadings ? { unknownReadings: t.unknownReadings } : {}),
-      });
-    } finally {
-      await t.close();
-    }
-    const found = run.results.flatMap((r) => r.findings.filter((x) => detectsFault(x, f)));
-    const firstKill = [...found].sort((a, b) => (a.detectedAfterRequests ?? Infinity) - (b.detectedAfterRequests ?? Infinity))[0];
-    const kills = found.map((x) => ({ property: x.property, kind: x.kind, ...(x.assumption ? { assumption: x.assumption } : {}) }));
-    const r: FaultResult = {
-      ...base,
-      ran: true,
-      killed: found.length > 0,
-      killedBy: [...new Set(found.map((x) => x.property))],
-      kills,
-      ...(firstKill?.detectedAfterRequests !== undefined ? { requestsToDetection: firstKill.detectedAfterRequests } : {}),
-      requests: run.requests,
-      durationMs: run.durationMs,
-      ...(firstKill ? { first: { property: firstKill.property, kind: firstKill.kind, message: firstKill.message,
-        ...(firstKill.assumption ? { assumption: firstKill.assumption } : {}), ...(firstKill.replay ? { replay: firstKill.replay } : {}) } } : {}),
-    };
+    const r = await runFault(props, f, base, startTarget, o);
     results.push(r);
     o.onFault?.(r);
   }
+  return results;
+}
 
+/** The suite against the correct reference over `o.seeds` seeds: every finding there is a false one. */
+async function runCleanSeeds(props: readonly Property[], startTarget: (faults: readonly string[]) => Promise<StartedTarget>, o: MutantsOptions): Promise<CleanRun[]> {
   const clean: CleanRun[] = [];
   for (let i = 0; i < o.seeds && !o.signal?.aborted; i++) {
     const seed = (o.seed + 1 + i) | 0;
@@ -263,8 +283,12 @@ export async function runMutants(
     clean.push(c);
     o.onClean?.(c);
   }
+  return clean;
+}
 
-  // The load checks the faults that ran name (as their only or one of their killers) must stay quiet on the correct reference.
+/** The load checks the faults that ran name (as their only or one of their killers) must stay quiet on the correct reference. */
+async function runCleanLoadChecks(results: readonly FaultResult[], o: MutantsOptions): Promise<CleanRun[]> {
+  const clean: CleanRun[] = [];
   const usedChecks = [...new Set(results.filter((r) => r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
   for (const id of usedChecks) {
     if (o.signal?.aborted) break;
@@ -281,7 +305,11 @@ export async function runMutants(
     clean.push(c);
     o.onClean?.(c);
   }
+  return clean;
+}
 
+/** The faults' and the clean runs' results summed up: killed, survivors, false findings, the exit code. */
+function tally(results: FaultResult[], clean: CleanRun[], o: MutantsOptions): MutantsResult {
   const expected = results.filter((r) => !r.loadOnly || r.ran);
   const survivors = expected.filter((r) => !r.killed).map((r) => r.fault);
   const falseFindings = clean.reduce((n, c) => n + c.falseFindings.length, 0);
@@ -302,6 +330,17 @@ export async function runMutants(
     interrupted,
     exitCode: survivors.length === 0 && falseFindings === 0 && !interrupted ? 0 : 1,
   };
+}
+
+export async function runMutants(
+  props: readonly Property[],
+  faults: readonly FaultDescriptor[],
+  startTarget: (faults: readonly string[]) => Promise<StartedTarget>,
+  o: MutantsOptions,
+): Promise<MutantsResult> {
+  const results = await runFaults(props, faults, startTarget, o);
+  const clean = [...(await runCleanSeeds(props, startTarget, o)), ...(await runCleanLoadChecks(results, o))];
+  return tally(results, clean, o);
 }
 
 /** JSON-ready summary (without the clean runs' full results). */

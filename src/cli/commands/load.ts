@@ -5,7 +5,7 @@ import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { LoadUsageError, loadRunId, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
-import { parseShard, parseStartAt, shardSuffix } from '../../load/shard.ts';
+import { parseShard, parseStartAt, shardSuffix, type ShardSpec, type StartAt } from '../../load/shard.ts';
 import { formatShardBlocks } from '../../load/shard-markers.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
 import { loadReportFiles, writeLoadReport } from '../../report/load-report.ts';
@@ -88,6 +88,62 @@ function reportDirOf(argv: { readonly 'report-dir'?: string | undefined; readonl
   return typeof dir === 'string' && dir !== '' ? dir : 'reports';
 }
 
+/** What the flags do not say about a run: the scenario and target already resolved, the shard, the thresholds judged in this process. */
+interface RunParts {
+  readonly scenario: RunLoadOptions['scenario'];
+  readonly target: RunLoadOptions['target'];
+  readonly shard: ShardSpec | undefined;
+  readonly startAt: StartAt | undefined;
+  readonly thresholds: readonly string[];
+  /** Those a shard judges on its own share, to stop early. */
+  readonly abortThresholds: readonly string[];
+}
+
+/** The engine's options from the flags; a malformed duration, rate or seed is a usage error. */
+function runOptionsOf(argv: FlagsOf<typeof loadOptions>, run: RunParts): RunLoadOptions {
+  const { duration, rate } = argv;
+  const { shard } = run;
+  return {
+    scenario: run.scenario,
+    target: run.target,
+    params: parseParams(argv.param),
+    ...(duration !== undefined ? { durationMs: asUsage(() => parseDuration(duration)) } : {}),
+    ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] } : {}),
+    ...(rate !== undefined ? { rate: asUsage(() => parseRate(rate)) } : {}),
+    ...(argv['stages'] !== undefined ? { stages: argv.stages } : {}),
+    ...(argv['connections'] !== undefined ? { connections: argv.connections } : {}),
+    ...(argv['workers'] !== undefined ? { workers: argv.workers } : {}),
+    thresholds: run.thresholds,
+    // A shard judges its own share against the abort thresholds; its verdict is the merge's.
+    ...(shard ? { abortThresholds: run.abortThresholds } : {}),
+    ...(shard ? { shard, runId: `${loadRunId(run.scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
+    ...(run.startAt ? { startAt: run.startAt } : {}),
+    allowRemote: argv['allow-remote'],
+    ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
+    onProgress: (line) => process.stdout.write(`${line}\n`),
+  };
+}
+
+/** The run in a few console lines: rates, latency, failures, checks, thresholds, gates, and where the report is. */
+function consoleLines(r: Awaited<ReturnType<typeof runGated>>['result'], dir: string, shard: ShardSpec | undefined): string[] {
+  return [
+    `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
+    `latency ms: p50 ${ms(r.latency.p50)}  p90 ${ms(r.latency.p90)}  p99 ${ms(r.latency.p99)}  p99.9 ${ms(r.latency.p999)}  max ${ms(r.latency.max)}`,
+    latencyScope(r),
+    `not succeeded: ${r.totals.notOk}${Object.keys(r.reasons).length ? ` (${Object.entries(r.reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; error rate ${(r.errorRate * 100).toFixed(3)}%`,
+    ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
+    ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
+    `generator: ${r.generator.note}`,
+    ...baselineConsole(r),
+    ...capacityConsole(r),
+    `report: ${dir}/load.html`,
+    ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
+    ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
+    ...(r.aborted ? [`ended early: ${abortLine(r.aborted)}; the figures cover the part that ran`] : []),
+    ...(shard ? [`shard ${shard.index}/${shard.count}: thresholds and the verdict are judged on the whole by 'pouchproof load merge'`] : []),
+  ];
+}
+
 async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const reportDir = reportDirOf(argv);
   const scenario = await loadScenarioByName(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
@@ -96,7 +152,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...(argv['target'] !== undefined ? { url: argv.target } : {}),
     faults: argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean),
   });
-  const { shard: shardArg, 'start-at': startAtArg, 'max-rate': maxRate, 'step-duration': stepDuration, duration, rate } = argv;
+  const { shard: shardArg, 'start-at': startAtArg, 'max-rate': maxRate, 'step-duration': stepDuration, duration } = argv;
   const shard = shardArg !== undefined ? asUsage(() => parseShard(shardArg)) : undefined;
   const startAt = startAtArg !== undefined ? asUsage(() => parseStartAt(startAtArg, Date.now())) : undefined;
   if (argv['print-shard'] && !shard) throw new UsageError('--print-shard needs --shard I/N');
@@ -114,25 +170,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   if (shard && (gates.capacity || argv['baseline'] !== undefined)) {
     throw new UsageError("--shard measures a share of the load: --find-capacity and --baseline judge a whole run (merge the shards with 'pouchproof load merge' first)");
   }
-  const opts: RunLoadOptions = {
-    scenario,
-    target,
-    params: parseParams(argv.param),
-    ...(duration !== undefined ? { durationMs: asUsage(() => parseDuration(duration)) } : {}),
-    ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] } : {}),
-    ...(rate !== undefined ? { rate: asUsage(() => parseRate(rate)) } : {}),
-    ...(argv['stages'] !== undefined ? { stages: argv.stages } : {}),
-    ...(argv['connections'] !== undefined ? { connections: argv.connections } : {}),
-    ...(argv['workers'] !== undefined ? { workers: argv.workers } : {}),
-    thresholds: shard ? [] : gates.absolute,
-    // A shard judges its own share against the abort thresholds; its verdict is the merge's.
-    ...(shard ? { abortThresholds: gates.absolute.filter((t) => /:\s*abort/.test(t)) } : {}),
-    ...(shard ? { shard, runId: `${loadRunId(scenario.scenario.name)}-${shardSuffix(shard)}` } : {}),
-    ...(startAt ? { startAt } : {}),
-    allowRemote: argv['allow-remote'],
-    ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
-    onProgress: (line) => process.stdout.write(`${line}\n`),
-  };
+  const opts = runOptionsOf(argv, { scenario, target, shard, startAt, thresholds: shard ? [] : gates.absolute, abortThresholds: gates.absolute.filter((t) => /:\s*abort/.test(t)) });
   // Last of the checks, so that bad input is named as such under CI too; a `--fault` names the reference on purpose.
   const faulted = target.kind === 'embedded' && (target.faults?.length ?? 0) > 0;
   checkTargetFlags('load', faulted ? { reference: true } : argv);
@@ -150,23 +188,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const written = shard
     ? await writeReportDir(reportDir, r.runId, { ...loadReportFiles(r), ...shardFiles }, out.secrets)
     : await writeLoadReport(reportDir, r, out.secrets);
-  const lines = [
-    `${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s: ${r.rates.rps.toFixed(1)} req/s, ${r.rates.okPerSecond.toFixed(1)} succeeded/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,
-    `latency ms: p50 ${ms(r.latency.p50)}  p90 ${ms(r.latency.p90)}  p99 ${ms(r.latency.p99)}  p99.9 ${ms(r.latency.p999)}  max ${ms(r.latency.max)}`,
-    latencyScope(r),
-    `not succeeded: ${r.totals.notOk}${Object.keys(r.reasons).length ? ` (${Object.entries(r.reasons).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}; error rate ${(r.errorRate * 100).toFixed(3)}%`,
-    ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
-    ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
-    `generator: ${r.generator.note}`,
-    ...baselineConsole(r),
-    ...capacityConsole(r),
-    `report: ${written.dir}/load.html`,
-    ...(r.failedBecause ? [`FAILED: ${r.failedBecause}`] : []),
-    ...(r.interrupted ? ['interrupted: the figures cover the part that ran'] : []),
-    ...(r.aborted ? [`ended early: ${abortLine(r.aborted)}; the figures cover the part that ran`] : []),
-    ...(shard ? [`shard ${shard.index}/${shard.count}: thresholds and the verdict are judged on the whole by 'pouchproof load merge'`] : []),
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(consoleLines(r, written.dir, shard).join('\n') + '\n');
   if (argv['print-shard'] && shard) process.stdout.write(redact(formatShardBlocks(`${shard.index}/${shard.count}`, shardFiles), out.secrets));
   if (r.interrupted) return 130;
   return shard ? 0 : r.exitCode;

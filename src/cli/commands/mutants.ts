@@ -1,5 +1,5 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor } from '../../check/orchestrate/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type MutantsResult } from '../../check/orchestrate/mutants.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
@@ -11,6 +11,69 @@ import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, prob
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
 
+
+/**
+ * The faults to run: those named by --fault (all by default), less those a --reading contradicts (an
+ * error when named) and, with --unnamed, those that are a reading, which the probe identifies as such.
+ * Answers the readings parsed too: a bad fault name is reported before a bad reading.
+ */
+async function selectFaults(
+  fault: readonly string[] | undefined,
+  reading: readonly string[] | undefined,
+  probed: boolean,
+): Promise<{ faults: FaultDescriptor[]; skipped: string[]; readings: Readings | undefined }> {
+  const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
+  const wanted = fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
+  const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
+  let readings: Readings | undefined;
+  try {
+    readings = reading ? parseReadingArgs(reading) : undefined;
+  } catch (e) {
+    throw new UsageError(`--reading: ${(e as Error).message}`);
+  }
+  const skipped: string[] = [];
+  for (const f of all) {
+    const why = readings && faultReadingConflict(f.name as FaultName, readings);
+    if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
+    if (why) skipped.push(`${f.name} (${why})`);
+  }
+  // With the readings probed first, a fault that is a reading is identified as that reading, not killed: the probe's table says so.
+  if (probed) for (const f of all) if (f.deviatesFrom && !skipped.some((s) => s.startsWith(`${f.name} (`))) skipped.push(`${f.name} (it is the reading ${f.deviatesFrom}: with --unnamed the readings are probed first, which identify it)`);
+  return { faults: all.filter((f) => !skipped.some((s) => s.startsWith(`${f.name} (`))), skipped, readings };
+}
+
+/** Starts the reference with some faults, the readings and the unnamed behaviours; with unnamed ones, probes its readings first as a run does. */
+function targetStarter(readings: Readings | undefined, unnamed: readonly string[] | undefined) {
+  return async (fs: readonly string[]) => {
+    const t = await openTarget({}, { faults: fs, ...(readings ? { readings } : {}), ...(unnamed?.length ? { unnamed } : {}) });
+    if (!unnamed?.length) return t;
+    const probed = await probeReadings(t, probeBounds(PROBE_LIMIT_MS * 4));
+    return { profile: probed.target.profile, unknownReadings: probed.unknownReadings, close: () => t.close() };
+  };
+}
+
+/**
+ * Writes mutants.json and mutants.md, with the first clean run's report.json when there was one,
+ * and answers the directory they went to.
+ */
+async function writeReports(
+  result: MutantsResult,
+  md: string,
+  o: { reportDir: unknown; props: Awaited<ReturnType<typeof loadAllProperties>>; runs: number; seed: number },
+): Promise<string> {
+  const summary = mutantsSummary(result);
+  const reportDir = typeof o.reportDir === 'string' ? o.reportDir : DEFAULT_REPORT_DIR;
+  const first = result.clean.find((c) => c.run && c.profile);
+  const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
+  if (first?.run && first.profile) {
+    const target = { profile: first.profile, embedded: true, fixed: {}, close: async () => undefined };
+    const report = reportOf({ target, profile: first.profile, props: o.props, runs: o.runs }, first.run, { mutants: summary });
+    return (await saveReport(reportDir, report, first.profile.secrets, files)).dir;
+  }
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return (await writeReportDir(reportDir, `mutants-${stamp}-${(o.seed >>> 0).toString(16).padStart(8, '0')}`, files, [])).dir;
+}
 
 /**
  * `pouchproof mutants`: the suite against the reference once per named fault (stopping at the
@@ -40,38 +103,15 @@ const mutants = defineCommand({
     const seeds = argv.seeds;
     if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${argv.seeds}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
-    const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
-    const wanted = argv.fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-    for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
-    const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
-    let readings: Readings | undefined;
-    try {
-      readings = argv.reading ? parseReadingArgs(argv.reading) : undefined;
-    } catch (e) {
-      throw new UsageError(`--reading: ${(e as Error).message}`);
-    }
-    const skipped: string[] = [];
-    for (const f of all) {
-      const why = readings && faultReadingConflict(f.name as FaultName, readings);
-      if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
-      if (why) skipped.push(`${f.name} (${why})`);
-    }
     const unnamed = argv.unnamed?.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
-    // With the readings probed first, a fault that is a reading is identified as that reading, not killed: the probe's table says so.
-    if (unnamed?.length) for (const f of all) if (f.deviatesFrom && !skipped.some((s) => s.startsWith(`${f.name} (`))) skipped.push(`${f.name} (it is the reading ${f.deviatesFrom}: with --unnamed the readings are probed first, which identify it)`);
-    const faults = all.filter((f) => !skipped.some((s) => s.startsWith(`${f.name} (`)));
+    const { faults, skipped, readings } = await selectFaults(argv.fault, argv.reading, Boolean(unnamed?.length));
     const props = await loadAllProperties();
     const view = new ConsoleView({ out: process.stdout });
     for (const s of skipped) view.line(`skipped ${s}`);
     view.line(`pouchproof mutants: ${faults.length} faults, seed ${seed}, ${runs} runs per property${argv.full ? ', full' : ', stopping at the first kill'}${readings ? `, readings ${Object.entries(readings).map(([k, v]) => `${k}=${v}`).join(', ')}` : ''}`);
     const intr = interruptible();
     try {
-      const start = async (fs: readonly string[]) => {
-        const t = await openTarget({}, { faults: fs, ...(readings ? { readings } : {}), ...(unnamed?.length ? { unnamed } : {}) });
-        if (!unnamed?.length) return t;
-        const probed = await probeReadings(t, probeBounds(PROBE_LIMIT_MS * 4));
-        return { profile: probed.target.profile, unknownReadings: probed.unknownReadings, close: () => t.close() };
-      };
+      const start = targetStarter(readings, unnamed);
       const result = await runMutants(props, faults, start, {
         seed, runs, seeds, full: Boolean(argv.full), perPropertyMs, signal: intr.signal, loadChecks: LOAD_CHECKS,
         onFault: (r) => view.line(`${r.killed ? view.paint('green', 'killed  ') : view.paint('red', 'SURVIVED')} ${r.fault.padEnd(32)} ${r.kills.map((k) => `${k.property}${killHow(k)}`).join(', ') || '—'}${r.requestsToDetection !== undefined ? `  (${r.requestsToDetection} requests)` : ''}${r.killed && !compareKillers(r).asExpected ? view.paint('yellow', `  not by an expected killer (${r.expectedKillers.join(', ')})`) : ''}`),
@@ -79,20 +119,7 @@ const mutants = defineCommand({
       });
       const md = killMatrixMarkdown(result);
       process.stdout.write(`\n${md}`);
-      const summary = mutantsSummary(result);
-      const reportDir = typeof argv['report-dir'] === 'string' ? argv['report-dir'] : DEFAULT_REPORT_DIR;
-      const first = result.clean.find((c) => c.run && c.profile);
-      const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
-      if (first?.run && first.profile) {
-        const target = { profile: first.profile, embedded: true, fixed: {}, close: async () => undefined };
-        const report = reportOf({ target, profile: first.profile, props, runs }, first.run, { mutants: summary });
-        const written = await saveReport(reportDir, report, first.profile.secrets, files);
-        view.line(`reports: ${written.dir}`);
-      } else {
-        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-        const written = await writeReportDir(reportDir, `mutants-${stamp}-${(seed >>> 0).toString(16).padStart(8, '0')}`, files, []);
-        view.line(`reports: ${written.dir}`);
-      }
+      view.line(`reports: ${await writeReports(result, md, { reportDir: argv['report-dir'], props, runs, seed })}`);
       if (result.interrupted) return 130;
       return result.exitCode;
     } finally {

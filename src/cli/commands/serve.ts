@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { EXIT } from '../../check/run/exit-code.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
-import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
+import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
@@ -47,10 +47,13 @@ const serve = defineCommand({
 /** pouchproof's own input is wrong: one line, exit 4. */
 class BadInput extends Error {}
 
-async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
+type ServeFlags = FlagsOf<typeof serveOptions>;
+
+/** `--list-faults`, `--list-readings`, `--list-unnamed`: prints the catalogue asked for; false when none was. */
+function printedList(argv: ServeFlags): boolean {
   if (argv['list-faults']) {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
-    return 0;
+    return true;
   }
   if (argv['list-readings']) {
     for (const a of ASSUMPTIONS) {
@@ -59,58 +62,56 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
       process.stdout.write(`${mark} ${a.name.padEnd(28)} ${choicesLine(a.name)}  [${a.decidedBy === 'harness' ? 'decided by the run, not the server' : site}]\n`);
     }
     process.stdout.write('served: every choice can be switched on with --reading NAME=VALUE; fixed: one reading only; harness: how pouchproof drives the run\n');
-    return 0;
+    return true;
   }
   if (argv['list-unnamed']) {
     for (const u of UNNAMED) process.stdout.write(`${u.name.padEnd(20)} ${u.description}  [${u.allowedBy}]\n`);
-    return 0;
+    return true;
   }
-  const unnamed = argv.unnamed.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  return false;
+}
+
+/** A comma-separated, repeatable flag's values. */
+const listed = (values: readonly string[]): string[] => values.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+
+/** What to serve and where, from the flags: any bad value is a `BadInput`. */
+async function referenceOptionsOf(argv: ServeFlags): Promise<ReferenceOptions & { port: number; faults: string[]; readings: Readings }> {
   const port = argv.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
-  const faults = argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
+  const faults = listed(argv.fault);
   const unknown = faults.filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
   let readings: Readings;
+  let fixture: Fixture | undefined;
   try {
     readings = parseReadingArgs(argv.reading);
+    if (argv['fixture'] !== undefined) fixture = await loadFixture(argv.fixture);
   } catch (e) {
     throw new BadInput((e as Error).message);
   }
-  let fixture: Fixture | undefined;
-  if (argv['fixture'] !== undefined) {
-    try {
-      fixture = await loadFixture(argv.fixture);
-    } catch (e) {
-      throw new BadInput((e as Error).message);
-    }
-  }
-  let ref: Awaited<ReturnType<typeof startReference>>;
-  try {
-    // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
-    const onCrash = (): void => {
-      process.stderr.write('pouchproof reference: crashed on a request (a crash fault is switched on): exiting\n');
-      process.exit(70);
-    };
-    ref = await startReference({ host: argv.host, port, faults, readings, unnamed, onCrash, ...(fixture ? { fixture } : {}) });
-  } catch (e) {
-    throw new BadInput((e as Error).message);
-  }
-  const profilePath = resolve(argv['profile-out']);
+  // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
+  const onCrash = (): void => {
+    process.stderr.write('pouchproof reference: crashed on a request (a crash fault is switched on): exiting\n');
+    process.exit(70);
+  };
+  return { host: argv.host, port, faults, readings, unnamed: listed(argv.unnamed), onCrash, ...(fixture ? { fixture } : {}) };
+}
+
+/** Writes the profile, readable by the owner only: it holds this run's tokens and private keys. */
+async function writeProfile(ref: RunningReference, profilePath: string): Promise<void> {
   try {
     await mkdir(dirname(profilePath), { recursive: true });
-    // The profile holds this run's tokens and private keys: readable by the owner only.
     await writeFile(profilePath, JSON.stringify(ref.profile, null, 2) + '\n', { mode: 0o600 });
     await chmod(profilePath, 0o600);
   } catch (e) {
     await ref.close();
     throw new BadInput(`cannot write the profile to ${profilePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const active = readingsList(ref.readings).map(keyOf);
-  // Readings a fault *is* are the defect under test: the suite is not told to assume them.
-  const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
-  // Handlers go in before the URL is printed: whoever reads it may signal at once.
-  const stopped = new Promise<void>((done) => {
+}
+
+/** Settles on the first SIGINT or SIGTERM; the handlers are in place when it returns. */
+function untilSignalled(): Promise<void> {
+  return new Promise<void>((done) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -119,6 +120,13 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** Where the server listens, what it serves, and the command that runs the suite against it under the right readings. */
+function announce(ref: RunningReference, profilePath: string, readings: Readings): void {
+  const active = readingsList(ref.readings).map(keyOf);
+  // Readings a fault *is* are the defect under test: the suite is not told to assume them.
+  const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
   process.stdout.write(
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
@@ -128,6 +136,22 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
       (judged.length > 0 ? `  judged under these readings: pouchproof run --profile ${profilePath} ${judged.map((k) => `--assume ${k}`).join(' ')}\n` : '') +
       'stop with Ctrl-C\n',
   );
+}
+
+async function run(argv: ServeFlags): Promise<number> {
+  if (printedList(argv)) return 0;
+  const options = await referenceOptionsOf(argv);
+  let ref: RunningReference;
+  try {
+    ref = await startReference(options);
+  } catch (e) {
+    throw new BadInput((e as Error).message);
+  }
+  const profilePath = resolve(argv['profile-out']);
+  await writeProfile(ref, profilePath);
+  // Handlers go in before the URL is printed: whoever reads it may signal at once.
+  const stopped = untilSignalled();
+  announce(ref, profilePath, options.readings);
   await stopped;
   await ref.close();
   process.stdout.write('pouchproof reference stopped\n');

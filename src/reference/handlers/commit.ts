@@ -220,11 +220,14 @@ function asSnowflakes(data: CommitData | OffSpec): unknown {
 }
 // Stryker restore all
 
-export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
-  const { faults, readings, store, caller } = ctx;
+/**
+ * The body as the handler reads it, after the checks that come before any state is read: the
+ * Service-Signature, and the faults that refuse or slow a request on its body alone.
+ */
+function admittedBody(ctx: Context): CommitBody {
+  const { faults, readings, caller } = ctx;
   // `nullable-missing-rewritten`: the binder fills the absent nullable with its default before anything reads the body, the verifier included.
   const body = faults.has('nullable-missing-rewritten') ? { ...ctx.body, ops: ctx.body.ops.map((o) => ({ ...o, base_revision_id: o.base_revision_id ?? null })) } : ctx.body;
-  const pouchId = ctx.params.pouchId;
   if (faults.has('optional-member-required') && body.ops.some((o) => !('merge_parent_id' in o))) throw new HttpError(400, 'invalid', 'ops[].merge_parent_id: required');
   // Section 5 names command-line devices; `signature-required-callers=everyone` asks it of browsers too.
   if (caller.kind === 'device' || readings.is('signature-required-callers', 'everyone')) {
@@ -235,50 +238,53 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   }
   if (faults.has('quadratic-blob-ids')) checkBlobIdsQuadratic(body.ops);
   if (faults.has('quadratic-envelope')) checkEnvelopesQuadratic(body.ops);
+  return body;
+}
 
-  // ---- from here to the apply: no await (unless check-then-act-race, check-then-act-rename-delete or batch-split-under-load is on) ----
-  const key = pouchKey(caller.accountId, pouchId, readings, faults);
-  const pouch = store.pouch(key);
+/** The pouch the commit is for, refused when it must exist and does not, or belongs to another account. */
+function ownedPouch(ctx: Context, key: PouchKey): PouchView | undefined {
+  const { readings, faults, caller } = ctx;
+  const pouch = ctx.store.pouch(key);
   if (readings.is('pouch-existence', 'must-exist') && pouch?.owner === undefined) {
     throw new HttpError(404, 'pouch_not_found', 'no such pouch: only the pouches listed in the profile exist');
   }
   if (pouch?.owner !== undefined && pouch.owner !== caller.accountId && !faults.has('cross-account-access')) {
     throw new HttpError(403, 'forbidden', 'this pouch belongs to another account');
   }
-  // `operation-id-global`: one idempotency table for the whole service, keyed by operation_id alone,
-  // whose hit answers the remembered response as it was (a response cache, which compares nothing).
-  const global = faults.has('operation-id-global');
-  const scope = global ? '' : `${caller.accountId}\n${pouchId}`;
-  const fingerprint = fingerprintOf(body);
+  return pouch;
+}
+
+/** Where a commit's operation_id is remembered, and what identifies its operations. */
+interface Idempotency {
+  readonly scope: string;
+  readonly fingerprint: string;
+  /** `operation-id-global`: one table for the whole service, whose hit compares nothing. */
+  readonly global: boolean;
+}
+
+/** The remembered answer to an operation_id already committed (`operation-id-idempotency`), or a refusal of the replay. */
+function replayOf(ctx: Context, body: CommitBody, id: Idempotency): Reply<'commitOperations'> | undefined {
+  const { readings } = ctx;
   const idempotency = readings.of('operation-id-idempotency');
-  if (idempotency !== 'not-deduplicated') {
-    const first = store.rememberedCommit(scope, body.operation_id);
-    if (first) {
-      if (idempotency === 'replay-rejected') throw refusal(readings, 'operation_id_replayed', 'this operation_id was already committed; nothing was applied again');
-      if (first.fingerprint !== fingerprint && !global) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
-      if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data);
-      return { status: first.status, data: first.data };
-    }
-  }
-  const before = pouch?.seq ?? 0;
-  const verdicts = plan(ctx, key, pouch, body);
-  const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
-  const renamesOrDeletes = body.ops.some((o) => o.type === 'rename' || o.type === 'delete');
-  if (faults.has('check-then-act-race') || (faults.has('check-then-act-rename-delete') && renamesOrDeletes)) {
-    await storeRoundTrip(); // between check and act
-  }
-  if (!faults.has('partial-batch') && applied.length > 0) {
-    if (faults.has('batch-split-under-load') && applied.length > 1) {
-      store.applyOps(key, caller.accountId, applied.slice(0, 1));
-      await storeRoundTrip(); // the rest in a second write, on the verdicts taken before the first
-      store.applyOps(key, caller.accountId, applied.slice(1));
-    } else store.applyOps(key, caller.accountId, applied);
-  }
-  const highWater = faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before);
+  if (idempotency === 'not-deduplicated') return undefined;
+  const first = ctx.store.rememberedCommit(id.scope, body.operation_id);
+  if (!first) return undefined;
+  if (idempotency === 'replay-rejected') throw refusal(readings, 'operation_id_replayed', 'this operation_id was already committed; nothing was applied again');
+  if (first.fingerprint !== id.fingerprint && !id.global) throw refusal(readings, 'operation_id_reused', 'operation_id was already used for different operations; nothing was applied');
+  if (first.error) throw new HttpError(first.status, first.error.code, first.error.message, {}, first.data);
+  return { status: first.status, data: first.data };
+}
+
+/**
+ * The answer once the applied ops are stored, remembered under its operation_id when something
+ * applied: a refusal listing the applied ops (`conflict-behaviour=reject-request`), or the results.
+ */
+function answer(ctx: Context, body: CommitBody, id: Idempotency, verdicts: readonly Verdict[], applied: readonly AppliedOp[], highWater: number): Reply<'commitOperations'> {
+  const { faults, readings, store } = ctx;
   const refused = verdicts.filter((v) => v.kind === 'refused');
   const remember = (r: Omit<Parameters<typeof store.rememberCommit>[2], 'fingerprint'>): void => {
     // Only commits that applied something are remembered: a refused attempt can be retried with the same id.
-    if (applied.length > 0) store.rememberCommit(scope, body.operation_id, { fingerprint, ...r });
+    if (applied.length > 0) store.rememberCommit(id.scope, body.operation_id, { fingerprint: id.fingerprint, ...r });
   };
   if (refused.length > 0 && readings.is('conflict-behaviour', 'reject-request')) {
     // Per-op atomicity with whole-request rejection: the valid ops applied, and the 4xx says the
@@ -294,4 +300,35 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(faults.has('seq-snowflake') ? offSpec(asSnowflakes(results)) : results, faults) };
   remember({ status: reply.status, data: reply.data });
   return reply;
+}
+
+export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
+  const { faults, readings, store, caller } = ctx;
+  const body = admittedBody(ctx);
+
+  // ---- from here to the apply: no await (unless check-then-act-race, check-then-act-rename-delete or batch-split-under-load is on) ----
+  const key = pouchKey(caller.accountId, ctx.params.pouchId, readings, faults);
+  const pouch = ownedPouch(ctx, key);
+  // `operation-id-global`: one idempotency table for the whole service, keyed by operation_id alone,
+  // whose hit answers the remembered response as it was (a response cache, which compares nothing).
+  const global = faults.has('operation-id-global');
+  const id: Idempotency = { scope: global ? '' : `${caller.accountId}\n${ctx.params.pouchId}`, fingerprint: fingerprintOf(body), global };
+  const replay = replayOf(ctx, body, id);
+  if (replay) return replay;
+  const before = pouch?.seq ?? 0;
+  const verdicts = plan(ctx, key, pouch, body);
+  const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
+  const renamesOrDeletes = body.ops.some((o) => o.type === 'rename' || o.type === 'delete');
+  if (faults.has('check-then-act-race') || (faults.has('check-then-act-rename-delete') && renamesOrDeletes)) {
+    await storeRoundTrip(); // between check and act
+  }
+  if (!faults.has('partial-batch') && applied.length > 0) {
+    if (faults.has('batch-split-under-load') && applied.length > 1) {
+      store.applyOps(key, caller.accountId, applied.slice(0, 1));
+      await storeRoundTrip(); // the rest in a second write, on the verdicts taken before the first
+      store.applyOps(key, caller.accountId, applied.slice(1));
+    } else store.applyOps(key, caller.accountId, applied);
+  }
+  const highWater = faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before);
+  return answer(ctx, body, id, verdicts, applied, highWater);
 };

@@ -163,19 +163,25 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   if (ctx.unnamed.has('stored-rows-inserted')) stored = inserted.size;
   // The tokens the source holds, summed over its rows, kept within the range 4.3 gives stored at both ends (counters may be negative).
   if (tokens !== undefined) stored = Number(clamped(tokens, LIMITS.storedInteger));
-  if (ctx.unnamed.has('stored-sequence')) {
-    const n = (reportsStored.get(store) ?? 0) + 1;
-    reportsStored.set(store, n);
-    stored = n;
-  }
-  if (ctx.unnamed.has('stored-reports')) {
-    const sent = reportsSent.get(store) ?? new Map<string, number>();
-    reportsSent.set(store, sent);
-    sent.set(scope, (sent.get(scope) ?? 0) + 1);
-    stored = sent.get(scope)!;
-  }
+  stored = countedReports(ctx.unnamed, store, scope) ?? stored;
   return { status: 200, data: dataOut({ stored }, faults) };
 };
+
+/** The unnamed meanings of stored that count reports: the report's number across every source (`stored-sequence`), or within its own (`stored-reports`). */
+function countedReports(unnamed: RequestContext['unnamed'], store: object, scope: string): number | undefined {
+  let counted: number | undefined;
+  if (unnamed.has('stored-sequence')) {
+    counted = (reportsStored.get(store) ?? 0) + 1;
+    reportsStored.set(store, counted);
+  }
+  if (unnamed.has('stored-reports')) {
+    const sent = reportsSent.get(store) ?? new Map<string, number>();
+    reportsSent.set(store, sent);
+    counted = (sent.get(scope) ?? 0) + 1;
+    sent.set(scope, counted);
+  }
+  return counted;
+}
 
 /**
  * `usage-partial-store`: a report checked and stored row by row, in a loop that throws at the first

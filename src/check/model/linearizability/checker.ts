@@ -76,8 +76,8 @@ function unlift(n: Node): void {
   if (n.next) n.next.prev = n;
 }
 
-/** One partition: is there a linearization? */
-export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[], maxSteps: number): { verdict: Verdict; steps: number } {
+/** The calls and returns of the operations in time order, as a doubly linked list after a sentinel head (a pending call returns at infinity). */
+function eventList<I, O>(ops: readonly Operation<I, O>[]): Node {
   const nodes: Node[] = [];
   ops.forEach((op, i) => {
     const call: Node = { op: i, kind: 0, time: op.call, match: undefined, prev: undefined, next: undefined };
@@ -94,7 +94,12 @@ export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Op
     n.prev = last;
     last = n;
   }
+  return head;
+}
 
+/** One partition: is there a linearization? */
+export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[], maxSteps: number): { verdict: Verdict; steps: number } {
+  const head = eventList(ops);
   let remaining = ops.filter((o) => !isPending(o)).length;
   const words = new Uint32Array(Math.ceil(ops.length / 32) || 1);
   const flip = (i: number): void => {
