@@ -15,7 +15,8 @@ import { encodeHistogram, newHistogram, recordUs, summarize, type LatencySummary
 import type { LoadRequest, LoadResponse, RequestOutcome, RequestSource } from './scenario.ts';
 import type { Tally } from './tally.ts';
 import { Timeline, type SecondBucket } from './timeline.ts';
-import { Sender, type Flight, type SenderRoute } from './sender.ts';
+import { Sender, type Flight, type SenderObserver, type SenderRoute } from './sender.ts';
+import type { PhaseHistograms } from './phases.ts';
 
 export const CONTROL_STOP = 0;
 export const CONTROL_COMPLETED = 1;
@@ -59,6 +60,8 @@ export interface EngineOptions {
   readonly route?: SenderRoute;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
+  /** Sees every measured request as it is sent and settles (live metrics). */
+  readonly observer?: SenderObserver;
 }
 
 export interface EngineResult extends Tally {
@@ -77,6 +80,8 @@ export interface EngineResult extends Tally {
   readonly prepareMs: number;
   /** Event-loop utilization of this thread during the run, 0..1. */
   readonly loopUtilization: number;
+  /** The phases of the requests that got a response (phases.ts), encoded. */
+  readonly phases: PhaseHistograms;
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -162,6 +167,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const wait = t0 - now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   const elu0 = performance.eventLoopUtilization();
+  sender.measure(o.observer);
   const started = now();
 
   let resolveDone!: () => void;
@@ -372,5 +378,6 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     prepareMs,
     loopUtilization: elu.utilization,
     bytesSent,
+    phases: sender.takePhases(),
   };
 }

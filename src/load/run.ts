@@ -14,6 +14,7 @@ import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
 import type { Params, Scenario, SweepPoint } from './scenario.ts';
 import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
+import { mergePhases, phaseFigures } from './phases.ts';
 
 export interface ExecuteOptions {
   readonly scenario: Scenario;
@@ -172,6 +173,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     stats: merged.stats,
     checks: merged.checks,
     generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note },
+    phases: phaseFigures(merged.phases),
     ...(curves ? { curves } : {}),
     thresholds,
     interrupted: Atomics.load(o.control, CONTROL_STOP) === 1,
@@ -260,6 +262,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),
+    phases: mergePhases(rs.map((r) => r.phases)),
     ...(rs[0]?.startMs !== undefined ? { startMs: rs[0].startMs } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
 import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './tally.ts';
 import { mergeTimelines, type SecondBucket } from './timeline.ts';
+import { mergePhases, type PhaseHistograms } from './phases.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = siblingModule(import.meta.url, 'worker').href;
@@ -68,6 +69,7 @@ export interface MergedResult extends Tally {
   readonly stats: Record<string, number>;
   /** Epoch ms the workers started measuring at. */
   readonly startMs?: number;
+  readonly phases: PhaseHistograms;
 }
 
 /** Epoch-ms clock shared by every thread of the process. */
@@ -93,5 +95,6 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
     loopUtilization: engines.map((e) => e.loopUtilization),
     checks: outputs.flatMap((o) => o.checks),
     stats: addCounts(outputs.map((o) => o.stats)),
+    phases: mergePhases(engines.map((e) => e.phases)),
   };
 }
