@@ -15,6 +15,7 @@ import type { Params, Scenario, SweepPoint } from './scenario.ts';
 import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 import { mergePhases, phaseFigures } from './phases.ts';
+import type { LiveSink } from './metrics.ts';
 
 export interface ExecuteOptions {
   readonly scenario: Scenario;
@@ -45,6 +46,8 @@ export interface ExecuteOptions {
   readonly startAtMs?: number;
   /** What `--start-at` asked for, kept in the result so a merge can tell a late shard. */
   readonly requestedStartMs?: number;
+  /** Live figures go here while the run lasts (`--metrics-listen`). */
+  readonly live?: LiveSink;
 }
 
 /** A worker thread whose event loop is this busy is probably the bottleneck itself. */
@@ -72,8 +75,10 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     runChecks,
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
+    ...(o.live ? { live: true } : {}),
   }));
-  return runJobs(jobs, o.workers > 0, o.startAtMs);
+  const generation = o.live?.begin(o.model.kind === 'open' ? o.model.rate : undefined) ?? 0;
+  return runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined);
 }
 
 function perSecond(count: number, wallMs: number): number {

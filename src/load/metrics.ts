@@ -1,0 +1,95 @@
+/**
+ * The live figures of a run in the Prometheus text exposition format (`--metrics-listen`). Each
+ * engine thread sends a cumulative snapshot a few times a second (live.ts); a scrape turns the
+ * latest snapshot of every job into prom-client's metric objects and lets prom-client's aggregator
+ * add them (as it does for a Node cluster) and write the exposition, escaping included.
+ * Every series carries the scenario and the shard index ("0" when the run is not sharded), so the
+ * shards of a `load k8s` run add up in PromQL with `sum without (shard, pod)`.
+ * Counters of jobs that ended (an earlier sweep point, capacity step) stay in the sums, so they never
+ * go down; gauges (in flight, rates, busy share) are those of the jobs now running.
+ */
+import { AggregatorRegistry, type Registry } from 'prom-client';
+import { LATENCY_BUCKETS_S, OUTCOMES, type LiveSnapshot } from './live.ts';
+
+
+export interface LiveLabels {
+  readonly scenario: string;
+  readonly shard: number;
+}
+
+/** Where the snapshots of a run go: the main thread's sink (workers post to it through the parent). */
+export interface LiveSink {
+  /** A new set of jobs (a run, a sweep point, a capacity step) offering `offeredRate` req/s (open model). */
+  begin(offeredRate: number | undefined): number;
+  update(generation: number, worker: number, s: LiveSnapshot): void;
+}
+
+type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
+interface MetricJson {
+  name: string;
+  help: string;
+  type: 'counter' | 'gauge' | 'histogram';
+  aggregator: 'sum';
+  values: Value[];
+}
+
+const metric = (name: string, type: MetricJson['type'], help: string, values: Value[]): MetricJson => ({ name, help, type, aggregator: 'sum', values });
+
+export class LiveMetrics implements LiveSink {
+  private readonly jobs = new Map<string, { generation: number; worker: number; snapshot: LiveSnapshot }>();
+  private generation = 0;
+  private offered: number | undefined;
+
+  constructor(private readonly labels: LiveLabels) {}
+
+  begin(offeredRate: number | undefined): number {
+    this.offered = offeredRate;
+    return ++this.generation;
+  }
+
+  update(generation: number, worker: number, snapshot: LiveSnapshot): void {
+    this.jobs.set(`${generation}/${worker}`, { generation, worker, snapshot });
+  }
+
+  /** One job's snapshot as prom-client's JSON (what `registry.getMetricsAsJSON()` gives). */
+  private json(job: { generation: number; worker: number; snapshot: LiveSnapshot }): MetricJson[] {
+    const base = { scenario: this.labels.scenario, shard: this.labels.shard };
+    const s = job.snapshot;
+    const current = job.generation === this.generation;
+    const requests: Value[] = [];
+    const sent: Value[] = [];
+    const latency: Value[] = [];
+    for (const [operation, o] of Object.entries(s.operations)) {
+      const l = { ...base, operation };
+      sent.push({ value: o.sent, labels: l });
+      o.outcomes.forEach((n, i) => n > 0 && requests.push({ value: n, labels: { ...l, outcome: OUTCOMES[i]! } }));
+      let cumulative = 0;
+      o.buckets.forEach((n, i) => {
+        cumulative += n;
+        latency.push({ value: cumulative, labels: { ...l, le: i < LATENCY_BUCKETS_S.length ? LATENCY_BUCKETS_S[i]! : '+Inf' }, metricName: 'pouchproof_request_duration_seconds_bucket' });
+      });
+      latency.push({ value: o.sumSeconds, labels: l, metricName: 'pouchproof_request_duration_seconds_sum' });
+      latency.push({ value: cumulative, labels: l, metricName: 'pouchproof_request_duration_seconds_count' });
+    }
+    const gauge = (value: number, extra: Record<string, string | number> = {}): Value[] => (current ? [{ value, labels: { ...base, ...extra } }] : []);
+    return [
+      metric('pouchproof_requests_total', 'counter', 'Requests settled, by operation and outcome (status class, transport_error, timeout, abandoned).', requests),
+      metric('pouchproof_requests_sent_total', 'counter', 'Requests sent, by operation.', sent),
+      metric('pouchproof_request_duration_seconds', 'histogram', 'Latency of settled requests from their intended send time (coordinated omission corrected, as in load.json).', latency),
+      metric('pouchproof_requests_in_flight', 'gauge', 'Requests sent and not yet settled.', gauge(s.inFlight)),
+      metric('pouchproof_achieved_rate', 'gauge', 'Responses per second over the last quarter second.', gauge(s.achievedRate)),
+      metric('pouchproof_sent_rate', 'gauge', 'Requests sent per second over the last quarter second.', gauge(s.sentRate)),
+      metric('pouchproof_generator_busy_ratio', 'gauge', 'Event-loop busy share of each generator thread (near 1: the generator, not the target, is the limit).', gauge(s.busy, { worker: job.worker })),
+    ];
+  }
+
+  /** The registry of the moment, for `metrics()` and its content type. */
+  registry(): Registry {
+    const all = [...this.jobs.values()].map((j) => this.json(j));
+    const offered = this.offered ?? 0;
+    // The offered rate is the run's, not a job's: the open model's rate, or in the closed model what was sent.
+    const sentNow = [...this.jobs.values()].filter((j) => j.generation === this.generation).reduce((a, j) => a + j.snapshot.sentRate, 0);
+    all.push([metric('pouchproof_offered_rate', 'gauge', 'Requests per second offered: the open model\'s rate, or in the closed model the rate the connections sent.', [{ value: this.offered === undefined ? sentNow : offered, labels: { scenario: this.labels.scenario, shard: this.labels.shard } }])]);
+    return AggregatorRegistry.aggregate(all);
+  }
+}
