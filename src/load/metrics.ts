@@ -62,7 +62,9 @@ export class LiveMetrics implements LiveSink {
     for (const [operation, o] of Object.entries(s.operations)) {
       const l = { ...base, operation };
       sent.push({ value: o.sent, labels: l });
-      o.outcomes.forEach((n, i) => n > 0 && requests.push({ value: n, labels: { ...l, outcome: OUTCOMES[i]! } }));
+      o.outcomes.forEach((n, i) => {
+        if (n > 0) requests.push({ value: n, labels: { ...l, outcome: OUTCOMES[i]! } });
+      });
       let cumulative = 0;
       o.buckets.forEach((n, i) => {
         cumulative += n;

@@ -57,7 +57,7 @@ export class PhaseRecorder {
       }
     }
     // A write flushed before the connection was ready (it cannot be) or never confirmed counts as instant.
-    const written = t.written >= ready ? t.written : ready;
+    const written = Math.max(t.written, ready);
     const first = t.firstByte > 0 ? t.firstByte : t.ended;
     recordUs(h.send, us(ready, written));
     recordUs(h.wait, us(written, first));

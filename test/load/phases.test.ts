@@ -66,7 +66,6 @@ describe('phase recording', () => {
     expect([f.connect.latency.min, f.tls.latency.min]).toEqual([3000, 5000]);
     expect([f.wait.latency.min, f.receive.latency.min, f.send.latency.min, f.blocked.latency.min]).toEqual([20_000, 3000, 1000, 1000]);
     expect(f.wait.latency.max).toBeGreaterThanOrEqual(40_000);
-    expect(f.wait.latency.max).toBeLessThanOrEqual(40_000 * 1.001);
   });
 
   it('two shards\' phase histograms merged equal, bucket for bucket, the whole', () => {
