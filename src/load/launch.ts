@@ -9,7 +9,7 @@ import { probeConnection, TargetUnreachableError } from '../target/connect-probe
 import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { LiveMetrics } from './metrics.ts';
-import { parseMetricsListen, serveMetrics, type MetricsListen } from './metrics-server.ts';
+import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics-server.ts';
 import { isLoopbackUrl } from './remote.ts';
 import type { LoadRunResult } from './result.ts';
 import { executeLoad } from './run.ts';
@@ -162,7 +162,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       ...(o.progressEveryMs !== undefined ? { progressEveryMs: o.progressEveryMs } : {}),
       ...(metrics ? { live: metrics.live } : {}),
     })
-      .finally(() => metrics?.server.close())
+      .finally(() => metrics?.server.close(METRICS_LINGER_MS))
       .catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
     return { result, secrets: profile.secrets };
   });

@@ -9,6 +9,7 @@
  */
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
+import { PHASES, phaseDurations } from './phases.ts';
 import { AbandonedError, type Flight, type SenderObserver } from './sender.ts';
 
 /** Where the live metrics are served (`--metrics-listen`), and the port `load k8s` gives its pods. */
@@ -18,8 +19,23 @@ export const DEFAULT_METRICS_PORT = 9464;
 /** How often an engine thread sends its snapshot: well under Prometheus' shortest usual scrape interval (1 s). */
 export const LIVE_EVERY_MS = 250;
 
-/** Upper bounds (seconds) of the latency buckets: 1 ms to 30 s, as a performance engineer reads them. */
-export const LATENCY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+/** Upper bounds (seconds) of the latency buckets: 100 µs (a phase on a LAN) to 30 s. */
+export const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+
+/** The index of the bucket `seconds` falls in (LATENCY_BUCKETS_S.length: +Inf). */
+function bucketOf(seconds: number): number {
+  let i = 0;
+  while (i < LATENCY_BUCKETS_S.length && seconds > LATENCY_BUCKETS_S[i]!) i++;
+  return i;
+}
+
+/** Non-cumulative bucket counts (+Inf last) and the sum of what they hold. */
+export interface Buckets {
+  readonly buckets: readonly number[];
+  readonly sumSeconds: number;
+}
+
+const emptyBuckets = (): { buckets: number[]; sumSeconds: number } => ({ buckets: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0), sumSeconds: 0 });
 
 export const OUTCOMES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'transport_error', 'timeout', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -32,16 +48,16 @@ export function outcomeOf(res: LoadResponse | Error): Outcome {
   return c <= 1 ? '1xx' : c === 2 ? '2xx' : c === 3 ? '3xx' : c === 4 ? '4xx' : '5xx';
 }
 
-/** One operation's figures: counts by outcome (OUTCOMES order), latency buckets (not cumulative, +Inf last). */
-export interface OperationSnapshot {
+/** One operation's figures: counts by outcome (OUTCOMES order) and its latency. */
+export interface OperationSnapshot extends Buckets {
   readonly sent: number;
   readonly outcomes: readonly number[];
-  readonly buckets: readonly number[];
-  readonly sumSeconds: number;
 }
 
 export interface LiveSnapshot {
   readonly operations: Readonly<Record<string, OperationSnapshot>>;
+  /** The phases of the answered requests (phases.ts), in PHASES order. */
+  readonly phases: readonly Buckets[];
   readonly inFlight: number;
   /** Responses (settled requests) per second since the previous snapshot. */
   readonly achievedRate: number;
@@ -62,6 +78,8 @@ const now = (): number => performance.timeOrigin + performance.now();
 
 export class LiveRecorder implements SenderObserver {
   private readonly ops = new Map<string, OperationFigures>();
+  private readonly phases = PHASES.map(emptyBuckets);
+  private readonly durations = new Float64Array(PHASES.length);
   private inFlight = 0;
   private sentTotal = 0;
   private settledTotal = 0;
@@ -69,7 +87,7 @@ export class LiveRecorder implements SenderObserver {
 
   private op(kind: string): OperationFigures {
     let o = this.ops.get(kind);
-    if (!o) this.ops.set(kind, (o = { sent: 0, outcomes: OUTCOMES.map(() => 0), buckets: new Array<number>(LATENCY_BUCKETS_S.length + 1).fill(0), sumSeconds: 0 }));
+    if (!o) this.ops.set(kind, (o = { sent: 0, outcomes: OUTCOMES.map(() => 0), ...emptyBuckets() }));
     return o;
   }
 
@@ -83,12 +101,20 @@ export class LiveRecorder implements SenderObserver {
     const o = this.op(f.req.kind);
     o.outcomes[OUTCOMES.indexOf(outcomeOf(res))]!++;
     const s = Math.max(0, (now() - f.intended) / 1000);
-    let i = 0;
-    while (i < LATENCY_BUCKETS_S.length && s > LATENCY_BUCKETS_S[i]!) i++;
-    o.buckets[i]!++;
+    o.buckets[bucketOf(s)]!++;
     o.sumSeconds += s;
     this.settledTotal++;
     this.inFlight = inFlight;
+    // An answer: its phases were timed (the sender records them while it has an observer).
+    if (!(res instanceof Error) && f.ended > 0) {
+      phaseDurations(f, this.durations);
+      for (let p = 0; p < PHASES.length; p++) {
+        const us = this.durations[p]!;
+        if (us < 0) continue;
+        this.phases[p]!.buckets[bucketOf(us / 1e6)]!++;
+        this.phases[p]!.sumSeconds += us / 1e6;
+      }
+    }
   }
 
   snapshot(): LiveSnapshot {
@@ -98,6 +124,7 @@ export class LiveRecorder implements SenderObserver {
     const busy = performance.eventLoopUtilization(elu, this.last.elu).utilization;
     const out: LiveSnapshot = {
       operations: Object.fromEntries([...this.ops].map(([k, o]) => [k, { sent: o.sent, outcomes: [...o.outcomes], buckets: [...o.buckets], sumSeconds: o.sumSeconds }])),
+      phases: this.phases.map((b) => ({ buckets: [...b.buckets], sumSeconds: b.sumSeconds })),
       inFlight: this.inFlight,
       achievedRate: (this.settledTotal - this.last.settled) / secs,
       sentRate: (this.sentTotal - this.last.sent) / secs,

@@ -26,8 +26,12 @@ export function parseMetricsListen(text: string): MetricsListen {
 export interface MetricsServer {
   /** Where Prometheus scrapes it. */
   readonly url: string;
-  close(): Promise<void>;
+  /** Stops serving once a scrape has read the final figures, or after `lingerMs` at most. */
+  close(lingerMs?: number): Promise<void>;
 }
+
+/** After a run, how long the endpoint waits at most for a scrape to read its final figures. */
+export const METRICS_LINGER_MS = 2000;
 
 export async function serveMetrics(listen: MetricsListen, metrics: LiveMetrics): Promise<MetricsServer> {
   const server = createServer((req, res) => {
@@ -52,9 +56,13 @@ export async function serveMetrics(listen: MetricsListen, metrics: LiveMetrics):
   const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
   return {
     url: `http://${host}:${a.port}${METRICS_PATH}`,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: async (lingerMs = 0) => {
+      const end = Date.now() + lingerMs;
+      while (!metrics.read && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      await new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      });
+    },
   };
 }

@@ -9,7 +9,7 @@
  * Recorded for the requests that got a response; one HdrHistogram (µs) per phase, merged exactly
  * like the total (HdrHistogram buckets add).
  */
-import { encodeHistogram, mergeEncoded, newHistogram, recordUs, spectrum, summarize, type Histogram, type LatencySummary } from './histogram.ts';
+import { encodeHistogram, mergeEncoded, newHistogram, recordUs, spectrum, summarize, type LatencySummary } from './histogram.ts';
 
 export const PHASES = ['blocked', 'connect', 'tls', 'send', 'wait', 'receive'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -41,33 +41,44 @@ export interface PhaseTimes {
 
 const us = (a: number, b: number): number => Math.max(0, (b - a) * 1000);
 
+/**
+ * Each phase's duration (µs) in PHASES order into `out`, -1 for a phase the request did not go
+ * through (connect and TLS on a reused connection). One array reused by the caller: no allocation per request.
+ */
+export function phaseDurations(t: PhaseTimes, out: Float64Array): void {
+  out[0] = us(t.intended, t.assigned);
+  out[1] = -1;
+  out[2] = -1;
+  let ready = t.assigned;
+  if (t.opened > 0 && t.connected > 0) {
+    out[1] = us(t.opened, t.connected);
+    ready = t.connected;
+    if (t.secured > 0) {
+      out[2] = us(t.connected, t.secured);
+      ready = t.secured;
+    }
+  }
+  // A write flushed before the connection was ready (it cannot be) or never confirmed counts as instant.
+  const written = Math.max(t.written, ready);
+  const first = t.firstByte > 0 ? t.firstByte : t.ended;
+  out[3] = us(ready, written);
+  out[4] = us(written, first);
+  out[5] = us(first, t.ended);
+}
+
 export class PhaseRecorder {
-  private readonly hists = Object.fromEntries(PHASES.map((p) => [p, newHistogram()])) as Record<Phase, Histogram>;
+  private readonly hists = PHASES.map(() => newHistogram());
+  private readonly durations = new Float64Array(PHASES.length);
 
   record(t: PhaseTimes): void {
-    const h = this.hists;
-    recordUs(h.blocked, us(t.intended, t.assigned));
-    let ready = t.assigned;
-    if (t.opened > 0 && t.connected > 0) {
-      recordUs(h.connect, us(t.opened, t.connected));
-      ready = t.connected;
-      if (t.secured > 0) {
-        recordUs(h.tls, us(t.connected, t.secured));
-        ready = t.secured;
-      }
-    }
-    // A write flushed before the connection was ready (it cannot be) or never confirmed counts as instant.
-    const written = Math.max(t.written, ready);
-    const first = t.firstByte > 0 ? t.firstByte : t.ended;
-    recordUs(h.send, us(ready, written));
-    recordUs(h.wait, us(written, first));
-    recordUs(h.receive, us(first, t.ended));
+    phaseDurations(t, this.durations);
+    for (let i = 0; i < PHASES.length; i++) if (this.durations[i]! >= 0) recordUs(this.hists[i]!, this.durations[i]!);
   }
 
   /** The encoded histograms; the recorder is spent afterwards. */
   finish(): PhaseHistograms {
-    const out = Object.fromEntries(PHASES.map((p) => [p, encodeHistogram(this.hists[p])])) as Record<Phase, string>;
-    for (const p of PHASES) this.hists[p].destroy();
+    const out = Object.fromEntries(PHASES.map((p, i) => [p, encodeHistogram(this.hists[i]!)])) as Record<Phase, string>;
+    for (const h of this.hists) h.destroy();
     return out;
   }
 }

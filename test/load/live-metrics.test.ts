@@ -62,11 +62,14 @@ describe('live metrics', () => {
     expect(sample(text, 'pouchproof_request_duration_seconds_count{scenario="mixed",shard="3",operation="usage"}')).toBe(2);
     expect(sample(text, 'pouchproof_offered_rate{scenario="mixed",shard="3"}')).toBe(50);
     expect(sample(text, 'pouchproof_requests_in_flight{scenario="mixed",shard="3"}')).toBe(0);
+    // The three answered requests' phases; two connections were opened for them (the timeout has none).
+    const phase = (p: string): number | undefined => sample(text, `pouchproof_request_phase_seconds_count{scenario="mixed",shard="3",phase="${p}"}`);
+    expect([phase('blocked'), phase('connect'), phase('tls'), phase('wait'), phase('receive')]).toEqual([3, 2, 0, 3, 3]);
   });
 
   it('keep the counters of jobs that ended (earlier sweep points) in the sums, and only the running ones\' gauges', async () => {
     const live = new LiveMetrics({ scenario: 's', shard: 0 });
-    const snap = (n: number, inFlight: number) => ({ operations: { k: { sent: n, outcomes: [0, n, 0, 0, 0, 0, 0, 0], buckets: [n, ...new Array<number>(LATENCY_BUCKETS_S.length).fill(0)], sumSeconds: 0 } }, inFlight, achievedRate: 1, sentRate: 1, busy: 0.5 });
+    const snap = (n: number, inFlight: number) => ({ operations: { k: { sent: n, outcomes: [0, n, 0, 0, 0, 0, 0, 0], buckets: [n, ...new Array<number>(LATENCY_BUCKETS_S.length).fill(0)], sumSeconds: 0 } }, phases: [], inFlight, achievedRate: 1, sentRate: 1, busy: 0.5 });
     live.update(live.begin(10), 0, snap(5, 0));
     const second = live.begin(20);
     live.update(second, 0, snap(7, 2));
@@ -93,5 +96,21 @@ describe('live metrics', () => {
     } finally {
       await first.close();
     }
+  });
+
+  it('after the run, stay up until a scrape has read the final figures (and no longer), or the linger is over', async () => {
+    const live = new LiveMetrics({ scenario: 's', shard: 0 });
+    const srv = await serveMetrics({ host: '127.0.0.1', port: 0 }, live);
+    live.update(live.begin(undefined), 0, { operations: {}, phases: [], inFlight: 0, achievedRate: 0, sentRate: 0, busy: 0 });
+    expect(live.read).toBe(false);
+    let closed = false;
+    const closing = srv.close(60_000).then(() => (closed = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closed).toBe(false);
+    // The scrape that reads the final snapshot lets it close.
+    expect((await fetch(srv.url)).status).toBe(200);
+    await closing;
+    expect(live.read).toBe(true);
+    await expect(fetch(srv.url)).rejects.toThrow();
   });
 });
