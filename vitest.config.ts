@@ -24,6 +24,8 @@ export const SLOW_TIER = [
   'test/load/cli.test.ts',
   'test/load/gates-cli.test.ts',
   'test/load/stages-abort.test.ts',
+  // A real Prometheus scraping a load run's live metrics.
+  'test/load/prometheus.test.ts',
   // pouchproof as a process: the CLI end to end, `serve`, the GitHub Action's script, the packed package.
   'test/cli/cli.test.ts',
   'test/cli/cannot-vouch.test.ts',

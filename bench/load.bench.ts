@@ -39,7 +39,7 @@ const DURATION_MS = 4000;
 const REF_ROUNDS = 3;
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-async function startServer(): Promise<{ child: ChildProcess; profile: Profile }> {
+export async function startServer(): Promise<{ child: ChildProcess; profile: Profile }> {
   const code = `const { startReference } = await import(${JSON.stringify(new URL('../src/reference/index.ts', import.meta.url).href)});
 const ref = await startReference();
 process.stdout.write(JSON.stringify(ref.profile) + '\\n');

@@ -5,7 +5,8 @@
 import { performance } from 'node:perf_hooks';
 import type { LatencySummary } from './histogram.ts';
 import type { RequestSource } from './scenario.ts';
-import type { SenderRoute } from './sender.ts';
+import type { PhaseHistograms } from './phases.ts';
+import type { SenderObserver, SenderRoute } from './sender.ts';
 import type { Stage } from './stages.ts';
 import type { Tally } from './tally.ts';
 import type { Threshold } from './thresholds.ts';
@@ -93,6 +94,8 @@ export interface EngineOptions {
   readonly route?: SenderRoute;
   /** Open model: due requests allowed to wait for a free connection. */
   readonly queueLimit?: number;
+  /** Sees every measured request as it is sent and settles (live metrics). */
+  readonly observer?: SenderObserver;
   /** The run's thresholds; those marked `abort` are judged while it runs, on this engine's share (abort.ts). */
   readonly thresholds?: readonly Threshold[];
   /** Default WALL_CLOCK. */
@@ -124,6 +127,8 @@ export interface EngineResult extends Tally {
   readonly prepareMs: number;
   /** Event-loop utilization of this thread during the run, 0..1. */
   readonly loopUtilization: number;
+  /** The phases of the requests that got a response (phases.ts), encoded. */
+  readonly phases: PhaseHistograms;
   /** Set when this engine's share broke an abort threshold and ended the run. */
   readonly aborted?: AbortedBy;
 }

@@ -162,6 +162,7 @@ export class EngineRun {
     return {
       histogram, latency, errorHistogram, errorLatency, sent, completed, ok, notOk, errors, dropped,
       unsent: this.driver?.unsent() ?? 0, units, reasons, kinds, bytesSent,
+      phases: this.sender.takePhases(),
       timeline: this.timeline.buckets,
       generatorMs: this.judgeMs + this.prefetch.generatorMs,
       ...extra,

@@ -69,6 +69,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   const run = new EngineRun(o, sender, t0);
   const elu0 = performance.eventLoopUtilization();
+  sender.measure(o.observer);
   const started = wallNow();
   const stopJudging = startAbortJudge(run);
   startModel(run, o.model);

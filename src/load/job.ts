@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Profile } from '../target/profile.ts';
 import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
 import { Sender } from './sender.ts';
+import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import type { Threshold } from './thresholds.ts';
 
@@ -32,6 +33,8 @@ export interface JobSpec {
   readonly control?: Int32Array;
   /** See EngineOptions.thresholds: those marked abort are judged on this worker's share as it runs. */
   readonly thresholds?: readonly Threshold[];
+  /** Send live snapshots (live.ts) while the run lasts: `--metrics-listen`. */
+  readonly live?: boolean;
 }
 
 export interface JobOutput {
@@ -50,7 +53,7 @@ export async function loadScenario(url: string): Promise<Scenario> {
  * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
  * start time, so that slow worker start-up never counts as a stall of the target.
  */
-export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promise<JobOutput> {
+export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive?: (s: LiveSnapshot) => void): Promise<JobOutput> {
   const scenario = await loadScenario(job.scenarioUrl);
   const source = scenario.createSource({
     workerIndex: job.workerIndex,
@@ -60,6 +63,9 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
     profile: job.profile,
     connections: job.connections,
   });
+  const live = job.live && onLive ? new LiveRecorder() : undefined;
+  const ticker = live ? setInterval(() => onLive!(live.snapshot()), LIVE_EVERY_MS) : undefined;
+  ticker?.unref();
   const engine = await runEngine({
     baseUrl: job.profile.baseUrl,
     route: job.profile,
@@ -73,7 +79,10 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>): Promi
     timeoutMs: job.timeoutMs,
     ...(job.control ? { control: job.control } : {}),
     ...(job.thresholds ? { thresholds: job.thresholds } : {}),
-  });
+    ...(live ? { observer: live } : {}),
+  }).finally(() => clearInterval(ticker));
+  // The last snapshot holds every request, so the counters end equal to the run's totals.
+  if (live) onLive!(live.snapshot());
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {
     const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs, undefined, job.profile);

@@ -11,6 +11,7 @@
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { shellQuote } from '../target/curl.ts';
 import type { ProfileRef } from '../target/profile.ts';
+import { METRICS_PATH } from './live.ts';
 import { MAX_SHARDS } from './shard.ts';
 
 /** One file of the Secret: its key, where it is mounted (relative to PROFILE_DIR), and the local file it is made from. */
@@ -35,6 +36,8 @@ export interface K8sJobOptions {
   /** How long the measured part lasts, to bound the Job. */
   readonly durationMs: number;
   readonly nowMs: number;
+  /** Each pod serves live metrics on this port, annotated for a Prometheus scrape; absent: none. */
+  readonly metricsPort?: number;
 }
 
 export const PROFILE_DIR = '/etc/pouchproof';
@@ -56,6 +59,7 @@ export function checkK8sOptions(o: K8sJobOptions): void {
   if (o.namespace !== undefined && (!DNS_LABEL.test(o.namespace) || o.namespace.length > 63)) throw new K8sError(`bad namespace "${o.namespace}"`);
   if (o.secret !== undefined && (!/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/.test(o.secret) || o.secret.length > 253)) throw new K8sError(`bad Secret name "${o.secret}"`);
   if (!Number.isInteger(o.shards) || o.shards < 1 || o.shards > MAX_SHARDS) throw new K8sError(`--shards must be an integer from 1 to ${MAX_SHARDS}`);
+  if (o.metricsPort !== undefined && (!Number.isInteger(o.metricsPort) || o.metricsPort < 1 || o.metricsPort > 65_535)) throw new K8sError('--metrics-port must be a port number (1 to 65535), or 0 for no metrics endpoint');
   if (!o.image || /\s/.test(o.image)) throw new K8sError('--image names the container image, e.g. registry.example/pouchproof:1.0');
 }
 
@@ -71,7 +75,11 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
     '--start-at', String(o.startAtMs),
     '--report-dir', REPORTS_DIR,
     '--print-shard',
+    // Every interface: the scrape comes from outside the pod.
+    ...(o.metricsPort ? ['--metrics-listen', `:${o.metricsPort}`] : []),
   ];
+  // The annotations the usual Prometheus pod discovery reads (kubernetes_sd_configs, role: pod).
+  const scrape = o.metricsPort ? { annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(o.metricsPort), 'prometheus.io/path': METRICS_PATH } } : {};
   const deadline = Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000);
   return {
     apiVersion: 'batch/v1',
@@ -90,7 +98,7 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
       activeDeadlineSeconds: deadline,
       ttlSecondsAfterFinished: 86_400,
       template: {
-        metadata: { labels },
+        metadata: { labels, ...scrape },
         spec: {
           restartPolicy: 'Never',
           securityContext: { runAsNonRoot: true, runAsUser: NODE_UID, runAsGroup: NODE_UID, fsGroup: NODE_UID },
@@ -99,6 +107,7 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
               name: 'load',
               image: o.image,
               args,
+              ...(o.metricsPort ? { ports: [{ name: 'metrics', containerPort: o.metricsPort, protocol: 'TCP' }] } : {}),
               securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
               volumeMounts: [
                 { name: 'scratch', mountPath: SCRATCH_DIR },

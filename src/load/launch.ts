@@ -8,6 +8,8 @@ import { availableParallelism } from 'node:os';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
+import { LiveMetrics } from './metrics.ts';
+import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics-server.ts';
 import { isLoopbackUrl } from './remote.ts';
 import type { LoadRunResult } from './result.ts';
 import { executeLoad } from './run.ts';
@@ -65,6 +67,10 @@ export interface RunLoadOptions {
   readonly shard?: ShardSpec;
   /** A wall-clock start shared by shards (see parseStartAt). */
   readonly startAt?: StartAt;
+  /** `HOST:PORT`: serve live Prometheus metrics there while the run lasts (metrics-server.ts). */
+  readonly metricsListen?: string;
+  /** Called with the metrics URL once it is served. */
+  readonly onMetricsListening?: (url: string) => void;
 }
 
 /** Connections are opened and warmed this long before a shared start, not earlier (idle ones get closed). */
@@ -110,6 +116,18 @@ function modelOf(rate: number | undefined, stages: Stages | undefined, shard: Sh
   return model;
 }
 
+/** The run's metrics endpoint, listening before the run starts (a port in use is a usage error, not a run lost). */
+async function liveMetrics(listen: MetricsListen, scenario: string, shard: ShardSpec | undefined, onListening: ((url: string) => void) | undefined) {
+  const live = new LiveMetrics({ scenario, shard: shard?.index ?? 0 });
+  const server = await usageAsync(serveMetrics(listen, live));
+  onListening?.(server.url);
+  return { live, server };
+}
+
+function usageAsync<T>(p: Promise<T>): Promise<T> {
+  return p.catch((e: Error) => Promise.reject(new LoadUsageError(e.message)));
+}
+
 export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   const { scenario, url: scenarioUrl } = o.scenario;
   const params = usage(() => resolveParams(scenario, o.params ?? {}));
@@ -124,6 +142,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   if (!(durationMs > 0) || !(maxRequests >= 1)) throw new LoadUsageError('a load run needs a positive duration and request count');
   const shard = o.shard;
   if (shard && maxRequests < shard.count) throw new LoadUsageError(`--max-requests ${maxRequests} cannot be split over ${shard.count} shards`);
+  const listen = o.metricsListen !== undefined ? usage(() => parseMetricsListen(o.metricsListen!)) : undefined;
 
   return withTarget(o.target, async (target) => {
     const { profile, embedded } = target;
@@ -154,6 +173,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       const reach = await probeConnection(profile, profile.timeouts.connectMs);
       if (!reach.ok) throw new TargetUnreachableError(`cannot reach the target ${new URL(profile.baseUrl).origin}: ${reach.reason}`);
     }
+    const metrics = listen ? await liveMetrics(listen, scenario.name, shard, o.onMetricsListening) : undefined;
     const result = await executeLoad({
       scenario,
       scenarioUrl,
@@ -176,7 +196,10 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       ...(o.signal ? { signal: o.signal } : {}),
       onProgress: o.onProgress,
       ...(o.progressEveryMs !== undefined ? { progressEveryMs: o.progressEveryMs } : {}),
-    }).catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
+      ...(metrics ? { live: metrics.live } : {}),
+    })
+      .finally(() => metrics?.server.close(METRICS_LINGER_MS))
+      .catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
     return { result, secrets: profile.secrets };
   });
 }

@@ -15,6 +15,7 @@ import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
 import { emptyBucket, type SecondBucket } from './timeline.ts';
+import { PHASES, phaseFigures, phaseTag, type Phase } from './phases.ts';
 
 export class MergeError extends Error {}
 
@@ -80,6 +81,12 @@ function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'>
   if (!first) return {};
   const stages = first.stages.map((s, i) => ({ durationMs: s.durationMs, target: rs.reduce((a, r) => a + (r.stages?.stages[i]?.target ?? 0), 0) }));
   return { stages: { unit: first.unit, stages } };
+}
+
+/** The phases, when every shard logged them (shards from before phases were recorded have none: then no phases, rather than a part). */
+function mergedPhases(kept: readonly ShardInput[], histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'phases'> {
+  if (!kept.every((s) => PHASES.every((p) => s.histograms[phaseTag(p)] !== undefined))) return {};
+  return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]!])) as Record<Phase, string>) };
 }
 
 export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
@@ -171,6 +178,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
         : `every one of the ${rs.length} shards' load generators had headroom`,
     },
     ...(first.curves ? { curves: first.curves } : {}),
+    ...mergedPhases(kept, histograms),
     thresholds: judged,
     interrupted: rs.some((r) => r.interrupted),
     merged,

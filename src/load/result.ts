@@ -7,6 +7,7 @@
 import type { AbortedBy } from './engine-options.ts';
 import type { GrowthVerdict } from './growth.ts';
 import type { LatencySummary } from './histogram.ts';
+import type { PhaseResult } from './phases.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import type { ShardSpec } from './shard.ts';
 import type { Stages } from './stages.ts';
@@ -75,6 +76,8 @@ export interface LoadRunResult {
     readonly note: string;
   };
   readonly curves?: readonly CurveResult[];
+  /** Each phase of the requests that got a response (connect, TLS, send, wait, receive...): phases.ts. */
+  readonly phases?: PhaseResult;
   /** A capacity search (capacity.ts): every step; the rest of this result is the run at capacity. */
   readonly capacity?: CapacitySearch;
   /** The comparison with a stored run (baseline.ts). */

@@ -15,6 +15,8 @@ import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
 import type { Params, Scenario, SweepPoint } from './scenario.ts';
 import { brokenLine, judgeThresholds, shareOfThreshold, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
+import { mergePhases, phaseFigures } from './phases.ts';
+import type { LiveSink } from './metrics.ts';
 
 export interface ExecuteOptions {
   readonly scenario: Scenario;
@@ -47,6 +49,8 @@ export interface ExecuteOptions {
   readonly startAtMs?: number;
   /** What `--start-at` asked for, kept in the result so a merge can tell a late shard. */
   readonly requestedStartMs?: number;
+  /** Live figures go here while the run lasts (`--metrics-listen`). */
+  readonly live?: LiveSink;
 }
 
 /** A worker thread whose event loop is this busy is probably the bottleneck itself. */
@@ -76,8 +80,10 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     control: o.control,
     // Only the run itself may be ended by an abort threshold, never one step of a sweep.
     ...(runChecks ? { thresholds: (o.abortThresholds ?? o.thresholds.filter((t) => t.abort)).map((t) => shareOfThreshold(t, n)) } : {}),
+    ...(o.live ? { live: true } : {}),
   }));
-  return runJobs(jobs, o.workers > 0, o.startAtMs);
+  const generation = o.live?.begin(o.model.kind === 'open' ? o.model.rate : undefined) ?? 0;
+  return runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined);
 }
 
 function perSecond(count: number, wallMs: number): number {
@@ -178,6 +184,7 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     stats: merged.stats,
     checks: merged.checks,
     generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note },
+    phases: phaseFigures(merged.phases),
     ...(curves ? { curves } : {}),
     thresholds,
     interrupted: Atomics.load(o.control, CONTROL_STOP) === 1 && !merged.aborted,
@@ -272,6 +279,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),
+    phases: mergePhases(rs.map((r) => r.phases)),
     ...(rs[0]?.startMs !== undefined ? { startMs: rs[0].startMs } : {}),
   };
 }

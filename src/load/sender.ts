@@ -26,6 +26,7 @@ import { proxyAuthorization, type ProxyRoute } from '../target/proxy.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from '../target/tls.ts';
 import { connectToProxy, openTunnel, TunnelError } from '../target/tunnel.ts';
 import { ResponseParser, type FeedResult } from './http1-response.ts';
+import { mergePhases, PhaseRecorder, type PhaseHistograms, type PhaseTimes } from './phases.ts';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
 
 /** How the engine's connections reach the target: the profile's TLS block, proxy and headers (a Profile is one). */
@@ -80,6 +81,12 @@ export class InvalidRequestError extends Error {
 
 export type Done = (flight: Flight, res: LoadResponse | Error) => void;
 
+/** Sees every measured request (live metrics): when it is sent, and when it settles, however. */
+export interface SenderObserver {
+  sent(req: LoadRequest): void;
+  settled(flight: Flight, res: LoadResponse | Error, inFlight: number): void;
+}
+
 const now = (): number => performance.timeOrigin + performance.now();
 
 /** Idle connections are not reused this close to the server's advertised keep-alive timeout. */
@@ -89,10 +96,17 @@ const KEEP_ALIVE_DEFAULT_MS = 30_000;
 /** One read buffer per sender, shared by its plain connections: reads are handled one at a time and whatever is kept is copied. */
 const READ_BUFFER_BYTES = 64 * 1024;
 
-/** One request: what the engine needs when it settles. */
-export class Flight {
+/** One request: what the engine needs when it settles, and the instants of its phases (phases.ts). */
+export class Flight implements PhaseTimes {
   /** Epoch ms the request counts its latency from (intended send time, or actual send). */
   intended = 0;
+  assigned = 0;
+  opened = 0;
+  connected = 0;
+  secured = 0;
+  written = 0;
+  firstByte = 0;
+  ended = 0;
   deadline = 0;
   settled = false;
   /** The connection carrying it, once written. */
@@ -123,6 +137,7 @@ export class Flight {
 
   private finish(res: LoadResponse | Error): void {
     this.sender.inFlight.delete(this);
+    this.sender.observer?.settled(this, res, this.sender.inFlight.size);
     this.done(this, res);
   }
 }
@@ -134,24 +149,32 @@ class Conn {
   /** Epoch ms past which the idle socket is not reused. */
   private reuseUntil = 0;
   private readonly parser: ResponseParser;
+  /** One callback for every write of this connection: a request's write flushed (its send phase ends). */
+  private readonly onWritten = (): void => {
+    const f = this.flight;
+    if (f && f.written === 0) f.written = now();
+  };
 
   constructor(private readonly sender: Sender) {
     this.parser = new ResponseParser(sender.capBytes);
   }
 
   start(f: Flight, text: string): void {
-    if (this.socket && now() > this.reuseUntil) this.kill();
+    const t = now();
+    if (this.socket && t > this.reuseUntil) this.kill();
     this.flight = f;
     f.conn = this;
+    f.assigned = t;
     this.parser.reset();
     if (this.socket) {
-      this.socket.write(text);
+      this.socket.write(text, this.onWritten);
       return;
     }
+    f.opened = t;
     const opened = this.sender.open(this);
     if (!(opened instanceof Promise)) {
       this.socket = opened;
-      opened.write(text);
+      opened.write(text, this.onWritten);
       return;
     }
     // A tunnel is being opened: the request goes out once it is, unless it was given up meanwhile.
@@ -159,7 +182,7 @@ class Conn {
       (socket) => {
         if (this.flight !== f || f.settled || this.socket) return void socket.destroy();
         this.socket = socket;
-        socket.write(text);
+        socket.write(text, this.onWritten);
       },
       (e: Error) => {
         if (this.flight !== f) return;
@@ -174,7 +197,19 @@ class Conn {
     const f = this.flight;
     // Bytes no request asked for: the connection's state is unknown, so it is not reused.
     if (!f) return this.kill();
+    if (f.firstByte === 0) f.firstByte = now();
     this.conclude(f, this.parser.feed(buf, start, end));
+  }
+
+  /** The connection (TCP, or the proxy's tunnel) is up: the connect phase of the request that opened it ends. */
+  onConnected(): void {
+    const f = this.flight;
+    if (f && f.opened > 0 && f.connected === 0) f.connected = now();
+  }
+
+  onSecured(): void {
+    const f = this.flight;
+    if (f && f.opened > 0 && f.secured === 0) f.secured = now();
   }
 
   /** The socket ended, closed or failed. */
@@ -199,6 +234,10 @@ class Conn {
       case 'done':
         if (r.keepAlive && this.socket) this.reuseUntil = now() + (r.keepAliveMs === undefined ? KEEP_ALIVE_DEFAULT_MS : r.keepAliveMs - KEEP_ALIVE_MARGIN_MS);
         this.detach(!r.keepAlive);
+        if (this.sender.phases) {
+          f.ended = now();
+          this.sender.phases.record(f);
+        }
         f.settle({ status: r.status, body: r.body });
         return;
       case 'over-cap':
@@ -248,6 +287,9 @@ export class Sender {
   private waitingHead = 0;
   private readonly readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   private closed = false;
+  /** Set by `measure`: the measured window's phase histograms and live observer (none during the warm-up). */
+  phases: PhaseRecorder | undefined;
+  observer: SenderObserver | undefined;
 
   constructor(
     baseUrl: string,
@@ -278,6 +320,7 @@ export class Sender {
     f.intended = intended;
     f.deadline = now() + this.timeoutMs;
     this.inFlight.add(f);
+    this.observer?.sent(req);
     this.dispatching = true;
     try {
       const text = this.closed ? new InvalidRequestError('the sender is closed') : requestText(req, this.prefix, this.hostHeader, this.headers);
@@ -293,6 +336,20 @@ export class Sender {
       this.dispatching = false;
     }
     return f;
+  }
+
+  /** From now on, every request that gets a response has its phases recorded, and `observer` sees every request. */
+  measure(observer?: SenderObserver): void {
+    this.phases = new PhaseRecorder();
+    this.observer = observer;
+  }
+
+  /** The phase histograms since `measure` (empty ones without it); recording stops. */
+  takePhases(): PhaseHistograms {
+    const p = this.phases;
+    this.phases = undefined;
+    this.observer = undefined;
+    return p ? p.finish() : mergePhases([]);
   }
 
   /** One request outside a measured run (warm-up, invariant checks): the response, or rejects. */
@@ -326,6 +383,7 @@ export class Sender {
     if (proxy && this.secure) {
       return openTunnel(proxy, this.host, this.port, { timeoutMs: this.timeoutMs, proxyTls }).then(
         (raw) => {
+          conn.onConnected();
           const s = this.secureOver(conn, raw);
           raw.on('error', (e: Error) => conn.onGone(s, e));
           return s;
@@ -352,11 +410,13 @@ export class Sender {
       ALPNProtocols: ['http/1.1'],
       ...(this.servername ? { servername: this.servername } : {}),
     });
+    s.once('secureConnect', () => conn.onSecured());
     return this.watch(conn, s, true);
   }
 
   private watch(conn: Conn, s: Socket, data: boolean): Socket {
     s.setNoDelay(true);
+    s.once('connect', () => conn.onConnected());
     if (data) s.on('data', (d: Buffer) => conn.onData(s, d, 0, d.length));
     s.on('error', (e: Error) => conn.onGone(s, e));
     s.on('end', () => conn.onGone(s, undefined));

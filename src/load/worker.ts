@@ -10,7 +10,7 @@ const ready = (): Promise<number> =>
     parentPort!.postMessage({ ready: true });
   });
 
-runJob(job, ready).then(
+runJob(job, ready, (live) => parentPort!.postMessage({ live })).then(
   (output) => parentPort!.postMessage({ output }),
   (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) }),
 );

@@ -7,10 +7,12 @@ import { performance } from 'node:perf_hooks';
 import type { AbortedBy } from './engine-options.ts';
 import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
+import type { LiveSnapshot } from './live.ts';
 import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
 import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './tally.ts';
 import { mergeTimelines, type SecondBucket } from './timeline.ts';
+import { mergePhases, type PhaseHistograms } from './phases.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = siblingModule(import.meta.url, 'worker').href;
@@ -27,11 +29,15 @@ function startBarrier(n: number, leadMs: number, notBefore = 0): { wait: () => P
   return { wait, gate };
 }
 
-function inWorker(job: JobSpec, ready: () => Promise<number>): Promise<JobOutput> {
+/** A job's live snapshot (see JobSpec.live), with its index among the run's jobs. */
+export type OnLive = (job: number, s: LiveSnapshot) => void;
+
+function inWorker(job: JobSpec, ready: () => Promise<number>, onLive: ((s: LiveSnapshot) => void) | undefined): Promise<JobOutput> {
   return new Promise((resolve, reject) => {
     const w = new Worker(BOOT, { workerData: { entry: ENTRY, job } });
     let settled = false;
-    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string }) => {
+    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string; live?: LiveSnapshot }) => {
+      if (m.live) return onLive?.(m.live);
       if (m.ready) {
         void ready().then((startAt) => w.postMessage({ startAt }));
         return;
@@ -71,15 +77,17 @@ export interface MergedResult extends Tally {
   readonly startMs?: number;
   /** The first abort threshold a worker found broken (the others then stopped with it). */
   readonly aborted?: AbortedBy;
+  readonly phases: PhaseHistograms;
 }
 
 /** Epoch-ms clock shared by every thread of the process. */
 export const clock = (): number => performance.timeOrigin + performance.now();
 
 /** `notBefore` (epoch ms): the workers start measuring no earlier, e.g. at a start shared by shards. */
-export async function runJobs(jobs: readonly JobSpec[], threads: boolean, notBefore?: number): Promise<MergedResult> {
+export async function runJobs(jobs: readonly JobSpec[], threads: boolean, notBefore?: number, onLive?: OnLive): Promise<MergedResult> {
   const barrier = startBarrier(jobs.length, threads ? 50 : 5, notBefore);
-  const outputs = await Promise.all(jobs.map((j) => (threads ? inWorker(j, barrier.wait) : runJob(j, barrier.wait))));
+  const live = (i: number): ((s: LiveSnapshot) => void) | undefined => (onLive ? (s) => onLive(i, s) : undefined);
+  const outputs = await Promise.all(jobs.map((j, i) => (threads ? inWorker(j, barrier.wait, live(i)) : runJob(j, barrier.wait, live(i)))));
   return { ...mergeOutputs(outputs), startMs: Math.round(await barrier.gate) };
 }
 
@@ -97,6 +105,7 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
     checks: outputs.flatMap((o) => o.checks),
     stats: addCounts(outputs.map((o) => o.stats)),
     ...firstAbort(engines),
+    phases: mergePhases(engines.map((e) => e.phases)),
   };
 }
 

@@ -5,7 +5,8 @@
 import type { LoadRunResult, MergeNotes } from '../load/result.ts';
 import { esc } from './html-text.ts';
 import { publicUrl } from './load-json.ts';
-import { latencyScope, modelText, ms, thresholdName } from './load-md.ts';
+import { PHASES } from '../load/phases.ts';
+import { latencyScope, modelText, ms, PHASES_NOTE, thresholdName } from './load-md.ts';
 import { lineChart } from './svg-chart.ts';
 
 /** What the charts read of a run: everything but its encoded histogram (which report.json leaves out). */
@@ -33,6 +34,25 @@ function seconds(r: LoadFigures): LoadFigures['timeline'] {
 
 /** Whether the timeline counts offered requests (runs from before it did, and merges of them, do not). */
 const hasOffered = (r: LoadFigures): boolean => r.timeline.some((b) => (b.offered ?? 0) > 0);
+
+const PHASE_COLORS = ['#7f7f7f', '#8c564b', '#e377c2', '#ff7f0e', '#1f77b4', '#2ca02c'] as const;
+
+/** Each phase's percentile spectrum on one chart, and its figures in a table. */
+export function phasesSection(r: LoadFigures, h: 'h2' | 'h3'): string {
+  const p = r.phases;
+  if (!p) return '';
+  const rows = PHASES.map((k) => {
+    const s = p[k].latency;
+    return `<tr><th>${k}</th>${[s.p50, s.p90, s.p99, s.p999, s.max].map((v) => `<td>${ms(v)}</td>`).join('')}<td>${s.count}</td></tr>`;
+  }).join('\n');
+  const chart = spectraChart(PHASES.map((k, i) => ({ name: k, color: PHASE_COLORS[i]!, spectrum: p[k].spectrum })), 'Phases of a request by percentile');
+  return `<${h}>Phases of a request</${h}>
+<table class="figures"><tr><th>phase (ms)</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>samples</th></tr>
+${rows}
+</table>
+${chart}
+<p>${esc(`Phases ${PHASES_NOTE}`)}.</p>`;
+}
 
 export function throughputChart(r: LoadFigures): string {
   const b = seconds(r);
@@ -110,6 +130,7 @@ ${r.merged ? row('shards', shardText(r.merged)) : ''}
 ${sections.join('\n')}
 <${h}>Latency percentile spectrum</${h}>
 ${spectrumChart(r)}
+${phasesSection(r, h)}
 <${h}>Throughput over time</${h}>
 ${throughputChart(r)}
 ${achievedChart(r)}

@@ -1,5 +1,6 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
 import type { LoadRunResult, MergeNotes } from '../load/result.ts';
+import { PHASES } from '../load/phases.ts';
 import { publicUrl } from './load-json.ts';
 import { formatStages } from '../load/stages.ts';
 
@@ -41,6 +42,7 @@ export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = [
   L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
   L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${ms(r.latency.p50)} | ${ms(r.latency.p90)} | ${ms(r.latency.p99)} | ${ms(r.latency.p999)} | ${ms(r.latency.max)} | ${n0(r.latency.count)} |`, '', `The ${latencyScope(r)}.`, '');
+  L.push(...phaseLines(r));
   const reasons = Object.entries(r.reasons).sort((a, b) => b[1] - a[1]);
   if (reasons.length) {
     L.push('## Not succeeded, by reason', '', '| reason | count |', '|---|---:|');
@@ -78,6 +80,21 @@ export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = [
   if (Object.keys(r.stats).length) L.push('## Scenario figures', '', ...Object.entries(r.stats).map(([k, v]) => `- ${k}: ${n0(v)}`), '');
   L.push('## Load generator', '', `${r.generator.note}.`, '');
   return L.join('\n');
+}
+
+/** What each phase of the answered requests took: where the time went (server, network or generator). */
+export const PHASES_NOTE = 'for the requests that got a response: blocked is the wait from the intended send time for a connection (queue, busy generator); connect and TLS count only the requests that opened a connection; wait is the time to first byte';
+
+function phaseLines(r: LoadRunResult): string[] {
+  const p = r.phases;
+  if (!p) return [];
+  const L = ['## Phases of a request (ms)', '', '| phase | p50 | p90 | p99 | p99.9 | max | mean | samples |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const k of PHASES) {
+    const s = p[k].latency;
+    L.push(`| ${k} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.p999)} | ${ms(s.max)} | ${ms(s.mean)} | ${n0(s.count)} |`);
+  }
+  L.push('', `Phases ${PHASES_NOTE}.`, '');
+  return L;
 }
 
 /** What a merge was made of: the shards present, and those missing, given twice or late. */

@@ -28,7 +28,7 @@ describe('load k8s', () => {
     const out = join(dir, 'stages.yaml');
     const code = await loadK8s.handler({
       shards: 4, image: 'reg.example/pp:2', scenario: 'commit-throughput', duration: '30s', lead: '2m', name: 'pouchproof-load', threshold: ['p99<50ms:abort-after=30s'], param: [],
-      'allow-remote': true, target: 'https://staging.example', stages: '30s:800/s,2m:8000/s,30s:0/s', out,
+      'allow-remote': true, 'metrics-port': 9464, target: 'https://staging.example', stages: '30s:800/s,2m:8000/s,30s:0/s', out,
     });
     expect(code).toBe(0);
     const job = parse(readFileSync(out, 'utf8')) as Obj;
@@ -37,7 +37,7 @@ describe('load k8s', () => {
     expect(args).not.toContain('--duration');
     const stages = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      expect(await loadK8s.handler({ shards: 2, image: 'x', scenario: 'commit-throughput', duration: '30s', lead: '2m', name: 'n', threshold: [], param: [], 'allow-remote': true, stages: '30s:10c,1m:100/s' })).toBe(4);
+      expect(await loadK8s.handler({ shards: 2, image: 'x', scenario: 'commit-throughput', duration: '30s', lead: '2m', name: 'n', threshold: [], param: [], 'allow-remote': true, 'metrics-port': 0, stages: '30s:10c,1m:100/s' })).toBe(4);
       expect(String(stages.mock.calls[0]?.[0])).toMatch(/one list shapes one model/);
     } finally {
       stages.mockRestore();
@@ -54,6 +54,20 @@ describe('load k8s', () => {
     expect(args).toContain('--print-shard');
     expect(args.slice(args.indexOf('--profile'), args.indexOf('--profile') + 2)).toEqual(['--profile', '/etc/pouchproof/profile.json']);
     expect(at(job, 'spec', 'template', 'spec', 'volumes', 1, 'secret', 'secretName')).toBe('pp-profile');
+  });
+
+  it('annotates its pods for a Prometheus scrape and serves the metrics port on every interface', () => {
+    const job = indexedJob({ ...base, metricsPort: 9464 });
+    expect(() => new Job(job as never).validate()).not.toThrow();
+    expect(at(job, 'spec', 'template', 'metadata', 'annotations')).toEqual({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464', 'prometheus.io/path': '/metrics' });
+    expect(at(job, 'spec', 'template', 'spec', 'containers', 0, 'ports')).toEqual([{ name: 'metrics', containerPort: 9464, protocol: 'TCP' }]);
+    const args = at(job, 'spec', 'template', 'spec', 'containers', 0, 'args') as string[];
+    expect(args.slice(args.indexOf('--metrics-listen'), args.indexOf('--metrics-listen') + 2)).toEqual(['--metrics-listen', ':9464']);
+    // Without a port: no endpoint, no annotation.
+    const none = indexedJob(base);
+    expect(at(none, 'spec', 'template', 'metadata', 'annotations')).toBeUndefined();
+    expect(at(none, 'spec', 'template', 'spec', 'containers', 0, 'args')).not.toContain('--metrics-listen');
+    expect(() => indexedJob({ ...base, metricsPort: 70_000 })).toThrow(K8sError);
   });
 
   it('fails validation when the manifest is broken (the validator is real)', () => {
@@ -80,11 +94,12 @@ describe('load k8s', () => {
     const job = parse(text) as Obj;
     expect(() => new Job(job as never).validate()).not.toThrow();
     const args = at(job, 'spec', 'template', 'spec', 'containers', 0, 'args') as string[];
-    expect(args).toEqual(expect.arrayContaining(['--seed', '--connections', '6', '--threshold', 'p99<50ms', '--allow-remote']));
+    expect(args).toEqual(expect.arrayContaining(['--seed', '--connections', '6', '--threshold', 'p99<50ms', '--allow-remote', '--metrics-listen', ':9464']));
+    expect(at(job, 'spec', 'template', 'metadata', 'annotations', 'prometheus.io/scrape')).toBe('true');
     expect(text).not.toMatch(/privateJwk|"d":|authorization/i);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const code = await loadK8s.handler({ shards: 3, image: 'x', scenario: 'usage-flood', duration: '30s', lead: '2m', name: 'pouchproof-load', threshold: [], param: [], 'allow-remote': false });
+      const code = await loadK8s.handler({ shards: 3, image: 'x', scenario: 'usage-flood', duration: '30s', lead: '2m', name: 'pouchproof-load', threshold: [], param: [], 'allow-remote': false, 'metrics-port': 9464 });
       expect(code).toBe(4);
       expect(String(err.mock.calls[0]?.[0])).toMatch(/--allow-remote/);
     } finally {

@@ -13,6 +13,7 @@ import { profileFileIssues, profileRefs } from '../../target/profile.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { formatStages, parseStages, stagesDurationMs } from '../../load/stages.ts';
+import { DEFAULT_METRICS_PORT } from '../../load/live.ts';
 
 /** Pods need time to be scheduled and pull the image before the shared start. */
 const DEFAULT_LEAD = '2m';
@@ -39,7 +40,8 @@ function k8sOptions(y: Argv) {
     .option('threshold', { type: 'string', array: true, default: [], describe: "judged by 'load merge' on the whole; one with ':abort' also stops each shard that breaks it on its own share" })
     .option('param', { type: 'string', array: true, default: [], describe: 'scenario parameter name=value' })
     .option('seed', numberOption('seed shared by the shards (default: drawn now)'))
-    .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' });
+    .option('allow-remote', { type: 'boolean', default: false, describe: 'required: the pods load a target that is not their loopback' })
+    .option('metrics-port', { type: 'number', default: DEFAULT_METRICS_PORT, describe: 'each pod serves live Prometheus metrics on this port, with the prometheus.io scrape annotations (0: none)' });
 }
 
 /** `pouchproof load k8s`: an Indexed Job running a sharded load run, as YAML. */
@@ -91,6 +93,7 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
     startAtMs: nowMs + leadMs,
     durationMs,
     nowMs,
+    ...(argv['metrics-port'] !== 0 ? { metricsPort: argv['metrics-port'] } : {}),
   };
   const job = indexedJob(o);
   const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${stringify(job, { lineWidth: 0, aliasDuplicateObjects: false })}`;

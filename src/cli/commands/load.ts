@@ -66,7 +66,8 @@ function loadOptions(y: Argv) {
 
     .option('shard', { type: 'string', describe: "run shard I of N (0-based, e.g. 0/4): its share of the rate or connections, its own identifiers; writes shard.json and shard.hlog for 'load merge', which judges the thresholds" })
     .option('start-at', { type: 'string', describe: 'start measuring at this time (ISO with zone, or epoch ms; at most 1 h ahead), shared by the shards' })
-    .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" });
+    .option('print-shard', { type: 'boolean', default: false, describe: "also print the shard files to stdout between markers, for 'kubectl logs' to collect" })
+    .option('metrics-listen', { type: 'string', describe: 'serve live Prometheus metrics at HOST:PORT/metrics while the run lasts (e.g. 127.0.0.1:9464; :9464 for every interface)' });
 }
 
 /** `pouchproof load`: one load scenario against a target, or against the embedded reference. */
@@ -121,6 +122,7 @@ function runOptionsOf(argv: FlagsOf<typeof loadOptions>, run: RunParts): RunLoad
     allowRemote: argv['allow-remote'],
     ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
+    ...(argv['metrics-listen'] !== undefined ? { metricsListen: argv['metrics-listen'], onMetricsListening: (url: string) => process.stdout.write(`live metrics at ${url}\n`) } : {}),
   };
 }
 
