@@ -25,7 +25,7 @@ const LIST = [
   u('results-reordered', 'the results of 4.2 are listed in the reverse order of the ops', '4.2: "an array of Operation result (2.6)", no order shown'),
   u('extra-response-members', 'every success carries members the spec does not list: data.server_time and meta.served_by', '2.1 and 4.x list the required members; 2.8: "Fields of the … request records beyond the identifiers above: not shown"'),
   u('revoked-false-when-already', 'revoking a browser already revoked answers data.revoked false (it was revoked before, not by this request)', '3: the meaning of the state-like boolean revoked is not shown'),
-  u('head-seq-clock', 'data.head_seq of 4.6 is the change\'s time in milliseconds, kept strictly increasing per account', '4.6: "data.head_seq (integer, required)", its meaning not shown'),
+  u('head-seq-clock', 'data.head_seq of 4.6 is the change\'s time in microseconds, kept strictly increasing per account', '4.6: "data.head_seq (integer, required)", its meaning not shown'),
   u('deleted-is-final', 'an artifact whose head is a delete takes only a restore: an update, rename, delete or resolve on that head is refused', '3: "States and transitions: not shown"'),
 ] as const;
 

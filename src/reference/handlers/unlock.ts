@@ -3,12 +3,17 @@
  * accepted on its own. `head_seq` is an account-level counter (`head-seq-semantics`): raised by one
  * per change, or by the number of statements committed (an empty list leaves it where it was).
  */
+import { performance } from 'node:perf_hooks';
 import { dataOut, offSpec, type Handler } from '../context.ts';
 
-/** `head-seq-clock`: the change's time in ms, one more than the last where the clock has not moved on, per account. */
+/**
+ * `head-seq-clock`: the change's time in microseconds, one more than the last where the clock has not
+ * moved on, per account. Microseconds, so that two changes never land one apart (a millisecond clock
+ * moved by one between two quick changes reads as a counter on a fast machine and not on a slow one).
+ */
 const lastClockHead = new Map<string, number>();
 function clockHead(accountId: string): number {
-  const head = Math.max(Date.now(), (lastClockHead.get(accountId) ?? 0) + 1);
+  const head = Math.max(Math.round((performance.timeOrigin + performance.now()) * 1000), (lastClockHead.get(accountId) ?? 0) + 1);
   lastClockHead.set(accountId, head);
   return head;
 }
