@@ -8,6 +8,7 @@ import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
+import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 export interface ConsoleOptions {
@@ -186,6 +187,8 @@ export class ConsoleView {
     for (const h of report.hints ?? []) w.push(this.paint('yellow', `to decide more: ${h}`));
     const throttled = throttlingLine(report);
     if (throttled) w.push(`throttling: ${throttled}`);
+    const nemesis = nemesisLine(report);
+    if (nemesis) w.push(this.paint('yellow', `nemesis: ${nemesis}`));
     w.push(vouchedLine(report));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
     w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${notTaken.length ? `, ${notTaken.length} fixed reading(s) not taken` : ''}${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}${t.findings.unknown ? `, ${t.findings.unknown} unknown` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);
