@@ -102,12 +102,12 @@ export async function reportRows(ctx: CaseContext, sourceId: string, rows: Repor
   const request = { params: { sourceId }, body: { rows: [...rows] } };
   const ex = await ctx.send('reportUsage', request);
   const served = await judgeServed(ctx, 'reportUsage', request, ex, { what });
-  if (served.ok) keep(answers, ex.data?.stored, ex);
+  if (served.ok) keepAnswer(answers, ex.data?.stored, ex);
   return served;
 }
 
 /** Keeps an answer's stored, marked when it answered a copy sent again after no answer (usage-model.ts `StoredAnswers`). */
-function keep(answers: StoredAnswers, stored: number | undefined, ex: Exchange): void {
+export function keepAnswer(answers: StoredAnswers, stored: number | undefined, ex: Exchange): void {
   answers.push(stored);
   if (resentAfterNoAnswer(ex)) markResent(answers, answers.length - 1);
 }
@@ -149,7 +149,7 @@ export async function reportRaced(ctx: CaseContext, sourceId: string, rows: read
     const request = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
     const served = await judgeServed(ctx, 'reportUsage', request, ex, { what: `concurrent report ${i + 1} of ${rows.length}` });
     if (!served.ok) return served;
-    if (ex.verdict === 'accepted') keep(answers, dataOf(ex)?.['stored'] as number | undefined, ex);
+    if (ex.verdict === 'accepted') keepAnswer(answers, dataOf(ex)?.['stored'] as number | undefined, ex);
   }
   return PASS;
 }

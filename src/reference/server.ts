@@ -155,7 +155,7 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     const rawBody = await readBody(req, faults);
     const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
     const badBody = validator.check(endpoint, body);
-    const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture };
+    const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };
     if (badBody) {
       if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
       throw badBody;

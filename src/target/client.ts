@@ -365,7 +365,11 @@ export class TargetClient {
       if (noAnswer && met.length === 0 && n.refusedBetween(t0, performance.now())) faults.push({ attempt, fault: 'partition', detail: 'connection refused inside a partition window' });
       if (!noAnswer || attempt > policy.count || o.signal?.aborted) {
         if (noAnswer) this.nemesisTally.unanswered++;
-        return faults.length > 0 || attempt > 1 ? { ...ex, nemesis: { attempts: attempt, faults } } : ex;
+        const nemesis = { attempts: attempt, faults };
+        // The last copy's answer was the nemesis's to drop: pouchproof's own doing, which blames nothing on the target.
+        const dropped = noAnswer && faults.some((f) => f.attempt === attempt && f.fault !== 'delay' && f.fault !== 'duplicate');
+        if (dropped) return { ...ex, failure: 'aborted', reason: `no answer: the nemesis dropped the last of ${attempt} copies (${ex.reason}), and the retry policy was spent`, nemesis };
+        return faults.length > 0 || attempt > 1 ? { ...ex, nemesis } : ex;
       }
       this.nemesisTally.retries++;
       await sleep(policy.backoffMs * 2 ** (attempt - 1), o.signal);

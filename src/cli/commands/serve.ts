@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { EXIT } from '../../check/run/exit-code.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
-import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
+import { FAULTS, NEMESIS_ONLY_FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
@@ -50,6 +50,7 @@ class BadInput extends Error {}
 async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
   if (argv['list-faults']) {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
+    for (const f of NEMESIS_ONLY_FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed under --nemesis by: ${f.expectedKillers.join(', ')}]\n`);
     return 0;
   }
   if (argv['list-readings']) {
@@ -69,7 +70,7 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
   const port = argv.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
   const faults = argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
-  const unknown = faults.filter((f) => !isFaultName(f));
+  const unknown = faults.filter((f) => !isFaultName(f) && !NEMESIS_ONLY_FAULTS.some((n) => n.name === f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
   let readings: Readings;
   try {
