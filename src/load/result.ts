@@ -4,6 +4,7 @@
  * computes them (run.ts, capacity.ts, baseline.ts, merge.ts), so that code and the reports can all
  * read one result without importing each other.
  */
+import type { NemesisSummary } from '../target/nemesis/index.ts';
 import type { GrowthVerdict } from './growth.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
@@ -61,6 +62,11 @@ export interface LoadRunResult {
   readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
   readonly stats: Readonly<Record<string, number>>;
   readonly checks: readonly CheckResult[];
+  /**
+   * Set when the run went through the nemesis (docs/nemesis.md): what it injected, and the copies sent
+   * again after no answer. A request still unanswered after them is in `totals.errors`, never left out.
+   */
+  readonly nemesis?: Omit<NemesisSummary, 'unanswered'>;
   readonly generator: {
     readonly busy: readonly number[];
     readonly loopUtilization: readonly number[];

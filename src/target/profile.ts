@@ -80,6 +80,11 @@ export interface Profile {
   credentials?: readonly CommandCredential[];
   /** Faults injected on pouchproof's side of the wire, and the retry policy under them (docs/nemesis.md); absent: a clean wire. */
   nemesis?: NemesisPlan;
+  /**
+   * Where a nemesis for this profile already listens (on loopback): set at run time by a load run,
+   * whose nemesis lives in the main thread while its workers' connections go through it.
+   */
+  nemesisPort?: number;
 }
 
 export class ProfileError extends Error {

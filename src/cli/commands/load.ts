@@ -1,3 +1,5 @@
+import { parseNemesis, type NemesisPlan } from '../../target/nemesis/index.ts';
+import { loadNemesisLine } from '../../report/nemesis.ts';
 import type { Argv } from 'yargs';
 import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
@@ -58,6 +60,7 @@ function loadOptions(y: Argv) {
     .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only (it names the reference, under CI too): switch on a named fault' })
     .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
     .option('seed', numberOption('seed of the body generator'))
+    .option('nemesis', { type: 'string', requiresArg: true, describe: 'faults on the engine\'s own connections, seeded, with retries after no answer, e.g. lose-response=2%,reset-mid-request=1% (docs/nemesis.md)' })
     .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
     // The old spelling of --report-dir: still read, hidden from --help, with a warning.
     .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
@@ -78,6 +81,15 @@ const load = defineCommand({
   // Bad input is reported as one line with exit code 4 before anything is started; a target not reached, exit 3.
   handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
 });
+
+/** `--nemesis SPEC` as a plan; a SPEC pouchproof cannot read is bad input (exit 4). */
+function nemesisPlanOf(spec: string): NemesisPlan {
+  try {
+    return parseNemesis(spec);
+  } catch (e) {
+    throw new UsageError(`--nemesis: ${(e as Error).message}`);
+  }
+}
 
 /** `--report-dir`, or the deprecated `--reports` with a warning when it is the one given. */
 function reportDirOf(argv: { readonly 'report-dir'?: string | undefined; readonly reports?: string | undefined }): string {
@@ -126,6 +138,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...(startAt ? { startAt } : {}),
     allowRemote: argv['allow-remote'],
     ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
+    ...(argv['nemesis'] !== undefined ? { nemesis: nemesisPlanOf(argv.nemesis) } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
   };
   // Last of the checks, so that bad input is named as such under CI too; a `--fault` names the reference on purpose.
@@ -153,6 +166,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
     ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
     ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
+    ...(r.nemesis ? [`nemesis: ${loadNemesisLine(r)}`] : []),
     ...baselineConsole(r),
     ...capacityConsole(r),
     `report: ${written.dir}/load.html`,

@@ -13,7 +13,15 @@ import { draw } from './draw.ts';
 import { partitionEnd, type NemesisFault, type NemesisPlan } from './grammar.ts';
 import { NemesisConnection, type Decision } from './connection.ts';
 
-export { NEMESIS_TAG_HEADER } from './connection.ts';
+import { NEMESIS_TAG_HEADER } from './connection.ts';
+
+export { NEMESIS_TAG_HEADER };
+
+/** The tag of a copy sent again after no answer by a sender that tags nothing else (the load engine's). */
+export const NEMESIS_RETRY_TAG = 'retry';
+
+/** The header line that marks such a copy. */
+export const NEMESIS_RETRY_LINE = `${NEMESIS_TAG_HEADER}: ${NEMESIS_RETRY_TAG}\r\n`;
 
 /** One fault injected into one request (or one connection, for a partition that refused it). */
 export interface NemesisEvent {
@@ -43,6 +51,8 @@ export class Nemesis {
   private untagged = 0;
   private refusals: number[] = [];
   requests = 0;
+  /** Requests tagged `retry` (the load engine's copies sent again after no answer). */
+  retries = 0;
 
   constructor(
     readonly plan: NemesisPlan,
@@ -77,8 +87,8 @@ export class Nemesis {
     return this.refusals.some((t) => t >= from && t <= to);
   }
 
-  stats(): { readonly requests: number; readonly counts: NemesisCounts } {
-    return { requests: this.requests, counts: { ...this.counts } };
+  stats(): { readonly requests: number; readonly retries: number; readonly counts: NemesisCounts } {
+    return { requests: this.requests, retries: this.retries, counts: { ...this.counts } };
   }
 
   /** ms since the nemesis started: the partitions' clock. */
@@ -97,7 +107,9 @@ export class Nemesis {
   /** What the nemesis does to the request tagged `tag` (untagged requests, e.g. the load engine's, are numbered in arrival order). */
   decide(tag: string | undefined): Decision {
     this.requests++;
-    const key = tag ?? `u${this.untagged++}`;
+    // The load engine tags only its retries: they draw from the arrival order, as its first copies do.
+    if (tag === NEMESIS_RETRY_TAG) this.retries++;
+    const key = tag === undefined || tag === NEMESIS_RETRY_TAG ? `u${this.untagged++}` : tag;
     const p = this.plan;
     const u = draw(this.seed, key, 'fault');
     const fault = u < p.resetMidRequest ? 'reset-mid-request' : u < p.resetMidRequest + p.loseResponse ? 'lose-response' : u < p.resetMidRequest + p.loseResponse + p.duplicate ? 'duplicate' : undefined;
