@@ -86,13 +86,12 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     if (o.stopWhen && r.findings.some(o.stopWhen)) health.stopReason ??= 'not run: the run stopped at the first finding';
     stop.after(r);
   };
-  let nemesis: RunResult['nemesis'];
   try {
     for (const step of steps) await inPool(step.indices, step.atOnce, runOne, () => false);
   } finally {
-    nemesis = client.nemesisSummary();
     if (!o.client) await client.close().catch(() => undefined);
   }
+  const nemesis = client.nemesisSummary();
   const throttle = client.throttling();
   const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
   const { unreachable, tooSlow } = health;

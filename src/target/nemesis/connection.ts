@@ -6,7 +6,14 @@
  */
 import type net from 'node:net';
 import type { NemesisFault } from './grammar.ts';
-import type { Nemesis } from './proxy.ts';
+
+/** What a connection asks of the nemesis it runs under (proxy.ts `Nemesis`). */
+export interface NemesisHost {
+  decide(tag: string | undefined): Decision;
+  note(key: string, fault: NemesisFault, detail: string): void;
+  partitionWait(): Promise<boolean>;
+  sendCopy(bytes: Buffer): Promise<void>;
+}
 
 /** What the nemesis does to one request. `cut`: where in the body a reset falls (a fraction). */
 export interface Decision {
@@ -48,7 +55,7 @@ export class NemesisConnection {
   private ended = false;
 
   constructor(
-    private readonly n: Nemesis,
+    private readonly n: NemesisHost,
     private readonly client: net.Socket,
     private readonly target: net.Socket,
   ) {

@@ -11,7 +11,7 @@ import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { draw } from './draw.ts';
 import { partitionEnd, type NemesisFault, type NemesisPlan } from './grammar.ts';
-import { NemesisConnection, type Decision } from './connection.ts';
+import { NemesisConnection, type Decision, type NemesisHost } from './connection.ts';
 
 import { NEMESIS_TAG_HEADER } from './connection.ts';
 
@@ -41,7 +41,7 @@ export type NemesisCounts = Readonly<Record<NemesisFault, number>>;
 /** A duplicate's copy is given this long to be answered before its connection is dropped. */
 const DUPLICATE_WAIT_MS = 5_000;
 
-export class Nemesis {
+export class Nemesis implements NemesisHost {
   readonly ready: Promise<number>;
   private readonly server: net.Server;
   private readonly startedAt = performance.now();
@@ -63,15 +63,6 @@ export class Nemesis {
     this.ready = new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(0, '127.0.0.1', () => resolve((this.server.address() as net.AddressInfo).port));
-    });
-  }
-
-  /** A connection to the nemesis, for a client's connector. */
-  async connect(): Promise<net.Socket> {
-    const port = await this.ready;
-    return await new Promise((resolve, reject) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => resolve(s)).once('error', reject);
     });
   }
 
