@@ -10,7 +10,6 @@ import USAGE from '../../properties/usage.ts';
 import { isFailing, runProperties, type RunResult } from '../../src/check/run/index.ts';
 import type { Property } from '../../src/check/property.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
-import { parseNemesis } from '../../src/target/nemesis/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 
 const SPEC = 'lose-response=20%,reset-mid-request=10%,duplicate=10%';
