@@ -8,7 +8,7 @@ import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
-import { nemesisLine } from './nemesis.ts';
+import { nemesisLine, nemesisWords } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 export interface ConsoleOptions {
@@ -28,9 +28,11 @@ const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36,
 type Colour = keyof typeof CODES;
 
 /** A failing finding's detail, one line each: what broke, on what ground, the case, how to replay it, its last curl line. */
-export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl'>): string[] {
+export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl' | 'exchanges'>): string[] {
   const w = [f.message];
   if (f.ground) w.push(`ground: ${f.ground}`);
+  // Where the nemesis struck this finding's exchanges: a lost answer behind a retry is part of the case.
+  for (const ex of f.exchanges ?? []) if (ex.nemesis) w.push(`nemesis on exchange #${ex.id}: ${nemesisWords(ex.nemesis)}`);
   if (f.counterexample) w.push(`counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
   if (f.replay) w.push(`replay: pouchproof replay ${f.replay}`);
   // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.

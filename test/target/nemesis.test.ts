@@ -224,3 +224,22 @@ describe('the nemesis on the wire', () => {
     }
   });
 });
+
+describe('the nemesis in the reports', () => {
+  it('names each fault with the copy it hit, per exchange, and the run\'s injections and retries', async () => {
+    const { findingDetail } = await import('../../src/report/console.ts');
+    const { nemesisLine } = await import('../../src/report/nemesis.ts');
+    const { recordExchange } = await import('../../src/check/run/exchange-record.ts');
+    const client = clientWith('lose-response=100%,retries=1,backoff=1ms');
+    try {
+      const recorded = recordExchange(await report(client), []);
+      expect(recorded.nemesis?.faults.map((f) => [f.attempt, f.fault])).toEqual([[1, 'lose-response'], [2, 'lose-response']]);
+      const lines = findingDetail({ message: 'm', exchanges: [recorded] });
+      expect(lines.join('\n')).toMatch(new RegExp(`nemesis on exchange #${recorded.id}: copy 1: lose-response .*copy 2: lose-response .*2 copies sent`));
+      const summary = client.nemesisSummary()!;
+      expect(nemesisLine({ nemesis: summary })).toMatch(/^lose-response=100%,retries=1,backoff=1ms \(seed 1\): lose-response 2; 1 retry after no answer \(50\.0% of the 2 requests\); 1 call still unanswered/);
+    } finally {
+      await client.close();
+    }
+  });
+});
