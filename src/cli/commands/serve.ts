@@ -71,6 +71,7 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
   const faults = argv.fault.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
   const unknown = faults.filter((f) => !isFaultName(f) && !NEMESIS_ONLY_FAULTS.some((n) => n.name === f));
+  const nemesisOnly = faults.filter((f) => NEMESIS_ONLY_FAULTS.some((n) => n.name === f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
   let readings: Readings;
   try {
@@ -124,6 +125,8 @@ async function run(argv: FlagsOf<typeof serveOptions>): Promise<number> {
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
       (ref.faults.length > 0 ? `faults switched on: ${ref.faults.join(', ')}\n` : 'no faults switched on\n') +
+      // A nemesis-only fault is not among the reference's faults (nothing shows it on a clean wire): said apart.
+      (nemesisOnly.length > 0 ? `nemesis-only faults switched on (run with --nemesis to see them): ${nemesisOnly.join(', ')}\n` : '') +
       (active.length > 0 ? `readings served (registry defaults otherwise): ${active.join(', ')}\n` : 'readings served: the registry defaults\n') +
       `run the suite against it: pouchproof run --profile ${profilePath}\n` +
       (judged.length > 0 ? `  judged under these readings: pouchproof run --profile ${profilePath} ${judged.map((k) => `--assume ${k}`).join(' ')}\n` : '') +
