@@ -14,8 +14,8 @@ import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
 import { prepare } from './support/requests.ts';
 import { judgePlan, storedFitsAReading } from './support/usage.ts';
-import { judgeRelation, probeTail, zeroed, type UsageRelation } from './support/usage-relations.ts';
-import { rowKey, type UsageRow } from '../src/check/model/usage-model.ts';
+import { judgeRelation, keepAnswer, probeTail, zeroed, type UsageRelation } from './support/usage-relations.ts';
+import { rowKey, type StoredAnswers, type UsageRow } from '../src/check/model/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
 const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
@@ -221,7 +221,9 @@ async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, 
   const acc = await judgeServed(ctx, 'reportUsage', request, ex, { what: `the refused report's valid rows, sent alone` });
   if (!acc.ok || ex.verdict !== 'accepted') return acc;
   // The model says what a source that holds nothing answers, under every reading of stored.
-  return judgePlan(ctx, [{ source: 0, rows: valid }], [ex.data?.stored], onStored);
+  const answers: StoredAnswers = [];
+  keepAnswer(answers, ex.data?.stored, ex);
+  return judgePlan(ctx, [{ source: 0, rows: valid }], answers, onStored);
 }
 
 /**

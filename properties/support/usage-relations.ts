@@ -22,9 +22,9 @@
 import { judgeServed } from '../../src/check/judge/controls.ts';
 import { blame, dataOf, type Blame } from '../../src/check/judge/judge.ts';
 import type { Json } from '../../src/gen/index.ts';
-import type { Exchange } from '../../src/target/client.ts';
+import { resentAfterNoAnswer, type Exchange } from '../../src/target/client.ts';
 import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
-import { rowKey, type UsageRow } from '../../src/check/model/usage-model.ts';
+import { markResent, resentAt, rowKey, type StoredAnswers, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { USAGE_COUNTERS, usageTotal } from '../../src/spec/index.ts';
 
@@ -98,12 +98,18 @@ export function probeTail(rows: Report): Report[] {
 }
 
 /** Reports `rows` on `sourceId`: PASS with its `stored` put in `answers`, or what the refusal comes to. */
-export async function reportRows(ctx: CaseContext, sourceId: string, rows: Report, what: string, answers: (number | undefined)[]): Promise<Outcome> {
+export async function reportRows(ctx: CaseContext, sourceId: string, rows: Report, what: string, answers: StoredAnswers): Promise<Outcome> {
   const request = { params: { sourceId }, body: { rows: [...rows] } };
   const ex = await ctx.send('reportUsage', request);
   const served = await judgeServed(ctx, 'reportUsage', request, ex, { what });
-  if (served.ok) answers.push(ex.data?.stored);
+  if (served.ok) keepAnswer(answers, ex.data?.stored, ex);
   return served;
+}
+
+/** Keeps an answer's stored, marked when it answered a copy sent again after no answer (usage-model.ts `StoredAnswers`). */
+export function keepAnswer(answers: StoredAnswers, stored: number | undefined, ex: Exchange): void {
+  answers.push(stored);
+  if (resentAfterNoAnswer(ex)) markResent(answers, answers.length - 1);
 }
 
 /** How long to wait for every racing request to be held before releasing them anyway. */
@@ -137,13 +143,13 @@ export async function reportTogether(ctx: CaseContext, sourceId: string, rows: r
 const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
 
 /** Reports sent at once on `sourceId`, each row its own request: PASS with their `stored` put in `answers`, or the first refusal's outcome. */
-export async function reportRaced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: (number | undefined)[]): Promise<Outcome> {
+export async function reportRaced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: StoredAnswers): Promise<Outcome> {
   const exchanges = await reportTogether(ctx, sourceId, rows);
   for (const [i, ex] of exchanges.entries()) {
     const request = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
     const served = await judgeServed(ctx, 'reportUsage', request, ex, { what: `concurrent report ${i + 1} of ${rows.length}` });
     if (!served.ok) return served;
-    if (ex.verdict === 'accepted') answers.push(dataOf(ex)?.['stored'] as number | undefined);
+    if (ex.verdict === 'accepted') keepAnswer(answers, dataOf(ex)?.['stored'] as number | undefined, ex);
   }
   return PASS;
 }
@@ -160,7 +166,7 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
   const rel = { ...relation, tail: [[OBSERVER], ...relation.tail] };
   const more = relation.more ?? relation.right.map((r) => raisedBy(r, 2));
   const sources: Record<Source, string> = { left: o.leftSource ?? ctx.sourceId(), right: ctx.sourceId(), again: ctx.sourceId(), more: ctx.sourceId() };
-  const answers: Record<Source, (number | undefined)[]> = { left: [], right: [], again: [], more: [] };
+  const answers: Record<Source, StoredAnswers> = { left: [], right: [], again: [], more: [] };
   const send = (s: Source, rows: Report, what: string) => reportRows(ctx, sources[s], rows, what, answers[s]);
   // The right history is sent one report at a time: it is the control for determinism (again) and for sight (more).
   for (const [i, rows] of rel.right.entries()) {
@@ -179,21 +185,34 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
       if (!o.ok) return o;
     }
   }
-  if (show(answers.right) !== show(answers.again)) {
+  if (partsAt(answers.right, answers.again, 0) >= 0) {
     return unknownOutcome(`one history sent to two fresh sources answered stored ${show(answers.right)} and ${show(answers.again)}: stored depends on more than the rows held, the report and the reports before it, so no relation between two sources can be judged`);
   }
   const n = rel.left.length;
-  const [lt, rt, mt] = [answers.left.slice(n), answers.right.slice(n), answers.more.slice(n)];
-  if (show(rt) === show(mt)) {
+  const [lt, rt] = [answers.left.slice(n), answers.right.slice(n)];
+  if (partsAt(answers.right, answers.more, n) < 0) {
     return unknownOutcome(`the common reports answered stored ${show(rt)} on a source holding the rows and on one holding ${relation.more ? 'what a broken law would leave' : 'two tokens more of each'}: stored shows nothing of the totals held here, so equal answers would prove nothing`);
   }
-  const at = lt.findIndex((x, i) => x !== rt[i]);
-  if (at < 0) return PASS;
+  const parted = partsAt(answers.left, answers.right, n);
+  if (parted < 0) return PASS;
+  const at = parted - n;
   return blame(
     rel.law,
     `${rel.because}; yet the same report (${describe(rel.tail[at]!)}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
       `(histories ${describeAll(rel.left)}${rel.leftTogether ? ' sent at once' : ''} | ${describeAll(rel.right)}; the second history answered the same on a third fresh source, so stored follows what the source holds)`,
   );
+}
+
+/**
+ * The first index from `from` at which two sources' answers part, or -1. An answer to a report sent
+ * again after no answer (under the nemesis) may be the replay's: it is compared with nothing, and the
+ * answers after it judge the state it left.
+ */
+function partsAt(a: StoredAnswers, b: StoredAnswers, from: number): number {
+  for (let i = from; i < Math.max(a.length, b.length); i++) {
+    if (a[i] !== b[i] && !resentAt(a, i) && !resentAt(b, i)) return i;
+  }
+  return -1;
 }
 
 async function sequentially(steps: readonly (() => Promise<Outcome>)[]): Promise<Outcome> {

@@ -12,6 +12,7 @@ import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
 import {
   USAGE_READING_PAIRS,
+  type StoredAnswers,
   blindTo,
   calibrationPlan,
   finalRow,
@@ -150,9 +151,9 @@ export async function runUsagePlan(ctx: CaseContext, bare: readonly UsageRequest
 }
 
 /** Sends a plan's requests one by one (a fresh source id per plan source), keeping each accepted answer's `stored`. */
-function planSender(ctx: CaseContext): { send: (req: UsageRequest, i: number) => Promise<Outcome>; observed: (number | undefined)[] } {
+function planSender(ctx: CaseContext): { send: (req: UsageRequest, i: number) => Promise<Outcome>; observed: StoredAnswers } {
   const ids = new Map<number, string>();
-  const observed: (number | undefined)[] = [];
+  const observed: StoredAnswers = [];
   const send = async (req: UsageRequest, i: number): Promise<Outcome> => {
     let id = ids.get(req.source);
     if (!id) ids.set(req.source, (id = ctx.sourceId()));
@@ -192,7 +193,7 @@ export function noReadingFits(answers: readonly (number | undefined)[], what: st
 export function judgePlan(
   ctx: CaseContext,
   plan: readonly UsageRequest[],
-  observed: readonly (number | undefined)[],
+  observed: StoredAnswers,
   rule: Blame = { judgement: NEVER_ADDED },
   calibration = 0,
   // A case judging how rows merge (4.3's rules) vouches only where stored would have answered a wrong merge otherwise.
@@ -200,7 +201,7 @@ export function judgePlan(
 ): Outcome {
   const chosen = readings(ctx);
   const predicted = (p: { key: KeyReading; stored: StoredReading }) => predict(plan, p.key, p.stored);
-  const fitCalibration = calibration > 0 ? fittingPairs(plan.slice(0, calibration), observed.slice(0, calibration)) : USAGE_READING_PAIRS.filter((p) => p.key === chosen.key && p.stored === chosen.stored);
+  const fitCalibration = calibration > 0 ? fittingPairs(plan.slice(0, calibration), observed) : USAGE_READING_PAIRS.filter((p) => p.key === chosen.key && p.stored === chosen.stored);
   if (fitCalibration.length === 0) {
     return noReadingFits(observed.slice(0, calibration), 'no answer about the rows can be judged');
   }
@@ -212,7 +213,7 @@ export function judgePlan(
   }
   const judgedUnder = own ?? distinct[0]!;
   const expected = predicted(judgedUnder);
-  const i = firstMismatch(observed, expected);
+  const i = firstMismatch(observed, expected, { plan, ...judgedUnder });
   if (i < 0 && o.mergeLaw && blindTo(plan, judgedUnder.key, judgedUnder.stored)) {
     return unknownOutcome(`stored, read as ${judgedUnder.stored} (rows keyed by ${judgedUnder.key}), answers these reports alike whether rows keep the larger total, are added up or keep the last write: it shows nothing of 4.3's rules here, so answers that match vouch for nothing`);
   }
@@ -224,7 +225,7 @@ export function judgePlan(
     // No calibration: another reading that fits every answer is the target's reading, not a broken law.
     for (const p of USAGE_READING_PAIRS) {
       if (p.key === chosen.key && p.stored === chosen.stored) continue;
-      if (firstMismatch(observed, predicted(p)) >= 0) continue;
+      if (firstMismatch(observed, predicted(p), { plan, ...p }) >= 0) continue;
       return assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the stored answers follow usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}`);
     }
   }

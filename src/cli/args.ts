@@ -5,6 +5,7 @@
  */
 import { parseDuration } from '../load/units.ts';
 import type { ReadingsMode } from '../spec/index.ts';
+import { parseNemesis } from '../target/nemesis/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
 import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkReportFormats, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
 
@@ -72,6 +73,17 @@ export function parseRate(v: string | undefined): number | undefined {
   const text = v.trim();
   const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?$/.exec(text);
   return checkRate(m ? Number(m[1]) : NaN, text);
+}
+
+/** `--nemesis SPEC`: checked here, before anything is sent, so a typo ends the command with exit 4. */
+export function parseNemesisFlag(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  try {
+    parseNemesis(v);
+  } catch (e) {
+    throw new UsageError(`--nemesis: ${(e as Error).message}`);
+  }
+  return v;
 }
 
 /** `--fail-on KIND` (repeatable, or comma-separated): kinds of finding that also fail the run. */

@@ -4,6 +4,7 @@
  * a non-loopback target without `allowRemote`, picks connections and workers, and runs it. The
  * scenario comes loaded (its catalogue sits above this layer); writing reports is the caller's.
  */
+import type { NemesisPlan } from '../target/nemesis/index.ts';
 import { availableParallelism } from 'node:os';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import { shownProxy } from '../target/proxy.ts';
@@ -71,6 +72,8 @@ export interface RunLoadOptions {
   readonly metricsListen?: string;
   /** Called with the metrics URL once it is served. */
   readonly onMetricsListening?: (url: string) => void;
+  /** Faults on the engine's own connections and retries after no answer (docs/nemesis.md), over the profile's `nemesis`. */
+  readonly nemesis?: NemesisPlan;
 }
 
 /** Connections are opened and warmed this long before a shared start, not earlier (idle ones get closed). */
@@ -145,7 +148,9 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   const listen = o.metricsListen !== undefined ? usage(() => parseMetricsListen(o.metricsListen!)) : undefined;
 
   return withTarget(o.target, async (target) => {
-    const { profile, embedded } = target;
+    const { embedded } = target;
+    const profile = o.nemesis ? { ...target.profile, nemesis: o.nemesis } : target.profile;
+    if (profile.nemesis && profile.proxy) throw new LoadUsageError('the nemesis holds the connections to the target itself: it cannot go through a proxy');
     const proxy = profile.proxy ? `the proxy ${shownProxy(profile.proxy.url)} (${profile.proxy.from === 'profile' ? 'the profile\'s proxy' : profile.proxy.from})` : undefined;
     // Through a proxy the load leaves the machine whatever the target's name resolves to here.
     if (!embedded && !o.allowRemote && (proxy || !(await isLoopbackUrl(profile.baseUrl)))) {

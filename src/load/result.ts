@@ -5,6 +5,7 @@
  * read one result without importing each other.
  */
 import type { AbortedBy } from './engine-options.ts';
+import type { NemesisSummary } from '../target/nemesis/index.ts';
 import type { GrowthVerdict } from './growth.ts';
 import type { LatencySummary } from './histogram.ts';
 import type { PhaseResult } from './phases.ts';
@@ -67,6 +68,11 @@ export interface LoadRunResult {
   readonly kinds: Readonly<Record<string, { sent: number; ok: number; units: number }>>;
   readonly stats: Readonly<Record<string, number>>;
   readonly checks: readonly CheckResult[];
+  /**
+   * Set when the run went through the nemesis (docs/nemesis.md): what it injected, and the copies sent
+   * again after no answer. A request still unanswered after them is in `totals.errors`, never left out.
+   */
+  readonly nemesis?: Omit<NemesisSummary, 'unanswered'>;
   readonly generator: {
     readonly busy: readonly number[];
     readonly loopUtilization: readonly number[];

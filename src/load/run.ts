@@ -3,6 +3,7 @@
  * per sweep point), merge, judge thresholds and checks. Choosing the target is launch.ts's business,
  * writing reports src/report's.
  */
+import { Nemesis, upstreamOf } from '../target/nemesis/index.ts';
 import type { Profile } from '../target/profile.ts';
 import type { AbortedBy } from './engine-options.ts';
 import { CONTROL_COMPLETED, CONTROL_STOP, newControl, shareModel, type LoadModel } from './engine.ts';
@@ -116,11 +117,18 @@ export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResul
       }, every)
     : undefined;
   progress?.unref();
+  const nemesis = options.profile.nemesis ? new Nemesis(options.profile.nemesis, options.seed, upstreamOf(options.profile)) : undefined;
   try {
-    return await execute({ ...options, control });
+    if (!nemesis) return await execute({ ...options, control });
+    // One nemesis in this thread for every worker: its faults are drawn in arrival order, from the run's seed.
+    const profile = { ...options.profile, nemesisPort: await nemesis.ready };
+    const r = await execute({ ...options, profile, control });
+    const { requests, retries, counts } = nemesis.stats();
+    return { ...r, nemesis: { spec: nemesis.plan.text, seed: nemesis.seed, requests, injected: counts, retries } };
   } finally {
     if (progress) clearInterval(progress);
     options.signal?.removeEventListener('abort', onAbort);
+    await nemesis?.close();
   }
 }
 

@@ -25,6 +25,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { proxyAuthorization, type ProxyRoute } from '../target/proxy.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from '../target/tls.ts';
 import { connectToProxy, openTunnel, TunnelError } from '../target/tunnel.ts';
+import { NEMESIS_RETRY_LINE, type NemesisPlan } from '../target/nemesis/index.ts';
 import { ResponseParser, type FeedResult } from './http1-response.ts';
 import { mergePhases, PhaseRecorder, type PhaseHistograms, type PhaseTimes } from './phases.ts';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
@@ -35,6 +36,9 @@ export interface SenderRoute {
   readonly proxy?: ProxyRoute | undefined;
   /** Sent on every request; a request's own header of the same name wins. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The nemesis's plan (its retry policy) and where it listens: every connection goes through it, and a request with no answer is sent again. */
+  readonly nemesis?: Pick<NemesisPlan, 'retry'> | undefined;
+  readonly nemesisPort?: number | undefined;
 }
 
 /** A connection that could not be set up (TLS refused, the proxy refused the tunnel): its message is the whole reason, in one line. */
@@ -111,6 +115,9 @@ export class Flight implements PhaseTimes {
   settled = false;
   /** The connection carrying it, once written. */
   conn: Conn | undefined;
+  /** The request's bytes (for a copy sent again under the nemesis), and how many copies went after the first. */
+  text = '';
+  retries = 0;
 
   constructor(
     private readonly sender: Sender,
@@ -127,6 +134,7 @@ export class Flight implements PhaseTimes {
 
   settle(res: LoadResponse | Error): void {
     if (this.settled) return;
+    if (res instanceof Error && this.sender.resend(this, res)) return;
     this.settled = true;
     // A failure found inside send itself (a header that cannot be written): answering it
     // synchronously would let send → done → send recurse without bound, and freeing the slot at
@@ -325,11 +333,7 @@ export class Sender {
     try {
       const text = this.closed ? new InvalidRequestError('the sender is closed') : requestText(req, this.prefix, this.hostHeader, this.headers);
       if (typeof text !== 'string') f.settle(text);
-      else {
-        const conn = this.idle.pop() ?? (this.conns.length < this.connections ? this.newConn() : undefined);
-        if (conn) conn.start(f, text);
-        else this.waiting.push({ f, text });
-      }
+      else this.put(f, (f.text = text));
     } catch (e) {
       f.settle(e instanceof Error ? e : new Error(String(e)));
     } finally {
@@ -350,6 +354,28 @@ export class Sender {
     this.phases = undefined;
     this.observer = undefined;
     return p ? p.finish() : mergePhases([]);
+  }
+
+  private put(f: Flight, text: string): void {
+    const conn = this.idle.pop() ?? (this.conns.length < this.connections ? this.newConn() : undefined);
+    if (conn) conn.start(f, text);
+    else this.waiting.push({ f, text });
+  }
+
+  /**
+   * Under the nemesis: a request that got no answer (its connection closed or failed under it; not a
+   * timeout, not a refusal to set up) is sent again, the same bytes tagged as a retry, after the
+   * policy's backoff; it stays in flight meanwhile, within its deadline. True when it went again.
+   */
+  resend(f: Flight, err: Error): boolean {
+    const policy = this.route.nemesis?.retry;
+    if (!policy || this.closed || f.retries >= policy.count || err instanceof AbandonedError || err instanceof ConnectionSetupError || err instanceof InvalidRequestError) return false;
+    const wait = policy.backoffMs * 2 ** f.retries++;
+    if (now() + wait >= f.deadline) return false;
+    setTimeout(() => {
+      if (!f.settled && !this.closed) this.put(f, withRetryTag(f.text));
+    }, wait);
+    return true;
   }
 
   /** One request outside a measured run (warm-up, invariant checks): the response, or rejects. */
@@ -392,10 +418,12 @@ export class Sender {
       );
     }
     if (proxy) return this.watch(conn, connectToProxy(proxy, proxyTls), true);
-    if (this.secure) return this.secureOver(conn, undefined);
+    // The nemesis holds the connection to the target (TLS included): pouchproof's side is plain loopback.
+    const viaNemesis = this.route.nemesisPort;
+    if (this.secure && viaNemesis === undefined) return this.secureOver(conn, undefined);
     const s: Socket = netConnect({
-      host: this.host,
-      port: this.port,
+      host: viaNemesis === undefined ? this.host : '127.0.0.1',
+      port: viaNemesis ?? this.port,
       noDelay: true,
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
     });
@@ -516,6 +544,12 @@ function fieldLines(headers: Readonly<Record<string, string>>, over: Readonly<Re
 }
 
 /** The whole request as one string: start line, fields, Content-Length, body. */
+/** A request's bytes with the nemesis's retry tag after its request line (the nemesis strips it). */
+function withRetryTag(text: string): string {
+  const at = text.indexOf('\r\n') + 2;
+  return text.startsWith(NEMESIS_RETRY_LINE, at) ? text : `${text.slice(0, at)}${NEMESIS_RETRY_LINE}${text.slice(at)}`;
+}
+
 function requestText(req: LoadRequest, prefix: string, hostHeader: string, headers: HeaderWriter): string | InvalidRequestError {
   const target = prefix + req.path;
   if (!TARGET.test(target)) return new InvalidRequestError(`invalid request path ${JSON.stringify(target.slice(0, 60))}`);

@@ -28,6 +28,8 @@ export interface RequestContext<Id extends EndpointId = EndpointId> {
   readonly directory: Directory;
   /** The ids the fixture lists (pouches, cli-auth requests, browsers) for the `profile-ids`/`must-exist` readings. */
   readonly fixture: Fixture;
+  /** The connection the request came on: only a fault that keeps state with the connection reads it. */
+  readonly connection?: { readonly destroyed: boolean };
 }
 
 /** The handler of one endpoint: its body and parameters typed by the spec model, its `data` too. */

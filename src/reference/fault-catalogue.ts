@@ -214,6 +214,18 @@ const LIST = [
 
 export type FaultName = (typeof LIST)[number]['name'];
 
+/**
+ * Faults only a nemesis on the wire can show (docs/nemesis.md): kept apart from `FAULTS`, whose
+ * every entry the plain suite must kill; these must stay silent without the nemesis and be killed with it.
+ */
+const NEMESIS_ONLY_LIST = [
+  f('usage-dedup-by-connection', 'usage', 'keeps its idempotency cache with the connection: a usage report body already applied is recognised only while the connection that applied it is open; once it closed (the client lost the answer and hung up), the same body retried on a new connection is taken for new usage and its counters are added to the held rows', ['usage.idempotent', 'usage.never-summed', 'usage.monotone', 'usage.commutative', 'usage.associative', 'usage.large-totals']),
+] as const;
+
+export type NemesisOnlyFaultName = (typeof NEMESIS_ONLY_LIST)[number]['name'];
+
+export const NEMESIS_ONLY_FAULTS: readonly FaultInfo<NemesisOnlyFaultName>[] = Object.freeze(NEMESIS_ONLY_LIST);
+
 export const FAULTS: readonly FaultInfo<FaultName>[] = Object.freeze(LIST);
 
 /**

@@ -3,10 +3,11 @@
  * sense together. The catalogue itself is data, in fault-catalogue.ts.
  */
 import type { Readings } from '../spec/index.ts';
-import { FAULTS, FAULT_READING_CONFLICTS, type FaultInfo, type FaultName } from './fault-catalogue.ts';
+import { FAULTS, FAULT_READING_CONFLICTS, NEMESIS_ONLY_FAULTS, type FaultInfo, type FaultName, type NemesisOnlyFaultName } from './fault-catalogue.ts';
 import type { Reading } from './reading-catalogue.ts';
 
 const NAMES: ReadonlySet<string> = new Set(FAULTS.map((x) => x.name));
+const NEMESIS_ONLY_NAMES: ReadonlySet<string> = new Set(NEMESIS_ONLY_FAULTS.map((x) => x.name));
 
 export function isFaultName(s: string): s is FaultName {
   return NAMES.has(s);
@@ -19,19 +20,22 @@ export function faultInfo(name: FaultName): FaultInfo<FaultName> {
 /** The faults switched on in one server instance. */
 export class FaultSet {
   readonly names: readonly FaultName[];
-  private readonly on: ReadonlySet<FaultName>;
+  /** Faults only a nemesis shows (fault-catalogue.ts `NEMESIS_ONLY_FAULTS`), switched on by name like the rest. */
+  readonly nemesisOnly: readonly NemesisOnlyFaultName[];
+  private readonly on: ReadonlySet<FaultName | NemesisOnlyFaultName>;
 
   /** Names from the command line are checked here: unknown ones are refused with the list of known ones. */
   constructor(names: readonly string[] = []) {
-    const unknown = names.filter((n) => !NAMES.has(n));
+    const unknown = names.filter((n) => !NAMES.has(n) && !NEMESIS_ONLY_NAMES.has(n));
     if (unknown.length > 0) {
-      throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${FAULTS.map((x) => x.name).join(', ')}`);
+      throw new Error(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${[...FAULTS, ...NEMESIS_ONLY_FAULTS].map((x) => x.name).join(', ')}`);
     }
     this.names = Object.freeze([...new Set(names.filter(isFaultName))]);
-    this.on = new Set(this.names);
+    this.nemesisOnly = Object.freeze([...new Set(names.filter((n): n is NemesisOnlyFaultName => NEMESIS_ONLY_NAMES.has(n)))]);
+    this.on = new Set([...this.names, ...this.nemesisOnly]);
   }
 
-  has(name: FaultName): boolean {
+  has(name: FaultName | NemesisOnlyFaultName): boolean {
     return this.on.has(name);
   }
 

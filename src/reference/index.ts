@@ -3,11 +3,13 @@ export { startReference, type ReferenceOptions, type RunningReference } from './
 export {
   FAULTS,
   FAULT_READING_CONFLICTS,
+  NEMESIS_ONLY_FAULTS,
   STALL_MS,
   STALL_PERIOD_MS,
   type FaultInfo,
   type FaultName,
   type FaultReadingConflict,
+  type NemesisOnlyFaultName,
 } from './fault-catalogue.ts';
 export { FaultSet, faultInfo, faultReadingConflict, isFaultName } from './faults.ts';
 export { STORE_HOLD_MS, STORE_POOL_SIZE } from './store-pool.ts';

@@ -70,7 +70,7 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
   const badBody = validator.check(endpoint, body);
   const { unnamed, store, directory, fixture } = s;
-  const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture };
+  const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };
   if (badBody) {
     if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
     throw badBody;

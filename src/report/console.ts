@@ -8,6 +8,7 @@ import type { ProgressEvent, PropertyResult } from '../check/run/index.ts';
 import type { Report } from './report-json.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
+import { nemesisLine, nemesisWords } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 export interface ConsoleOptions {
@@ -27,9 +28,11 @@ const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36,
 type Colour = keyof typeof CODES;
 
 /** A failing finding's detail, one line each: what broke, on what ground, the case, how to replay it, its last curl line. */
-export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl'>): string[] {
+export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl' | 'exchanges'>): string[] {
   const w = [f.message];
   if (f.ground) w.push(`ground: ${f.ground}`);
+  // Where the nemesis struck this finding's exchanges: a lost answer behind a retry is part of the case.
+  for (const ex of f.exchanges ?? []) if (ex.nemesis) w.push(`nemesis on exchange #${ex.id}: ${nemesisWords(ex.nemesis)}`);
   if (f.counterexample) w.push(`counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
   if (f.replay) w.push(`replay: pouchproof replay ${f.replay}`);
   // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
@@ -199,6 +202,8 @@ export class ConsoleView {
     for (const h of report.hints ?? []) w.push(this.paint('yellow', `to decide more: ${h}`));
     const throttled = throttlingLine(report);
     if (throttled) w.push(`throttling: ${throttled}`);
+    const nemesis = nemesisLine(report);
+    if (nemesis) w.push(this.paint('yellow', `nemesis: ${nemesis}`));
     w.push(vouchedLine(report));
     const headline = this.paint(report.exitCode === 0 ? 'green' : 'red', verdictOf(report));
     w.push(`${headline}${report.interrupted ? this.paint('yellow', ' (interrupted: partial run)') : ''} — ${t.properties} properties: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.inconclusive ? `, ${t.inconclusive} inconclusive` : ''}${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.error ? `, ${t.error} not run (error)` : ''}; ${t.findings.assumption} assumption mismatch(es)${notTaken.length ? `, ${notTaken.length} fixed reading(s) not taken` : ''}${t.findings.performance ? `, ${t.findings.performance} performance finding(s)` : ''}${t.findings.unknown ? `, ${t.findings.unknown} unknown` : ''}; ${t.requests} requests in ${(report.durationMs / 1000).toFixed(1)}s; seed ${report.seed}`);

@@ -5,6 +5,7 @@
  * recorded; what pouchproof adds of its own goes in `_pouchproof` fields and comments, as HAR allows.
  */
 import type { ExchangeReport, FindingReport, Report } from './report-json.ts';
+import { nemesisWords } from './nemesis.ts';
 
 interface HarHeader {
   readonly name: string;
@@ -70,8 +71,9 @@ function entry(ex: ExchangeReport, pageref: string, f: FindingReport): Record<st
     },
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: headersMs, receive: Math.max(0, ex.timings.totalMs - headersMs) },
-    comment: `${f.kind} finding of ${f.property} (§${f.section}): exchange #${ex.id}, ${ex.verdict}: ${ex.reason}`,
+    comment: `${f.kind} finding of ${f.property} (§${f.section}): exchange #${ex.id}, ${ex.verdict}: ${ex.reason}${ex.nemesis ? `; nemesis: ${nemesisWords(ex.nemesis)}` : ''}`,
     _pouchproof: { exchange: ex.id, endpoint: ex.endpoint, verdict: ex.verdict, reason: ex.reason, ...(ex.failure ? { failure: ex.failure } : {}) },
+    ...(ex.nemesis ? { _pouchproof_nemesis: ex.nemesis } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * sequence's numbered steps, each with its request), replay token, curl lines, the exchanges, and a
  * history's timeline. Everything from the report is escaped; secrets were masked when it was built.
  */
+import { nemesisWords } from './nemesis.ts';
 import type { ExchangeReport, FindingReport } from './report-json.ts';
 import { esc } from './html-text.ts';
 import { timelineSvg } from './timeline-svg.ts';
@@ -31,7 +32,7 @@ const headerLines = (h: Readonly<Record<string, string>>): string => Object.entr
 
 function exchangeHtml(ex: ExchangeReport): string {
   const path = ex.request.url.replace(/^[a-z]+:\/\/[^/]+/i, '');
-  return `<details class="exchange"><summary><code>#${ex.id} ${esc(ex.request.method)} ${esc(path)}</code> → <b>${esc(statusText(ex))}</b> <span class="muted">${esc(ex.verdict)}, ${ex.timings.totalMs.toFixed(1)} ms, ${esc(ex.reason)}</span></summary>
+  return `<details class="exchange"><summary><code>#${ex.id} ${esc(ex.request.method)} ${esc(path)}</code> → <b>${esc(statusText(ex))}</b> <span class="muted">${esc(ex.verdict)}, ${ex.timings.totalMs.toFixed(1)} ms, ${esc(ex.reason)}${ex.nemesis ? `; nemesis: ${esc(nemesisWords(ex.nemesis))}` : ''}</span></summary>
 <p class="muted">sent ${esc(ex.startedAt)} to ${esc(ex.request.url)}</p>
 ${pre(headerLines(ex.request.headers))}${bodyBlock(ex.request.body, 'request body')}
 ${ex.response ? `<p class="muted">response ${ex.response.status}:</p>${pre(headerLines(ex.response.headers))}${bodyBlock(ex.response.body, 'response body')}` : `<p class="bad">no response: ${esc(ex.reason)}</p>`}

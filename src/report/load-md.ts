@@ -1,4 +1,5 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
+import { loadNemesisLine } from './nemesis.ts';
 import type { LoadRunResult, MergeNotes } from '../load/result.ts';
 import { PHASES } from '../load/phases.ts';
 import { publicUrl } from './load-json.ts';
@@ -40,6 +41,7 @@ export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = [
   for (const x of sections) L.push(x, '');
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${r.rates.rps.toFixed(1)} | ${r.rates.okPerSecond.toFixed(1)} | ${r.rates.goodput.toFixed(1)} | ${n0(r.totals.sent)} | ${n0(r.totals.ok)} | ${n0(r.totals.notOk)} | ${n0(r.totals.errors)} | ${n0(r.totals.dropped)} | ${pct(r.errorRate)} |`, '');
+  if (r.nemesis) L.push(`Nemesis: ${loadNemesisLine(r)}.`, '');
   L.push('## Latency (ms)', '', '| p50 | p90 | p99 | p99.9 | max | samples |', '|---:|---:|---:|---:|---:|---:|');
   L.push(`| ${ms(r.latency.p50)} | ${ms(r.latency.p90)} | ${ms(r.latency.p99)} | ${ms(r.latency.p999)} | ${ms(r.latency.max)} | ${n0(r.latency.count)} |`, '', `The ${latencyScope(r)}.`, '');
   L.push(...phaseLines(r));

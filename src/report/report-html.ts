@@ -15,6 +15,7 @@ import type { CoverageReport, FindingReport, Report } from './report-json.ts';
 import { verdictOf } from './summary-md.ts';
 import { CHART_CSS } from './svg-chart.ts';
 import { TIMELINE_CSS } from './timeline-svg.ts';
+import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, vouchedLine } from './vouched.ts';
 
 type Status = Report['properties'][number]['status'];
@@ -63,6 +64,8 @@ function whyLines(report: Report): string[] {
   for (const h of report.hints ?? []) out.push(`to decide more: ${h}`);
   const throttled = throttlingLine(report);
   if (throttled) out.push(`throttling: ${throttled}`);
+  const nemesis = nemesisLine(report);
+  if (nemesis) out.push(`nemesis: ${nemesis}`);
   if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
     const b = report.budget;
     out.push(`not covered within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.join(', ')}` : ''}`);

@@ -3,6 +3,7 @@
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
 import { RecordedExchangeSchema } from '../check/run/exchange-record.ts';
+import { NEMESIS_FAULTS, type NemesisFault } from '../target/nemesis/index.ts';
 import { z } from 'zod';
 import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
@@ -153,6 +154,17 @@ export const ReportSchema = z.strictObject({
   hints: z.array(z.string()).optional(),
   /** Present when the target throttled the run: requests held back and re-sent, the time waited, the rate the run settled at. */
   throttling: z.strictObject({ throttled: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), limitPerSecond: z.number().positive().optional() }).optional(),
+  /** Present when the run went through the nemesis (docs/nemesis.md): its SPEC and seed, the faults injected, the retries after no answer. */
+  nemesis: z
+    .strictObject({
+      spec: z.string(),
+      seed: z.number().int(),
+      requests: Count,
+      injected: z.strictObject(Object.fromEntries(NEMESIS_FAULTS.map((f) => [f, Count])) as Record<NemesisFault, typeof Count>),
+      retries: Count,
+      unanswered: Count,
+    })
+    .optional(),
   exitCode: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
   target: z.strictObject({ name: z.string(), baseUrl: z.string(), embedded: z.boolean(), faults: z.array(z.string()).optional() }),
   options: z.strictObject({
@@ -281,7 +293,7 @@ function optionsOf(meta: ReportMeta): ReportOptions {
 }
 
 /** What the run says beside its results, each only when there is something to say. */
-function runNotes(run: RunResult): Pick<Report, 'unreachable' | 'inconclusive' | 'budget' | 'stopped' | 'examples' | 'hints' | 'throttling'> {
+function runNotes(run: RunResult): Pick<Report, 'unreachable' | 'inconclusive' | 'budget' | 'stopped' | 'examples' | 'hints' | 'throttling' | 'nemesis'> {
   return {
     ...(run.unreachable ? { unreachable: run.unreachable } : {}),
     ...(run.inconclusive ? { inconclusive: run.inconclusive } : {}),
@@ -290,6 +302,7 @@ function runNotes(run: RunResult): Pick<Report, 'unreachable' | 'inconclusive' |
     ...(run.examples?.length ? { examples: run.examples.map((e) => ({ ...e })) } : {}),
     ...(run.hints?.length ? { hints: [...run.hints] } : {}),
     ...(run.throttling ? { throttling: { ...run.throttling } } : {}),
+    ...(run.nemesis ? { nemesis: { ...run.nemesis, injected: { ...run.nemesis.injected } } } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
+import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 
 const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
@@ -67,6 +68,8 @@ function notes(report: Report): string[] {
   for (const h of report.hints ?? []) out.push(`**To decide more:** ${cell(h)}`, '');
   const throttled = throttlingLine(report);
   if (throttled) out.push(`Throttling: ${cell(throttled)}`, '');
+  const nemesis = nemesisLine(report);
+  if (nemesis) out.push(`Nemesis: ${cell(nemesis)}`, '');
   if (report.budget && (report.budget.cut.length || report.budget.notRun.length)) {
     const b = report.budget;
     out.push(`**Not covered** within the time budget of ${(b.maxDurationMs / 1000).toFixed(0)} s:${b.cut.length ? ` cut short ${b.cut.map((x) => `\`${x}\``).join(', ')};` : ''}${b.notRun.length ? ` not run ${b.notRun.map((x) => `\`${x}\``).join(', ')}` : ''}`, '');

@@ -19,7 +19,7 @@ import { probeBounds, probeReadings } from './probe.ts';
 import { DEFAULT_PROPERTIES_AT_ONCE } from './values.ts';
 import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
-import { unreachableReason, type ReadyTarget } from './target.ts';
+import { unreachableReason, withNemesis, type ReadyTarget } from './target.ts';
 import { toolVersion } from '../check/run/tool-version.ts';
 import type { ExampleReplay } from '../check/run/index.ts';
 import { exampleLine } from '../report/examples.ts';
@@ -54,6 +54,8 @@ export interface SessionOptions {
   readonly rateLimitPerSecond?: number;
   /** The properties to run (default: the catalogue); a caller's own `defineProperty` ones may stand beside it. */
   readonly properties?: readonly Property[];
+  /** The nemesis's SPEC (docs/nemesis.md): faults on pouchproof's side of the wire while the properties run (over the profile's own). */
+  readonly nemesis?: string;
 }
 
 export interface SessionHooks {
@@ -96,7 +98,9 @@ export async function runSession(given: ReadyTarget, o: SessionOptions, h: Sessi
   }
   const store = o.examplesDir !== undefined ? ExampleStore.for(o.examplesDir, { embedded: target.embedded, baseUrl: target.profile.baseUrl }) : undefined;
   const examples = store ? await store.load() : undefined;
-  const run = await runProperties(target.profile, props, {
+  const judged = withNemesis(target.profile, o.nemesis);
+  if (judged.nemesis) h.line(`nemesis: ${judged.nemesis.text}, seeded ${o.seed}: faults on pouchproof's own connections; a call with no answer is sent again (${judged.nemesis.retry.count} retries)`);
+  const run = await runProperties(judged, props, {
     seed: o.seed,
     runs: o.runs,
     ...(o.only ? { only: [...o.only] } : {}),

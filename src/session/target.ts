@@ -7,6 +7,7 @@
 import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../spec/index.ts';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import type { Profile } from '../target/profile.ts';
+import { parseNemesis, type NemesisPlan } from '../target/nemesis/index.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../target/resolve.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -61,6 +62,19 @@ export function withAssumptions(profile: Profile, overrides: Readonly<Record<str
   } catch (e) {
     throw new UsageError(`--assume: ${(e as Error).message}`);
   }
+}
+
+/** The profile with the nemesis a SPEC gives (over the profile's own `nemesis`); a SPEC pouchproof cannot read is the user's to fix. */
+export function withNemesis(profile: Profile, spec: string | undefined, flag = '--nemesis'): Profile {
+  if (spec === undefined) return profile;
+  let plan: NemesisPlan;
+  try {
+    plan = parseNemesis(spec);
+  } catch (e) {
+    throw new UsageError(`${flag}: ${(e as Error).message}`);
+  }
+  if (profile.proxy) throw new UsageError(`${flag}: the nemesis holds the connections to the target itself: it cannot go through the proxy the profile (or the environment) names`);
+  return { ...profile, nemesis: plan };
 }
 
 /** Why nothing can be reached at the target's host and port, or undefined when something listens. */

@@ -16,6 +16,8 @@ import { shownProxy, type ProxyRoute } from './proxy.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
 import { RecentRate, Throttle, sleep, throttleWait, type GiveUp, type Refusal, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
+import { Nemesis, NEMESIS_TAG_HEADER, upstreamOf, type NemesisFault, type NemesisSummary } from './nemesis/index.ts';
+import { connect as netConnect } from 'node:net';
 
 export { TRANSPORT_FAILURES, VERDICTS, type TransportFailure, type Verdict } from './classify.ts';
 
@@ -80,6 +82,18 @@ export interface Exchange {
   refreshed?: string;
   /** How the request reached the target beyond its URL (a proxy, TLS settings), for repro lines; absent: directly, with Node's defaults. */
   route?: ExchangeRoute;
+  /**
+   * Under the nemesis (docs/nemesis.md): the faults it injected into this request's copies, and how
+   * many copies went (a copy that got no answer is sent again, the same bytes, by the retry policy).
+   * What the exchange holds is the last copy. Absent: no fault touched it and it went once.
+   */
+  nemesis?: ExchangeNemesis;
+}
+
+/** The nemesis's part in one exchange: `attempts` copies sent, each fault with the copy (1-based) it hit. */
+export interface ExchangeNemesis {
+  readonly attempts: number;
+  readonly faults: readonly { readonly attempt: number; readonly fault: NemesisFault; readonly detail: string }[];
 }
 
 /** What a repro line needs of the profile's proxy and TLS block: where the material came from, never the key itself. */
@@ -119,6 +133,15 @@ export function typedCall<E extends EndpointId>(call: (o: CallOptions) => Promis
  */
 export function endedThrottled(ex: Exchange): boolean {
   return ex.throttled?.cutShort === true || (ex.throttled?.givenUp !== undefined && ex.response?.status === 429);
+}
+
+/**
+ * Whether the exchange's answer is to a copy sent again after an earlier one got no answer (under
+ * the nemesis): that copy may have reached a handler and been applied, so the answer may be the
+ * replay's. A request cut mid-body counts too: the client cannot tell where the cut fell.
+ */
+export function resentAfterNoAnswer(ex: Exchange): boolean {
+  return (ex.nemesis?.attempts ?? 1) > 1;
 }
 
 /** The exchange with its validated `data`, typed (present only for an accepted answer, whose envelope the endpoint's schema passed). */
@@ -161,9 +184,12 @@ export class TargetClient {
 
   private readonly throttle: Throttle;
   private readonly recent = new RecentRate();
+  /** The profile's nemesis, when it has one: every connection goes through it. */
+  readonly nemesis: Nemesis | undefined;
+  private readonly nemesisTally = { retries: 0, unanswered: 0 };
 
   /** `maxResponseBytes`: what is read of one response (default: the profile's `limits.responseBytes`). */
-  constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions } = {}) {
+  constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions; nemesisSeed?: number } = {}) {
     this.profile = profile;
     this.throttle = new Throttle(opts.throttle);
     const u = new URL(profile.baseUrl);
@@ -171,7 +197,8 @@ export class TargetClient {
     this.host = u.host;
     this.prefix = u.pathname.replace(/\/+$/, '');
     this.maxResponseBytes = opts.maxResponseBytes ?? profile.limits.responseBytes;
-    this.dispatcher = dispatcherFor(profile, this.alerts);
+    this.nemesis = profile.nemesis ? new Nemesis(profile.nemesis, opts.nemesisSeed ?? 0, upstreamOf(profile)) : undefined;
+    this.dispatcher = this.nemesis ? nemesisDispatcher(profile, this.nemesis) : dispatcherFor(profile, this.alerts);
     const tls = profile.tls;
     this.route =
       profile.proxy || tls
@@ -258,7 +285,7 @@ export class TargetClient {
       await this.throttle.turn(o.signal);
       this.recent.add();
       const sentAt = this.throttle.sending();
-      const ex = await this.sendFresh(o);
+      const ex = await (this.nemesis ? this.sendRetried(o, this.nemesis) : this.sendFresh(o));
       const retries = refusal?.retries ?? 0;
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
@@ -279,6 +306,14 @@ export class TargetClient {
       if (o.signal?.aborted) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
       refusal.retries++;
     }
+  }
+
+  /** What the nemesis did so far; undefined without one. */
+  nemesisSummary(): NemesisSummary | undefined {
+    const n = this.nemesis;
+    if (!n) return undefined;
+    const { requests, counts } = n.stats();
+    return { spec: n.plan.text, seed: n.seed, requests, injected: counts, ...this.nemesisTally };
   }
 
   /** What the target's throttling cost the calls so far. */
@@ -312,8 +347,37 @@ export class TargetClient {
     return first.ex;
   }
 
-  private async sendOnce(o: CallOptions): Promise<{ readonly ex: Exchange; readonly stale: boolean }> {
-    const { endpoint, path, request } = this.buildRequest(o);
+  /**
+   * Under the nemesis: sends, and sends the same bytes again (the same signature, the same
+   * operation_id) while a copy gets no answer at all, as the plan's retry policy allows, as a real
+   * client does. The nemesis tells which faults each copy met.
+   */
+  private async sendRetried(o: CallOptions, n: Nemesis): Promise<Exchange> {
+    const built = this.buildRequest(o);
+    const faults: { attempt: number; fault: NemesisFault; detail: string }[] = [];
+    const policy = n.plan.retry;
+    for (let attempt = 1; ; attempt++) {
+      const t0 = performance.now();
+      const { ex } = await this.sendOnce(o, built);
+      const met = n.take(String(ex.id));
+      for (const e of met) faults.push({ attempt, ...e });
+      const noAnswer = ex.verdict === 'transport-error' && ex.response === undefined && ex.failure !== 'aborted';
+      if (noAnswer && met.length === 0 && n.refusedBetween(t0, performance.now())) faults.push({ attempt, fault: 'partition', detail: 'connection refused inside a partition window' });
+      if (!noAnswer || attempt > policy.count || o.signal?.aborted) {
+        if (noAnswer) this.nemesisTally.unanswered++;
+        const nemesis = { attempts: attempt, faults };
+        // The last copy's answer was the nemesis's to drop: pouchproof's own doing, which blames nothing on the target.
+        const dropped = noAnswer && faults.some((f) => f.attempt === attempt && f.fault !== 'delay' && f.fault !== 'duplicate');
+        if (dropped) return { ...ex, failure: 'aborted', reason: `no answer: the nemesis dropped the last of ${attempt} copies (${ex.reason}), and the retry policy was spent`, nemesis };
+        return faults.length > 0 || attempt > 1 ? { ...ex, nemesis } : ex;
+      }
+      this.nemesisTally.retries++;
+      await sleep(policy.backoffMs * 2 ** (attempt - 1), o.signal);
+    }
+  }
+
+  private async sendOnce(o: CallOptions, built?: ReturnType<TargetClient['buildRequest']>): Promise<{ readonly ex: Exchange; readonly stale: boolean }> {
+    const { endpoint, path, request } = built ?? this.buildRequest(o);
     const id = this.nextId++;
     const startedAt = Date.now();
     const t0 = performance.now();
@@ -357,7 +421,7 @@ export class TargetClient {
         path,
         method: request.method,
         // A copy: a proxy agent adds its Host to the object it is given, and the exchange keeps what pouchproof sent.
-        headers: { ...request.headers },
+        headers: this.nemesis ? { ...request.headers, [NEMESIS_TAG_HEADER]: String(id) } : { ...request.headers },
         body,
         signal: controller.signal,
       });
@@ -431,6 +495,7 @@ export class TargetClient {
     const outcome = await Promise.race([this.dispatcher.close().then(() => 'closed' as const), grace]);
     clearTimeout(t);
     if (outcome === 'timeout') await this.dispatcher.destroy();
+    await this.nemesis?.close();
   }
 }
 
@@ -464,6 +529,28 @@ function dispatcherFor(profile: Profile, alerts: TlsAlerts): Dispatcher {
     requestTls: connect,
     proxyTls: { timeout: profile.timeouts.connectMs, ...proxyTls },
     factory: (origin, options) => new Pool(origin, { ...options, ...pool }),
+  });
+}
+
+/**
+ * The connection pool under the nemesis: every connection is a plain one to the nemesis on loopback,
+ * which holds the target's (TLS included) itself; the requests keep the target's origin and Host.
+ */
+function nemesisDispatcher(profile: Profile, n: Nemesis): Dispatcher {
+  if (profile.proxy) throw new Error(`the nemesis cannot go through the proxy ${shownProxy(profile.proxy.url)}: run it where the target is reached directly`);
+  return new Pool(new URL(profile.baseUrl).origin, {
+    connections: profile.caseConcurrency,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    connect: (_opts, done) => {
+      void n.ready.then(
+        (port) => {
+          const s = netConnect(port, '127.0.0.1');
+          s.once('connect', () => done(null, s)).once('error', (e) => done(e, null));
+        },
+        (e: Error) => done(e, null),
+      );
+    },
   });
 }
 

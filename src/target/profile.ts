@@ -21,6 +21,7 @@ import {
 import { BAD_HEADER_VALUE, CommandCredential, isCommandRef, type CommandRef } from './credential-command.ts';
 import { findJsonSyntaxError } from './json-syntax.ts';
 import { FieldError } from './field-error.ts';
+import { parseNemesis, type NemesisPlan } from './nemesis/grammar.ts';
 import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.ts';
 import { redact } from './redact.ts';
 import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
@@ -77,6 +78,13 @@ export interface Profile {
   secrets: readonly string[];
   /** The header values that come from a command (`{ "command": … }`), refreshed on their `refreshOn` statuses. */
   credentials?: readonly CommandCredential[];
+  /** Faults injected on pouchproof's side of the wire, and the retry policy under them (docs/nemesis.md); absent: a clean wire. */
+  nemesis?: NemesisPlan;
+  /**
+   * Where a nemesis for this profile already listens (on loopback): set at run time by a load run,
+   * whose nemesis lives in the main thread while its workers' connections go through it.
+   */
+  nemesisPort?: number;
 }
 
 export class ProfileError extends Error {
@@ -224,6 +232,13 @@ export const ProfileFileSchema = z.strictObject({
   proxy: SecretString.optional(),
   assumptions: z.record(z.string(), z.string()).optional(),
   allowAccountChanges: z.boolean().optional(),
+  nemesis: z.string().superRefine((s, ctx) => {
+    try {
+      parseNemesis(s);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  }).optional(),
 });
 
 /** A profile file as written. */
@@ -479,6 +494,7 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     headers = resolveProfileHeaders(file.headers, src, secrets);
     tls = resolveTls(file.tls, baseUrl, src, secrets);
     proxy = resolveProxy(file.proxy, baseUrl, src, secrets);
+    if (proxy && file.nemesis !== undefined) throw new FieldError('nemesis', 'the nemesis holds the connections to the target itself: it cannot go through a proxy (leave out proxy, or set no_proxy for the target)');
   } catch (e) {
     if (e instanceof FieldError) throw new ProfileError(e.message, e.field);
     throw e;
@@ -504,6 +520,7 @@ function buildProfile(file: ParsedFile, src: SecretSource): Profile {
     allowAccountChanges: file.allowAccountChanges ?? false,
     secrets: secrets.list(),
     ...(secrets.credentials.length ? { credentials: Object.freeze([...secrets.credentials]) } : {}),
+    ...(file.nemesis !== undefined ? { nemesis: parseNemesis(file.nemesis) } : {}),
   });
 }
 

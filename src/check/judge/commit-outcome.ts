@@ -7,7 +7,7 @@
  * so their order does not matter. Properties ask this instead of reading status codes.
  */
 import type { AssumptionSet } from '../../spec/index.ts';
-import type { Exchange } from '../../target/client.ts';
+import { resentAfterNoAnswer, type Exchange } from '../../target/client.ts';
 import { assumptionMismatch, dataOf, describeResponse, isRecord } from './judge.ts';
 import { PASS, type Outcome } from '../property.ts';
 
@@ -48,6 +48,9 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   const unknown = (unreadable: boolean): CommitOutcome => ({ ops: ops.map(() => 'unknown'), batch: 'unknown', answer: describeResponse(ex), unreadable, conflictForm: PASS });
   const status = ex.response?.status;
   if (status === undefined || status >= 500 || ex.verdict === 'transport-error') return unknown(false);
+  // A copy sent again after no answer (the nemesis) that is refused may be refused because the first
+  // copy applied (operation-id-idempotency=replay-rejected, not-deduplicated): indeterminate, as Jepsen's :info.
+  if (resentAfterNoAnswer(ex) && refuses(ex, status, ops)) return unknown(false);
   // Section 7: an envelope with ok false is no success, whatever its status: the whole request was refused.
   // The form of a refusal is read only by a caller that knows the refusal is a conflict (a getter): a
   // forgery refused reads no conflict reading, so an unidentified one leaves its verdict alone.
@@ -77,6 +80,12 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
       ? assumptionMismatch('conflict-behaviour', `answered ${describeResponse(ex)}: a 2xx whose results mark ops as not applied, instead of a 4xx`)
       : PASS;
   return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: statuses.every((s) => s === undefined), conflictForm };
+}
+
+/** Whether the answer refuses some op: a 4xx, ok false, or a 2xx result other than applied. */
+function refuses(ex: Exchange, status: number, ops: readonly OpIds[]): boolean {
+  if (status >= 400 || ex.verdict === 'rejected') return true;
+  return statusesIn(ex, ops)?.some((s) => s !== undefined && s !== 'applied') ?? false;
 }
 
 /**

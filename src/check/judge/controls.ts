@@ -19,7 +19,7 @@
  */
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../../gen/index.ts';
-import type { CallOptions, Exchange, TypedRequest } from '../../target/client.ts';
+import { resentAfterNoAnswer, type CallOptions, type Exchange, type TypedRequest } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
@@ -42,11 +42,23 @@ export interface ServedOptions {
 }
 
 /**
+ * A refusal of a copy sent again after no answer (under the nemesis): the earlier copy may have been
+ * applied, and this one refused for it (a replayed operation_id, a row already there). Indeterminate,
+ * never a refusal to pin on a field.
+ */
+function refusedAfterResend(ex: Exchange): Outcome | undefined {
+  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !isRefusal(ex)) return undefined;
+  return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
+}
+
+/**
  * Judges the answer to a request the spec allows (`sent`, as sent): PASS when served; otherwise
  * controls decide between the environment, a reading, a violation and unknown (see the module comment).
  */
 export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoint: E, request: RequestSample | TypedRequest<E>, ex: Exchange, o: ServedOptions): Promise<Outcome> {
   if (ex.verdict === 'accepted') return PASS;
+  const resent = refusedAfterResend(ex);
+  if (resent) return resent;
   // A typed request is JSON by construction of the model: the controls edit it as JSON.
   const sent = request as RequestSample;
   if (!isRefusal(ex)) return expectAccepted(ex, { what: o.what, blame: { judgement: SERVES[endpoint] } });
@@ -62,7 +74,7 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   if (again.verdict === 'accepted') {
     return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
   }
-  const u = unexpected(again);
+  const u = unexpected(again) ?? refusedAfterResend(again);
   if (u) return u;
   const message = `${o.what}: refused (${describeResponse(ex)})`;
   const reading = await pinSituation(ctx, endpoint, sent, situations, as);
@@ -111,7 +123,7 @@ async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: Reques
     for (const at of remove) variant = variant && without(endpoint, variant, at);
     if (!variant) continue;
     const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
-    const u = unexpected(ex);
+    const u = unexpected(ex) ?? refusedAfterResend(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(blame.situation), at: blame, also: remove.filter((r) => r !== blame) };
   }
@@ -159,7 +171,7 @@ async function pinField(ctx: CaseContext, endpoint: EndpointId, sent: RequestSam
     const variant = swapped(endpoint, sent, path);
     if (!variant) continue;
     const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
-    const u = unexpected(ex);
+    const u = unexpected(ex) ?? refusedAfterResend(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, path, value: valueAt(sent, path) };
   }

@@ -109,10 +109,38 @@ export function finalRow(plan: readonly UsageRequest[], source: number, row: Usa
   return s.get(row);
 }
 
-/** Index of the first answer that differs from the prediction, or -1. */
-export function firstMismatch(observed: readonly (number | undefined)[], predicted: readonly (number | undefined)[]): number {
+/**
+ * A plan's `stored` answers in order. `resent`: the answers to a report whose earlier copy got no
+ * answer and was sent again (under the nemesis, client.ts `resentAfterNoAnswer`): the first copy may
+ * have been applied, so the answer is the report's, or its replay's (rule 2 keeps the state, not
+ * necessarily what stored counts). Only the state after it is the laws' to judge.
+ */
+export type StoredAnswers = (number | undefined)[] & { resent?: Set<number> };
+
+/** Marks answer `i` as one to a report sent again after no answer (see `StoredAnswers`). */
+export function markResent(answers: StoredAnswers, i: number): void {
+  (answers.resent ??= new Set()).add(i);
+}
+
+/** Whether answer `i` answered a report sent again after no answer. */
+export function resentAt(answers: StoredAnswers, i: number): boolean {
+  return answers.resent?.has(i) === true;
+}
+
+/** What request `i` answers as the second copy of itself (the first applied, its answer lost): the state is the same, stored may not be. */
+export function replayPrediction(plan: readonly UsageRequest[], i: number, key: KeyReading, stored: StoredReading): number | undefined {
+  return predict([...plan.slice(0, i + 1), plan[i]!], key, stored)[i + 1];
+}
+
+/**
+ * Index of the first answer that differs from the prediction, or -1. With the plan and readings,
+ * an answer to a report sent again (`resent`) may also be its replay's.
+ */
+export function firstMismatch(observed: StoredAnswers, predicted: readonly (number | undefined)[], replay?: { readonly plan: readonly UsageRequest[]; readonly key: KeyReading; readonly stored: StoredReading }): number {
   for (let i = 0; i < predicted.length; i++) {
-    if (predicted[i] !== undefined && observed[i] !== predicted[i]) return i;
+    if (predicted[i] === undefined || observed[i] === predicted[i]) continue;
+    if (replay && resentAt(observed, i) && observed[i] === replayPrediction(replay.plan, i, replay.key, replay.stored)) continue;
+    return i;
   }
   return -1;
 }
@@ -144,10 +172,10 @@ export function calibrationPlan(source: number, days: { readonly recent: string;
 }
 
 /** The pairs of readings whose predictions for `plan` match every answer observed (undefined answers match nothing). */
-export function fittingPairs(plan: readonly UsageRequest[], observed: readonly (number | undefined)[]): { key: KeyReading; stored: StoredReading }[] {
+export function fittingPairs(plan: readonly UsageRequest[], observed: StoredAnswers): { key: KeyReading; stored: StoredReading }[] {
   return USAGE_READING_PAIRS.filter((p) => {
     const predicted = predict(plan, p.key, p.stored);
-    return predicted.every((v, i) => v !== undefined && observed[i] === v);
+    return predicted.every((v) => v !== undefined) && firstMismatch(observed, predicted, { plan, ...p }) < 0;
   });
 }
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { TRANSPORT_FAILURES, VERDICTS, type Exchange } from '../../target/client.ts';
 import { maskList, redact, redactBytes } from '../../target/redact.ts';
 import { GIVE_UPS } from '../../target/throttle.ts';
+import { NEMESIS_FAULTS } from '../../target/nemesis/index.ts';
 
 /** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
 export const MAX_RECORDED_BODY_CHARS = 16_384;
@@ -43,6 +44,13 @@ export const RecordedExchangeSchema = z.strictObject({
    */
   throttled: z
     .strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional(), givenUp: z.enum(GIVE_UPS).optional() })
+    .optional(),
+  /** Under the nemesis: the copies sent (a copy with no answer is sent again), and each fault injected, with the copy it hit (client.ts `ExchangeNemesis`). */
+  nemesis: z
+    .strictObject({
+      attempts: z.number().int().positive(),
+      faults: z.array(z.strictObject({ attempt: z.number().int().positive(), fault: z.enum(NEMESIS_FAULTS), detail: z.string() })),
+    })
     .optional(),
 });
 export type RecordedExchange = z.infer<typeof RecordedExchangeSchema>;
@@ -111,6 +119,7 @@ export function recordExchange(ex: Exchange, secrets: readonly string[]): Record
     timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
     ...(ex.resent ? { resent: redact(ex.resent, secrets) } : {}),
     ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}), ...(ex.throttled.givenUp ? { givenUp: ex.throttled.givenUp } : {}) } } : {}),
+    ...(ex.nemesis ? { nemesis: { attempts: ex.nemesis.attempts, faults: ex.nemesis.faults.map((f) => ({ ...f })) } } : {}),
   };
 }
 

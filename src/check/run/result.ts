@@ -2,6 +2,7 @@
  * What a run produces: findings, one result per property, and the run's own record. Pure types and
  * the few rules that read them (what fails a run); the runner fills them, the reports render them.
  */
+import type { NemesisSummary } from '../../target/nemesis/index.ts';
 import type { RecordedExchange } from './exchange-record.ts';
 import type { TimelineData } from '../model/linearizability/timeline.ts';
 import type { RecordedHistory } from '../model/linearizability/recorded.ts';
@@ -117,6 +118,8 @@ export interface RunResult {
   examples?: readonly ExampleReplay[];
   /** Requests the client held back and re-sent because the target throttled them (429, or 503 with Retry-After), and the time waited. */
   throttling?: { readonly throttled: number; readonly waitedMs: number; readonly limitPerSecond?: number };
+  /** Set when the run went through the nemesis (docs/nemesis.md): the faults it injected, the retries they caused. */
+  nemesis?: NemesisSummary;
   /** See `exitCodeOf` (exit-code.ts). */
   exitCode: 0 | 1 | 2 | 3;
   /** Requests sent until the first violation or server error, if any. */

@@ -40,7 +40,7 @@ const emptyResult = (prop: Property, status: PropertyResult['status'], more: Par
 export async function runProperties(profile: Profile, props: readonly Property[], o: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const selected = selectProperties(props, o.only, o.exclude);
-  const client = o.client ?? new TargetClient(profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
+  const client = o.client ?? new TargetClient(profile, { nemesisSeed: o.seed, ...(o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {}) });
   const counter = newCounter(profile);
   const environment = new Environment();
   const budget = new Budget(o.maxDurationMs !== undefined ? (o.budgetFrom ?? started) + o.maxDurationMs : undefined);
@@ -91,10 +91,11 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   } finally {
     if (!o.client) await client.close().catch(() => undefined);
   }
+  const nemesis = client.nemesisSummary();
   const throttle = client.throttling();
   const throttling = throttle.throttled > 0 || throttle.limitPerSecond !== undefined ? throttle : undefined;
   const { unreachable, tooSlow } = health;
-  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}), ...(stop.stopped ? { stopped: stop.stopped } : {}), ...(examples.length ? { examples } : {}) });
+  return summarise(profile, results, o, { started, requests: counter.total, unreachable, cut, notRun, ...(throttling ? { throttling } : {}), ...(tooSlow ? { tooSlow } : {}), ...(stop.stopped ? { stopped: stop.stopped } : {}), ...(examples.length ? { examples } : {}), ...(nemesis ? { nemesis } : {}) });
 }
 
 /**
@@ -167,7 +168,7 @@ class FailureStop {
   }
 }
 
-function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string; stopped?: RunResult['stopped']; examples?: readonly ExampleReplay[] }): RunResult {
+function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s: { started: number; requests: number; unreachable?: string; cut: string[]; notRun: string[]; throttling?: RunResult['throttling']; tooSlow?: string; stopped?: RunResult['stopped']; examples?: readonly ExampleReplay[]; nemesis?: RunResult['nemesis'] }): RunResult {
   const vouch = couldNotVouch(results);
   const inconclusive = s.tooSlow ? `${s.tooSlow}${vouch ? `; ${vouch}` : ''}` : vouch;
   const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
@@ -186,6 +187,7 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(inconclusive ? { inconclusive } : {}),
     ...(hints.length ? { hints } : {}),
     ...(s.throttling ? { throttling: s.throttling } : {}),
+    ...(s.nemesis ? { nemesis: s.nemesis } : {}),
     ...(s.stopped ? { stopped: s.stopped } : {}),
     ...(s.examples ? { examples: s.examples } : {}),
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),

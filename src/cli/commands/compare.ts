@@ -18,8 +18,8 @@ import { chooseTarget, REFERENCE_TARGET, resolveTarget, TargetError, type Resolv
 import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { makeRunId } from '../../check/run/index.ts';
-import { loadAllProperties, unreachableReason } from '../../session/index.ts';
-import { numberOption, parseOnly, parsePositive, parseSeed } from '../args.ts';
+import { loadAllProperties, unreachableReason, withNemesis } from '../../session/index.ts';
+import { numberOption, parseNemesisFlag, parseOnly, parsePositive, parseSeed } from '../args.ts';
 
 
 function listOf(v: readonly string[] | undefined): string[] {
@@ -64,6 +64,7 @@ const compare = defineCommand({
       .option('runs', numberOption('cases per property (default 25)'))
       .option('only', { type: 'string', array: true, describe: 'property id globs, e.g. usage.* (repeatable or comma-separated)' })
       .option('per-property-ms', numberOption('time bound of one property (default 30000)'))
+      .option('nemesis', { type: 'string', requiresArg: true, describe: 'faults on pouchproof\'s own connections to every target, seeded, with retries after no answer (docs/nemesis.md)' })
       .option('load', { type: 'string', choices: SCENARIO_NAMES, describe: 'also run this load scenario against each target in turn' })
       .option('load-duration', { type: 'string', default: '5s', describe: 'duration of each target\'s load run' })
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow load against a target off the loopback interface' })
@@ -77,10 +78,12 @@ const compare = defineCommand({
     const loadDurationMs = loadName ? asUsage(() => parseDuration(loadDuration)) : 0;
     const scenario = loadName ? await loadScenarioByName(loadName).catch((e: Error) => Promise.reject(new UsageError(e.message))) : undefined;
     const props = await loadAllProperties();
+    const nemesis = parseNemesisFlag(argv['nemesis']);
     const resolved = await resolveAll(argv);
     const intr = interruptible();
     try {
-      const targets = named(resolved);
+      // Every side through a nemesis of its own, drawn from the same seed: the same faults hit the same exchanges.
+      const targets = named(resolved).map((t) => ({ ...t, profile: withNemesis(t.profile, nemesis) }));
       const say = (l: string) => process.stdout.write(`${l}\n`);
       for (const t of targets) {
         const why = await unreachableReason(t);

@@ -1,3 +1,5 @@
+import { parseNemesis, type NemesisPlan } from '../../target/nemesis/index.ts';
+import { loadNemesisLine } from '../../report/nemesis.ts';
 import type { Argv } from 'yargs';
 import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
@@ -60,6 +62,7 @@ function loadOptions(y: Argv) {
     .option('fault', { type: 'string', array: true, default: [], describe: 'embedded reference only (it names the reference, under CI too): switch on a named fault' })
     .option('allow-remote', { type: 'boolean', default: false, describe: 'allow a target that is not on the loopback interface' })
     .option('seed', numberOption('seed of the body generator'))
+    .option('nemesis', { type: 'string', requiresArg: true, describe: 'faults on the engine\'s own connections, seeded, with retries after no answer, e.g. lose-response=2%,reset-mid-request=1% (docs/nemesis.md)' })
     .option('report-dir', { type: 'string', describe: 'where reports/<run-id>/ and reports/latest go (default: reports)' })
     // The old spelling of --report-dir: still read, hidden from --help, with a warning.
     .option('reports', { type: 'string', hidden: true, deprecated: 'use --report-dir' })
@@ -81,6 +84,15 @@ const load = defineCommand({
   // Bad input is reported as one line with exit code 4 before anything is started; a target not reached, exit 3.
   handler: oneLineErrors((argv) => handle(argv), [UsageError, LoadUsageError, TargetError, BaselineError, ThresholdError]),
 });
+
+/** `--nemesis SPEC` as a plan; a SPEC pouchproof cannot read is bad input (exit 4). */
+function nemesisPlanOf(spec: string): NemesisPlan {
+  try {
+    return parseNemesis(spec);
+  } catch (e) {
+    throw new UsageError(`--nemesis: ${(e as Error).message}`);
+  }
+}
 
 /** `--report-dir`, or the deprecated `--reports` with a warning when it is the one given. */
 function reportDirOf(argv: { readonly 'report-dir'?: string | undefined; readonly reports?: string | undefined }): string {
@@ -122,6 +134,7 @@ function runOptionsOf(argv: FlagsOf<typeof loadOptions>, run: RunParts): RunLoad
     allowRemote: argv['allow-remote'],
     ...(argv['seed'] !== undefined ? { seed: checkSeed(argv.seed) } : {}),
     onProgress: (line) => process.stdout.write(`${line}\n`),
+    ...(argv['nemesis'] !== undefined ? { nemesis: nemesisPlanOf(argv.nemesis) } : {}),
     ...(argv['metrics-listen'] !== undefined ? { metricsListen: argv['metrics-listen'], onMetricsListening: (url: string) => process.stdout.write(`live metrics at ${url}\n`) } : {}),
   };
 }
@@ -136,6 +149,7 @@ function consoleLines(r: Awaited<ReturnType<typeof runGated>>['result'], dir: st
     ...r.checks.map((c) => `check ${c.passed ? 'passed' : 'FAILED'}: ${c.name} — ${c.message}`),
     ...r.thresholds.map((t) => `threshold ${t.passed ? 'passed' : 'BROKEN'}: ${thresholdName(t)} (actual ${t.actualText})`),
     `generator: ${r.generator.note}`,
+    ...(r.nemesis ? [`nemesis: ${loadNemesisLine(r)}`] : []),
     ...baselineConsole(r),
     ...capacityConsole(r),
     `report: ${dir}/load.html`,

@@ -11,7 +11,7 @@ import { REPORT_FORMATS, type ReportFormat } from '../../report/write.ts';
 import { redact } from '../../target/redact.ts';
 import { DEFAULT_EXAMPLES_DIR, DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_FAILURES_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
-import { numberOption, parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseRate, parseReportFormats, parseSeed, targetFromArgs } from '../args.ts';
+import { numberOption, parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseNemesisFlag, parseRate, parseReportFormats, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { DEFAULT_CASE_CONCURRENCY } from '../../target/profile.ts';
 import { interruptible } from '../interrupt.ts';
@@ -35,6 +35,7 @@ export function suiteOptions<T>(y: Argv<T>) {
     .option('max-duration', { type: 'string', requiresArg: true, describe: 'overall time budget of the run, e.g. 90s or 10m (default 10m): shared out over the properties left; what it leaves uncovered is listed' })
     .option('concurrency', numberOption(`cases in flight at once (default: the profile's connections, or ${DEFAULT_CASE_CONCURRENCY}): hides a network's latency`))
     .option('properties-at-once', numberOption(`properties in flight at once among those whose state is all fresh (default ${DEFAULT_PROPERTIES_AT_ONCE}; 1: each alone, in order): hides the round trips of each property's longest ordered case`))
+    .option('nemesis', { type: 'string', requiresArg: true, describe: 'faults on pouchproof\'s own connections, seeded, with retries after no answer, e.g. lose-response=2%,reset-mid-request=1% (docs/nemesis.md)' })
     .option('rate-limit', { type: 'string', requiresArg: true, describe: 'requests per second at most, e.g. 50/s (default: none until the target throttles; 429s are waited out either way)' })
     .option('fail-on', { type: 'string', array: true, describe: `also fail the run (exit 1) on findings of these kinds, reported apart otherwise: ${FAIL_ON_KINDS.join(', ')}` })
     .option('report', { type: 'string', array: true, describe: `report formats to write (repeatable or comma-separated): ${REPORT_FORMATS.join(', ')} (default: all)` })
@@ -66,6 +67,7 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
   const examplesDir = parseExamples(argv.examples);
   const failOn = parseFailOn(argv['fail-on']);
   const reports = parseReportFormats(argv.report);
+  const nemesis = parseNemesisFlag(argv.nemesis);
   return {
     ...(reports ? { reports } : {}),
     ...(argv.json === true ? { json: true } : {}),
@@ -85,6 +87,7 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
       ...(concurrency ? { concurrency } : {}),
       ...(propertiesAtOnce ? { propertiesAtOnce } : {}),
       ...(rateLimitPerSecond !== undefined ? { rateLimitPerSecond } : {}),
+      ...(nemesis !== undefined ? { nemesis } : {}),
     },
     reportDir: typeof argv['report-dir'] === 'string' && argv['report-dir'] !== '' ? argv['report-dir'] : DEFAULT_REPORT_DIR,
   };

@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { EXIT } from '../../check/run/exit-code.ts';
 import { ASSUMPTIONS } from '../../spec/index.ts';
-import { FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
+import { FAULTS, NEMESIS_ONLY_FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
@@ -53,6 +53,7 @@ type ServeFlags = FlagsOf<typeof serveOptions>;
 function printedList(argv: ServeFlags): boolean {
   if (argv['list-faults']) {
     for (const f of FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed by: ${f.expectedKillers.join(', ')}]\n`);
+    for (const f of NEMESIS_ONLY_FAULTS) process.stdout.write(`${f.name.padEnd(32)} ${f.area.padEnd(11)} ${f.description}  [killed under --nemesis by: ${f.expectedKillers.join(', ')}]\n`);
     return true;
   }
   if (argv['list-readings']) {
@@ -71,6 +72,8 @@ function printedList(argv: ServeFlags): boolean {
   return false;
 }
 
+const isNemesisOnly = (f: string): boolean => NEMESIS_ONLY_FAULTS.some((n) => n.name === f);
+
 /** A comma-separated, repeatable flag's values. */
 const listed = (values: readonly string[]): string[] => values.flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
 
@@ -79,7 +82,7 @@ async function referenceOptionsOf(argv: ServeFlags): Promise<ReferenceOptions & 
   const port = argv.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInput(`--port must be an integer from 0 to 65535, not ${String(port)}`);
   const faults = listed(argv.fault);
-  const unknown = faults.filter((f) => !isFaultName(f));
+  const unknown = faults.filter((f) => !isFaultName(f) && !isNemesisOnly(f));
   if (unknown.length > 0) throw new BadInput(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')}; run pouchproof serve --list-faults for the catalogue`);
   let readings: Readings;
   let fixture: Fixture | undefined;
@@ -123,14 +126,17 @@ function untilSignalled(): Promise<void> {
 }
 
 /** Where the server listens, what it serves, and the command that runs the suite against it under the right readings. */
-function announce(ref: RunningReference, profilePath: string, readings: Readings): void {
+function announce(ref: RunningReference, profilePath: string, readings: Readings, faults: readonly string[]): void {
   const active = readingsList(ref.readings).map(keyOf);
+  const nemesisOnly = faults.filter(isNemesisOnly);
   // Readings a fault *is* are the defect under test: the suite is not told to assume them.
   const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
   process.stdout.write(
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
       (ref.faults.length > 0 ? `faults switched on: ${ref.faults.join(', ')}\n` : 'no faults switched on\n') +
+      // A nemesis-only fault is not among the reference's faults (nothing shows it on a clean wire): said apart.
+      (nemesisOnly.length > 0 ? `nemesis-only faults switched on (run with --nemesis to see them): ${nemesisOnly.join(', ')}\n` : '') +
       (active.length > 0 ? `readings served (registry defaults otherwise): ${active.join(', ')}\n` : 'readings served: the registry defaults\n') +
       `run the suite against it: pouchproof run --profile ${profilePath}\n` +
       (judged.length > 0 ? `  judged under these readings: pouchproof run --profile ${profilePath} ${judged.map((k) => `--assume ${k}`).join(' ')}\n` : '') +
@@ -151,7 +157,7 @@ async function run(argv: ServeFlags): Promise<number> {
   await writeProfile(ref, profilePath);
   // Handlers go in before the URL is printed: whoever reads it may signal at once.
   const stopped = untilSignalled();
-  announce(ref, profilePath, options.readings);
+  announce(ref, profilePath, options.readings, options.faults);
   await stopped;
   await ref.close();
   process.stdout.write('pouchproof reference stopped\n');

@@ -113,10 +113,28 @@ class ListedRows implements Staged {
 }
 // Stryker restore all
 
+/** `usage-dedup-by-connection`: the connection that last applied each body, per store. */
+const appliedBy = new WeakMap<object, Map<string, { readonly destroyed: boolean }>>();
+
+/**
+ * `usage-dedup-by-connection`: whether this body was applied before on a connection that has since
+ * closed; the cache went with it, and the body is taken for new usage (added up).
+ */
+function retriedAfterHangUp(ctx: Parameters<Handler<'reportUsage'>>[0], scope: string): boolean {
+  if (!ctx.faults.has('usage-dedup-by-connection') || !ctx.connection) return false;
+  const by = appliedBy.get(ctx.store) ?? new Map<string, { readonly destroyed: boolean }>();
+  appliedBy.set(ctx.store, by);
+  const key = `${scope}\n${Buffer.from(ctx.rawBody).toString('utf8')}`;
+  const before = by.get(key);
+  by.set(key, ctx.connection);
+  return before !== undefined && before !== ctx.connection && before.destroyed;
+}
+
 export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
   const { faults, readings, store } = ctx;
   const rows = ctx.body.rows;
   const scope = `${ctx.caller.accountId}\n${ctx.params.sourceId}`;
+  const summed = faults.has('usage-summed') || retriedAfterHangUp(ctx, scope);
   const keyReading = readings.of('usage-row-key');
   // `usage-total-bounded`: "at most 9007199254740991 each" read as a bound on the sum of the four.
   // Stryker disable next-line all: the usage-total-bounded fault only
@@ -135,7 +153,7 @@ export const reportUsage: Handler<'reportUsage'> = async (ctx) => {
     const reported: Row = { input: row.input, output: row.output, cache_read: row.cache_read, cache_write: row.cache_write, day: row.day, assistant: row.assistant, model: row.model };
     let next: Row | undefined;
     if (!held) next = reported;
-    else if (faults.has('usage-summed')) {
+    else if (summed) {
       next = { ...held, input: held.input + row.input, output: held.output + row.output, cache_read: held.cache_read + row.cache_read, cache_write: held.cache_write + row.cache_write };
     } else if (faults.has('usage-last-write-wins')) {
       next = sameCounters(held, reported) && held.model === reported.model ? undefined : reported;

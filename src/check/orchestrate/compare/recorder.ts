@@ -26,8 +26,8 @@ export const MAX_CASES_PER_PROPERTY = 200;
 export class RecordingClient extends TargetClient {
   private pending: (Exchange | undefined)[] = [];
 
-  constructor(profile: Profile) {
-    super(profile);
+  constructor(profile: Profile, opts: ConstructorParameters<typeof TargetClient>[1] = {}) {
+    super(profile, opts);
   }
 
   override async call(o: CallOptions): Promise<Exchange> {

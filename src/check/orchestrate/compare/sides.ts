@@ -55,7 +55,7 @@ export async function probeSide(t: CompareTarget): Promise<{ discovery: Discover
 
 /** The suite against one side under `profile`'s readings, every case recorded. */
 export async function recordSuite(t: CompareTarget, profile: Profile, s: SuiteSettings, only?: readonly string[]): Promise<{ run: RunResult; cases: CaseLog }> {
-  const client = new RecordingClient(profile);
+  const client = new RecordingClient(profile, { nemesisSeed: s.seed });
   const recorder = new CaseRecorder(client);
   try {
     const run = await runProperties(profile, s.props, {
