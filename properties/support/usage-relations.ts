@@ -26,7 +26,7 @@ import { resentAfterNoAnswer, type Exchange } from '../../src/target/client.ts';
 import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { markResent, resentAt, rowKey, type StoredAnswers, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
-import { USAGE_COUNTERS, usageTotal } from '../../src/spec/index.ts';
+import { LIMITS, USAGE_COUNTERS, usageTotal } from '../../src/spec/index.ts';
 
 /** Rule 1 as a relation: it reads no reading. */
 export const NEVER_ADDED_RELATION = specJudgement(
@@ -68,7 +68,12 @@ const OBSERVER: UsageRow = { day: '2023-06-15', assistant: 'pouchproof-observer'
 /** The same rows with every counter 0: rule 1 keeps whatever is held. */
 export const zeroed = (rows: Report): Report => rows.map((r) => ({ ...r, ...Object.fromEntries(USAGE_COUNTERS.map((c) => [c, 0])) }));
 
-export const raisedBy = (rows: Report, by = 1): Report => rows.map((r) => ({ ...r, input: r.input + by }));
+/** The same rows, each holding `by` tokens more, in the first counter with room below 8's maximum (a row at the maximum in every counter stays as it is). */
+export const raisedBy = (rows: Report, by = 1): Report =>
+  rows.map((r) => {
+    const c = USAGE_COUNTERS.find((k) => r[k] + by <= (LIMITS.usageCounter.max ?? Number.MAX_SAFE_INTEGER));
+    return c ? { ...r, [c]: r[c] + by } : r;
+  });
 
 /**
  * Whether the order of these rows decides what is held: two rows of one day and assistant (the
