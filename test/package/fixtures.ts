@@ -49,7 +49,7 @@ import { run, startReference, properties, loadProfile, UsageError, type Report, 
 import { describeProperties, type DescribePropertiesOptions } from 'pouchproof/vitest';
 
 const options: RunOptions = { only: ['usage.*'], readings: 'defaults', failOn: ['performance'] };
-export async function check(): Promise<0 | 1 | 2> {
+export async function check(): Promise<0 | 1 | 2 | 3> {
   const ref = await startReference({ faults: ['usage-summed'] });
   try {
     const report: Report = await run({ ...options, profile: ref.profile });
