@@ -143,10 +143,13 @@ interface Cmd extends fc.AsyncCommand<World, CaseContext> {
  * the order the pouch's artifacts were made in. Steps record the label they resolved (each run
  * works on its own clone of the steps), so the shrunk sequence reads with the artifacts it used.
  */
-function pick(world: World, p: number, k: number): { a: ArtifactModel; label: string } {
+function pick(world: World, p: number, k: number, o: { readonly deleted?: boolean } = {}): { a: ArtifactModel; label: string } {
   const { model } = pouchOf(world, p);
   const usable = model.usable();
-  const a = usable[k % usable.length]!;
+  // A restore is drawn onto a deleted artifact where there is one: a stale base there is what "bring back that revision" misreads.
+  const deleted = o.deleted ? usable.filter((x) => x.deleted && x.revisions.length >= 2) : [];
+  const from = deleted.length > 0 ? deleted : usable;
+  const a = from[k % from.length]!;
   return { a, label: `artifact ${model.ordinal(a.id)} of pouch ${model.label}` };
 }
 
@@ -223,14 +226,14 @@ class Conflict implements Cmd {
   check(world: Readonly<World>): boolean {
     const usable = pouchOf(world as World, this.p).model.usable();
     if (usable.length === 0) return false;
-    return this.type === 'create' || this.base === 'unknown' || pick(world as World, this.p, this.k).a.revisions.length >= 2;
+    return this.type === 'create' || this.base === 'unknown' || pick(world as World, this.p, this.k, { deleted: this.type === 'restore' }).a.revisions.length >= 2;
   }
   [fc.cloneMethod](): Conflict {
     return new Conflict(this.p, this.k, this.type, this.base, this.beside);
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
     this.ran = true;
-    const { a, label } = pick(world, this.p, this.k);
+    const { a, label } = pick(world, this.p, this.k, { deleted: this.type === 'restore' });
     this.target = label;
     const n = a.revisions.length;
     const base = this.type === 'create' ? null : this.base === 'unknown' ? ctx.uuid() : this.base === 'first' ? a.revisions[0]! : a.revisions[n - 2]!;

@@ -28,6 +28,8 @@ export interface ArtifactModel {
   readonly id: string;
   /** Every applied revision, oldest first; the last is the head. */
   readonly revisions: string[];
+  /** Its head is a delete: what a restore brings back. */
+  deleted: boolean;
 }
 
 /** A commit that applied all its ops, kept so a later step can replay its operation_id. */
@@ -88,10 +90,11 @@ export class PouchModel {
       if (fate !== 'applied') return;
       let a = this.byId.get(op.artifact_id);
       if (!a) {
-        a = { id: op.artifact_id, revisions: [] };
+        a = { id: op.artifact_id, revisions: [], deleted: false };
         this.byId.set(a.id, a);
       }
       a.revisions.push(op.revision_id);
+      a.deleted = op.type === 'delete';
       this.usedRevisions.add(op.revision_id);
       this.touched = [op.artifact_id, ...this.touched.filter((id) => id !== op.artifact_id)];
     });
