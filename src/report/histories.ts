@@ -57,7 +57,6 @@ export function porcupineJson(h: RecordedHistory): string {
 
 /** An EDN string literal (control characters as \uXXXX, which every EDN reader takes). */
 export function ednString(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
   const escaped = s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `"${escaped}"`;
 }
