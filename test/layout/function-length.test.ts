@@ -22,8 +22,6 @@ const SPLIT_ELSEWHERE: Readonly<Record<string, string>> = {
   'src/load/run.ts': 'wt-metrics',
   'src/load/capacity.ts': 'wt-metrics',
   'src/load/launch.ts': 'wt-metrics',
-  // wt-nemesis: the HTTP client, where the nemesis proxy goes in (sendOnce).
-  'src/target/client.ts': 'wt-nemesis',
 };
 
 function sourcesUnder(dir: string): string[] {
