@@ -17,7 +17,6 @@ const ROOTS = ['src', 'properties', 'scenarios'];
  */
 const SPLIT_ELSEWHERE: Readonly<Record<string, string>> = {
   // wt-metrics works in src/load: its other long functions wait for it.
-  'src/load/capacity.ts': 'wt-metrics',
   'src/load/launch.ts': 'wt-metrics',
 };
 
