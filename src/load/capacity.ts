@@ -207,22 +207,38 @@ export async function findCapacity(o: RunLoadOptions, c: CapacityOptions): Promi
       }
       next = decided;
     }
-    const { objective, minRequests: _, ...bounds } = plan;
-    const search: CapacitySearch = {
-      ...bounds,
-      objective: objective.map((t) => t.source),
-      status,
-      ...(lo !== undefined ? { capacity: lo } : {}),
-      ...(hi !== undefined ? { firstBeyond: hi } : {}),
-      message: describe(status, plan, steps, lo, hi),
-      steps,
-      elapsedMs: Date.now() - t0,
-    };
-    const shown = best ?? last;
-    if (!shown) throw new LoadUsageError(`the search budget (--duration ${plan.budgetMs / 1000} s) does not cover one step of ${plan.stepMs / 1000} s with its warm-up`);
-    const exitCode: 0 | 1 = lo === undefined && status !== 'interrupted' ? 1 : shown.result.exitCode;
-    return { secrets: shown.secrets, result: { ...shown.result, capacity: search, exitCode, interrupted: status === 'interrupted' } };
+    return searchOutcome(plan, { status, steps, lo, hi, best, last, t0 });
   });
+}
+
+/** Where a search stopped: its status, its steps, the bounds found, and the runs to show. */
+interface SearchEnd {
+  readonly status: CapacityStatus;
+  readonly steps: CapacityStep[];
+  readonly lo: number | undefined;
+  readonly hi: number | undefined;
+  readonly best: RunLoadOutput | undefined;
+  readonly last: RunLoadOutput | undefined;
+  readonly t0: number;
+}
+
+/** The run at capacity (or the last step when none was within), carrying the whole search. */
+function searchOutcome(plan: Plan, { status, steps, lo, hi, best, last, t0 }: SearchEnd): RunLoadOutput {
+  const { objective, minRequests: _, ...bounds } = plan;
+  const search: CapacitySearch = {
+    ...bounds,
+    objective: objective.map((t) => t.source),
+    status,
+    ...(lo !== undefined ? { capacity: lo } : {}),
+    ...(hi !== undefined ? { firstBeyond: hi } : {}),
+    message: describe(status, plan, steps, lo, hi),
+    steps,
+    elapsedMs: Date.now() - t0,
+  };
+  const shown = best ?? last;
+  if (!shown) throw new LoadUsageError(`the search budget (--duration ${plan.budgetMs / 1000} s) does not cover one step of ${plan.stepMs / 1000} s with its warm-up`);
+  const exitCode: 0 | 1 = lo === undefined && status !== 'interrupted' ? 1 : shown.result.exitCode;
+  return { secrets: shown.secrets, result: { ...shown.result, capacity: search, exitCode, interrupted: status === 'interrupted' } };
 }
 
 type Decision = { rate: number; phase: CapacityPhase } | { status: CapacityStatus };

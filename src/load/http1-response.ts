@@ -80,89 +80,107 @@ export class ResponseParser {
   feed(buf: Buffer, start: number, end: number): FeedResult {
     let i = start;
     while (i < end) {
-      switch (this.state) {
-        case State.Head: {
-          const stop = this.headEnd(buf, i, end);
-          if (this.pendingBytes + ((stop < 0 ? end : stop) - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response head over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
-          if (stop < 0) {
-            this.keep(buf, i, end);
-            return MORE;
-          }
-          const text = this.takeText(buf, i, stop);
-          i = stop;
-          const problem = this.head(text);
-          if (problem !== undefined) return error(problem);
-          if (this.state === State.Head) continue; // a 1xx interim answer: the real one follows
-          if (this.state === State.Length && this.remaining === 0) return this.finish(i < end);
-          break;
-        }
-        case State.Length: {
-          const n = Math.min(this.remaining, end - i);
-          if (!this.bodyPart(buf, i, i + n, this.remaining === n && this.bodyBytes === 0)) return OVER_CAP;
-          this.remaining -= n;
-          i += n;
-          if (this.remaining === 0) return this.finish(i < end);
-          break;
-        }
-        case State.UntilClose: {
-          if (!this.bodyPart(buf, i, end, false)) return OVER_CAP;
-          i = end;
-          break;
-        }
-        case State.ChunkSize: {
-          const nl = buf.indexOf(LF, i);
-          if (nl < 0 || nl >= end) {
-            if (this.pendingBytes + (end - i) > CHUNK_LINE_CAP) return error('chunk size line too long');
-            this.keep(buf, i, end);
-            return MORE;
-          }
-          const line = this.takeText(buf, i, nl + 1);
-          i = nl + 1;
-          const size = chunkSize(line);
-          if (size === undefined) return error(`bad chunk size ${JSON.stringify(line.trim().slice(0, 40))}`);
-          if (size === 0) this.state = State.Trailers;
-          else {
-            this.remaining = size;
-            this.state = State.ChunkData;
-          }
-          break;
-        }
-        case State.ChunkData: {
-          const n = Math.min(this.remaining, end - i);
-          if (!this.bodyPart(buf, i, i + n, false)) return OVER_CAP;
-          this.remaining -= n;
-          i += n;
-          if (this.remaining === 0) {
-            this.state = State.ChunkDataEnd;
-            this.sawCr = false;
-          }
-          break;
-        }
-        case State.ChunkDataEnd: {
-          const b = buf[i++]!;
-          if (b === CR && !this.sawCr) this.sawCr = true;
-          else if (b === LF) this.state = State.ChunkSize;
-          else return error('chunk data not followed by CRLF');
-          break;
-        }
-        case State.Trailers: {
-          const nl = buf.indexOf(LF, i);
-          if (nl < 0 || nl >= end) {
-            if (this.pendingBytes + (end - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response trailers over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
-            this.keep(buf, i, end);
-            return MORE;
-          }
-          const line = this.takeText(buf, i, nl + 1);
-          i = nl + 1;
-          // Trailer fields are read past; the empty line ends the message.
-          if (line === '\n' || line === '\r\n') return this.finish(i < end);
-          break;
-        }
-        default:
-          return this.state satisfies never;
-      }
+      const reached = this.step(buf, i, end);
+      if (typeof reached !== 'number') return reached;
+      i = reached;
     }
     return MORE;
+  }
+
+  /** Reads what the current state takes from `buf[i, end)`: the index it reached, or how this feed ends. */
+  private step(buf: Buffer, i: number, end: number): number | FeedResult {
+    switch (this.state) {
+      case State.Head:
+        return this.headBytes(buf, i, end);
+      case State.Length:
+        return this.lengthBytes(buf, i, end);
+      case State.UntilClose:
+        return this.bodyPart(buf, i, end, false) ? end : OVER_CAP;
+      case State.ChunkSize:
+        return this.chunkSizeLine(buf, i, end);
+      case State.ChunkData:
+        return this.chunkBytes(buf, i, end);
+      case State.ChunkDataEnd:
+        return this.chunkEnd(buf, i);
+      case State.Trailers:
+        return this.trailerLine(buf, i, end);
+      default:
+        return this.state satisfies never;
+    }
+  }
+
+  private headBytes(buf: Buffer, i: number, end: number): number | FeedResult {
+    const stop = this.headEnd(buf, i, end);
+    if (this.pendingBytes + ((stop < 0 ? end : stop) - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response head over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
+    if (stop < 0) {
+      this.keep(buf, i, end);
+      return MORE;
+    }
+    const text = this.takeText(buf, i, stop);
+    const problem = this.head(text);
+    if (problem !== undefined) return error(problem);
+    // A 1xx interim answer leaves the state at Head: the real one follows.
+    if (this.state === State.Length && this.remaining === 0) return this.finish(stop < end);
+    return stop;
+  }
+
+  private lengthBytes(buf: Buffer, i: number, end: number): number | FeedResult {
+    const n = Math.min(this.remaining, end - i);
+    if (!this.bodyPart(buf, i, i + n, this.remaining === n && this.bodyBytes === 0)) return OVER_CAP;
+    this.remaining -= n;
+    if (this.remaining === 0) return this.finish(i + n < end);
+    return i + n;
+  }
+
+  private chunkSizeLine(buf: Buffer, i: number, end: number): number | FeedResult {
+    const nl = buf.indexOf(LF, i);
+    if (nl < 0 || nl >= end) {
+      if (this.pendingBytes + (end - i) > CHUNK_LINE_CAP) return error('chunk size line too long');
+      this.keep(buf, i, end);
+      return MORE;
+    }
+    const line = this.takeText(buf, i, nl + 1);
+    const size = chunkSize(line);
+    if (size === undefined) return error(`bad chunk size ${JSON.stringify(line.trim().slice(0, 40))}`);
+    if (size === 0) this.state = State.Trailers;
+    else {
+      this.remaining = size;
+      this.state = State.ChunkData;
+    }
+    return nl + 1;
+  }
+
+  private chunkBytes(buf: Buffer, i: number, end: number): number | FeedResult {
+    const n = Math.min(this.remaining, end - i);
+    if (!this.bodyPart(buf, i, i + n, false)) return OVER_CAP;
+    this.remaining -= n;
+    if (this.remaining === 0) {
+      this.state = State.ChunkDataEnd;
+      this.sawCr = false;
+    }
+    return i + n;
+  }
+
+  /** One byte of the CRLF that closes a chunk's data. */
+  private chunkEnd(buf: Buffer, i: number): number | FeedResult {
+    const b = buf[i]!;
+    if (b === CR && !this.sawCr) this.sawCr = true;
+    else if (b === LF) this.state = State.ChunkSize;
+    else return error('chunk data not followed by CRLF');
+    return i + 1;
+  }
+
+  private trailerLine(buf: Buffer, i: number, end: number): number | FeedResult {
+    const nl = buf.indexOf(LF, i);
+    if (nl < 0 || nl >= end) {
+      if (this.pendingBytes + (end - i) > RESPONSE_HEAD_CAP_BYTES) return error(`response trailers over ${RESPONSE_HEAD_CAP_BYTES} bytes`);
+      this.keep(buf, i, end);
+      return MORE;
+    }
+    const line = this.takeText(buf, i, nl + 1);
+    // Trailer fields are read past; the empty line ends the message.
+    if (line === '\n' || line === '\r\n') return this.finish(nl + 1 < end);
+    return nl + 1;
   }
 
   /** The connection ended: the response is complete only if its body runs until close. */
@@ -172,75 +190,15 @@ export class ResponseParser {
     return error(this.state === State.Head && this.pendingBytes === 0 && this.status === 0 ? 'connection closed before any response' : 'connection closed before the response ended');
   }
 
+  /** Reads a response head: its status, whether the connection stays open, and the body's framing. */
   private head(text: string): string | undefined {
-    const n = text.length;
-    let nl = text.indexOf('\n');
-    if (nl < 0) nl = n;
-    const lineEnd = nl > 0 && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
-    // HTTP/1.x SP 3DIGIT (SP reason)?, read by hand: this runs once per request.
-    const minor = digit(text, 7);
-    const good =
-      text.startsWith('HTTP/1.') && (minor === 0 || minor === 1) && text.charCodeAt(8) === 0x20 &&
-      digit(text, 9) >= 1 && digit(text, 10) >= 0 && digit(text, 11) >= 0 && (lineEnd === 12 || text.charCodeAt(12) === 0x20);
-    if (!good || lineEnd < 12) return `not an HTTP/1.x status line: ${JSON.stringify(text.slice(0, Math.min(lineEnd, 40)))}`;
-    const http10 = minor === 0;
-    this.status = digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11);
-    let length: number | undefined;
-    let chunked: boolean | undefined;
-    let connection = '';
-    let keepAliveHint = '';
-    // Line by line without splitting: a response head is read once per request.
-    for (let pos = nl + 1; pos < n; ) {
-      let e = text.indexOf('\n', pos);
-      if (e < 0) e = n;
-      const le = e > pos && text.charCodeAt(e - 1) === CR ? e - 1 : e;
-      const next = e + 1;
-      if (le === pos) {
-        pos = next;
-        continue;
-      }
-      const colon = text.indexOf(':', pos);
-      if (colon <= pos || colon >= le) {
-        // An obs-fold continues the previous field (RFC 9112 section 5.2); no field the engine reads is folded in practice.
-        const c = text.charCodeAt(pos);
-        if (c === 0x20 || c === 0x09) {
-          pos = next;
-          continue;
-        }
-        return `malformed header line ${JSON.stringify(text.slice(pos, Math.min(le, pos + 40)))}`;
-      }
-      // Only four names matter; their lengths pick them out before any comparison.
-      switch (colon - pos) {
-        case 14:
-          if (named(text, pos, 'content-length')) {
-            const v = text.slice(colon + 1, le).trim();
-            // "n, n" (a repeated field folded into one) is one length; anything else is not.
-            for (const part of v.includes(',') ? v.split(',') : [v]) {
-              const t = part.trim();
-              if (!/^\d{1,15}$/.test(t)) return `bad content-length ${JSON.stringify(v.slice(0, 40))}`;
-              const len = Number(t);
-              if (length !== undefined && length !== len) return 'conflicting content-length values';
-              length = len;
-            }
-          }
-          break;
-        case 17:
-          if (named(text, pos, 'transfer-encoding')) {
-            const v = text.slice(colon + 1, le);
-            chunked = v.slice(v.lastIndexOf(',') + 1).trim().toLowerCase() === 'chunked';
-          }
-          break;
-        case 10:
-          if (named(text, pos, 'connection')) connection += ',' + text.slice(colon + 1, le).toLowerCase();
-          else if (named(text, pos, 'keep-alive')) keepAliveHint = text.slice(colon + 1, le);
-          break;
-        default:
-          break;
-      }
-      pos = next;
-    }
-    this.keepAlive = http10 ? /,\s*keep-alive\s*(?:,|$)/.test(connection) : !/,\s*close\s*(?:,|$)/.test(connection);
-    const hint = keepAliveHint === '' ? null : /timeout\s*=\s*(\d+)/i.exec(keepAliveHint);
+    const line = statusLine(text);
+    if (typeof line === 'string') return line;
+    this.status = line.status;
+    const f = headFields(text, line.next);
+    if (typeof f === 'string') return f;
+    this.keepAlive = line.http10 ? /,\s*keep-alive\s*(?:,|$)/.test(f.connection) : !/,\s*close\s*(?:,|$)/.test(f.connection);
+    const hint = f.keepAliveHint === '' ? null : /timeout\s*=\s*(\d+)/i.exec(f.keepAliveHint);
     this.keepAliveMs = hint ? Number(hint[1]) * 1000 : undefined;
     const s = this.status;
     if (s === 101) return 'unexpected 101 Switching Protocols';
@@ -249,22 +207,27 @@ export class ResponseParser {
       this.status = 0;
       return undefined;
     }
-    if (s === 204 || s === 304) {
+    this.frame(s, f);
+    return undefined;
+  }
+
+  /** How the body of a final answer ends (RFC 9112 section 6.3). */
+  private frame(status: number, f: HeadFields): void {
+    if (status === 204 || status === 304) {
       this.state = State.Length;
       this.remaining = 0;
-    } else if (chunked !== undefined) {
+    } else if (f.chunked !== undefined) {
       // Both framings present: the sender must close after it (section 6.3), and so does the engine.
-      if (length !== undefined) this.keepAlive = false;
-      this.state = chunked ? State.ChunkSize : State.UntilClose;
-      if (!chunked) this.keepAlive = false;
-    } else if (length !== undefined) {
+      if (f.length !== undefined) this.keepAlive = false;
+      this.state = f.chunked ? State.ChunkSize : State.UntilClose;
+      if (!f.chunked) this.keepAlive = false;
+    } else if (f.length !== undefined) {
       this.state = State.Length;
-      this.remaining = length;
+      this.remaining = f.length;
     } else {
       this.state = State.UntilClose;
       this.keepAlive = false;
     }
-    return undefined;
   }
 
   /** Keeps body bytes; false once past the cap. `whole`: these bytes are the entire body. */
@@ -337,6 +300,91 @@ function error(message: string): FeedResult {
 
 const LF_CR_LF = Buffer.from('\n\r\n', 'latin1');
 const LF_LF = Buffer.from('\n\n', 'latin1');
+
+/** The status line, read by hand (this runs once per request): the status, the version, and where the fields start; or what is wrong with it. */
+function statusLine(text: string): { readonly status: number; readonly http10: boolean; readonly next: number } | string {
+  let nl = text.indexOf('\n');
+  if (nl < 0) nl = text.length;
+  const lineEnd = nl > 0 && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+  // HTTP/1.x SP 3DIGIT (SP reason)?
+  const minor = digit(text, 7);
+  const good =
+    text.startsWith('HTTP/1.') && (minor === 0 || minor === 1) && text.charCodeAt(8) === 0x20 &&
+    digit(text, 9) >= 1 && digit(text, 10) >= 0 && digit(text, 11) >= 0 && (lineEnd === 12 || text.charCodeAt(12) === 0x20);
+  if (!good || lineEnd < 12) return `not an HTTP/1.x status line: ${JSON.stringify(text.slice(0, Math.min(lineEnd, 40)))}`;
+  return { status: digit(text, 9) * 100 + digit(text, 10) * 10 + digit(text, 11), http10: minor === 0, next: nl + 1 };
+}
+
+/** The four header fields the engine reads; the rest are passed over. */
+interface HeadFields {
+  length: number | undefined;
+  chunked: boolean | undefined;
+  /** Every Connection field's value, each after a comma. */
+  connection: string;
+  keepAliveHint: string;
+}
+
+/** The fields of a head from `from` on, line by line without splitting (a head is read once per request); or what is wrong with them. */
+function headFields(text: string, from: number): HeadFields | string {
+  const n = text.length;
+  const f: HeadFields = { length: undefined, chunked: undefined, connection: '', keepAliveHint: '' };
+  for (let pos = from; pos < n; ) {
+    let e = text.indexOf('\n', pos);
+    if (e < 0) e = n;
+    const le = e > pos && text.charCodeAt(e - 1) === CR ? e - 1 : e;
+    const next = e + 1;
+    if (le === pos) {
+      pos = next;
+      continue;
+    }
+    const colon = text.indexOf(':', pos);
+    if (colon <= pos || colon >= le) {
+      // An obs-fold continues the previous field (RFC 9112 section 5.2); no field the engine reads is folded in practice.
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x09) {
+        pos = next;
+        continue;
+      }
+      return `malformed header line ${JSON.stringify(text.slice(pos, Math.min(le, pos + 40)))}`;
+    }
+    const problem = readField(text, pos, colon, le, f);
+    if (problem !== undefined) return problem;
+    pos = next;
+  }
+  return f;
+}
+
+/** Notes the field `text[pos, le)` in `f` if it is one the engine reads; a problem with its value, if any. */
+function readField(text: string, pos: number, colon: number, le: number, f: HeadFields): string | undefined {
+  // Only four names matter; their lengths pick them out before any comparison.
+  switch (colon - pos) {
+    case 14:
+      if (named(text, pos, 'content-length')) {
+        const v = text.slice(colon + 1, le).trim();
+        // "n, n" (a repeated field folded into one) is one length; anything else is not.
+        for (const part of v.includes(',') ? v.split(',') : [v]) {
+          const t = part.trim();
+          if (!/^\d{1,15}$/.test(t)) return `bad content-length ${JSON.stringify(v.slice(0, 40))}`;
+          const len = Number(t);
+          if (f.length !== undefined && f.length !== len) return 'conflicting content-length values';
+          f.length = len;
+        }
+      }
+      return undefined;
+    case 17:
+      if (named(text, pos, 'transfer-encoding')) {
+        const v = text.slice(colon + 1, le);
+        f.chunked = v.slice(v.lastIndexOf(',') + 1).trim().toLowerCase() === 'chunked';
+      }
+      return undefined;
+    case 10:
+      if (named(text, pos, 'connection')) f.connection += ',' + text.slice(colon + 1, le).toLowerCase();
+      else if (named(text, pos, 'keep-alive')) f.keepAliveHint = text.slice(colon + 1, le);
+      return undefined;
+    default:
+      return undefined;
+  }
+}
 
 /** The decimal digit at `k`, or -1. */
 function digit(text: string, k: number): number {

@@ -131,8 +131,9 @@ function usageAsync<T>(p: Promise<T>): Promise<T> {
   return p.catch((e: Error) => Promise.reject(new LoadUsageError(e.message)));
 }
 
-export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
-  const { scenario, url: scenarioUrl } = o.scenario;
+/** The run's shape from its options, each checked before any target is touched. */
+function runShape(o: RunLoadOptions) {
+  const { scenario } = o.scenario;
   const params = usage(() => resolveParams(scenario, o.params ?? {}));
   const thresholds = usage(() => (o.thresholds ?? []).map(parseThreshold));
   const abortThresholds = usage(() => (o.abortThresholds ?? []).map(parseThreshold)).map((t) => shareOfThreshold(t, o.shard?.count ?? 1));
@@ -146,31 +147,53 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
   const shard = o.shard;
   if (shard && maxRequests < shard.count) throw new LoadUsageError(`--max-requests ${maxRequests} cannot be split over ${shard.count} shards`);
   const listen = o.metricsListen !== undefined ? usage(() => parseMetricsListen(o.metricsListen!)) : undefined;
+  return { params, thresholds, abortThresholds, stages, durationMs, maxRequests, listen };
+}
+
+type Profile = ResolvedTarget['profile'];
+
+/** Refuses a target off this machine unless allowed (the nemesis never goes through a proxy), and says when a proxy's figures are part of the run's. */
+async function guardReach(o: RunLoadOptions, profile: Profile, embedded: boolean): Promise<void> {
+  if (profile.nemesis && profile.proxy) throw new LoadUsageError('the nemesis holds the connections to the target itself: it cannot go through a proxy');
+  const proxy = profile.proxy ? `the proxy ${shownProxy(profile.proxy.url)} (${profile.proxy.from === 'profile' ? 'the profile\'s proxy' : profile.proxy.from})` : undefined;
+  // Through a proxy the load leaves the machine whatever the target's name resolves to here.
+  if (!embedded && !o.allowRemote && (proxy || !(await isLoopbackUrl(profile.baseUrl)))) {
+    const where = proxy ? `is reached through ${proxy}` : 'is not on the loopback interface';
+    throw new LoadUsageError(`${new URL(profile.baseUrl).host} ${where}; pass --allow-remote to load it`);
+  }
+  if (proxy) {
+    o.onProgress?.(`through ${proxy}: its latency and capacity are part of every figure (a shard run inside the network, e.g. pouchproof load k8s, measures the target alone)`);
+  }
+}
+
+/** Connections, workers and the load model: this shard's share of them, checked. */
+function sizing(o: RunLoadOptions, stages: Stages | undefined, durationMs: number, profile: Profile, embedded: boolean): { connections: number; workers: number; model: LoadModel } {
+  const { scenario } = o.scenario;
+  const shard = o.shard;
+  const open = o.rate !== undefined || stages?.unit === 'rate';
+  const rampedConnections = stages?.unit === 'connections' ? peakTarget(stages.stages) : undefined;
+  const allConnections = o.connections ?? rampedConnections ?? scenario.defaultConnections ?? (open ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
+  // The open model's rate is what is shared; its connections are only a pool, which each shard keeps whole.
+  const connections = shard && !open ? shareOf(allConnections, shard.count, shard.index) : allConnections;
+  const model = usage(() => modelOf(o.rate, stages, shard, connections, durationMs));
+  if (shard && connections < 1) throw new LoadUsageError(`${allConnections} connections cannot be split over ${shard.count} shards (closed model); give --connections at least ${shard.count}`);
+  // Embedded: the server keeps the main thread, the load one worker. Remote: use the cores.
+  const workers = Math.min(connections, o.workers ?? (embedded ? 1 : Math.max(1, Math.min(4, availableParallelism()))));
+  if (!Number.isInteger(connections) || connections < 1) throw new LoadUsageError('--connections must be a positive integer');
+  if (!Number.isInteger(workers) || workers < 0) throw new LoadUsageError('--workers must be a non-negative integer');
+  return { connections, workers, model };
+}
+
+export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
+  const { scenario, url: scenarioUrl } = o.scenario;
+  const { params, thresholds, abortThresholds, stages, durationMs, maxRequests, listen } = runShape(o);
+  const shard = o.shard;
 
   return withTarget(o.target, async (target) => {
     const { embedded } = target;
     const profile = o.nemesis ? { ...target.profile, nemesis: o.nemesis } : target.profile;
-    if (profile.nemesis && profile.proxy) throw new LoadUsageError('the nemesis holds the connections to the target itself: it cannot go through a proxy');
-    const proxy = profile.proxy ? `the proxy ${shownProxy(profile.proxy.url)} (${profile.proxy.from === 'profile' ? 'the profile\'s proxy' : profile.proxy.from})` : undefined;
-    // Through a proxy the load leaves the machine whatever the target's name resolves to here.
-    if (!embedded && !o.allowRemote && (proxy || !(await isLoopbackUrl(profile.baseUrl)))) {
-      const where = proxy ? `is reached through ${proxy}` : 'is not on the loopback interface';
-      throw new LoadUsageError(`${new URL(profile.baseUrl).host} ${where}; pass --allow-remote to load it`);
-    }
-    if (proxy) {
-      o.onProgress?.(`through ${proxy}: its latency and capacity are part of every figure (a shard run inside the network, e.g. pouchproof load k8s, measures the target alone)`);
-    }
-    const open = o.rate !== undefined || stages?.unit === 'rate';
-    const rampedConnections = stages?.unit === 'connections' ? peakTarget(stages.stages) : undefined;
-    const allConnections = o.connections ?? rampedConnections ?? scenario.defaultConnections ?? (open ? Math.max(DEFAULT_OPEN_CONNECTIONS, profile.connections) : profile.connections);
-    // The open model's rate is what is shared; its connections are only a pool, which each shard keeps whole.
-    const connections = shard && !open ? shareOf(allConnections, shard.count, shard.index) : allConnections;
-    const model = usage(() => modelOf(o.rate, stages, shard, connections, durationMs));
-    if (shard && connections < 1) throw new LoadUsageError(`${allConnections} connections cannot be split over ${shard.count} shards (closed model); give --connections at least ${shard.count}`);
-    // Embedded: the server keeps the main thread, the load one worker. Remote: use the cores.
-    const workers = Math.min(connections, o.workers ?? (embedded ? 1 : Math.max(1, Math.min(4, availableParallelism()))));
-    if (!Number.isInteger(connections) || connections < 1) throw new LoadUsageError('--connections must be a positive integer');
-    if (!Number.isInteger(workers) || workers < 0) throw new LoadUsageError('--workers must be a non-negative integer');
+    await guardReach(o, profile, embedded);
+    const { connections, workers, model } = sizing(o, stages, durationMs, profile, embedded);
     const faults = target.reference?.faults;
     if (o.startAt) await sleepUntil(o.startAt.atMs - PRE_START_MS - (o.warmupMs ?? 1000), o.signal);
     // One line naming what to fix (a CA, a client certificate, a proxy's refusal) instead of a run of failed requests.

@@ -89,7 +89,8 @@ function mergedPhases(kept: readonly ShardInput[], histograms: Readonly<Record<s
   return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]!])) as Record<Phase, string>) };
 }
 
-export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
+/** What every shard must say alike to be parts of one run; the shard count N they agree on. */
+function agreedCount(inputs: readonly ShardInput[], o: MergeOptions): number {
   if (inputs.length === 0) throw new MergeError('no shards to merge');
   const all = inputs.map((s) => s.record.result);
   const count = same(all, (r) => r.shard.count, 'the shard count N');
@@ -98,18 +99,21 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   same(all, (r) => r.model, 'the load model');
   same(all, (r) => r.params, 'the scenario parameters');
   same(all, (r) => r.target.url, 'the target');
-  const { notes: merged, kept } = notes(inputs, count);
-  const rs = kept.map((s) => s.record.result);
+  return count;
+}
+
+/** The thresholds the whole is judged by: the caller's, else every shard's own. */
+function mergedThresholds(kept: readonly ShardInput[], o: MergeOptions): ReturnType<typeof parseThreshold>[] {
   const sources = o.thresholds ?? [...new Set(kept.flatMap((s) => s.record.thresholds))];
-  let thresholds: ReturnType<typeof parseThreshold>[];
   try {
-    thresholds = sources.map(parseThreshold);
+    return sources.map(parseThreshold);
   } catch (e) {
     throw new MergeError((e as Error).message);
   }
+}
 
-  const tags = [...new Set(kept.flatMap((s) => Object.keys(s.histograms)))];
-  const histograms = Object.fromEntries(tags.map((t) => [t, mergeHistograms(kept.flatMap((s) => s.histograms[t] ?? [])).histogram]));
+/** The whole run's latency figures, from the merged histograms. */
+function mergedLatency(histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'latency' | 'spectrum' | 'errorLatency' | 'errorHistogram'> {
   const h = newHistogram();
   mergeEncoded(h, histograms[LATENCY_TAG]!);
   const latency = summarize(h);
@@ -121,21 +125,56 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const errorLatency = summarize(e);
   const errorHistogram = encodeHistogram(e);
   e.destroy();
+  return { latency, spectrum: spec, errorLatency, errorHistogram };
+}
 
+/** The shards' timelines on one clock, from the earliest start; the whole run's wall time. */
+function mergedTimeline(rs: readonly ShardResult[]): { t0: number; wallMs: number; timeline: SecondBucket[] } {
   const t0 = Math.min(...rs.map((r) => r.startMs));
   const wallMs = Math.max(...rs.map((r) => r.startMs - t0 + r.totals.wallMs));
   const timeline: SecondBucket[] = [];
   for (const r of rs) addShifted(timeline, r.timeline, Math.round((r.startMs - t0) / 1000));
   for (let i = 0; i < timeline.length; i++) timeline[i] ??= emptyBucket();
+  return { t0, wallMs, timeline };
+}
+
+/** The load generators' figures side by side, and whether any shard's was the limit. */
+function mergedGenerator(rs: readonly ShardResult[]): LoadRunResult['generator'] {
+  const limited = rs.filter((r) => r.generator.limited).map((r) => r.shard.index);
+  return {
+    busy: rs.flatMap((r) => r.generator.busy),
+    loopUtilization: rs.flatMap((r) => r.generator.loopUtilization),
+    prepareMs: rs.flatMap((r) => r.generator.prepareMs),
+    limited: limited.length > 0,
+    note: limited.length
+      ? `the load generator was saturated in shard${limited.length > 1 ? 's' : ''} ${limited.join(', ')} of ${rs.length} (${rs.find((r) => r.generator.limited)!.generator.note}): the figures are a lower bound for the server`
+      : `every one of the ${rs.length} shards' load generators had headroom`,
+  };
+}
+
+/** Why the whole run failed, or '' when it did not: a shard's abort, a broken threshold, a failed check. */
+function failedBecause(rs: readonly ShardResult[], judged: ReturnType<typeof judgeThresholds>, checks: LoadRunResult['checks']): string {
+  // A shard that stopped on an abort threshold judged its own share broken: the whole did not run as planned.
+  const aborts = rs.flatMap((r) => (r.aborted ? [`shard ${r.shard.index} ${abortLine(r.aborted)}`] : []));
+  return [...aborts, brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
+}
+
+export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {}): MergeOutput {
+  const count = agreedCount(inputs, o);
+  const { notes: merged, kept } = notes(inputs, count);
+  const rs = kept.map((s) => s.record.result);
+  const thresholds = mergedThresholds(kept, o);
+
+  const tags = [...new Set(kept.flatMap((s) => Object.keys(s.histograms)))];
+  const histograms = Object.fromEntries(tags.map((t) => [t, mergeHistograms(kept.flatMap((s) => s.histograms[t] ?? [])).histogram]));
+  const lat = mergedLatency(histograms);
+  const { t0, wallMs, timeline } = mergedTimeline(rs);
   const tally = addTallies(rs.map((r) => ({ ...r.totals, reasons: r.reasons, kinds: r.kinds })));
   const totals = { sent: tally.sent, completed: tally.completed, ok: tally.ok, notOk: tally.notOk, errors: tally.errors, dropped: tally.dropped, unsent: tally.unsent, units: tally.units, bytesSent: tally.bytesSent, wallMs };
   const { errorRate, rates } = ratesOf(totals, wallMs);
-  const judged = judgeThresholds(thresholds, { latencyUs: latency, errorRate, goodput: rates.goodput, rps: rates.rps });
+  const judged = judgeThresholds(thresholds, { latencyUs: lat.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
-  // A shard that stopped on an abort threshold judged its own share broken: the whole did not run as planned.
-  const aborts = rs.flatMap((r) => (r.aborted ? [`shard ${r.shard.index} ${abortLine(r.aborted)}`] : []));
-  const why = [...aborts, brokenLine(judged), ...checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`)].filter((x) => x !== undefined).join('; ');
-  const limited = rs.filter((r) => r.generator.limited).map((r) => r.shard.index);
+  const why = failedBecause(rs, judged, checks);
   const first = rs[0]!;
   const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
   const result: LoadRunResult = {
@@ -158,25 +197,17 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     totals,
     rates,
     errorRate,
-    latency,
-    errorLatency,
-    errorHistogram,
-    spectrum: spec,
+    latency: lat.latency,
+    errorLatency: lat.errorLatency,
+    errorHistogram: lat.errorHistogram,
+    spectrum: lat.spectrum,
     histogram: histograms[LATENCY_TAG]!,
     timeline,
     reasons: tally.reasons,
     kinds: tally.kinds,
     stats: addCounts(rs.map((r) => r.stats)),
     checks,
-    generator: {
-      busy: rs.flatMap((r) => r.generator.busy),
-      loopUtilization: rs.flatMap((r) => r.generator.loopUtilization),
-      prepareMs: rs.flatMap((r) => r.generator.prepareMs),
-      limited: limited.length > 0,
-      note: limited.length
-        ? `the load generator was saturated in shard${limited.length > 1 ? 's' : ''} ${limited.join(', ')} of ${rs.length} (${rs.find((r) => r.generator.limited)!.generator.note}): the figures are a lower bound for the server`
-        : `every one of the ${rs.length} shards' load generators had headroom`,
-    },
+    generator: mergedGenerator(rs),
     ...(first.curves ? { curves: first.curves } : {}),
     ...mergedPhases(kept, histograms),
     thresholds: judged,

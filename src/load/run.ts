@@ -145,18 +145,6 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
   const wallMs = merged.wallMs;
   const { errorRate, rates } = ratesOf(merged, wallMs);
   const thresholds = judgeThresholds(o.thresholds, { latencyUs: merged.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
-  const maxElu = Math.max(0, ...merged.loopUtilization);
-  const maxBusy = Math.max(0, ...merged.generatorBusy);
-  const limited = maxElu >= GENERATOR_LIMIT_UTILIZATION;
-  const maxPrepare = Math.max(0, ...merged.prepareMs);
-  const ahead = maxPrepare >= 1 ? `; before the measured window it spent ${maxPrepare.toFixed(0)} ms building requests ahead, not counted in that share` : '';
-  const note = limited
-    ? `the load generator itself was saturated (event loop ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead}): the figures are a lower bound for the server; add --workers or cores`
-    : `the load generator had headroom (event loop at most ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead})`;
-  const h = newHistogram();
-  mergeEncoded(h, merged.histogram);
-  const spec = spectrum(h);
-  h.destroy();
   const brokenChecks = merged.checks.filter((c) => !c.passed).map((c) => `check failed: ${c.name}`);
   const why = [abortLine(merged.aborted), brokenLine(thresholds), ...brokenChecks].filter((x) => x !== undefined).join('; ');
   return {
@@ -184,14 +172,14 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     latency: merged.latency,
     errorLatency: merged.errorLatency,
     errorHistogram: merged.errorHistogram,
-    spectrum: spec,
+    spectrum: spectrumOf(merged.histogram),
     histogram: merged.histogram,
     timeline: merged.timeline,
     reasons: merged.reasons,
     kinds: merged.kinds,
     stats: merged.stats,
     checks: merged.checks,
-    generator: { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note },
+    generator: generatorFigures(merged),
     phases: phaseFigures(merged.phases),
     ...(curves ? { curves } : {}),
     thresholds,
@@ -202,6 +190,28 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     exitCode: why ? 1 : 0,
     ...(why ? { failedBecause: why } : {}),
   };
+}
+
+/** The load generator's own figures, and whether it (not the server) was the limit. */
+function generatorFigures(merged: MergedResult): LoadRunResult['generator'] {
+  const maxElu = Math.max(0, ...merged.loopUtilization);
+  const maxBusy = Math.max(0, ...merged.generatorBusy);
+  const limited = maxElu >= GENERATOR_LIMIT_UTILIZATION;
+  const maxPrepare = Math.max(0, ...merged.prepareMs);
+  const ahead = maxPrepare >= 1 ? `; before the measured window it spent ${maxPrepare.toFixed(0)} ms building requests ahead, not counted in that share` : '';
+  const note = limited
+    ? `the load generator itself was saturated (event loop ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead}): the figures are a lower bound for the server; add --workers or cores`
+    : `the load generator had headroom (event loop at most ${(maxElu * 100).toFixed(0)}% busy, ${(maxBusy * 100).toFixed(0)}% building bodies${ahead})`;
+  return { busy: merged.generatorBusy, loopUtilization: merged.loopUtilization, prepareMs: merged.prepareMs, limited, note };
+}
+
+/** The latency spectrum of an encoded histogram. */
+function spectrumOf(encoded: string): ReturnType<typeof spectrum> {
+  const h = newHistogram();
+  mergeEncoded(h, encoded);
+  const spec = spectrum(h);
+  h.destroy();
+  return spec;
 }
 
 /** The console's and load.json's words for a run an abort threshold ended. */

@@ -382,74 +382,22 @@ export class TargetClient {
     const startedAt = Date.now();
     const t0 = performance.now();
     const timeoutMs = o.timeoutMs ?? this.profile.timeouts.requestMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    let gateWaiting = false;
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-    };
-    arm();
-    let aborted = false;
-    const onAbort = (): void => {
-      aborted = true;
-      controller.abort();
-    };
-    if (o.signal?.aborted) onAbort();
-    else o.signal?.addEventListener('abort', onAbort, { once: true });
+    const watch = watchCall(timeoutMs, o.signal);
     // The gate is awaited only once the body is under way; mark a rejection handled now.
     o.gate?.catch(() => undefined);
 
     const base = { id, endpoint: endpoint.id, request, ...(this.route ? { route: this.route } : {}) };
-    let stage: 'connect' | 'headers' | 'body' = 'headers';
+    let stage: FailureStage = 'headers';
     let headersMs: number | undefined;
-    let partial: Exchange['response'] | undefined;
+    let partial: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | undefined;
     try {
-      // undici streams async iterables chunk by chunk (its types only list Readable, which would
-      // read ahead of the socket and call onHeld too early).
-      const onGate = (waiting: boolean): void => {
-        gateWaiting = waiting;
-        if (!waiting) arm(); // the time bound restarts once released
-      };
-      const body = o.gate ? (gatedBody(request.body, o.gate, onGate, o.onHeld) as unknown as Readable) : Buffer.from(request.body);
-      const res = await this.dispatcher.request({
-        origin: this.origin,
-        path,
-        method: request.method,
-        // A copy: a proxy agent adds its Host to the object it is given, and the exchange keeps what pouchproof sent.
-        headers: this.nemesis ? { ...request.headers, [NEMESIS_TAG_HEADER]: String(id) } : { ...request.headers },
-        body,
-        signal: controller.signal,
-      });
+      const res = await this.dispatch(o, path, request, id, watch);
       headersMs = performance.now() - t0;
       stage = 'body';
       const status = res.statusCode;
       const headers = flattenHeaders(res.headers);
       partial = { status, headers, body: '', truncated: true };
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let overCap = false;
-      try {
-        for await (const chunk of res.body as AsyncIterable<Buffer>) {
-          const room = this.maxResponseBytes - size;
-          if (chunk.length > room) {
-            if (room > 0) chunks.push(chunk.subarray(0, room));
-            size += Math.max(room, 0);
-            overCap = true;
-            break;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        }
-      } finally {
-        // Whatever stopped the read, the rest of the body must not stay buffered or hold the socket.
-        if (!res.body.destroyed && (overCap || !res.body.readableEnded)) res.body.destroy();
-        partial.body = keptBody(chunks, size, overCap || !res.body.readableEnded);
-      }
+      const overCap = await readCapped(res.body, this.maxResponseBytes, partial);
       const text = partial.body;
       const parsed = parseJsonBody(text, overCap);
       const response = { status, headers, body: text, truncated: overCap, ...(parsed ? { json: parsed.json } : {}) };
@@ -460,19 +408,7 @@ export class TargetClient {
       if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test((err as Error).message)) {
         throw new Error(`cannot send ${endpoint.id}: ${(err as Error).message}`);
       }
-      const alert = this.alerts.since(t0);
-      const j =
-        err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected
-          ? { verdict: 'transport-error' as const, reason: 'not sent: the gate promise was rejected', failure: 'aborted' as const }
-          : aborted && !timedOut
-            ? { verdict: 'transport-error' as const, reason: 'not completed: pouchproof\'s own time bound ended the call', failure: 'aborted' as const }
-            : timedOut && gateWaiting
-              ? { verdict: 'transport-error' as const, reason: `not completed: the gate did not open within ${timeoutMs} ms`, failure: 'aborted' as const }
-              : classifyFailure(err, {
-                  timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage,
-                  ...(this.profile.proxy ? { proxy: shownProxy(this.profile.proxy.url) } : {}),
-                  ...(alert ? { tlsAlert: alert } : {}),
-                });
+      const j = this.judgeFailure(err, watch, stage, timeoutMs, t0);
       const ex: Exchange = {
         ...base,
         ...(partial ? { response: partial } : {}),
@@ -484,9 +420,50 @@ export class TargetClient {
       // Closed before any byte of the answer, on a connection that had read earlier answers: closed as idle under the request.
       return { ex, stale: j.failure === 'closed' && stage === 'headers' && !o.gate && socketBytesRead(err) > 0 };
     } finally {
-      if (timer) clearTimeout(timer);
-      o.signal?.removeEventListener('abort', onAbort);
+      watch.dispose();
     }
+  }
+
+  /** Hands the request to the pool; a gated body holds its last byte back, and the time bound restarts once the gate opens. */
+  private dispatch(o: CallOptions, path: string, request: Exchange['request'], id: number, watch: CallWatch): Promise<Dispatcher.ResponseData> {
+    // undici streams async iterables chunk by chunk (its types only list Readable, which would
+    // read ahead of the socket and call onHeld too early).
+    const onGate = (waiting: boolean): void => {
+      watch.gateWaiting = waiting;
+      if (!waiting) watch.arm(); // the time bound restarts once released
+    };
+    const body = o.gate ? (gatedBody(request.body, o.gate, onGate, o.onHeld) as unknown as Readable) : Buffer.from(request.body);
+    return this.dispatcher.request({
+      origin: this.origin,
+      path,
+      method: request.method,
+      // A copy: a proxy agent adds its Host to the object it is given, and the exchange keeps what pouchproof sent.
+      headers: this.nemesis ? { ...request.headers, [NEMESIS_TAG_HEADER]: String(id) } : { ...request.headers },
+      body,
+      signal: watch.controller.signal,
+    });
+  }
+
+  /**
+   * Why a call that threw ended: pouchproof's own doing (a rejected gate, the caller's abort, a gate
+   * that stayed shut) blames nothing on the target; anything else is the transport's failure.
+   */
+  private judgeFailure(err: unknown, watch: CallWatch, stage: FailureStage, timeoutMs: number, t0: number): { verdict: Verdict; reason: string; failure?: TransportFailure } {
+    if (err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected) {
+      return { verdict: 'transport-error', reason: 'not sent: the gate promise was rejected', failure: 'aborted' };
+    }
+    if (watch.aborted && !watch.timedOut) {
+      return { verdict: 'transport-error', reason: 'not completed: pouchproof\'s own time bound ended the call', failure: 'aborted' };
+    }
+    if (watch.timedOut && watch.gateWaiting) {
+      return { verdict: 'transport-error', reason: `not completed: the gate did not open within ${timeoutMs} ms`, failure: 'aborted' };
+    }
+    const alert = this.alerts.since(t0);
+    return classifyFailure(err, {
+      timedOut: watch.timedOut, timeoutMs, connectMs: this.profile.timeouts.connectMs, host: this.host, stage,
+      ...(this.profile.proxy ? { proxy: shownProxy(this.profile.proxy.url) } : {}),
+      ...(alert ? { tlsAlert: alert } : {}),
+    });
   }
 
   async close(): Promise<void> {
@@ -568,6 +545,82 @@ class TlsAlerts {
   since(t: number): Error | undefined {
     return this.last && this.last.at >= t ? this.last.err : undefined;
   }
+}
+
+/** Where a call was when it failed: connecting, waiting for the head, or reading the body. */
+type FailureStage = Parameters<typeof classifyFailure>[1]['stage'];
+
+/**
+ * One call's own time bound and the caller's abort signal over one controller, and which of them
+ * fired: that decides whether a failed call blames the target or pouchproof.
+ */
+interface CallWatch {
+  readonly controller: AbortController;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The gated body is holding its last byte back. */
+  gateWaiting: boolean;
+  /** (Re)starts the time bound. */
+  arm(): void;
+  dispose(): void;
+}
+
+function watchCall(timeoutMs: number, signal: AbortSignal | undefined): CallWatch {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const watch: CallWatch = {
+    controller,
+    timedOut: false,
+    aborted: false,
+    gateWaiting: false,
+    arm() {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        watch.timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+  function onAbort(): void {
+    watch.aborted = true;
+    controller.abort();
+  }
+  watch.arm();
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return watch;
+}
+
+/**
+ * Reads a response body up to `max` bytes into `into.body` (kept as `keptBody` keeps it, even when
+ * the read fails midway); true when the body ran over the cap.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], max: number, into: { body: string }): Promise<boolean> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overCap = false;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      const room = max - size;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        size += Math.max(room, 0);
+        overCap = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } finally {
+    // Whatever stopped the read, the rest of the body must not stay buffered or hold the socket.
+    if (!body.destroyed && (overCap || !body.readableEnded)) body.destroy();
+    into.body = keptBody(chunks, size, overCap || !body.readableEnded);
+  }
+  return overCap;
 }
 
 /** A body as kept: whole when complete, else its first CUT_BODY_KEPT_BYTES, copied out of the chunks. */

@@ -11,21 +11,6 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 60;
 const ROOTS = ['src', 'properties', 'scenarios'];
 
-/**
- * Files skipped for now, each while another branch splits it; remove a line when that branch lands
- * (the last test fails on a line whose file has no long function left), and this list is empty.
- */
-const SPLIT_ELSEWHERE: Readonly<Record<string, string>> = {
-  // wt-metrics works in src/load: its other long functions wait for it.
-  'src/load/http1-response.ts': 'wt-metrics',
-  'src/load/merge.ts': 'wt-metrics',
-  'src/load/run.ts': 'wt-metrics',
-  'src/load/capacity.ts': 'wt-metrics',
-  'src/load/launch.ts': 'wt-metrics',
-  // wt-nemesis: the HTTP client, where the nemesis proxy goes in (sendOnce).
-  'src/target/client.ts': 'wt-nemesis',
-};
-
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -60,8 +45,7 @@ const longFunctions = (file: string, text?: string): string[] => measure(file, t
 
 describe(`no function in ${ROOTS.join('/, ')}/ is longer than ${MAX_LINES} lines`, () => {
   it.each(ROOTS)('%s', (root) => {
-    const files = sourcesUnder(root).filter((f) => !Object.hasOwn(SPLIT_ELSEWHERE, f));
-    const measured = files.map((f) => measure(f));
+    const measured = sourcesUnder(root).map((f) => measure(f));
     // The walk reaches the tree: a root whose files went missing would pass with nothing measured.
     expect(measured.reduce((n, m) => n + m.functions, 0)).toBeGreaterThan(50);
     expect(measured.flatMap((m) => m.long)).toEqual([]);
@@ -73,16 +57,5 @@ describe(`no function in ${ROOTS.join('/, ')}/ is longer than ${MAX_LINES} lines
     expect(longFunctions('x.ts', body(MAX_LINES - 1))).toEqual([`x.ts:1 (anonymous) is ${MAX_LINES + 1} lines`]);
     const nested = `function outer() {\n  const inner = () => {\n${'    x();\n'.repeat(MAX_LINES - 1)}  };\n}\n`;
     expect(longFunctions('y.ts', nested)).toEqual([`y.ts:1 outer is ${MAX_LINES + 3} lines`, `y.ts:2 (anonymous) is ${MAX_LINES + 1} lines`]);
-  });
-
-  it('skips only files that exist and still hold a long function', () => {
-    const stale = Object.keys(SPLIT_ELSEWHERE).filter((f) => {
-      try {
-        return measure(f).long.length === 0;
-      } catch {
-        return true; // moved or removed: its line goes
-      }
-    });
-    expect(stale, 'split now: drop these from SPLIT_ELSEWHERE').toEqual([]);
   });
 });
