@@ -79,27 +79,33 @@ const TOLERATED: ReadonlySet<Bad> = new Set(['lone-surrogate', 'lone-surrogate-i
 /** Stand-in for the escape `\ud800` until the body is text: no generated body holds a NUL character. */
 const SURROGATE_SLOT = '\u0000lone-surrogate\u0000';
 
-/** `value` with a stand-in appended to every string the model leaves free (no alphabet, no pattern). */
-function markFreeText(value: Json, node: Node): Json {
+type ScalarNode = Exclude<Node, { kind: 'array' | 'object' }>;
+
+/** `value` with `leaf` applied to each of its scalars, as its model node types them (arrays and objects walked, a free-form object left whole). */
+function mapScalars(value: Json, node: Node, leaf: (value: Json, node: ScalarNode) => Json): Json {
   switch (node.kind) {
-    case 'string':
-      return typeof value === 'string' && !node.charset && !node.pattern ? value + SURROGATE_SLOT : value;
     case 'array':
-      return Array.isArray(value) ? value.map((v) => markFreeText(v, node.items)) : value;
+      return Array.isArray(value) ? value.map((v) => mapScalars(v, node.items, leaf)) : value;
     case 'object': {
       if (!isObject(value) || node.freeForm) return value;
       const out: JsonObject = { ...value };
-      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = markFreeText(out[k]!, f.node);
+      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = mapScalars(out[k]!, f.node, leaf);
       return out;
     }
+    case 'string':
     case 'uuid':
     case 'integer':
     case 'boolean':
     case 'enum':
-      return value;
+      return leaf(value, node);
     default:
       return node satisfies never;
   }
+}
+
+/** `value` with a stand-in appended to every string the model leaves free (no alphabet, no pattern). */
+function markFreeText(value: Json, node: Node): Json {
+  return mapScalars(value, node, (v, n) => (n.kind === 'string' && typeof v === 'string' && !n.charset && !n.pattern ? v + SURROGATE_SLOT : v));
 }
 
 /** `json` with an escaped lone surrogate at the end of every free-text string of `node`; the unknown member `x` where it has none. */
@@ -163,25 +169,7 @@ const EXPONENT_SLOT = '\u0000huge-exponent\u0000';
 
 /** `value` with the stand-in in place of every integer the model bounds (a counter, a roster key_gen). */
 function markBoundedIntegers(value: Json, node: Node): Json {
-  switch (node.kind) {
-    case 'integer':
-      return typeof value === 'number' && node.range ? EXPONENT_SLOT : value;
-    case 'array':
-      return Array.isArray(value) ? value.map((v) => markBoundedIntegers(v, node.items)) : value;
-    case 'object': {
-      if (!isObject(value) || node.freeForm) return value;
-      const out: JsonObject = { ...value };
-      for (const [k, f] of Object.entries(node.fields)) if (k in out) out[k] = markBoundedIntegers(out[k]!, f.node);
-      return out;
-    }
-    case 'string':
-    case 'uuid':
-    case 'boolean':
-    case 'enum':
-      return value;
-    default:
-      return node satisfies never;
-  }
+  return mapScalars(value, node, (v, n) => (n.kind === 'integer' && typeof v === 'number' && n.range ? EXPONENT_SLOT : v));
 }
 
 /**

@@ -7,7 +7,7 @@
  * refuses the whole endpoint. Derived from the model, so a new field or endpoint needs nothing here.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CHARSETS, ENDPOINT_BY_ID, LIMITS, utcDayOf, type EndpointId, type Node } from '../../spec/index.ts';
+import { CHARSETS, ENDPOINT_BY_ID, LIMITS, childPath, itemPath, utcDayOf, type EndpointId, type Node } from '../../spec/index.ts';
 import type { Json, JsonObject, Params, RequestSample } from '../../gen/index.ts';
 
 const DAY_MS = 86_400_000;
@@ -52,13 +52,13 @@ export function plainValue(node: Node, fill: OptionalMembers = NONE, at = ''): J
       return node.values[0]!;
     case 'array': {
       const min = node.count ? (LIMITS[node.count].min ?? 1) : 1;
-      return Array.from({ length: Math.max(1, min) }, () => plainValue(node.items, fill, `${at}[]`));
+      return Array.from({ length: Math.max(1, min) }, () => plainValue(node.items, fill, itemPath(at)));
     }
     case 'object': {
       const out: JsonObject = {};
       if (node.freeForm) return out;
       for (const [key, f] of Object.entries(node.fields)) {
-        const path = at ? `${at}.${key}` : key;
+        const path = childPath(at, key);
         if (!f.required && !fill(path)) continue;
         // A nullable reference (base_revision_id) is plainest as null: a create on nothing.
         out[key] = f.nullable ? null : plainValue(f.node, fill, path);
@@ -88,10 +88,10 @@ export function plainRequest(endpoint: EndpointId, fill: OptionalMembers = NONE)
 export function optionalMembers(endpoint: EndpointId): readonly string[] {
   const out: string[] = [];
   const walk = (node: Node, at: string): void => {
-    if (node.kind === 'array') walk(node.items, `${at}[]`);
+    if (node.kind === 'array') walk(node.items, itemPath(at));
     if (node.kind !== 'object' || node.freeForm) return;
     for (const [key, f] of Object.entries(node.fields)) {
-      const path = at ? `${at}.${key}` : key;
+      const path = childPath(at, key);
       if (!f.required) out.push(path);
       if (!f.nullable) walk(f.node, path);
     }
