@@ -69,12 +69,12 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   if (!plain.ok) return plain;
   // The refusal must be reproducible before anything is pinned on it: a target that refuses at
   // random would otherwise have the next control's luck blamed on a field.
-  const as = o.as ? { as: o.as } : {};
-  const again = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, sent)), ...as });
+  const as: Caller = o.as ? { as: o.as } : {};
+  const again = await sendControl(ctx, endpoint, sent, as);
   if (again.verdict === 'accepted') {
     return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
   }
-  const u = unexpected(again) ?? refusedAfterResend(again);
+  const u = offControl(again);
   if (u) return u;
   const message = `${o.what}: refused (${describeResponse(ex)})`;
   const reading = await pinSituation(ctx, endpoint, sent, situations, as);
@@ -122,8 +122,8 @@ async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: Reques
     let variant: RequestSample | undefined = sent;
     for (const at of remove) variant = variant && without(endpoint, variant, at);
     if (!variant) continue;
-    const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
-    const u = unexpected(ex) ?? refusedAfterResend(ex);
+    const ex = await sendControl(ctx, endpoint, variant, as);
+    const u = offControl(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, assumption: assumptionOfSituation(blame.situation), at: blame, also: remove.filter((r) => r !== blame) };
   }
@@ -170,8 +170,8 @@ async function pinField(ctx: CaseContext, endpoint: EndpointId, sent: RequestSam
     if (ctx.signal.aborted) return undefined;
     const variant = swapped(endpoint, sent, path);
     if (!variant) continue;
-    const ex = await ctx.call({ ...withSample(endpoint, prepare(ctx, endpoint, variant)), ...as });
-    const u = unexpected(ex) ?? refusedAfterResend(ex);
+    const ex = await sendControl(ctx, endpoint, variant, as);
+    const u = offControl(ex);
     if (u) return { ok: false, outcome: u };
     if (ex.verdict === 'accepted') return { ok: true, path, value: valueAt(sent, path) };
   }
@@ -266,6 +266,13 @@ function clip(v: Json | undefined): string {
   return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
 
-function withSample(endpoint: EndpointId, s: RequestSample): { endpoint: EndpointId; params: Record<string, string>; body: Json } {
-  return { endpoint, params: s.params, body: s.body };
+/** Sends a control: `sample` with fresh ids, from the refused request's caller. */
+function sendControl(ctx: CaseContext, endpoint: EndpointId, sample: RequestSample, as: Caller): Promise<Exchange> {
+  const s = prepare(ctx, endpoint, sample);
+  return ctx.call({ endpoint, params: s.params, body: s.body, ...as });
+}
+
+/** A control's answer that cannot be read as accepted or refused: an unexpected answer, or a copy refused after a resend. */
+function offControl(ex: Exchange): Outcome | undefined {
+  return unexpected(ex) ?? refusedAfterResend(ex);
 }
