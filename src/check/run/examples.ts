@@ -6,7 +6,7 @@
 import type { Property } from '../property.ts';
 import type { PropertyRunOptions } from './options.ts';
 import { runProperty, type PropertyRunDeps } from './property-run.ts';
-import { decodeReplayToken, ReplayTokenError } from './replay-token.ts';
+import { readReplayToken } from './replay-token.ts';
 import { isFailing, type ExampleReplay, type Finding, type PropertyResult } from './result.ts';
 import { tokenFit } from './token-fit.ts';
 
@@ -22,20 +22,17 @@ export async function replayExamples(prop: Property, tokens: readonly string[], 
   for (const replay of new Set(tokens)) {
     if (o.signal?.aborted || d.counter.unreachable || d.counter.crash) break;
     const one = (verdict: ExampleReplay['verdict'], message: string) => replays.push({ property: prop.id, replay, verdict, message });
-    let token: ReturnType<typeof decodeReplayToken>;
-    try {
-      token = decodeReplayToken(replay);
-    } catch (e) {
-      if (!(e instanceof ReplayTokenError)) throw e;
-      one('no-longer-fits', e.message);
+    const read = readReplayToken(replay);
+    if ('why' in read) {
+      one('no-longer-fits', read.why);
       continue;
     }
-    const fit = tokenFit(prop, d.profile, token);
+    const fit = tokenFit(prop, d.profile, read.token);
     if (!fit.fits) {
       one('no-longer-fits', fit.why);
       continue;
     }
-    const r = await runProperty(prop, d, { ...o, path: fit.path, runs: token.runs });
+    const r = await runProperty(prop, d, { ...o, path: fit.path, runs: read.token.runs });
     const failing = r.findings.filter((f) => isFailing(f.kind));
     if (failing.length) {
       findings.push(...failing);

@@ -74,6 +74,16 @@ export function encodeReplayToken(t: ReplayToken): string {
   return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
 }
 
+/** The token, or why it cannot be read: what a caller that replays many says in one line instead of throwing. */
+export function readReplayToken(raw: string): { readonly token: ReplayToken } | { readonly why: string } {
+  try {
+    return { token: decodeReplayToken(raw) };
+  } catch (e) {
+    if (e instanceof ReplayTokenError) return { why: e.message };
+    throw e;
+  }
+}
+
 export function decodeReplayToken(token: string): ReplayToken {
   const bad = (why: string): never => {
     throw new ReplayTokenError(`not a replay token (${why}); copy it from a finding in report.json or summary.md`);

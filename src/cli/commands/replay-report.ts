@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isFailing, replayToken } from '../../check/run/index.ts';
-import { decodeReplayToken, ReplayTokenError } from '../../check/run/replay-token.ts';
+import { readReplayToken } from '../../check/run/replay-token.ts';
 import type { ExampleVerdict } from '../../check/run/index.ts';
 import { exampleLine } from '../../report/examples.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
@@ -55,15 +55,12 @@ export async function replayReport(path: string, argv: Flags): Promise<number> {
         line('no-longer-fits', `this version of pouchproof has no property ${property}`);
         continue;
       }
-      let token: ReturnType<typeof decodeReplayToken>;
-      try {
-        token = decodeReplayToken(replay);
-      } catch (e) {
-        if (!(e instanceof ReplayTokenError)) throw e;
-        line('no-longer-fits', e.message);
+      const read = readReplayToken(replay);
+      if ('why' in read) {
+        line('no-longer-fits', read.why);
         continue;
       }
-      const r = await replayToken(target.profile, prop, token, { ...(perRequestMs !== undefined ? { perRequestMs } : {}), embedded: target.embedded });
+      const r = await replayToken(target.profile, prop, read.token, { ...(perRequestMs !== undefined ? { perRequestMs } : {}), embedded: target.embedded });
       if (!r.fits) line('no-longer-fits', r.why);
       else {
         const failing = r.result.findings.find((f) => isFailing(f.kind));

@@ -1,5 +1,5 @@
 import { defineCommand, UsageError } from '../command.ts';
-import { decodeReplayToken, encodeReplayToken, ReplayTokenError, type ReplayToken } from '../../check/run/replay-token.ts';
+import { encodeReplayToken, readReplayToken, type ReplayToken } from '../../check/run/replay-token.ts';
 import { toolVersion } from '../../check/run/tool-version.ts';
 import { EXIT } from '../../check/run/exit-code.ts';
 import { isFailing, replayProperty } from '../../check/run/index.ts';
@@ -55,13 +55,9 @@ const replay = defineCommand({
     if (positionals.length > 1) throw new UsageError('replay takes one token');
     const raw = positionals[0];
     if (!raw) throw new UsageError('replay needs a token: pouchproof replay TOKEN');
-    let token: ReturnType<typeof decodeReplayToken>;
-    try {
-      token = decodeReplayToken(raw.trim());
-    } catch (e) {
-      if (e instanceof ReplayTokenError) throw new UsageError(e.message);
-      throw e;
-    }
+    const read = readReplayToken(raw.trim());
+    if ('why' in read) throw new UsageError(read.why);
+    const { token } = read;
     const prop = (await loadAllProperties()).find((p) => p.id === token.property);
     if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
