@@ -18,7 +18,7 @@ import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, readingsOf, type Endp
 import type { CallOptions, Exchange } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
-import { optionalMembers, plainRequest } from '../model/plain.ts';
+import { optionalMembers, plainRequest, type OptionalMembers } from '../model/plain.ts';
 import { prepare } from '../run/prepare.ts';
 import { PASS, unknownOutcome, type CaseContext, type EnvironmentDiagnosis, type Outcome } from '../property.ts';
 
@@ -60,8 +60,8 @@ const send = (ctx: CaseContext, o: CallOptions): Promise<Exchange> => ctx.call(o
 
 async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnosis> {
   const e = ENDPOINT_BY_ID[endpoint];
-  const sample = prepare(ctx, endpoint, plainRequest(endpoint));
-  const first = await send(ctx, { endpoint, params: sample.params, body: sample.body });
+  const sample = prepared(ctx, endpoint);
+  const first = await send(ctx, sample);
   if (first.verdict === 'accepted') return { served: true };
   const u = unexpected(first, `the plain ${endpoint} request`);
   if (u || !isRefusal(first)) return { served: false, outcome: u ?? unknownOutcome(`the plain ${endpoint} request was answered ${describeResponse(first)}`) };
@@ -81,16 +81,14 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
     if (!ids.includes(params[listed.name]!)) {
       // The run reads that any id serves; a listed one is the control.
       params = { ...params, [listed.name]: ids[0]! };
-      const control = prepare(ctx, endpoint, plainRequest(endpoint));
-      const again = await send(ctx, { endpoint, params: { ...control.params, [listed.name]: ids[0]! }, body: control.body });
+      const again = await send(ctx, prepared(ctx, endpoint, { params: { [listed.name]: ids[0]! } }));
       if (again.verdict === 'accepted') return { served: false, outcome: assumptionMismatch(listed.l.assumption, `${refused}, while the same request naming an id the profile lists is accepted: only listed ids are served (${listed.l.assumption}=${listed.l.reading})`) };
     }
   }
   // 2. The other JWS form, for a signed commit.
   if (e.signedByDevice) {
     const other = otherForm(ctx);
-    const control = prepare(ctx, endpoint, plainRequest(endpoint));
-    const signed = await send(ctx, { endpoint, params: { ...control.params, ...listedOf(params, endpoint) }, body: control.body, assumptions: { ...ctx.assumptions, 'jws-form': other } });
+    const signed = await send(ctx, { ...prepared(ctx, endpoint, { params: listedOf(params, endpoint) }), assumptions: { ...ctx.assumptions, 'jws-form': other } });
     if (signed.verdict === 'accepted') return { served: false, outcome: assumptionMismatch('jws-form', `${refused}, while the same commit signed in the ${other} JWS form is accepted`) };
   }
   // 3. Placeholders for what the spec gives no meaning.
@@ -98,13 +96,11 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   if (placeholder) return { served: false, outcome: unknownOutcome(`${refused}; ${placeholder}, so the refusal may be the target checking what pouchproof cannot make`) };
   // A usage report refused from the device but taken from a browser: who reports usage is a choice no reading names.
   if (endpoint === 'reportUsage' && ctx.allows('browser')) {
-    const control = prepare(ctx, endpoint, plainRequest(endpoint));
-    const asBrowser = await send(ctx, { endpoint, params: control.params, body: control.body, as: { member: 'browser' } });
+    const asBrowser = await send(ctx, { ...prepared(ctx, endpoint), as: { member: 'browser' } });
     if (asBrowser.verdict === 'accepted') return { served: false, outcome: unknownOutcome(`${refused} from the command-line device, and accepted from the browser: which member reports usage is not shown, and no reading of caller-kinds says browsers only`) };
   }
   // 4. Made as the spec states: not served.
-  const plain = prepare(ctx, endpoint, plainRequest(endpoint));
-  const anonymous = await send(ctx, { endpoint, params: { ...plain.params, ...listedOf(params, endpoint) }, body: plain.body, as: 'anonymous', ...(e.signedByDevice ? { signature: 'omit' as const } : {}) });
+  const anonymous = await send(ctx, { ...prepared(ctx, endpoint, { params: listedOf(params, endpoint) }), as: 'anonymous', ...(e.signedByDevice ? { signature: 'omit' as const } : {}) });
   const alike = anonymous.response?.status === first.response?.status;
   const creds = alike ? `; the same request without credentials is answered alike (${describeResponse(anonymous)}), so if the profile's credentials for accounts.primary.${e.caller} are no longer valid, that is the cause` : '';
   const how = e.signedByDevice ? ', signed as section 5 states in either JWS form over bytes that are canonical under every reading,' : '';
@@ -123,15 +119,15 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
 async function optionalRequired(ctx: CaseContext, endpoint: EndpointId, refused: string): Promise<Outcome | undefined> {
   const members = optionalMembers(endpoint);
   if (members.length === 0) return undefined;
-  const filled = await send(ctx, prepared(ctx, endpoint, () => true));
+  const filled = await send(ctx, prepared(ctx, endpoint, { fill: () => true }));
   if (filled.verdict !== 'accepted') return undefined;
   const everyReading = { independentOf: ASSUMPTIONS.map((a) => a.name) };
   for (const m of members) {
     if (ctx.signal.aborted) return undefined;
-    const alone = await send(ctx, prepared(ctx, endpoint, (p) => p === m || m.startsWith(`${p}.`) || m.startsWith(`${p}[]`)));
+    const alone = await send(ctx, prepared(ctx, endpoint, { fill: (p) => p === m || m.startsWith(`${p}.`) || m.startsWith(`${p}[]`) }));
     if (alone.verdict !== 'accepted') continue;
     // The refusal must reproduce, or a target that refuses at random has its luck pinned on a member.
-    if ((await send(ctx, prepared(ctx, endpoint, () => false))).verdict === 'accepted') return undefined;
+    if ((await send(ctx, prepared(ctx, endpoint))).verdict === 'accepted') return undefined;
     const c = REQUEST_CONSTRAINTS.find((x) => x.endpoint === endpoint && x.scope === 'body' && x.path === m && x.kind === 'type');
     const why = `${refused}, while the same request with only ${m} added (its plain value) is accepted: the spec lists ${m} as not required, and no reading covers its absence`;
     return c ? { ...constraintViolation(FIELD_WITHIN_CONSTRAINTS, c.clause, why), ...everyReading } : violation(SERVES[endpoint], why, everyReading);
@@ -139,9 +135,10 @@ async function optionalRequired(ctx: CaseContext, endpoint: EndpointId, refused:
   return violation(SERVES[endpoint], `${refused}, while the same request with its optional members present (${members.join(', ')}) is accepted: the spec lets a client leave each out`, everyReading);
 }
 
-function prepared(ctx: CaseContext, endpoint: EndpointId, fill: (path: string) => boolean): CallOptions {
-  const s = prepare(ctx, endpoint, plainRequest(endpoint, fill));
-  return { endpoint, params: s.params, body: s.body };
+/** The plain request with fresh ids, as a call: with the optional members `fill` names, and `params` in place of the drawn ones. */
+function prepared(ctx: CaseContext, endpoint: EndpointId, o: { readonly fill?: OptionalMembers; readonly params?: Readonly<Record<string, string>> } = {}): CallOptions {
+  const s = prepare(ctx, endpoint, plainRequest(endpoint, o.fill));
+  return { endpoint, params: { ...s.params, ...o.params }, body: s.body };
 }
 
 function listedIds(ctx: CaseContext, list: 'pouch' | 'cli-request' | 'browser'): readonly string[] {
