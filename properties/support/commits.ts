@@ -43,7 +43,7 @@ export async function lawPouch(ctx: CaseContext, via: Via): Promise<Pouch> {
  * before this is reached.
  */
 export function pouchFor(ctx: CaseContext): Pouch {
-  const plan = pouchPlan({ assumptions: ctx.assumptions, pouchIds: ctx.profile.pouchIds });
+  const plan = pouchPlan({ assumptions: ctx.steering ?? ctx.assumptions, pouchIds: ctx.profile.pouchIds });
   const epoch = ctx.uuid();
   switch (plan.kind) {
     case 'fresh':

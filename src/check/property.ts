@@ -128,7 +128,13 @@ export const DEFAULT_FLOOR: EvidenceFloor = Object.freeze({ coverage: 1, random:
 /** Per-case context: the only door to the target, so every exchange lands in the finding. */
 export interface CaseContext {
   readonly profile: Profile;
+  /** The run's readings, for reading an answer: a verdict that consults one the probe left unidentified is unknown. */
   readonly assumptions: AssumptionSet;
+  /**
+   * The same readings, for shaping a request only (which pouch to commit to): a guess the target
+   * proves good by accepting what it shaped leaves the case's verdict standing. Absent: `assumptions`.
+   */
+  readonly steering?: AssumptionSet;
   readonly client: TargetClient;
   /**
    * Sends a request the spec allows, typed by its endpoint, and records the exchange; an accepted

@@ -3,7 +3,7 @@
  * grounds of its outcome vetted, and what the case may vouch for. A case the time bound ended, or
  * under which the target went down, vouches for nothing and finds nothing of its own.
  */
-import type { AssumptionName } from '../../spec/index.ts';
+import { SIGNATURE_HEADER, type AssumptionName } from '../../spec/index.ts';
 import { endedThrottled, type Exchange, type TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { createCaseContext, type RequestCounter } from './context.ts';
@@ -52,18 +52,40 @@ export interface CaseRun {
  * A verdict that consulted a reading the probe could not identify rests on a guess: it is unknown.
  * The target's own failures (a 5xx, the network) and cost smells rest on no reading, and stay. A
  * violation of a judgement that declares what it reads (`Judgement.reads`) is unknown only through
- * those: the case may have consulted others on its way without them deciding this verdict.
+ * those: the case may have consulted others on its way without them deciding this verdict. A
+ * steering reading (context.ts `STEERING`) only shaped what was sent: once the target accepted a
+ * request it shaped, the guess was good enough, and a pass stands on the readings its answers were read by.
  */
-function restingOnUnknown(o: Outcome, consulted: ReadonlySet<AssumptionName>, unknown: ReadonlyMap<AssumptionName, string>, judgements: readonly Judgement[]): Outcome {
+function restingOnUnknown(o: Outcome, seen: Consults, unknown: ReadonlyMap<AssumptionName, string>, judgements: readonly Judgement[]): Outcome {
   if (unknown.size === 0) return o;
   if (!o.ok && (o.kind === 'server-error' || o.kind === 'transport' || o.kind === 'performance' || o.kind === 'unknown')) return o;
   const independent: readonly AssumptionName[] = !o.ok && o.kind === 'violation' ? (o.independentOf ?? []) : [];
   const reads = !o.ok && o.kind === 'violation' ? judgements.find((j) => j.id === o.judgement)?.reads : undefined;
-  const names = [...consulted].filter((n) => unknown.has(n) && !independent.includes(n) && (reads === undefined || reads.includes(n)));
+  const steered = o.ok ? [...seen.steered].filter((n) => !steeringProven(n, seen.exchanges)) : [...seen.steered];
+  const names = [...new Set([...seen.consulted, ...steered])].filter((n) => unknown.has(n) && !independent.includes(n) && (reads === undefined || reads.includes(n)));
   if (names.length === 0) return o;
   const why = names.map((n) => `${n} (${unknown.get(n)})`).join('; ');
-  const seen = o.ok ? 'the case passed' : `the case found: ${o.message}`;
-  return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${seen}, which under an unknown reading decides nothing`);
+  const said = o.ok ? 'the case passed' : `the case found: ${o.message}`;
+  return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${said}, which under an unknown reading decides nothing`);
+}
+
+interface Consults {
+  readonly consulted: ReadonlySet<AssumptionName>;
+  readonly steered: ReadonlySet<AssumptionName>;
+  readonly exchanges: readonly Exchange[];
+}
+
+/** The target accepted a request the steering reading shaped: a device-signed request (jws-form), a commit (pouch-existence). */
+function steeringProven(n: AssumptionName, exchanges: readonly Exchange[]): boolean {
+  const accepted = exchanges.filter((e) => e.verdict === 'accepted');
+  switch (n) {
+    case 'jws-form':
+      return accepted.some((e) => e.request.headers[SIGNATURE_HEADER] !== undefined);
+    case 'pouch-existence':
+      return accepted.some((e) => e.endpoint === 'commitOperations');
+    default:
+      return false;
+  }
 }
 
 /**
@@ -95,7 +117,7 @@ async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise
   // ended (a property may read a failed call as a target that stopped serving) is pouchproof's own doing.
   const cut = d.signal.aborted && (threw || outcome.ok || outcome.kind === 'transport' || exchanges.some((e) => e.failure === 'aborted'));
   if (cut) return { ...base, outcome, verdict: { kind: 'unjudged', cause: exchanges.some(endedThrottled) ? 'throttled' : 'time' }, crashed: false, cut: true };
-  const judged = restingOnUnknown(outcome, ctx.consulted, d.unknownReadings, prop.judgements);
+  const judged = restingOnUnknown(outcome, { consulted: ctx.consulted, steered: ctx.steered, exchanges }, d.unknownReadings, prop.judgements);
   const verdict = verdictOf(judged, ctx.requests());
   // A case the target kept throttling is throttling's, not the network's.
   const throttled = verdict.kind === 'unjudged' && verdict.cause === 'transport' && exchanges.some(endedThrottled);

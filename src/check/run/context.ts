@@ -141,18 +141,28 @@ export interface RecordingContext extends CaseContext {
   readonly exchanges: Exchange[];
   /** Requests this case sent. */
   readonly requests: () => number;
-  /** The readings the case consulted (through `assumptions`, its profile's, or the signing of its calls). */
+  /** The readings the case consulted to read an answer (through `assumptions`, its profile's, or the signing of its calls). */
   readonly consulted: ReadonlySet<AssumptionName>;
+  /** The steering readings (`STEERING`) the case consulted only to shape what it sent: how a device signs, which pouch it commits to. */
+  readonly steered: ReadonlySet<AssumptionName>;
 }
+
+/**
+ * Readings a case consults to shape a request, never to read an answer: how a device's JWS is laid
+ * out, and whether a fresh pouch id takes a commit. A wrong guess at either gets every commit it
+ * shaped refused, so a target that accepts one such commit has proven the guess good enough for the
+ * case (case-runner.ts `steeringProven`), whatever the probe could not identify.
+ */
+export const STEERING: ReadonlySet<AssumptionName> = new Set<AssumptionName>(['jws-form', 'pouch-existence']);
 
 /**
  * The readings as the case sees them, each read recorded: a verdict that consulted a reading the
  * probe could not identify is unknown, whatever the registry default would have said.
  */
-function consulting(readings: AssumptionSet, seen: Set<AssumptionName>): AssumptionSet {
+function consulting(readings: AssumptionSet, seen: Set<AssumptionName>, steered?: Set<AssumptionName>): AssumptionSet {
   return new Proxy(readings, {
     get(target, key, receiver) {
-      if (typeof key === 'string' && key in target) seen.add(key as AssumptionName);
+      if (typeof key === 'string' && key in target) (steered && STEERING.has(key as AssumptionName) ? steered : seen).add(key as AssumptionName);
       return Reflect.get(target, key, receiver) as unknown;
     },
   });
@@ -161,15 +171,19 @@ function consulting(readings: AssumptionSet, seen: Set<AssumptionName>): Assumpt
 export function createCaseContext(d: ContextDeps): RecordingContext {
   const exchanges: Exchange[] = [];
   const consulted = new Set<AssumptionName>();
+  const steered = new Set<AssumptionName>();
   const assumptions = consulting(d.assumptions, consulted);
+  const steering = consulting(d.assumptions, consulted, steered);
   let requests = 0;
   const ctx: RecordingContext = {
-    profile: { ...d.profile, assumptions },
+    profile: { ...d.profile, assumptions: steering },
     assumptions,
+    steering,
     client: d.client,
     signal: d.signal,
     exchanges,
     consulted,
+    steered,
     requests: () => requests,
     async call(o: CallOptions): Promise<Exchange> {
       requests++;
@@ -180,7 +194,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
         ...o,
         ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}),
         signal: o.signal ?? d.signal,
-        assumptions: o.assumptions ?? assumptions,
+        assumptions: o.assumptions ?? steering,
       });
       exchanges.push(ex);
       await d.counter.record(ex);

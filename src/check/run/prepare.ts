@@ -26,7 +26,7 @@ export function pickListed(ctx: CaseContext, list: readonly string[]): string | 
 function listedIds(ctx: CaseContext, l: ListedUnder): readonly string[] {
   switch (l.list) {
     case 'pouch': {
-      const plan = pouchPlan({ assumptions: ctx.assumptions, pouchIds: ctx.profile.pouchIds });
+      const plan = pouchPlan({ assumptions: ctx.steering ?? ctx.assumptions, pouchIds: ctx.profile.pouchIds });
       return plan.kind === 'listed' ? plan.ids : [];
     }
     case 'cli-request':
