@@ -6,7 +6,7 @@
  */
 import { COMMON_JUDGEMENTS } from '../check/judge/judgements.ts';
 import type { Judgement, Property } from '../check/property.ts';
-import { describeGround } from '../spec/index.ts';
+import { ASSUMPTIONS, describeGround } from '../spec/index.ts';
 
 export interface GroundRow {
   readonly judgement: string;
@@ -62,11 +62,19 @@ export function groundLines(rows: readonly GroundRow[]): string[] {
     out.push(`${r.judgement}  → ${r.finding}`);
     out.push(`    ${r.rule}`);
     out.push(`    ground: ${r.ground}`);
-    out.push(`    reads: ${r.reads === undefined ? 'whatever readings its case consults' : r.reads.length === 0 ? 'no reading (judged whatever the probe identified)' : r.reads.join(', ')}`);
+    out.push(`    reads: ${readsLine(r.reads)}`);
     out.push(`    properties: ${r.properties.join(', ')}`);
   }
   const v = rows.filter((r) => r.finding === 'violation').length;
   const perf = rows.filter((r) => r.finding === 'performance').length;
   out.push('', `${rows.length} judgements: ${v} rest on the spec's words (violations), ${rows.length - v - perf} on named readings (assumption findings), ${perf} on cost (performance findings, no clause)`);
   return out;
+}
+
+/** The readings a verdict reads, in words: a list longer than half the registry is said by what it leaves out. */
+function readsLine(reads: readonly string[] | undefined): string {
+  if (reads === undefined) return 'whatever readings its case consults';
+  if (reads.length === 0) return 'no reading (judged whatever the probe identified)';
+  const left = ASSUMPTIONS.map((a) => a.name).filter((n) => !reads.includes(n));
+  return reads.length > left.length ? `every reading but ${left.join(', ')}` : reads.join(', ');
 }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionMismatch, expectAccepted, expectRejected, Notes, violation } from '../../src/check/judge/judge.ts';
-import { SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
-import type { AssumptionName } from '../../src/spec/index.ts';
+import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
+import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
 import { makeRunId, replayProperty, runProperties } from '../../src/check/run/index.ts';
@@ -332,6 +332,40 @@ describe('unknown scoped to the judgement (Judgement.reads)', () => {
 
   it('declared to read it: unknown again', async () => {
     expect(await kindsOf(finding(['batch-atomicity']) as Property)).toEqual(['unknown']);
+  });
+
+  // A refused valid request is served or not whatever a success's answer means: the shared refusal judgements read no answer-only reading.
+  const refusedValid = (consults: AssumptionName) =>
+    defineProperty<number>({
+      id: `synthetic.refused-after-${consults}`,
+      section: '4.2',
+      invariant: 'a valid commit is served',
+      assumptions: [consults],
+      judgements: [],
+      needs: [],
+      arbitrary: () => fc.constant(1),
+      async check(ctx) {
+        void ctx.assumptions[consults];
+        return violation(SERVES.commitOperations, 'refused, while the same request with only ops[0].envelope plain is accepted');
+      },
+    });
+  const unknownAlone = async (p: Property, n: AssumptionName) =>
+    (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 2, unknownReadings: new Map([[n, 'the probe saw a 5xx']]) })).results[0]!.findings.map((f) => f.kind);
+
+  it.each(ANSWER_READINGS)('a refusal stands whatever %s, which only reads answers, was left as', async (n) => {
+    expect(await unknownAlone(refusedValid(n) as Property, n)).toEqual(['violation']);
+  });
+
+  it.each<AssumptionName>(['empty-lists', 'conflict-behaviour', 'canonical-json', 'usage-row-key'])('a refusal that %s may explain is unknown while it is', async (n) => {
+    expect(await unknownAlone(refusedValid(n) as Property, n)).toEqual(['unknown']);
+  });
+
+  it('every reading that covers a situation is one a refusal may rest on', () => {
+    for (const a of ASSUMPTIONS.filter((x) => x.choices.some((c) => c.covers.length > 0))) {
+      expect(SERVES.commitOperations.reads).toContain(a.name);
+      expect(FIELD_WITHIN_CONSTRAINTS.reads).toContain(a.name);
+      expect(ANSWER_READINGS).not.toContain(a.name);
+    }
   });
 });
 

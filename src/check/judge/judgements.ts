@@ -4,7 +4,7 @@
  * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
  * `defineProperty` lists them on every property.
  */
-import { ENDPOINT_BY_ID, listedParams, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, listedParams, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../../spec/index.ts';
 
 /**
  * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
@@ -86,11 +86,21 @@ const ENDPOINT_CLAUSE: { readonly [E in EndpointId]: ClauseName } = {
   changeUnlock: 'unlockChanges',
 };
 
+/**
+ * Readings that say only how an accepted answer is read (what a success's results, seq, stored and
+ * head_seq mean; how much of a batch applies): none of them can explain why a valid request was
+ * refused, while a refused request and its accepted control differ in one field.
+ */
+export const ANSWER_READINGS: readonly AssumptionName[] = Object.freeze(['batch-atomicity', 'commit-results', 'seq-semantics', 'usage-stored-meaning', 'head-seq-semantics']);
+
+/** What a refusal of a valid request may rest on: every reading but those that read answers only. */
+const REFUSAL_READS = { reads: ASSUMPTIONS.map((a) => a.name).filter((n) => !ANSWER_READINGS.includes(n)) };
+
 export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.freeze(
   Object.fromEntries(
     (Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => [
       e,
-      specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, ENDPOINT_CLAUSE[e]),
+      specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, ENDPOINT_CLAUSE[e], REFUSAL_READS),
     ]),
   ) as Record<EndpointId, SpecJudgement>,
 );
@@ -98,6 +108,7 @@ export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.free
 export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
   'shared.field-within-constraints',
   'A value within every stated constraint of its field is no reason to refuse: the same request with only that field plain is accepted.',
+  REFUSAL_READS,
 );
 
 /**
