@@ -5,7 +5,7 @@
 import { RecordedExchangeSchema } from '../check/run/exchange-record.ts';
 import { NEMESIS_FAULTS, type NemesisFault } from '../target/nemesis/index.ts';
 import { z } from 'zod';
-import type { Finding, PhaseLedger, PropertyResult, RunResult } from '../check/run/index.ts';
+import { runExitCode, type Finding, type PhaseLedger, type PropertyResult, type RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
 import type { CoverageRow, CoverageTable } from '../check/run/coverage-table.ts';
 import { redactDeep } from './redact-deep.ts';
@@ -364,7 +364,7 @@ export function buildReport(run: RunResult, meta: ReportMeta): Report {
     durationMs: run.durationMs,
     interrupted: run.interrupted,
     ...runNotes(run),
-    exitCode: run.exitCode,
+    exitCode: runExitCode(run),
     target: { name: meta.targetName, baseUrl: run.target, embedded: meta.embedded, ...(meta.faults ? { faults: [...meta.faults] } : {}) },
     options: optionsOf(meta),
     assumptions: { ...meta.assumptions },

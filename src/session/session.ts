@@ -6,7 +6,7 @@
  * (a `UsageError`, one line).
  */
 import type { Property } from '../check/property.ts';
-import { EXIT, makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
+import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
 import type { Discovery } from '../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
 import { selectProperties } from '../check/run/select.ts';
@@ -152,6 +152,6 @@ function notRun(profile: Profile, props: readonly Property[], o: SessionOptions,
     requests: 0,
     interrupted: false,
     inconclusive: `could not vouch for anything: ${why}`,
-    exitCode: EXIT.unreachable,
+    notReached: why,
   };
 }

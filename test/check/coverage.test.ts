@@ -10,7 +10,7 @@ import BOUNDARIES from '../../properties/boundaries.ts';
 import REJECTION from '../../properties/rejection.ts';
 import { coverageTable, sideStatus } from '../../src/check/run/coverage-table.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { replayProperty, runProperties, type RunResult } from '../../src/check/run/index.ts';
+import { replayProperty, runProperties, type RunResult, runExitCode } from '../../src/check/run/index.ts';
 import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCoverage, drawViolationCoverage, violationSpecs } from '../../src/gen/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { REQUEST_CONSTRAINTS } from '../../src/spec/index.ts';
@@ -97,7 +97,7 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
     expect(token.coverageCase).toEqual({ constraint: CASES[1]!.constraint, side: CASES[1]!.side, variant: 'forty' });
     expect(token.inventory).toMatch(/^[0-9a-f]{16}$/);
     expect(run.coverage!.rows.find((x) => x.constraint === A)!.accept).toMatchObject({ observed: 0, failed: 2 });
-    expect(run.exitCode).toBe(1);
+    expect(runExitCode(run)).toBe(1);
   });
 
   it('stops at the first failing case under endOnFailure, and runs no coverage phase when told not to', async () => {
@@ -115,7 +115,7 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
     const run = await runProperties(standInProfile(srv.url), [prop(() => { throw new Error('no cases'); })], { seed: 1, runs: 5 });
     expect(run.results[0]!.status).toBe('error');
     expect(run.results[0]!.findings.map((f) => f.kind)).toEqual(['error']);
-    expect(run.exitCode).toBe(2);
+    expect(runExitCode(run)).toBe(2);
   });
 });
 

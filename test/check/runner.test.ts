@@ -5,7 +5,7 @@ import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, SERVES, specJudgement } from
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { makeRunId, replayProperty, runProperties } from '../../src/check/run/index.ts';
+import { makeRunId, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 /** Sends n as the x-value header; the stand-in decides from it. */
@@ -38,7 +38,7 @@ describe('runProperties', () => {
   it('finds a violation, shrinks it to the minimal case, and its replay token reproduces it', async () => {
     const profile = standInProfile(srv.url);
     const run = await runProperties(profile, [threshold as Property], { seed: 42, runs: 50 });
-    expect(run.exitCode).toBe(1);
+    expect(runExitCode(run)).toBe(1);
     const r = run.results[0]!;
     expect(r.status).toBe('failed');
     const f = r.findings.find((x) => x.kind === 'violation')!;
@@ -63,7 +63,7 @@ describe('runProperties', () => {
   it('reports a 5xx as a server-error finding', async () => {
     const p = defineProperty<number>({ ...threshold, id: 'synthetic.five-hundred', arbitrary: () => fc.constant(900) });
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 3 });
-    expect(run.exitCode).toBe(1);
+    expect(runExitCode(run)).toBe(1);
     expect(run.results[0]!.findings.map((f) => f.kind)).toEqual(['server-error']);
   });
 
@@ -93,7 +93,7 @@ describe('runProperties', () => {
     expect(r.status).toBe('inconclusive');
     expect(r.evidence?.random).toMatchObject({ planned: 12, judged: 0, unjudged: { assumption: 12 } });
     expect(r.inconclusive).toMatch(/^judged 0 of 12 random cases \(its floor: 6\); not judged: 12 a reading the target does not follow/);
-    expect(run.exitCode).toBe(2);
+    expect(runExitCode(run)).toBe(2);
     expect(run.inconclusive).toMatch(/^could not vouch for 1 property \(synthetic\.assumption\)/);
 
     // The same reading noted on the way, with the invariant checked after it (`Notes`): judged, and passed.
@@ -109,7 +109,7 @@ describe('runProperties', () => {
     const checked = await runProperties(standInProfile(srv.url), [noted as Property], { seed: 7, runs: 12 });
     expect(checked.results[0]).toMatchObject({ status: 'passed', evidence: { random: { judged: 12 } } });
     expect(checked.results[0]!.findings).toEqual([expect.objectContaining({ kind: 'assumption', occurrences: 12 })]);
-    expect(checked.exitCode).toBe(0);
+    expect(runExitCode(checked)).toBe(0);
   });
 
   it('discards shrinks that no longer break the labelled constraint (stillValid) instead of judging them', async () => {
@@ -141,7 +141,7 @@ describe('runProperties', () => {
     const q = defineProperty<number>({ ...threshold, id: 'synthetic.needs-embedded', needs: ['embedded-only'] });
     const run = await runProperties(standInProfile(srv.url), [p as Property, q as Property], { seed: 1, runs: 5 });
     // Everything skipped: nothing was checked, which is not a pass.
-    expect(run.exitCode).toBe(2);
+    expect(runExitCode(run)).toBe(2);
     expect(run.requests).toBe(0);
     for (const r of run.results) {
       expect(r.status).toBe('skipped');
@@ -178,7 +178,7 @@ describe('runProperties', () => {
   it('reports a property that throws as a transport finding, not a violation (and, since no case completed, inconclusive)', async () => {
     const p = defineProperty<number>({ ...threshold, id: 'synthetic.throws', check: async () => { throw new Error('bug in property'); } });
     const run = await runProperties(standInProfile(srv.url), [p as Property], { seed: 1, runs: 4 });
-    expect(run.exitCode).toBe(2);
+    expect(runExitCode(run)).toBe(2);
     expect(run.results[0]!.status).toBe('inconclusive');
     expect(run.results[0]!.inconclusive).toMatch(/^judged 0 of 4 random cases \(its floor: 2\); not judged: 4 transport failure/);
     expect(run.inconclusive).toMatch(/^could not vouch for 1 property \(synthetic\.throws\): synthetic\.throws: judged 0 of 4/);
@@ -193,12 +193,12 @@ describe('runProperties', () => {
     expect(run.results[0]).toMatchObject({ status: 'error', runs: 0, requests: 0 });
     expect(run.results[0]!.findings).toEqual([expect.objectContaining({ kind: 'error', property: 'synthetic.unbuildable' })]);
     expect(run.results[0]!.findings[0]!.message).toMatch(/pouchproof could not build the property's cases: no such generator/);
-    expect(run.exitCode).toBe(2);
+    expect(runExitCode(run)).toBe(2);
     // A violation elsewhere in the run is still what the exit code says: the target broke the spec.
     const five = defineProperty<number>({ ...threshold, id: 'synthetic.five-hundred', arbitrary: () => fc.constant(900) });
     const both = await runProperties(standInProfile(srv.url), [broken as Property, five as Property], { seed: 1, runs: 2 });
     expect(both.results.map((r) => r.status)).toEqual(['error', 'failed']);
-    expect(both.exitCode).toBe(1);
+    expect(runExitCode(both)).toBe(1);
   });
 
   it('honours --only globs and a property\'s lower run count', async () => {
@@ -237,11 +237,11 @@ describe('runProperties', () => {
     };
     const enough = await runProperties(standInProfile(srv.url), [cutAfter(6) as Property], { seed: 1, runs: 10, perPropertyMs: 300 });
     expect(enough.results[0]).toMatchObject({ status: 'passed', timeBound: { planned: 10 }, evidence: { random: { planned: 10, judged: 6, unjudged: { time: 4 } } } });
-    expect(enough.exitCode).toBe(0);
+    expect(runExitCode(enough)).toBe(0);
     const few = await runProperties(standInProfile(srv.url), [cutAfter(4) as Property], { seed: 1, runs: 10, perPropertyMs: 300 });
     expect(few.results[0]).toMatchObject({ status: 'inconclusive', timeBound: { planned: 10 }, evidence: { random: { judged: 4, unjudged: { time: 6 } } } });
     expect(few.results[0]!.inconclusive).toMatch(/^judged 4 of 10 random cases \(its floor: 5\); not judged: 6 out of time; its time bound \(0\.3 s\) ended it/);
-    expect(few.exitCode).toBe(2);
+    expect(runExitCode(few)).toBe(2);
     const full = await runProperties(standInProfile(srv.url), [cutAfter(2) as Property], { seed: 1, runs: 2, perPropertyMs: 10_000 });
     expect(full.results[0]!.timeBound).toBeUndefined();
   });
@@ -259,7 +259,7 @@ describe('runProperties', () => {
       expect(run.requests).toBeGreaterThanOrEqual(UNREACHABLE_AFTER);
       expect(run.requests).toBeLessThan(UNREACHABLE_AFTER + 4);
       expect(run.unreachable).toMatch(/stopped answering: (8|9|10|11) requests in a row got no complete response/);
-      expect(run.exitCode).toBe(3);
+      expect(runExitCode(run)).toBe(3);
       expect(run.results[0]!.findings.some((f) => f.kind === 'transport' && /the run stops here/.test(f.message))).toBe(true);
       expect(run.results[0]!.findings.some((f) => f.kind === 'violation')).toBe(false);
       expect(run.results[1]).toMatchObject({ status: 'skipped', findings: [{ kind: 'skipped', message: 'not run: the target stopped answering' }] });

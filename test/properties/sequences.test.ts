@@ -9,7 +9,7 @@ import COMMITS from '../../properties/commits.ts';
 import RACES from '../../properties/races.ts';
 import SEQUENCES from '../../properties/sequences.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { replayProperty, runProperties } from '../../src/check/run/index.ts';
+import { replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import type { RunningReference } from '../../src/reference/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { References, runAgainst, summary } from './harness.ts';
@@ -69,7 +69,7 @@ describe('commits.model-sequences', () => {
     expect(killers).toContain(prop.id);
     const others = run.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'violation' && f.kind !== 'skipped');
     expect(others.map((f) => `${f.property} ${f.kind}: ${f.message}`)).toEqual([]);
-    expect(run.exitCode).toBe(1);
+    expect(runExitCode(run)).toBe(1);
   });
 
   it.each([

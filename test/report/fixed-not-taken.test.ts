@@ -11,7 +11,7 @@ import { fixedNotTaken, toSummaryMarkdown } from '../../src/report/summary-md.ts
 
 const run: RunResult = {
   runId: '20260101-000000-00000001', seed: 1, target: 'http://127.0.0.1:9', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
-  requests: 2, interrupted: false, exitCode: 0,
+  requests: 2, interrupted: false,
   results: [{ id: 'shapes.valid-accepted', section: '4', status: 'passed', runs: 2, requests: 2, durationMs: 10, findings: [] }],
 };
 const readings = (mismatches: unknown[]) => ({ readings: {}, fixed: { 'unknown-fields-ignored': 'rejected' }, mismatches, requests: 30, durationMs: 100, table: [] });

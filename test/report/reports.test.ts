@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccepted, expectRejected, Notes } from '../../src/check/judge/judge.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
-import { runProperties, type RunResult } from '../../src/check/run/index.ts';
+import { runProperties, type RunResult, runExitCode } from '../../src/check/run/index.ts';
 import { ConsoleView, colorWanted } from '../../src/report/console.ts';
 import { toJunit, xmlEscape } from '../../src/report/junit.ts';
 import { buildReport, ReportSchema, type Report } from '../../src/report/report-json.ts';
@@ -99,7 +99,7 @@ describe('reports', () => {
     const profile = standInProfile(srv.url, true);
     expect(profile.secrets).toContain(SECRET);
     const run = await runProperties(profile, [leaky, mismatch, skipped] as Property[], { seed: 5, runs: 10 });
-    expect(run.exitCode).toBe(1);
+    expect(runExitCode(run)).toBe(1);
     const report = reportFor(run, profile.secrets);
     expect(ReportSchema.safeParse(report).error?.issues ?? []).toEqual([]);
     expect(report.totals).toMatchObject({ properties: 3, failed: 1, passed: 1, skipped: 1 });

@@ -1,6 +1,6 @@
 /**
  * The exit codes of pouchproof, one meaning each, decided here once for the CLI, the library and the
- * vitest entry (which all read `RunResult.exitCode`), so a CI job can branch on them:
+ * vitest entry (each computes it from a run's result with `runExitCode`; no result stores it), so a CI job can branch on them:
  *
  * - 0 `passed`: every property reported as passed met its floor, and nothing failed. Skips alone (a
  *   capability the profile does not give, a property that does not apply under the readings) do
@@ -24,7 +24,7 @@ import { isFailing } from './result.ts';
 export const EXIT = { passed: 0, failed: 1, inconclusive: 2, unreachable: 3, configError: 4 } as const;
 
 /** The exit code of a run that got as far as a report (a config error never does): the codes above but 4. */
-export type RunExitCode = RunResult['exitCode'];
+export type RunExitCode = 0 | 1 | 2 | 3;
 
 /** An exit code's meaning in one word, as the GitHub Action's `verdict` output and the reports name it. */
 export type ExitVerdict = 'passed' | 'failed' | 'inconclusive' | 'unreachable' | 'config-error';
@@ -55,6 +55,12 @@ export function exitCodeOf(results: readonly PropertyResult[], o: { readonly unr
   if (results.some((r) => r.status === 'error' || r.status === 'inconclusive')) return EXIT.inconclusive;
   if (results.length > 0 && results.every((r) => r.status === 'skipped')) return EXIT.inconclusive;
   return EXIT.passed;
+}
+
+/** The exit code of a run, from its result: the one policy every caller applies. */
+export function runExitCode(run: Pick<RunResult, 'results' | 'unreachable' | 'tooSlow' | 'notReached' | 'failOn'>): RunExitCode {
+  const gone = run.unreachable !== undefined || run.notReached !== undefined;
+  return exitCodeOf(run.results, { unreachable: gone, tooSlow: run.tooSlow !== undefined, ...(run.failOn ? { failOn: run.failOn } : {}) });
 }
 
 /** The one line that says what a run could not vouch for, or undefined when it vouched for everything it ran. */

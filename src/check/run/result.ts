@@ -120,8 +120,12 @@ export interface RunResult {
   throttling?: { readonly throttled: number; readonly waitedMs: number; readonly limitPerSecond?: number };
   /** Set when the run went through the nemesis (docs/nemesis.md): the faults it injected, the retries they caused. */
   nemesis?: NemesisSummary;
-  /** See `exitCodeOf` (exit-code.ts). */
-  exitCode: 0 | 1 | 2 | 3;
+  /** Set when the run stopped because the target timed out on most recent requests: too slow to judge at the run's bound. */
+  tooSlow?: string;
+  /** Set when the target could not be reached before the run began: nothing was sent (the `inconclusive` line says why). */
+  notReached?: string;
+  /** Kinds of finding the run was told to fail on besides the failing ones (`--fail-on`). */
+  failOn?: readonly FailOnKind[];
   /** Requests sent until the first violation or server error, if any. */
   firstDetectionAfterRequests?: number;
   /** Which request constraints were seen accepted and refused, when a coverage phase ran. */

@@ -15,7 +15,7 @@ import { coverageTable } from './coverage-table.ts';
 import { Environment } from '../judge/environment.ts';
 import type { Property } from '../property.ts';
 import { selectProperties } from './select.ts';
-import { couldNotVouch, exitCodeOf } from './exit-code.ts';
+import { couldNotVouch } from './exit-code.ts';
 import { DEFAULT_PROPERTY_MS, makeRunId, propertyOptions, type PropertyRunOptions, type RunOptions } from './options.ts';
 import { runProperty, type PropertyRunDeps } from './property-run.ts';
 import { isFailing, type ExampleReplay, type PropertyResult, type RunResult } from './result.ts';
@@ -191,7 +191,8 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(s.stopped ? { stopped: s.stopped } : {}),
     ...(s.examples ? { examples: s.examples } : {}),
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
-    exitCode: exitCodeOf(results, { unreachable: s.unreachable !== undefined, tooSlow: s.tooSlow !== undefined, ...(o.failOn ? { failOn: o.failOn } : {}) }),
+    ...(s.tooSlow ? { tooSlow: s.tooSlow } : {}),
+    ...(o.failOn?.length ? { failOn: o.failOn } : {}),
     ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),
     ...(observed.length ? { coverage: coverageTable(observed) } : {}),
   };

@@ -21,7 +21,7 @@ import type { Exchange } from '../../../target/client.ts';
 import { redact } from '../../../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../../property.ts';
-import { EXIT, isFailing, type Finding, type PropertyResult, type RunExitCode } from '../../run/index.ts';
+import { EXIT, isFailing, runExitCode, type Finding, type PropertyResult, type RunExitCode } from '../../run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -191,9 +191,9 @@ function comparisonExit(runs: readonly SideRun[]): RunExitCode {
  * a crash, which here shows only that nothing listened (3), not that a request took it down (1).
  */
 function sideExit(s: SideRun): RunExitCode {
-  if (downReason(s) === undefined) return s.run.exitCode;
+  if (downReason(s) === undefined) return runExitCode(s.run);
   const failing = s.run.results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind));
-  return failing.every((f) => f.kind === 'crash') ? EXIT.unreachable : s.run.exitCode;
+  return failing.every((f) => f.kind === 'crash') ? EXIT.unreachable : runExitCode(s.run);
 }
 
 /** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
