@@ -43,6 +43,7 @@ export const SLOW_TIER = [
   'test/precision/verdicts.test.ts',
   'test/precision/relations.test.ts',
   'test/precision/unnamed.test.ts',
+  'test/precision/wrong-guess.test.ts',
   // The whole suite eight times, side by side and one property at a time.
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
