@@ -130,3 +130,45 @@ export function scanJson(s: string, maxDepth: number | undefined, o: { readonly 
   }
   return undefined;
 }
+
+const NUMBER = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
+
+/** Whether a JSON number's lexeme names an integer exactly (its digits, not its nearest double). */
+export function lexemeIsInteger(int: string, frac: string, exp: string): boolean {
+  const digits = (int + frac).replace(/^0+/, '');
+  if (digits === '') return true;
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+  return frac.length - Number(exp) - trailingZeros <= 0;
+}
+
+/**
+ * The number lexemes of `s` (outside strings) that name no integer while the double JSON.parse makes
+ * of them is one: `9007199254740991.4`, `1.0000000000000000001`, `1e-400`. A parser into doubles hands
+ * an integer field such a number as a whole one; read exactly, it is no integer at all.
+ */
+export function lossyNumbers(s: string): { readonly start: number; readonly end: number; readonly lexeme: string }[] {
+  const out: { start: number; end: number; lexeme: string }[] = [];
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = skipString(s, i);
+      if (end < 0) break;
+      i = end;
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) {
+      i++;
+      continue;
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(s);
+    if (!m) {
+      i++;
+      continue;
+    }
+    const lexeme = m[0];
+    if ((m[2] !== undefined || m[3] !== undefined) && !lexemeIsInteger(m[1]!, m[2] ?? '', m[3] ?? '0') && Number.isInteger(Number(lexeme))) out.push({ start: i, end: i + lexeme.length, lexeme });
+    i += lexeme.length;
+  }
+  return out;
+}
