@@ -3,12 +3,13 @@
  * invariant checks. The same function runs in a worker thread or, with `workers: 0`, in-process.
  */
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import type { Profile } from '../target/profile.ts';
 import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
 import { Sender } from './sender.ts';
 import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
-import type { CheckResult, Params, Scenario } from './scenario.ts';
+import type { CheckResult, Params, RequestSource, Scenario } from './scenario.ts';
+import { ScenarioSourceError } from './define.ts';
+import { importScenario } from './scenario-file.ts';
 import type { Threshold } from './thresholds.ts';
 
 export interface JobSpec {
@@ -43,10 +44,19 @@ export interface JobOutput {
   readonly stats: Readonly<Record<string, number>>;
 }
 
-export async function loadScenario(url: string): Promise<Scenario> {
-  const mod = (await import(url.startsWith('file:') ? url : pathToFileURL(url).href)) as { default?: Scenario };
-  if (!mod.default || typeof mod.default.createSource !== 'function') throw new Error(`${url} does not default-export a scenario`);
-  return mod.default;
+function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
+  try {
+    return scenario.createSource({
+      workerIndex: job.workerIndex,
+      workers: job.workers,
+      seed: job.seed,
+      params: job.params,
+      profile: job.profile,
+      connections: job.connections,
+    });
+  } catch (e) {
+    throw new ScenarioSourceError(`scenario ${scenario.name} could not build its requests: ${(e as Error).message ?? String(e)}`);
+  }
 }
 
 /**
@@ -54,15 +64,8 @@ export async function loadScenario(url: string): Promise<Scenario> {
  * start time, so that slow worker start-up never counts as a stall of the target.
  */
 export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive?: (s: LiveSnapshot) => void): Promise<JobOutput> {
-  const scenario = await loadScenario(job.scenarioUrl);
-  const source = scenario.createSource({
-    workerIndex: job.workerIndex,
-    workers: job.workers,
-    seed: job.seed,
-    params: job.params,
-    profile: job.profile,
-    connections: job.connections,
-  });
+  const scenario = await importScenario(job.scenarioUrl);
+  const source = sourceOf(scenario, job);
   const live = job.live && onLive ? new LiveRecorder() : undefined;
   const ticker = live ? setInterval(() => onLive!(live.snapshot()), LIVE_EVERY_MS) : undefined;
   ticker?.unref();

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { AbortedBy } from './engine-options.ts';
 import type { LatencySummary } from './histogram.ts';
 import { runJob, type JobOutput, type JobSpec } from './job.ts';
+import { ScenarioSourceError } from './define.ts';
 import type { LiveSnapshot } from './live.ts';
 import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
@@ -36,7 +37,7 @@ function inWorker(job: JobSpec, ready: () => Promise<number>, onLive: ((s: LiveS
   return new Promise((resolve, reject) => {
     const w = new Worker(BOOT, { workerData: { entry: ENTRY, job } });
     let settled = false;
-    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string; live?: LiveSnapshot }) => {
+    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string; scenario?: boolean; live?: LiveSnapshot }) => {
       if (m.live) return onLive?.(m.live);
       if (m.ready) {
         void ready().then((startAt) => w.postMessage({ startAt }));
@@ -44,7 +45,7 @@ function inWorker(job: JobSpec, ready: () => Promise<number>, onLive: ((s: LiveS
       }
       settled = true;
       if (m.output) resolve(m.output);
-      else reject(new Error(m.error ?? 'worker failed'));
+      else reject(m.scenario ? new ScenarioSourceError(m.error) : new Error(m.error ?? 'worker failed'));
       void w.terminate();
     });
     w.once('error', (e) => {
