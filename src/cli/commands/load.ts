@@ -26,7 +26,8 @@ import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
 import { checkSeed } from '../../session/values.ts';
 
-function parseParams(list: readonly string[]): Record<string, string> {
+/** `--param name=value`, repeated, as raw values for the scenario's declarations to check. */
+export function parseParams(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {
     const i = item.indexOf('=');
