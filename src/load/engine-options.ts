@@ -9,7 +9,7 @@ import type { PhaseHistograms } from './phases.ts';
 import type { SenderObserver, SenderRoute } from './sender.ts';
 import type { Stage } from './stages.ts';
 import type { Tally } from './tally.ts';
-import type { Threshold } from './thresholds.ts';
+import type { AbortSample } from './abort.ts';
 import type { SecondBucket } from './timeline.ts';
 
 export const CONTROL_STOP = 0;
@@ -83,7 +83,7 @@ export interface EngineOptions {
   readonly timeoutMs: number;
   /**
    * Shared with the main thread (a SharedArrayBuffer view, so worker threads see it too):
-   * [CONTROL_STOP] set to 1 ends the run early, as at the end of its duration (Ctrl-C);
+   * [CONTROL_STOP] set to 1 ends the run early, as at the end of its duration (Ctrl-C, an abort threshold);
    * [CONTROL_COMPLETED] counts completed requests, for progress lines; [CONTROL_ABORTED_BY] says
    * which abort threshold ended it.
    */
@@ -96,8 +96,8 @@ export interface EngineOptions {
   readonly queueLimit?: number;
   /** Sees every measured request as it is sent and settles (live metrics). */
   readonly observer?: SenderObserver;
-  /** The run's thresholds; those marked `abort` are judged while it runs, on this engine's share (abort.ts). */
-  readonly thresholds?: readonly Threshold[];
+  /** Receives a sample of what this engine has measured every ABORT_EVERY_MS, for the run's abort judge (abort.ts). */
+  readonly abortSample?: (s: AbortSample) => void;
   /** Default WALL_CLOCK. */
   readonly clock?: EngineClock;
 }
@@ -129,6 +129,4 @@ export interface EngineResult extends Tally {
   readonly loopUtilization: number;
   /** The phases of the requests that got a response (phases.ts), encoded. */
   readonly phases: PhaseHistograms;
-  /** Set when this engine's share broke an abort threshold and ended the run. */
-  readonly aborted?: AbortedBy;
 }

@@ -10,7 +10,7 @@ import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
 import type { CheckResult, Params, RequestSource, Scenario } from './scenario.ts';
 import { ScenarioSourceError } from './define.ts';
 import { importScenario } from './scenario-file.ts';
-import type { Threshold } from './thresholds.ts';
+import type { AbortSample } from './abort.ts';
 
 export interface JobSpec {
   /** URL (file:) of the module whose default export is the Scenario. */
@@ -32,8 +32,8 @@ export interface JobSpec {
   readonly warmupMs?: number;
   /** See EngineOptions.control. */
   readonly control?: Int32Array;
-  /** See EngineOptions.thresholds: those marked abort are judged on this worker's share as it runs. */
-  readonly thresholds?: readonly Threshold[];
+  /** Send abort samples (abort.ts) while the run lasts: the run has abort thresholds, judged on the merge of every job's samples. */
+  readonly abortSampling?: boolean;
   /** Send live snapshots (live.ts) while the run lasts: `--metrics-listen`. */
   readonly live?: boolean;
 }
@@ -63,7 +63,14 @@ function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
  * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
  * start time, so that slow worker start-up never counts as a stall of the target.
  */
-export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive?: (s: LiveSnapshot) => void): Promise<JobOutput> {
+/** Where a job's figures go while it runs: live snapshots (`--metrics-listen`) and abort samples. */
+export interface JobSinks {
+  readonly live?: (s: LiveSnapshot) => void;
+  readonly abort?: (s: AbortSample) => void;
+}
+
+export async function runJob(job: JobSpec, ready?: () => Promise<number>, sinks: JobSinks = {}): Promise<JobOutput> {
+  const onLive = sinks.live;
   const scenario = await importScenario(job.scenarioUrl);
   const source = sourceOf(scenario, job);
   const live = job.live && onLive ? new LiveRecorder() : undefined;
@@ -81,7 +88,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive
     warmupMs: job.warmupMs,
     timeoutMs: job.timeoutMs,
     ...(job.control ? { control: job.control } : {}),
-    ...(job.thresholds ? { thresholds: job.thresholds } : {}),
+    ...(job.abortSampling && sinks.abort ? { abortSample: sinks.abort } : {}),
     ...(live ? { observer: live } : {}),
   }).finally(() => clearInterval(ticker));
   // The last snapshot holds every request, so the counters end equal to the run's totals.

@@ -11,7 +11,7 @@ const ready = (): Promise<number> =>
     parentPort!.postMessage({ ready: true });
   });
 
-runJob(job, ready, (live) => parentPort!.postMessage({ live })).then(
+runJob(job, ready, { live: (live) => parentPort!.postMessage({ live }), abort: (abort) => parentPort!.postMessage({ abort }) }).then(
   (output) => parentPort!.postMessage({ output }),
   // The scenario's own failure is its author's input (exit 4 in the parent), told apart across the thread boundary.
   (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e), ...(e instanceof ScenarioSourceError ? { scenario: true } : {}) }),
