@@ -14,8 +14,7 @@ export default defineScenario({
   name: 'mixed-commits',
   description: '90 % one-op commits, 10 % commits of the most ops a commit may hold, across N pouches',
   unit: 'ops',
-  // The commit parameters of the built-in scenarios (ops, envelope, blobs, pouches, artifacts,
-  // member), and one of this scenario's own, checked against --param like them.
+  // The built-in commit parameters (ops, envelope, blobs, pouches, artifacts, member) and one of its own.
   params: [
     ...COMMIT_PARAMS,
     { name: 'maximal', description: 'percent of commits with the most ops a commit may hold', default: 10, kind: 'number', min: 0, max: 100 },

@@ -9,26 +9,15 @@
  * to be guessed per worker. The first broken threshold sets the shared control block's stop, which
  * ends every engine at once; the run's final verdict is still judged on the whole, at the end.
  */
-import { CONTROL_ABORTED_BY, CONTROL_STOP, type AbortedBy } from './engine-options.ts';
+import { CONTROL_ABORTED_BY, CONTROL_STOP, type AbortedBy, type AbortSample } from './engine-options.ts';
 import type { EngineRun } from './engine-run.ts';
 import { encodeHistogram, mergeEncoded, newHistogram, summarize } from './histogram.ts';
 import { compare, formatMetric, metricOf, type Measured, type Threshold } from './thresholds.ts';
 
+export type { AbortSample } from './engine-options.ts';
+
 /** How often engines send their samples: an abort comes at most about this long after its threshold breaks. */
 export const ABORT_EVERY_MS = 250;
-
-/** What one engine has measured since its start, as the judge merges it. */
-export interface AbortSample {
-  /** Every settled request's latency so far (HdrHistogram, compressed base64). */
-  readonly histogram: string;
-  readonly sent: number;
-  readonly dropped: number;
-  readonly errors: number;
-  readonly completed: number;
-  readonly units: number;
-  /** Ms since the shared start of the measured window. */
-  readonly elapsedMs: number;
-}
 
 function sampleOf(run: EngineRun): AbortSample {
   const { sent, dropped, errors, completed, units } = run;

@@ -9,7 +9,6 @@ import type { PhaseHistograms } from './phases.ts';
 import type { SenderObserver, SenderRoute } from './sender.ts';
 import type { Stage } from './stages.ts';
 import type { Tally } from './tally.ts';
-import type { AbortSample } from './abort.ts';
 import type { SecondBucket } from './timeline.ts';
 
 export const CONTROL_STOP = 0;
@@ -100,6 +99,19 @@ export interface EngineOptions {
   readonly abortSample?: (s: AbortSample) => void;
   /** Default WALL_CLOCK. */
   readonly clock?: EngineClock;
+}
+
+/** What one engine has measured since its start, as the abort judge (abort.ts) merges it. */
+export interface AbortSample {
+  /** Every settled request's latency so far (HdrHistogram, compressed base64). */
+  readonly histogram: string;
+  readonly sent: number;
+  readonly dropped: number;
+  readonly errors: number;
+  readonly completed: number;
+  readonly units: number;
+  /** Ms since the shared start of the measured window. */
+  readonly elapsedMs: number;
 }
 
 /** Why a run ended early on an abort threshold. */

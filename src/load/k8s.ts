@@ -153,22 +153,28 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
               args,
               ...(o.metricsPort ? { ports: [{ name: 'metrics', containerPort: o.metricsPort, protocol: 'TCP' }] } : {}),
               securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-              volumeMounts: [
-                { name: 'scratch', mountPath: SCRATCH_DIR },
-                ...(o.secret ? [{ name: 'profile', mountPath: PROFILE_DIR, readOnly: true }] : []),
-                ...(o.scenarioFile ? [{ name: 'scenario', mountPath: SCENARIO_DIR, readOnly: true }] : []),
-              ],
+              volumeMounts: volumesOf(o).map((v) => v.mount),
             },
           ],
-          volumes: [
-            { name: 'scratch', emptyDir: {} },
-            ...(o.secret ? [{ name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440, ...(o.mounts ? { items: o.mounts.map((m) => ({ key: m.key, path: m.path })) } : {}) } }] : []),
-            ...(o.scenarioFile ? [{ name: 'scenario', configMap: { name: scenarioConfigMapName(o.name), defaultMode: 0o444 } }] : []),
-          ],
+          volumes: volumesOf(o).map((v) => v.volume),
         },
       },
     },
   };
+}
+
+/** The pod's volumes with where each is mounted: scratch space, the profile's Secret, a scenario's ConfigMap. */
+function volumesOf(o: K8sJobOptions): Array<{ volume: Record<string, unknown>; mount: Record<string, unknown> }> {
+  const items = o.mounts ? { items: o.mounts.map((m) => ({ key: m.key, path: m.path })) } : {};
+  return [
+    { volume: { name: 'scratch', emptyDir: {} }, mount: { name: 'scratch', mountPath: SCRATCH_DIR } },
+    ...(o.secret
+      ? [{ volume: { name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440, ...items } }, mount: { name: 'profile', mountPath: PROFILE_DIR, readOnly: true } }]
+      : []),
+    ...(o.scenarioFile
+      ? [{ volume: { name: 'scenario', configMap: { name: scenarioConfigMapName(o.name), defaultMode: 0o444 } }, mount: { name: 'scenario', mountPath: SCENARIO_DIR, readOnly: true } }]
+      : []),
+  ];
 }
 
 /** The commands around the Job, printed as comments above it. */

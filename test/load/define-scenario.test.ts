@@ -3,7 +3,7 @@
  * it too, loading a scenario file (each failure one line), and the mixes' weighted draws. The
  * example file run end to end, through workers and the library: test/load/example-scenario.test.ts.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { checkWeights, mixSources, weightedPick } from '../../src/load/mix.ts';
 import { Rng } from '../../src/load/rng.ts';
 import { resolveParams, type LoadRequest, type RequestSource } from '../../src/load/scenario.ts';
 import { importScenario, isScenarioPath, scenarioFileUrl } from '../../src/load/scenario-file.ts';
+import { REPO_ROOT } from '../repo-paths.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-scenario-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -67,6 +68,14 @@ describe('defineScenario', () => {
 });
 
 describe('a scenario file', () => {
+  it('is shown in docs/load.md as examples/mixed-commits.ts holds it, the tested file (its code, after its comment)', () => {
+    const example = readFileSync(join(REPO_ROOT, 'examples/mixed-commits.ts'), 'utf8');
+    const code = example.slice(example.indexOf('import {')).trim();
+    expect(code).toMatch(/^import \{[^}]*defineScenario[^}]*\} from 'pouchproof';/);
+    expect(readFileSync(join(REPO_ROOT, 'docs/load.md'), 'utf8')).toContain(code);
+  });
+
+
   it('is a path or a script name; a bare word is a built-in scenario', () => {
     for (const s of ['./mine.ts', '../x/mine', '/abs/mine.js', 'examples/mixed-commits.ts', 'mine.mjs', 'mine.mts']) expect(isScenarioPath(s), s).toBe(true);
     for (const s of ['commit-throughput', 'mixed', 'nosuch']) expect(isScenarioPath(s), s).toBe(false);

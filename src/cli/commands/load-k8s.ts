@@ -103,14 +103,18 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   };
   const job = indexedJob(o);
   const configMap = scenarioConfigMap(o);
-  const doc = (x: Record<string, unknown>): string => stringify(x, { lineWidth: 0, aliasDuplicateObjects: false });
-  const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${configMap ? `${doc(configMap)}---\n` : ''}${doc(job)}`;
+  const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${configMap ? `${yamlDoc(configMap)}---\n` : ''}${yamlDoc(job)}`;
   if (out !== undefined) {
     await writeFile(out, yaml, 'utf8').catch((e: Error) => Promise.reject(new UsageError(`cannot write ${out}: ${e.message}`)));
     process.stderr.write(`pouchproof: Job written to ${out}; shared start ${new Date(o.startAtMs).toISOString()}\n`);
   } else process.stdout.write(yaml);
   return 0;
 }
+/** One YAML document, as kubectl reads it (no line folding, no anchors). */
+function yamlDoc(x: object): string {
+  return stringify(x, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
 /**
  * The scenario checked here, before the pods start: a built-in name or a file, whose declaration and
  * `--param` values must hold. A file is returned to go into the ConfigMap.
