@@ -44,6 +44,7 @@ export interface JobOutput {
   readonly stats: Readonly<Record<string, number>>;
 }
 
+/** The scenario's source for this job; the scenario's own failure is its author's input (exit 4), not pouchproof's trouble. */
 function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
   try {
     return scenario.createSource({
@@ -59,16 +60,16 @@ function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
   }
 }
 
-/**
- * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
- * start time, so that slow worker start-up never counts as a stall of the target.
- */
 /** Where a job's figures go while it runs: live snapshots (`--metrics-listen`) and abort samples. */
 export interface JobSinks {
   readonly live?: (s: LiveSnapshot) => void;
   readonly abort?: (s: AbortSample) => void;
 }
 
+/**
+ * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
+ * start time, so that slow worker start-up never counts as a stall of the target.
+ */
 export async function runJob(job: JobSpec, ready?: () => Promise<number>, sinks: JobSinks = {}): Promise<JobOutput> {
   const onLive = sinks.live;
   const scenario = await importScenario(job.scenarioUrl);

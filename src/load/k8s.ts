@@ -81,7 +81,7 @@ export function checkK8sOptions(o: K8sJobOptions): void {
 /** A scenario file the image can run and a ConfigMap can hold, or one line saying why not. */
 export function checkScenarioFile(f: ScenarioFile): void {
   if (/\.(c|m)?ts$/.test(f.name)) {
-    throw new K8sError(`scenario file ${f.name}: the image runs the built JavaScript on Node 20, which cannot load TypeScript: compile it to .js (e.g. npx tsc --module nodenext --target es2022 ${f.name}) and pass the .js`);
+    throw new K8sError(`scenario file ${f.name}: the image runs the built JavaScript on Node 20, which cannot load TypeScript: compile it to .js (e.g. npx tsc --module esnext --moduleResolution bundler --target es2022 ${f.name}) and pass the .js`);
   }
   if (!/\.m?js$/.test(f.name)) throw new K8sError(`scenario file ${f.name}: a scenario file for the pods ends in .js or .mjs`);
   if (!SECRET_KEY.test(f.name) || f.name.length > 253) throw new K8sError(`scenario file ${f.name}: its name cannot be a ConfigMap key (letters, digits, '-', '_', '.' only)`);

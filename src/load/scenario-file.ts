@@ -50,7 +50,7 @@ export function scenarioFileUrl(path: string, typescript = canLoadTypeScript()):
   const ext = extname(abs);
   if (ext === '.cts' || ext === '.cjs') throw new Error(`scenario file ${path}: a CommonJS file cannot be loaded; write it as an ES module (.ts, .mts, .js or .mjs)`);
   if (TYPESCRIPT.has(ext) && !typescript) {
-    throw new Error(`scenario file ${path} is TypeScript, which Node ${process.versions.node} cannot load (Node strips types from 22.18 and 23.6 on, from 22.10 with --experimental-strip-types): compile it to .js (e.g. npx tsc --module nodenext --target es2022 ${path}) and pass the .js`);
+    throw new Error(`scenario file ${path} is TypeScript, which Node ${process.versions.node} cannot load (Node strips types from 22.18 and 23.6 on, from 22.10 with --experimental-strip-types): compile it to .js (e.g. npx tsc --module esnext --moduleResolution bundler --target es2022 ${path}) and pass the .js`);
   }
   const url = pathToFileURL(abs);
   url.searchParams.set(SCENARIO_QUERY, '');
