@@ -43,9 +43,9 @@ const loadJson = (reportDir: string): LoadRunResult => JSON.parse(readFileSync(j
 describe('the example scenario of one\'s own', () => {
   it('compiled to .js, runs from a directory outside any package (as a ConfigMap mounts it) as one shard through two worker threads, with the 90/10 mix', async () => {
     const js = compiledExample(dir);
-    const run = await pouchproof(['load', '--scenario', js, '--reference', '--duration', '2s', '--workers', '2', '--shard', '1/2', '--report-dir', dir]);
+    const run = await pouchproof(['load', '--scenario', js, '--reference', '--duration', '1s', '--workers', '2', '--shard', '1/2', '--report-dir', dir]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^pouchproof load: mixed-commits for 2s against the embedded reference$/m);
+    expect(run.stdout).toMatch(/^pouchproof load: mixed-commits for 1s against the embedded reference$/m);
     const r = loadJson(dir);
     expect(r.scenario).toBe('mixed-commits');
     expect(r.workers).toBe(2);
@@ -57,7 +57,7 @@ describe('the example scenario of one\'s own', () => {
     const scenario = await loadScenario(EXAMPLE);
     expect(scenario.scenario.params.map((p) => p.name)).toEqual(expect.arrayContaining(['pouches', 'maximal']));
     await expect(runLoad({ scenario, target: { kind: 'embedded' }, params: { maximal: '120' } })).rejects.toThrow(/^parameter maximal must be at most 100, got 120$/);
-    const { result } = await runLoad({ scenario, target: { kind: 'embedded' }, params: { pouches: '3' }, workers: 1, durationMs: 1500, seed: 4 });
+    const { result } = await runLoad({ scenario, target: { kind: 'embedded' }, params: { pouches: '3' }, workers: 1, durationMs: 1000, seed: 4 });
     expect(result.exitCode, result.failedBecause).toBe(0);
     expect(result.params).toMatchObject({ pouches: 3, maximal: 10 });
     expectMix(result.kinds);
