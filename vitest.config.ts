@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -24,6 +25,7 @@ export const SLOW_TIER = [
   'test/load/cli.test.ts',
   'test/load/gates-cli.test.ts',
   'test/load/stages-abort.test.ts',
+  'test/load/example-scenario.test.ts',
   // A real Prometheus scraping a load run's live metrics.
   'test/load/prometheus.test.ts',
   // pouchproof as a process: the CLI end to end, `serve`, the GitHub Action's script, the packed package.
@@ -61,6 +63,9 @@ export const SLOW_TIER = [
 export const TIMED_TIER = ['test/properties/performance.test.ts', 'test/properties/cost-killers.test.ts', 'test/cli/fail-on.test.ts'];
 
 export default defineConfig({
+  // A scenario file (examples/) imports the package by its name, as a user's does: in the test process
+  // too it is the sources (Node's hooks do this for the CLI and the load workers: src/load/scenario-hooks.mjs).
+  resolve: { alias: [{ find: /^pouchproof$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }] },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,

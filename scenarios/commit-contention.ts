@@ -9,7 +9,8 @@
 import { makeChains, type BuiltCommit } from '../src/load/bodies.ts';
 import { commitRequest, judgeCommit } from '../src/load/requests.ts';
 import { zipfCdf } from '../src/load/rng.ts';
-import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { defineScenario } from '../src/load/define.ts';
+import { num, type CheckResult, type LoadRequest, type RequestSource, type SourceContext } from '../src/load/scenario.ts';
 import { COMMIT_PARAMS, committer } from './commit-throughput.ts';
 
 const overrides: Record<string, number> = { artifacts: 4, pouches: 1, blobs: 0, envelope: 64 };
@@ -69,7 +70,7 @@ export function contentionSource(ctx: SourceContext, kind = 'contention'): Reque
   };
 }
 
-const scenario: Scenario = {
+export default defineScenario({
   name: 'commit-contention',
   description: 'K writers (the connections) commit on the same artifacts with a Zipf skew; checks that no update is lost',
   unit: 'ops',
@@ -78,5 +79,4 @@ const scenario: Scenario = {
     { name: 'skew', description: 'Zipf exponent of the artifact choice (0: uniform)', default: 1, kind: 'number', min: 0, max: 10 },
   ],
   createSource: (ctx) => contentionSource(ctx),
-};
-export default scenario;
+});

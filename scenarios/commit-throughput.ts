@@ -7,10 +7,12 @@
  * than the generator's signing.
  */
 import { performance } from 'node:perf_hooks';
-import { CommitBuilder, makeChains, type ArtifactChain, type BuiltCommit, type CommitShape } from '../src/load/bodies.ts';
+import { CommitBuilder, checkShape, makeChains, type ArtifactChain, type BuiltCommit, type CommitShape } from '../src/load/bodies.ts';
+import { defineScenario } from '../src/load/define.ts';
+import { checkWeights, weightedPick } from '../src/load/mix.ts';
 import { callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
-import { num, text, type LoadRequest, type ParamDef, type Params, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { num, text, type LoadRequest, type ParamDef, type Params, type RequestSource, type SourceContext } from '../src/load/scenario.ts';
 import { LIMITS, SIGNATURE_HEADER } from '../src/spec/index.ts';
 
 export const COMMIT_PARAMS: readonly ParamDef[] = [
@@ -146,8 +148,44 @@ export function committer(ctx: SourceContext) {
   return { rng, caller, builder, pouches };
 }
 
+/** One shape of a commit mix: commits of this shape are `weight`/sum of the requests, counted apart as `kind`. */
+export interface CommitMix {
+  readonly kind: string;
+  readonly weight: number;
+  /** Over the run's shape (the `ops`, `envelope` and `blobs` parameters): what this kind changes. */
+  readonly shape?: Partial<CommitShape>;
+}
+
+export interface CommitSourceOptions {
+  /** The requests' kind, in load.json's per-kind counts (default 'commit'); a mix names its own kinds. */
+  readonly kind?: string;
+  /** Commits of several shapes, drawn by weight for each request (absent: every commit has the run's shape). */
+  readonly mix?: readonly CommitMix[];
+}
+
+/** Each request's shape and kind: the run's shape, or one drawn from the mix. */
+function shapeChooser(ctx: SourceContext, base: CommitShape, o: CommitSourceOptions): () => { shape: CommitShape; kind: string } {
+  const mix = o.mix;
+  if (!mix || mix.length === 0) {
+    const one = { shape: base, kind: o.kind ?? 'commit' };
+    return () => one;
+  }
+  checkWeights(mix.map((m) => m.weight), 'commit mix');
+  const entries = mix.map((m) => {
+    // A field left undefined (a limit the spec might not set) keeps the run's value.
+    const shape: CommitShape = { ...base, ...Object.fromEntries(Object.entries(m.shape ?? {}).filter(([, v]) => v !== undefined)) };
+    const problem = checkShape(shape);
+    if (problem) throw new RangeError(`commit mix ${m.kind}: ${problem}`);
+    return { shape, kind: m.kind };
+  });
+  // Its own stream, so that adding a mix leaves the identifiers of the rest of the run as they were.
+  const pick = weightedPick(new Rng((ctx.seed ^ 0x6d2b79f5) >>> 0), mix.map((m) => m.weight));
+  return () => entries[pick()]!;
+}
+
 /**
- * A source of commits that should all apply; also used by cost-curve and mixed.
+ * A source of commits that should all apply; also used by cost-curve and mixed, and by scenarios of
+ * one's own (`commitSource(ctx, { mix: [...] })` for commits of several shapes in given shares).
  *
  * With `prebuild` > 0, `prepare()` (called by the engine before the measured window) builds up to
  * that many commits ahead, round-robin over the free artifacts, each queued behind its artifact's
@@ -156,8 +194,14 @@ export function committer(ctx: SourceContext) {
  * successors stale: they are dropped, and the artifact continues live from its real head, as
  * without pre-building. The queues never hold more than the worker's share of `prebuild`.
  */
-export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource {
+export function commitSource(ctx: SourceContext, options: string | CommitSourceOptions = {}): RequestSource {
+  const o: CommitSourceOptions = typeof options === 'string' ? { kind: options } : options;
   const { rng, caller, builder, pouches } = committer(ctx);
+  const choose = shapeChooser(ctx, builder.shape, o);
+  const build = (chain: ArtifactChain, base: string | null = chain.head): LoadRequest => {
+    const { shape, kind } = choose();
+    return commitRequest(caller, builder.build(chain, shape, base), kind);
+  };
   const perWorker = Math.max(ctx.connections, Math.ceil(num(ctx.params, 'artifacts') / ctx.workers));
   const free: ArtifactChain[] = [...makeChains(rng, pouches, perWorker)];
   let freeHead = 0;
@@ -177,7 +221,7 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
         free.splice(0, freeHead);
         freeHead = 0;
       }
-      return prebuilt.take(chain) ?? commitRequest(caller, builder.build(chain), kind);
+      return prebuilt.take(chain) ?? build(chain);
     },
     complete(req, res) {
       const built = req.token as BuiltCommit;
@@ -203,17 +247,16 @@ export function commitSource(ctx: SourceContext, kind = 'commit'): RequestSource
       // Only free artifacts: a leased one's next base is the answer still in flight.
       const idle = free.slice(freeHead);
       if (prebuilt.limit === 0 || idle.length === 0) return;
-      await prebuilt.fill(idle, (chain, base) => commitRequest(caller, builder.build(chain, builder.shape, base), kind));
+      await prebuilt.fill(idle, build);
     },
     stats: () => ({ commitsApplied, artifactsRetired: replaced, ...(prebuilt.limit > 0 ? prebuilt.stats() : {}) }),
   };
 }
 
-const scenario: Scenario = {
+export default defineScenario({
   name: 'commit-throughput',
   description: 'unique, validly signed commits that continue their artifacts\' revision chains; each is expected to apply',
   unit: 'ops',
   params: [...COMMIT_PARAMS, PREBUILD_PARAM],
   createSource: (ctx) => commitSource(ctx),
-};
-export default scenario;
+});

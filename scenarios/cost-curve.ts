@@ -4,7 +4,8 @@
  * whose latency grows worse than linearly (src/load/growth.ts).
  */
 import { LIMITS } from '../src/spec/index.ts';
-import { num, text, type ParamDef, type Params, type Scenario, type SweepPoint } from '../src/load/scenario.ts';
+import { defineScenario } from '../src/load/define.ts';
+import { num, text, type ParamDef, type Params, type SweepPoint } from '../src/load/scenario.ts';
 import { COMMIT_PARAMS, commitSource } from './commit-throughput.ts';
 
 export const AXES = { ops: 'ops', envelope: 'envelope', blobs: 'blobs' } as const;
@@ -28,7 +29,7 @@ export function axisValues(axis: string, p: Params): number[] {
 // Four ops per batch by default: per-op costs then stand out from the per-request overhead.
 const base: Record<string, number> = { ops: 4, envelope: 64, blobs: 0 };
 
-const scenario: Scenario = {
+export default defineScenario({
   name: 'cost-curve',
   description: 'sweeps ops per batch, envelope size and blob ids per op; flags latency growing worse than linearly',
   unit: 'ops',
@@ -46,5 +47,4 @@ const scenario: Scenario = {
     return axes.flatMap((axis) => axisValues(axis, p).map((value) => ({ axis, value, params: { ...p, [axis]: value } })));
   },
   createSource: (ctx) => commitSource(ctx, 'commit'),
-};
-export default scenario;
+});

@@ -1,9 +1,11 @@
 /**
  * mixed: a weighted blend of commit-throughput, commit-contention and usage-flood in one run, each
- * with its default parameters and its own invariant checks.
+ * with its default parameters and its own invariant checks (the mix of src/load/mix.ts).
  */
 import { Rng } from '../src/load/rng.ts';
-import { resolveParams, text, type LoadRequest, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { defineScenario } from '../src/load/define.ts';
+import { mixSources } from '../src/load/mix.ts';
+import { resolveParams, text, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
 import contention, { contentionSource } from './commit-contention.ts';
 import throughput, { commitSource } from './commit-throughput.ts';
 import usage, { usageSource } from './usage-flood.ts';
@@ -27,13 +29,12 @@ export function parseWeights(s: string): Array<{ name: string; weight: number }>
   return out;
 }
 
-const scenario: Scenario = {
+export default defineScenario({
   name: 'mixed',
   description: 'a weighted blend of commit-throughput, commit-contention and usage-flood',
   unit: 'units',
   params: [{ name: 'weights', description: 'part:weight,…', default: 'commit-throughput:70,usage-flood:20,commit-contention:10', kind: 'string' }],
   createSource(ctx) {
-    const rng = new Rng(ctx.seed ^ 0x5bd1e995);
     const parts = parseWeights(text(ctx.params, 'weights'))
       .filter((w) => w.weight > 0)
       .map((w, i) => {
@@ -42,37 +43,6 @@ const scenario: Scenario = {
         const connections = Math.max(1, Math.round(ctx.connections * w.weight / 100));
         return { ...w, source: p.make({ ...ctx, seed: (ctx.seed + 7919 * (i + 1)) >>> 0, connections, params: resolveParams(p.scenario) }) };
       });
-    const sum = parts.reduce((a, p) => a + p.weight, 0);
-    const owner = new WeakMap<LoadRequest, RequestSource>();
-    return {
-      next() {
-        let u = rng.float() * sum;
-        const first = parts.findIndex((p) => (u -= p.weight) < 0);
-        for (let k = 0; k < parts.length; k++) {
-          const p = parts[(Math.max(0, first) + k) % parts.length]!;
-          const r = p.source.next();
-          if (r) {
-            owner.set(r, p.source);
-            return r;
-          }
-        }
-        return undefined;
-      },
-      complete: (req, res) => owner.get(req)!.complete(req, res),
-      async prepare() {
-        for (const p of parts) await p.source.prepare?.();
-      },
-      async check(send) {
-        const all = [];
-        for (const p of parts) if (p.source.check) all.push(...(await p.source.check(send)).map((c) => ({ ...c, name: `${p.name}: ${c.name}` })));
-        return all;
-      },
-      stats() {
-        const out: Record<string, number> = {};
-        for (const p of parts) for (const [k, v] of Object.entries(p.source.stats?.() ?? {})) out[`${p.name}.${k}`] = v;
-        return out;
-      },
-    };
+    return mixSources(new Rng(ctx.seed ^ 0x5bd1e995), parts);
   },
-};
-export default scenario;
+});

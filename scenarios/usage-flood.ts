@@ -7,7 +7,8 @@
 import { usageBody, usageKeySpace, usageRow, type UsageKey } from '../src/load/bodies.ts';
 import { callerOf, judgeUsage, usageRequest } from '../src/load/requests.ts';
 import { Rng } from '../src/load/rng.ts';
-import { num, type CheckResult, type LoadRequest, type RequestSource, type Scenario, type Send, type SourceContext } from '../src/load/scenario.ts';
+import { defineScenario } from '../src/load/define.ts';
+import { num, type CheckResult, type LoadRequest, type RequestSource, type Send, type SourceContext } from '../src/load/scenario.ts';
 import { LIMITS, USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowValue } from '../src/spec/index.ts';
 
 interface Token {
@@ -101,7 +102,7 @@ export function usageSource(ctx: SourceContext, kind = 'usage'): RequestSource {
   };
 }
 
-const scenario: Scenario = {
+export default defineScenario({
   name: 'usage-flood',
   description: 'many sources report overlapping usage rows; checks max-merge afterwards',
   unit: 'rows',
@@ -114,5 +115,4 @@ const scenario: Scenario = {
     { name: 'counter', description: 'counters are drawn below this', default: 1_000_000, kind: 'int', min: 1, max: Math.floor((LIMITS.usageCounter.max ?? Number.MAX_SAFE_INTEGER) / USAGE_COUNTERS.length) },
   ],
   createSource: (ctx) => usageSource(ctx),
-};
-export default scenario;
+});

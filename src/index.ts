@@ -22,3 +22,18 @@ export type { ReportFormat } from './report/write.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/run/index.ts';
 export { UsageError } from './session/usage-error.ts';
 export { TargetError } from './target/resolve.ts';
+// Load scenarios of your own (`pouchproof load --scenario ./mine.ts`, docs/load.md "Your own scenario"), built
+// from the blocks the built-in ones use: seeded draws, body builders, signing callers, identifier pools, mixes.
+export { defineScenario, ScenarioDefinitionError, type ScenarioDefinition } from './load/define.ts';
+export { num, text, type Scenario, type RequestSource, type SourceContext, type LoadRequest, type LoadResponse, type RequestOutcome, type CheckResult, type Send, type ParamDef, type Params, type ParamValue, type SweepPoint } from './load/scenario.ts';
+export { Rng, zipfCdf } from './load/rng.ts';
+export { CommitBuilder, checkShape, makeChains, usageBody, usageKeySpace, usageRow, type ArtifactChain, type BuiltCommit, type CommitShape, type UsageKey } from './load/bodies.ts';
+export { callerOf, commitRequest, usageRequest, judgeCommit, judgeUsage, pouchesFor, failureOf, type Caller } from './load/requests.ts';
+export { mixSources, weightedPick, type MixPart } from './load/mix.ts';
+export { commitSource, committer, COMMIT_PARAMS, PREBUILD_PARAM, type CommitMix, type CommitSourceOptions } from '../scenarios/commit-throughput.ts';
+export { contentionSource } from '../scenarios/commit-contention.ts';
+export { usageSource } from '../scenarios/usage-flood.ts';
+export { loadScenario } from '../scenarios/index.ts';
+export { runLoad, LoadUsageError, type LoadedScenario, type RunLoadOptions, type RunLoadOutput } from './load/launch.ts';
+export type { LoadRunResult } from './load/result.ts';
+export { LIMITS } from './spec/index.ts';

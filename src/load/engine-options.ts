@@ -9,7 +9,6 @@ import type { PhaseHistograms } from './phases.ts';
 import type { SenderObserver, SenderRoute } from './sender.ts';
 import type { Stage } from './stages.ts';
 import type { Tally } from './tally.ts';
-import type { Threshold } from './thresholds.ts';
 import type { SecondBucket } from './timeline.ts';
 
 export const CONTROL_STOP = 0;
@@ -83,7 +82,7 @@ export interface EngineOptions {
   readonly timeoutMs: number;
   /**
    * Shared with the main thread (a SharedArrayBuffer view, so worker threads see it too):
-   * [CONTROL_STOP] set to 1 ends the run early, as at the end of its duration (Ctrl-C);
+   * [CONTROL_STOP] set to 1 ends the run early, as at the end of its duration (Ctrl-C, an abort threshold);
    * [CONTROL_COMPLETED] counts completed requests, for progress lines; [CONTROL_ABORTED_BY] says
    * which abort threshold ended it.
    */
@@ -96,10 +95,23 @@ export interface EngineOptions {
   readonly queueLimit?: number;
   /** Sees every measured request as it is sent and settles (live metrics). */
   readonly observer?: SenderObserver;
-  /** The run's thresholds; those marked `abort` are judged while it runs, on this engine's share (abort.ts). */
-  readonly thresholds?: readonly Threshold[];
+  /** Receives a sample of what this engine has measured every ABORT_EVERY_MS, for the run's abort judge (abort.ts). */
+  readonly abortSample?: (s: AbortSample) => void;
   /** Default WALL_CLOCK. */
   readonly clock?: EngineClock;
+}
+
+/** What one engine has measured since its start, as the abort judge (abort.ts) merges it. */
+export interface AbortSample {
+  /** Every settled request's latency so far (HdrHistogram, compressed base64). */
+  readonly histogram: string;
+  readonly sent: number;
+  readonly dropped: number;
+  readonly errors: number;
+  readonly completed: number;
+  readonly units: number;
+  /** Ms since the shared start of the measured window. */
+  readonly elapsedMs: number;
 }
 
 /** Why a run ended early on an abort threshold. */
@@ -129,6 +141,4 @@ export interface EngineResult extends Tally {
   readonly loopUtilization: number;
   /** The phases of the requests that got a response (phases.ts), encoded. */
   readonly phases: PhaseHistograms;
-  /** Set when this engine's share broke an abort threshold and ended the run. */
-  readonly aborted?: AbortedBy;
 }

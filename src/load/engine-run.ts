@@ -4,7 +4,7 @@
  * executor-closed.ts) only decides when the next request goes out and from which intended time.
  */
 import { performance } from 'node:perf_hooks';
-import { CONTROL_COMPLETED, CONTROL_STOP, WALL_CLOCK, type AbortedBy, type EngineClock, type EngineOptions, type EngineResult } from './engine-options.ts';
+import { CONTROL_COMPLETED, CONTROL_STOP, WALL_CLOCK, type EngineClock, type EngineOptions, type EngineResult } from './engine-options.ts';
 import { END_GRACE_MS } from './engine-options.ts';
 import { encodeHistogram, newHistogram, recordUs, summarize, type Histogram } from './histogram.ts';
 import { Prefetcher } from './prefetch.ts';
@@ -44,7 +44,6 @@ export class EngineRun {
   bytesSent = 0;
   judgeMs = 0;
   stopped = false;
-  aborted: AbortedBy | undefined;
   driver: ModelDriver | undefined;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
@@ -62,9 +61,9 @@ export class EngineRun {
     this.done = new Promise<void>((r) => (this.resolveDone = r));
   }
 
-  /** Ctrl-C, or another worker's abort threshold (the shared control block), or this engine's own. */
+  /** Ctrl-C or an abort threshold, through the control block every engine of the run shares. */
   stopRequested(): boolean {
-    return this.aborted !== undefined || (this.o.control !== undefined && Atomics.load(this.o.control, CONTROL_STOP) === 1);
+    return this.o.control !== undefined && Atomics.load(this.o.control, CONTROL_STOP) === 1;
   }
 
   /** Whether one more request may go out now: the run goes on, a connection (of `limit`) is free, the cap is not reached. */
@@ -166,7 +165,6 @@ export class EngineRun {
       timeline: this.timeline.buckets,
       generatorMs: this.judgeMs + this.prefetch.generatorMs,
       ...extra,
-      ...(this.aborted ? { aborted: this.aborted } : {}),
     };
   }
 }

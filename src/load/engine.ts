@@ -9,7 +9,7 @@
  * due times, and at most one capped response body per connection (sender.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { startAbortJudge } from './abort.ts';
+import { startAbortSampler } from './abort.ts';
 import { wallNow, type EngineOptions, type EngineResult, type LoadModel } from './engine-options.ts';
 import { EngineRun } from './engine-run.ts';
 import { shareClosed, startClosed, validateClosed } from './executor-closed.ts';
@@ -71,10 +71,10 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const elu0 = performance.eventLoopUtilization();
   sender.measure(o.observer);
   const started = wallNow();
-  const stopJudging = startAbortJudge(run);
+  const stopSampling = startAbortSampler(run);
   startModel(run, o.model);
   await run.done;
-  stopJudging();
+  stopSampling();
   const wallMs = wallNow() - started;
   const loopUtilization = performance.eventLoopUtilization(elu0).utilization;
   return run.result({ wallMs, prepareMs, loopUtilization });

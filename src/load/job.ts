@@ -3,13 +3,14 @@
  * invariant checks. The same function runs in a worker thread or, with `workers: 0`, in-process.
  */
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 import type { Profile } from '../target/profile.ts';
 import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
 import { Sender } from './sender.ts';
 import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
-import type { CheckResult, Params, Scenario } from './scenario.ts';
-import type { Threshold } from './thresholds.ts';
+import type { CheckResult, Params, RequestSource, Scenario } from './scenario.ts';
+import { ScenarioSourceError } from './define.ts';
+import { importScenario } from './scenario-file.ts';
+import type { AbortSample } from './abort.ts';
 
 export interface JobSpec {
   /** URL (file:) of the module whose default export is the Scenario. */
@@ -31,8 +32,8 @@ export interface JobSpec {
   readonly warmupMs?: number;
   /** See EngineOptions.control. */
   readonly control?: Int32Array;
-  /** See EngineOptions.thresholds: those marked abort are judged on this worker's share as it runs. */
-  readonly thresholds?: readonly Threshold[];
+  /** Send abort samples (abort.ts) while the run lasts: the run has abort thresholds, judged on the merge of every job's samples. */
+  readonly abortSampling?: boolean;
   /** Send live snapshots (live.ts) while the run lasts: `--metrics-listen`. */
   readonly live?: boolean;
 }
@@ -43,26 +44,36 @@ export interface JobOutput {
   readonly stats: Readonly<Record<string, number>>;
 }
 
-export async function loadScenario(url: string): Promise<Scenario> {
-  const mod = (await import(url.startsWith('file:') ? url : pathToFileURL(url).href)) as { default?: Scenario };
-  if (!mod.default || typeof mod.default.createSource !== 'function') throw new Error(`${url} does not default-export a scenario`);
-  return mod.default;
+/** The scenario's source for this job; the scenario's own failure is its author's input (exit 4), not pouchproof's trouble. */
+function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
+  try {
+    return scenario.createSource({
+      workerIndex: job.workerIndex,
+      workers: job.workers,
+      seed: job.seed,
+      params: job.params,
+      profile: job.profile,
+      connections: job.connections,
+    });
+  } catch (e) {
+    throw new ScenarioSourceError(`scenario ${scenario.name} could not build its requests: ${(e as Error).message ?? String(e)}`);
+  }
+}
+
+/** Where a job's figures go while it runs: live snapshots (`--metrics-listen`) and abort samples. */
+export interface JobSinks {
+  readonly live?: (s: LiveSnapshot) => void;
+  readonly abort?: (s: AbortSample) => void;
 }
 
 /**
  * `ready` is awaited once the scenario is loaded and its source built, and resolves to the shared
  * start time, so that slow worker start-up never counts as a stall of the target.
  */
-export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive?: (s: LiveSnapshot) => void): Promise<JobOutput> {
-  const scenario = await loadScenario(job.scenarioUrl);
-  const source = scenario.createSource({
-    workerIndex: job.workerIndex,
-    workers: job.workers,
-    seed: job.seed,
-    params: job.params,
-    profile: job.profile,
-    connections: job.connections,
-  });
+export async function runJob(job: JobSpec, ready?: () => Promise<number>, sinks: JobSinks = {}): Promise<JobOutput> {
+  const onLive = sinks.live;
+  const scenario = await importScenario(job.scenarioUrl);
+  const source = sourceOf(scenario, job);
   const live = job.live && onLive ? new LiveRecorder() : undefined;
   const ticker = live ? setInterval(() => onLive!(live.snapshot()), LIVE_EVERY_MS) : undefined;
   ticker?.unref();
@@ -78,7 +89,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive
     warmupMs: job.warmupMs,
     timeoutMs: job.timeoutMs,
     ...(job.control ? { control: job.control } : {}),
-    ...(job.thresholds ? { thresholds: job.thresholds } : {}),
+    ...(job.abortSampling && sinks.abort ? { abortSample: sinks.abort } : {}),
     ...(live ? { observer: live } : {}),
   }).finally(() => clearInterval(ticker));
   // The last snapshot holds every request, so the counters end equal to the run's totals.

@@ -6,7 +6,9 @@
  * come from a Secret mounted read-only; the shard files come back through `kubectl logs`.
  * Given the profile, every file it names (a device key, the TLS block's CA, certificate and key)
  * is mounted from its own key of the Secret at the same path relative to the profile, so the
- * profile works unchanged inside the pod.
+ * profile works unchanged inside the pod. A scenario of the user's own (`--scenario ./mine.js`) goes
+ * into a ConfigMap printed before the Job, mounted read-only at SCENARIO_DIR, where every pod's
+ * `--scenario` names it.
  */
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { shellQuote } from '../target/curl.ts';
@@ -38,10 +40,22 @@ export interface K8sJobOptions {
   readonly nowMs: number;
   /** Each pod serves live metrics on this port, annotated for a Prometheus scrape; absent: none. */
   readonly metricsPort?: number;
+  /** A scenario file of the user's own, carried by the ConfigMap of scenarioConfigMap (its key the file's name). */
+  readonly scenarioFile?: ScenarioFile;
+}
+
+/** A user's scenario file for the pods: its name (the ConfigMap key, and the file name under SCENARIO_DIR) and its text. */
+export interface ScenarioFile {
+  readonly name: string;
+  readonly text: string;
 }
 
 export const PROFILE_DIR = '/etc/pouchproof';
 export const PROFILE_FILE = 'profile.json';
+/** Where a user's scenario file is mounted in the pods (outside the image's /app, which it never needs to be in). */
+export const SCENARIO_DIR = '/scenarios';
+/** A ConfigMap holds at most 1 MiB, its name and keys included: a scenario file is kept well inside it. */
+export const SCENARIO_FILE_MAX_BYTES = 900 * 1024;
 /** The root filesystem is read-only; tsx's cache and the reports go to a scratch volume here. */
 const SCRATCH_DIR = '/tmp';
 const REPORTS_DIR = `${SCRATCH_DIR}/pouchproof-reports`;
@@ -61,7 +75,37 @@ export function checkK8sOptions(o: K8sJobOptions): void {
   if (!Number.isInteger(o.shards) || o.shards < 1 || o.shards > MAX_SHARDS) throw new K8sError(`--shards must be an integer from 1 to ${MAX_SHARDS}`);
   if (o.metricsPort !== undefined && (!Number.isInteger(o.metricsPort) || o.metricsPort < 1 || o.metricsPort > 65_535)) throw new K8sError('--metrics-port must be a port number (1 to 65535), or 0 for no metrics endpoint');
   if (!o.image || /\s/.test(o.image)) throw new K8sError('--image names the container image, e.g. registry.example/pouchproof:1.0');
+  if (o.scenarioFile) checkScenarioFile(o.scenarioFile);
 }
+
+/** A scenario file the image can run and a ConfigMap can hold, or one line saying why not. */
+export function checkScenarioFile(f: ScenarioFile): void {
+  if (/\.(c|m)?ts$/.test(f.name)) {
+    throw new K8sError(`scenario file ${f.name}: the image runs the built JavaScript on Node 20, which cannot load TypeScript: compile it to .js (e.g. npx tsc --module esnext --moduleResolution bundler --target es2022 ${f.name}) and pass the .js`);
+  }
+  if (!/\.m?js$/.test(f.name)) throw new K8sError(`scenario file ${f.name}: a scenario file for the pods ends in .js or .mjs`);
+  if (!SECRET_KEY.test(f.name) || f.name.length > 253) throw new K8sError(`scenario file ${f.name}: its name cannot be a ConfigMap key (letters, digits, '-', '_', '.' only)`);
+  const bytes = Buffer.byteLength(f.text, 'utf8');
+  if (bytes > SCENARIO_FILE_MAX_BYTES) throw new K8sError(`scenario file ${f.name} is ${bytes} bytes; a ConfigMap holds at most 1 MiB: keep the scenario in one smaller file`);
+}
+
+/** The ConfigMap holding a user's scenario file, printed before the Job (`kubectl apply` creates both). */
+export function scenarioConfigMap(o: K8sJobOptions): Record<string, unknown> | undefined {
+  if (!o.scenarioFile) return undefined;
+  checkScenarioFile(o.scenarioFile);
+  const labels = { 'app.kubernetes.io/name': 'pouchproof', 'app.kubernetes.io/component': 'load', 'pouchproof/run': o.name };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: scenarioConfigMapName(o.name), ...(o.namespace ? { namespace: o.namespace } : {}), labels },
+    data: { [o.scenarioFile.name]: o.scenarioFile.text },
+  };
+}
+
+export const scenarioConfigMapName = (job: string): string => `${job}-scenario`;
+
+/** The `--scenario` a pod is given for a user's scenario file: where the ConfigMap puts it. */
+export const podScenarioPath = (f: ScenarioFile): string => `${SCENARIO_DIR}/${f.name}`;
 
 /** The Job as a plain object, ready for a YAML writer and a schema validator. */
 export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
@@ -109,20 +153,28 @@ export function indexedJob(o: K8sJobOptions): Record<string, unknown> {
               args,
               ...(o.metricsPort ? { ports: [{ name: 'metrics', containerPort: o.metricsPort, protocol: 'TCP' }] } : {}),
               securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-              volumeMounts: [
-                { name: 'scratch', mountPath: SCRATCH_DIR },
-                ...(o.secret ? [{ name: 'profile', mountPath: PROFILE_DIR, readOnly: true }] : []),
-              ],
+              volumeMounts: volumesOf(o).map((v) => v.mount),
             },
           ],
-          volumes: [
-            { name: 'scratch', emptyDir: {} },
-            ...(o.secret ? [{ name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440, ...(o.mounts ? { items: o.mounts.map((m) => ({ key: m.key, path: m.path })) } : {}) } }] : []),
-          ],
+          volumes: volumesOf(o).map((v) => v.volume),
         },
       },
     },
   };
+}
+
+/** The pod's volumes with where each is mounted: scratch space, the profile's Secret, a scenario's ConfigMap. */
+function volumesOf(o: K8sJobOptions): Array<{ volume: Record<string, unknown>; mount: Record<string, unknown> }> {
+  const items = o.mounts ? { items: o.mounts.map((m) => ({ key: m.key, path: m.path })) } : {};
+  return [
+    { volume: { name: 'scratch', emptyDir: {} }, mount: { name: 'scratch', mountPath: SCRATCH_DIR } },
+    ...(o.secret
+      ? [{ volume: { name: 'profile', secret: { secretName: o.secret, defaultMode: 0o440, ...items } }, mount: { name: 'profile', mountPath: PROFILE_DIR, readOnly: true } }]
+      : []),
+    ...(o.scenarioFile
+      ? [{ volume: { name: 'scenario', configMap: { name: scenarioConfigMapName(o.name), defaultMode: 0o444 } }, mount: { name: 'scenario', mountPath: SCENARIO_DIR, readOnly: true } }]
+      : []),
+  ];
 }
 
 /** The commands around the Job, printed as comments above it. */
@@ -142,6 +194,7 @@ export function k8sRecipe(o: K8sJobOptions): string[] {
             `  (file references in ${PROFILE_FILE} are relative to it: keep them bare file names, or give --profile to mount them at their paths)`,
           ]
         : []),
+    ...(o.scenarioFile ? [`The scenario ${o.scenarioFile.name} goes to the pods in the ConfigMap ${scenarioConfigMapName(o.name)} below, mounted at ${SCENARIO_DIR} (apply creates both):`] : []),
     `  kubectl apply${ns} -f job.yaml`,
     `  kubectl wait${ns} --for=condition=complete --timeout=${Math.ceil((Math.max(0, o.startAtMs - o.nowMs) + o.durationMs + AFTER_MS) / 1000)}s job/${o.name}`,
     `  kubectl logs${ns} -l pouchproof/run=${o.name} --tail=-1 --max-log-requests=${Math.max(5, Math.min(o.shards, 100))} > shards.log`,

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
+import { ScenarioSourceError } from './define.ts';
 import { LiveMetrics } from './metrics.ts';
 import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics-server.ts';
 import { isLoopbackUrl } from './remote.ts';
@@ -227,7 +228,7 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       ...(metrics ? { live: metrics.live } : {}),
     })
       .finally(() => metrics?.server.close(METRICS_LINGER_MS))
-      .catch((e: Error) => Promise.reject(e instanceof RangeError ? new LoadUsageError(e.message) : e));
+      .catch((e: Error) => Promise.reject(e instanceof RangeError || e instanceof ScenarioSourceError ? new LoadUsageError(e.message) : e));
     return { result, secrets: profile.secrets };
   });
 }

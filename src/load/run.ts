@@ -14,7 +14,8 @@ import type { JobSpec } from './job.ts';
 import { globalWorkerIndex, type ShardSpec } from './shard.ts';
 import type { CurveResult, LoadRunResult, LoadTarget } from './result.ts';
 import type { Params, Scenario, SweepPoint } from './scenario.ts';
-import { brokenLine, judgeThresholds, shareOfThreshold, type Threshold } from './thresholds.ts';
+import { AbortJudge } from './abort.ts';
+import { brokenLine, judgeThresholds, type Threshold } from './thresholds.ts';
 import { runJobs, type MergedResult } from './workers.ts';
 import { mergePhases, phaseFigures } from './phases.ts';
 import type { LiveSink } from './metrics.ts';
@@ -64,6 +65,10 @@ function split(total: number, parts: number, i: number): number {
 async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Params, durationMs: number, maxRequests: number, seed: number, runChecks: boolean): Promise<MergedResult> {
   const n = Math.max(1, o.workers);
   if (o.connections < n) throw new RangeError(`${n} workers need at least ${n} connections`);
+  // Only the run itself may be ended by an abort threshold, never one step of a sweep; they are judged
+  // on the merge of every worker's samples, the process's whole view (a shard's bounds on rates come divided already).
+  const aborting = new AbortJudge(o.abortThresholds ?? o.thresholds, n, o.control);
+  const judge = runChecks && aborting.active ? aborting : undefined;
   const jobs: JobSpec[] = Array.from({ length: n }, (_, i) => ({
     scenarioUrl: o.scenarioUrl,
     params,
@@ -79,12 +84,12 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     runChecks,
     warmupMs: o.warmupMs ?? Math.min(1000, Math.max(100, durationMs / 10)),
     control: o.control,
-    // Only the run itself may be ended by an abort threshold, never one step of a sweep.
-    ...(runChecks ? { thresholds: (o.abortThresholds ?? o.thresholds.filter((t) => t.abort)).map((t) => shareOfThreshold(t, n)) } : {}),
+    ...(judge ? { abortSampling: true } : {}),
     ...(o.live ? { live: true } : {}),
   }));
   const generation = o.live?.begin(o.model.kind === 'open' ? o.model.rate : undefined) ?? 0;
-  return runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined);
+  const merged = await runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined, judge ? (i, s) => judge.offer(i, s) : undefined);
+  return judge?.aborted ? { ...merged, aborted: judge.aborted } : merged;
 }
 
 function perSecond(count: number, wallMs: number): number {

@@ -4,9 +4,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
+import type { AbortSample } from './abort.ts';
 import type { AbortedBy } from './engine-options.ts';
 import type { LatencySummary } from './histogram.ts';
-import { runJob, type JobOutput, type JobSpec } from './job.ts';
+import { runJob, type JobOutput, type JobSinks, type JobSpec } from './job.ts';
+import { ScenarioSourceError } from './define.ts';
 import type { LiveSnapshot } from './live.ts';
 import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
@@ -32,19 +34,20 @@ function startBarrier(n: number, leadMs: number, notBefore = 0): { wait: () => P
 /** A job's live snapshot (see JobSpec.live), with its index among the run's jobs. */
 export type OnLive = (job: number, s: LiveSnapshot) => void;
 
-function inWorker(job: JobSpec, ready: () => Promise<number>, onLive: ((s: LiveSnapshot) => void) | undefined): Promise<JobOutput> {
+function inWorker(job: JobSpec, ready: () => Promise<number>, sinks: JobSinks): Promise<JobOutput> {
   return new Promise((resolve, reject) => {
     const w = new Worker(BOOT, { workerData: { entry: ENTRY, job } });
     let settled = false;
-    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string; live?: LiveSnapshot }) => {
-      if (m.live) return onLive?.(m.live);
+    w.on('message', (m: { ready?: boolean; output?: JobOutput; error?: string; scenario?: boolean; live?: LiveSnapshot; abort?: AbortSample }) => {
+      if (m.live) return sinks.live?.(m.live);
+      if (m.abort) return sinks.abort?.(m.abort);
       if (m.ready) {
         void ready().then((startAt) => w.postMessage({ startAt }));
         return;
       }
       settled = true;
       if (m.output) resolve(m.output);
-      else reject(new Error(m.error ?? 'worker failed'));
+      else reject(m.scenario ? new ScenarioSourceError(m.error) : new Error(m.error ?? 'worker failed'));
       void w.terminate();
     });
     w.once('error', (e) => {
@@ -75,7 +78,7 @@ export interface MergedResult extends Tally {
   readonly stats: Record<string, number>;
   /** Epoch ms the workers started measuring at. */
   readonly startMs?: number;
-  /** The first abort threshold a worker found broken (the others then stopped with it). */
+  /** The abort threshold the run's judge found broken on the merged samples (abort.ts), which stopped every worker. */
   readonly aborted?: AbortedBy;
   readonly phases: PhaseHistograms;
 }
@@ -83,11 +86,17 @@ export interface MergedResult extends Tally {
 /** Epoch-ms clock shared by every thread of the process. */
 export const clock = (): number => performance.timeOrigin + performance.now();
 
+/** A job's abort sample, with its index among the run's jobs (the judge keeps the latest of each). */
+export type OnAbortSample = (job: number, s: AbortSample) => void;
+
 /** `notBefore` (epoch ms): the workers start measuring no earlier, e.g. at a start shared by shards. */
-export async function runJobs(jobs: readonly JobSpec[], threads: boolean, notBefore?: number, onLive?: OnLive): Promise<MergedResult> {
+export async function runJobs(jobs: readonly JobSpec[], threads: boolean, notBefore?: number, onLive?: OnLive, onAbort?: OnAbortSample): Promise<MergedResult> {
   const barrier = startBarrier(jobs.length, threads ? 50 : 5, notBefore);
-  const live = (i: number): ((s: LiveSnapshot) => void) | undefined => (onLive ? (s) => onLive(i, s) : undefined);
-  const outputs = await Promise.all(jobs.map((j, i) => (threads ? inWorker(j, barrier.wait, live(i)) : runJob(j, barrier.wait, live(i)))));
+  const sinks = (i: number): JobSinks => ({
+    ...(onLive ? { live: (s: LiveSnapshot) => onLive(i, s) } : {}),
+    ...(onAbort ? { abort: (s: AbortSample) => onAbort(i, s) } : {}),
+  });
+  const outputs = await Promise.all(jobs.map((j, i) => (threads ? inWorker(j, barrier.wait, sinks(i)) : runJob(j, barrier.wait, sinks(i)))));
   return { ...mergeOutputs(outputs), startMs: Math.round(await barrier.gate) };
 }
 
@@ -104,12 +113,6 @@ export function mergeOutputs(outputs: readonly JobOutput[]): MergedResult {
     loopUtilization: engines.map((e) => e.loopUtilization),
     checks: outputs.flatMap((o) => o.checks),
     stats: addCounts(outputs.map((o) => o.stats)),
-    ...firstAbort(engines),
     phases: mergePhases(engines.map((e) => e.phases)),
   };
-}
-
-function firstAbort(engines: ReadonlyArray<{ readonly aborted?: AbortedBy }>): { aborted?: AbortedBy } {
-  const all = engines.flatMap((e) => (e.aborted ? [e.aborted] : [])).sort((a, b) => a.atMs - b.atMs);
-  return all[0] ? { aborted: all[0] } : {};
 }

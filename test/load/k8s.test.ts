@@ -6,9 +6,12 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import loadK8s from '../../src/cli/commands/load-k8s.ts';
 import { generateDeviceKey } from '../../src/crypto/keys.ts';
-import { indexedJob, K8sError, profileMounts, type K8sJobOptions } from '../../src/load/k8s.ts';
+import { indexedJob, K8sError, profileMounts, scenarioConfigMap, type K8sJobOptions } from '../../src/load/k8s.ts';
 import { loadProfile, profileRefs } from '../../src/target/profile.ts';
 import { pouchproof } from '../cli/spawn-cli.ts';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import { parseAllDocuments } from 'yaml';
+import { EXAMPLE, compiledExample } from './example-js.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-k8s-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -175,5 +178,60 @@ describe('load k8s --profile: every file the profile names is mounted where the 
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toMatch(/^pouchproof: headers\.x-route: \{"env": "ROUTE"\} is read from the environment/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('load k8s --scenario FILE: a scenario of one\'s own goes to the pods in a ConfigMap', () => {
+  it('prints the ConfigMap holding the file before the Job, which mounts it read-only and names it in every pod\'s --scenario', async () => {
+    const js = compiledExample(dir);
+    const out = join(dir, 'own.yaml');
+    const code = await loadK8s.handler({
+      shards: 2, image: 'reg.example/pp:4', scenario: js, duration: '30s', lead: '2m', name: 'pp-own', namespace: 'perf', threshold: [], param: ['pouches=1000'],
+      'allow-remote': true, 'metrics-port': 0, target: 'https://staging.example', rate: '500/s', out,
+    });
+    expect(code).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toMatch(/^# The scenario mixed-commits\.js goes to the pods in the ConfigMap pp-own-scenario below, mounted at \/scenarios/m);
+    const [cm, job] = parseAllDocuments(text).map((d) => d.toJS() as Obj);
+    expect(() => new ConfigMap(cm as never).validate()).not.toThrow();
+    expect(() => new Job(job as never).validate()).not.toThrow();
+    expect(at(cm, 'metadata')).toMatchObject({ name: 'pp-own-scenario', namespace: 'perf' });
+    // The file as compiled, byte for byte: what the pods import is what was checked here.
+    expect(at(cm, 'data', 'mixed-commits.js')).toBe(readFileSync(js, 'utf8'));
+    const pod = at(job, 'spec', 'template', 'spec') as Obj;
+    expect(at(pod, 'volumes')).toEqual(expect.arrayContaining([{ name: 'scenario', configMap: { name: 'pp-own-scenario', defaultMode: 0o444 } }]));
+    expect(at(pod, 'containers', 0, 'volumeMounts')).toEqual(expect.arrayContaining([{ name: 'scenario', mountPath: '/scenarios', readOnly: true }]));
+    const args = at(pod, 'containers', 0, 'args') as string[];
+    expect(args.slice(args.indexOf('--scenario'), args.indexOf('--scenario') + 2)).toEqual(['--scenario', '/scenarios/mixed-commits.js']);
+    expect(args.slice(args.indexOf('--param'), args.indexOf('--param') + 2)).toEqual(['--param', 'pouches=1000']);
+    // Without a file: no ConfigMap, no mount.
+    expect(scenarioConfigMap(base)).toBeUndefined();
+    expect(JSON.stringify(at(indexedJob(base), 'spec', 'template', 'spec'))).not.toMatch(/configMap|\/scenarios/);
+  });
+
+  it('refuses, in one line before printing anything, a TypeScript file (the image has no TypeScript loader), a file without a scenario and a parameter it does not declare', async () => {
+    const none = join(dir, 'none.mjs');
+    writeFileSync(none, 'export const x = 1;\n');
+    const js = compiledExample(dir);
+    const cases: Array<[string, string[], RegExp]> = [
+      [EXAMPLE, [], /^pouchproof: scenario file mixed-commits\.ts: the image runs the built JavaScript on Node 20, which cannot load TypeScript: compile it to \.js/],
+      [none, [], /has no scenario as its default export/],
+      [js, ['colour=red'], /^pouchproof: scenario mixed-commits has no parameter "colour"/],
+      [join(dir, 'missing.js'), [], /^pouchproof: cannot read scenario file .*missing\.js \(ENOENT\)$/],
+    ];
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const outWrite = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      for (const [scenario, param, message] of cases) {
+        err.mockClear();
+        const code = await loadK8s.handler({ shards: 2, image: 'x', scenario, duration: '30s', lead: '2m', name: 'n', threshold: [], param, 'allow-remote': true, 'metrics-port': 0, target: 'https://staging.example' });
+        expect(code, scenario).toBe(4);
+        expect(err.mock.calls.map((c) => String(c[0])).join('').trim()).toMatch(message);
+      }
+      expect(outWrite).not.toHaveBeenCalled();
+    } finally {
+      err.mockRestore();
+      outWrite.mockRestore();
+    }
   });
 });

@@ -6,8 +6,12 @@ import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts'
 import { oneLineErrors } from '../one-line-errors.ts';
 import { numberOption } from '../args.ts';
 import { checkSeed } from '../../session/values.ts';
-import { SCENARIO_NAMES } from '../../../scenarios/index.ts';
-import { K8sError, indexedJob, k8sRecipe, profileMounts, type K8sJobOptions, type SecretMount } from '../../load/k8s.ts';
+import { basename } from 'node:path';
+import { SCENARIO_NAMES, loadScenario } from '../../../scenarios/index.ts';
+import { K8sError, checkScenarioFile, indexedJob, k8sRecipe, podScenarioPath, profileMounts, scenarioConfigMap, type K8sJobOptions, type ScenarioFile, type SecretMount } from '../../load/k8s.ts';
+import { isScenarioPath } from '../../load/scenario-file.ts';
+import { resolveParams } from '../../load/scenario.ts';
+import { parseParams } from './load.ts';
 import { findJsonSyntaxError } from '../../target/json-syntax.ts';
 import { profileFileIssues, profileRefs } from '../../target/profile.ts';
 import { parseThreshold } from '../../load/thresholds.ts';
@@ -28,7 +32,7 @@ function k8sOptions(y: Argv) {
     .option('name', { type: 'string', default: 'pouchproof-load', describe: 'name of the Job' })
     .option('lead', { type: 'string', default: DEFAULT_LEAD, describe: 'the shared start is now plus this' })
     .option('out', { type: 'string', describe: 'write the YAML to this file instead of stdout' })
-    .option('scenario', { type: 'string', choices: SCENARIO_NAMES, demandOption: true, describe: 'the scenario to run' })
+    .option('scenario', { type: 'string', demandOption: true, describe: `the scenario to run: ${SCENARIO_NAMES.join(', ')}, or a .js file of your own (sent to the pods in a ConfigMap)` })
     .option('target', { type: 'string', describe: 'target base URL, when the pods need no credentials' })
     .option('profile', { type: 'string', describe: 'the profile the pods use: the Secret command and the mounts then cover every file it names (at the same relative paths)' })
     .option('duration', { type: 'string', default: '30s', describe: 'how long to measure' })
@@ -68,11 +72,12 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
   if (target !== undefined && profile !== undefined) throw new UsageError('give --profile or --target, not both');
   const secret = argv.secret ?? (target === undefined ? 'pouchproof-profile' : undefined);
   const mounts = profile !== undefined ? await mountsOf(profile) : undefined;
+  const scenarioFile = await scenarioOf(argv.scenario, argv.param);
   // One seed for every shard: their worker seeds are then distinct by construction.
   const seed = argv.seed !== undefined ? checkSeed(argv.seed) : randomInt(0x7fffffff);
   const opt = (name: 'target' | 'max-requests' | 'rate' | 'connections' | 'workers'): string[] => (argv[name] !== undefined ? [`--${name}`, String(argv[name])] : []);
   const loadArgs = [
-    '--scenario', argv.scenario,
+    '--scenario', scenarioFile ? podScenarioPath(scenarioFile) : argv.scenario,
     ...opt('target'),
     ...(stages ? ['--stages', formatStages(stages)] : ['--duration', duration]),
     ...opt('max-requests'), ...opt('rate'), ...opt('connections'), ...opt('workers'),
@@ -94,15 +99,39 @@ async function handle(argv: FlagsOf<typeof k8sOptions>): Promise<number> {
     durationMs,
     nowMs,
     ...(argv['metrics-port'] !== 0 ? { metricsPort: argv['metrics-port'] } : {}),
+    ...(scenarioFile ? { scenarioFile } : {}),
   };
   const job = indexedJob(o);
-  const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${stringify(job, { lineWidth: 0, aliasDuplicateObjects: false })}`;
+  const configMap = scenarioConfigMap(o);
+  const yaml = `${k8sRecipe(o).map((l) => `# ${l}`).join('\n')}\n${configMap ? `${yamlDoc(configMap)}---\n` : ''}${yamlDoc(job)}`;
   if (out !== undefined) {
     await writeFile(out, yaml, 'utf8').catch((e: Error) => Promise.reject(new UsageError(`cannot write ${out}: ${e.message}`)));
     process.stderr.write(`pouchproof: Job written to ${out}; shared start ${new Date(o.startAtMs).toISOString()}\n`);
   } else process.stdout.write(yaml);
   return 0;
 }
+/** One YAML document, as kubectl reads it (no line folding, no anchors). */
+function yamlDoc(x: object): string {
+  return stringify(x, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * The scenario checked here, before the pods start: a built-in name or a file, whose declaration and
+ * `--param` values must hold. A file is returned to go into the ConfigMap.
+ */
+async function scenarioOf(nameOrPath: string, params: readonly string[]): Promise<ScenarioFile | undefined> {
+  let file: ScenarioFile | undefined;
+  if (isScenarioPath(nameOrPath)) {
+    const text = await readFile(nameOrPath, 'utf8').catch((e: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot read scenario file ${nameOrPath} (${e.code ?? 'unreadable'})`)));
+    file = { name: basename(nameOrPath), text };
+    // The image's own limits (no TypeScript, one file a ConfigMap holds) before what loading it here says.
+    checkScenarioFile(file);
+  }
+  const { scenario } = await loadScenario(nameOrPath).catch((e: Error) => Promise.reject(new UsageError(e.message)));
+  asUsage(() => resolveParams(scenario, parseParams(params)));
+  return file;
+}
+
 /** The Secret's files for the profile at `path`: it is read (never its secrets) to learn which files it names. */
 async function mountsOf(path: string): Promise<SecretMount[]> {
   const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => Promise.reject(new UsageError(`cannot read profile ${JSON.stringify(path)} (${e.code ?? 'unreadable'})`)));

@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { interruptible } from '../interrupt.ts';
-import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
+import { SCENARIO_NAMES, loadScenario } from '../../../scenarios/index.ts';
 import { LoadUsageError, loadRunId, type RunLoadOptions } from '../../load/launch.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { parseShard, parseStartAt, shardSuffix, type ShardSpec, type StartAt } from '../../load/shard.ts';
@@ -26,7 +26,8 @@ import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
 import { checkSeed } from '../../session/values.ts';
 
-function parseParams(list: readonly string[]): Record<string, string> {
+/** `--param name=value`, repeated, as raw values for the scenario's declarations to check. */
+export function parseParams(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const item of list) {
     const i = item.indexOf('=');
@@ -36,14 +37,11 @@ function parseParams(list: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** Offered as choices, read as text: the registry parses the name (`loadScenarioByName`), so a caller other than yargs meets the same one-line error. */
-const SCENARIO_CHOICES: readonly string[] = SCENARIO_NAMES;
-
 /** The options of `load`. */
 function loadOptions(y: Argv) {
   return referenceOption(
     y
-      .option('scenario', { type: 'string', choices: SCENARIO_CHOICES, demandOption: true, describe: 'the scenario to run' })
+      .option('scenario', { type: 'string', demandOption: true, describe: `the scenario to run: ${SCENARIO_NAMES.join(', ')}, or a file of your own (./my-scenario.ts, .js, .mjs; docs/load.md)` })
       .option('profile', { type: 'string', describe: 'target profile file (credentials, device key)' })
       .option('target', { type: 'string', describe: `target base URL, without credentials, or ${REFERENCE_TARGET}` }),
   )
@@ -79,6 +77,7 @@ const load = defineCommand({
   examples: [
     ['pouchproof load --scenario commit-throughput --duration 30s --reference', 'against the embedded reference (without a target too, except under CI)'],
     ["pouchproof load --scenario commit-throughput --profile staging.json --rate 500/s --threshold 'p99<50ms'", 'open model at 500 req/s; exit 1 when p99 breaks 50 ms'],
+    ['pouchproof load --scenario ./examples/mixed-commits.ts --param pouches=100 --reference', 'a scenario of your own, made with defineScenario'],
   ],
   builder: loadOptions,
   // Bad input is reported as one line with exit code 4 before anything is started; a target not reached, exit 3.
@@ -162,7 +161,7 @@ function consoleLines(r: Awaited<ReturnType<typeof runGated>>['result'], dir: st
 
 async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const reportDir = reportDirOf(argv);
-  const scenario = await loadScenarioByName(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
+  const scenario = await loadScenario(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
   const target = chooseTarget({
     ...(argv['profile'] !== undefined ? { profilePath: argv.profile } : {}),
     ...(argv['target'] !== undefined ? { url: argv.target } : {}),
