@@ -33,8 +33,7 @@ export type Bad =
   | 'duplicate-keys-escaped'
   | 'lone-surrogate'
   | 'lone-surrogate-in-text'
-  | 'huge-exponent'
-  | 'integer-fraction-lost';
+  | 'huge-exponent';
 export const BAD: readonly Bad[] = [
   'truncated',
   'trailing-comma',
@@ -56,7 +55,6 @@ export const BAD: readonly Bad[] = [
   'lone-surrogate',
   'lone-surrogate-in-text',
   'huge-exponent',
-  'integer-fraction-lost',
 ];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
@@ -185,26 +183,9 @@ export function withHugeExponents(json: string, node: Node): string | undefined 
   return marked.includes(slot) ? marked.replaceAll(slot, '1e400') : undefined;
 }
 
-/** Stand-in for a bounded integer, followed by the digits of its maximum, until the body is text. */
-const FRACTION_SLOT = '\u0000lost-fraction\u0000';
-
-/**
- * `json` with every bounded integer of `node` written as its maximum plus `.4`: no integer (2.7, 8),
- * yet a parser into doubles reads 9007199254740991.4 as 9007199254740991, a whole number within the
- * bound, and lets it through. Undefined where the body holds no bounded integer.
- */
-export function withLostFractions(json: string, node: Node): string | undefined {
-  const marked = JSON.stringify(mapScalars(JSON.parse(json) as Json, node, (v, n) => (n.kind === 'integer' && typeof v === 'number' && n.range && LIMITS[n.range].max !== undefined ? `${FRACTION_SLOT}${LIMITS[n.range].max}` : v)));
-  // The stand-in as JSON writes it, up to its digits: "\u0000lost-fraction\u0000.
-  const open = JSON.stringify(FRACTION_SLOT).slice(0, -1);
-  const parts = marked.split(open);
-  if (parts.length === 1) return undefined;
-  return parts.map((p, i) => (i === 0 ? p : p.replace(/^(-?\d+)"/, '$1.4'))).join('');
-}
-
-/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent` and `integer-fraction-lost`). */
+/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent`). */
 function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
-  if (bad !== 'huge-exponent' && bad !== 'integer-fraction-lost') return true;
+  if (bad !== 'huge-exponent') return true;
   const s = plainRequest(endpoint);
   return withHugeExponents(JSON.stringify(s.body), ENDPOINT_BY_ID[endpoint].body) !== undefined;
 }
@@ -266,8 +247,6 @@ export function badBody(json: string, bad: Bad, field: string, node?: Node): { r
     case 'huge-exponent':
       // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
       return { raw: (node && withHugeExponents(json, node)) ?? json };
-    case 'integer-fraction-lost':
-      return { raw: (node && withLostFractions(json, node)) ?? json };
   }
 }
 
@@ -283,7 +262,7 @@ const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
   invariant:
-    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, 1e400 in a bounded integer, its maximum plus .4 (no integer, though its double is one), invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, 1e400 in a bounded integer, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],

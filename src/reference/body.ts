@@ -8,10 +8,9 @@ import { HttpError, badRequest } from './errors.ts';
 import { INT_DIGITS_CAP } from './fault-catalogue.ts';
 import type { FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
-import { lossyNumbers, scanJson } from './json-scan.ts';
+import { scanJson } from './json-scan.ts';
 import { firstValue, holdsLoneSurrogate, longestNumber, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
-import { randomUUID } from 'node:crypto';
-import { BODY_SIZE_CAP_BYTES, type Node } from '../spec/index.ts';
+import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
  * Request size limits are not shown (section 8); assumption `body-size-limit` lets a server reject
@@ -90,8 +89,8 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
 
 const duplicateKey = (key: string): HttpError => badRequest('duplicate_key', `JSON object has the member name ${JSON.stringify(key.slice(0, 80))} twice`);
 
-/** Decodes and parses a body (of the endpoint whose body is `node`); throws HttpError(400) with a message naming the problem. */
-export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: ReadingSet, node?: Node): unknown {
+/** Decodes and parses a body; throws HttpError(400) with a message naming the problem. */
+export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: ReadingSet): unknown {
   // `duplicate-keys`: `rejected` answers 400 to a repeated member name; `last-wins` is plain JSON.parse.
   const lastWins = readings.is('duplicate-keys', 'last-wins');
   let text: string;
@@ -113,9 +112,6 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     if (problem?.kind === 'duplicate' && !lastWins && !faults.has('duplicate-keys-first-only')) throw duplicateKey(problem.key);
     if (problem?.kind === 'duplicate' && faults.has('duplicate-keys-first-only') && text.trimStart().startsWith(`{${JSON.stringify(problem.key)}`)) throw duplicateKey(problem.key);
   }
-  // A number no double holds exactly, where an integer belongs, is no integer: it stays a stand-in the schema refuses (`integer-read-through-double` reads the double).
-  const exact = faults.has('integer-read-through-double') ? undefined : exactNumbers(text);
-  if (exact) text = exact.text;
   let value: unknown;
   if (faults.has('malformed-json-500') || faults.has('dies-on-input')) {
     value = JSON.parse(text); // the SyntaxError escapes to the generic handler (under dies-on-input it is never caught)
@@ -126,7 +122,6 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
       throw badRequest('invalid_json', `request body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
     }
   }
-  if (exact) value = exact.restore(value, node);
   if (faults.has('deep-nesting-crash')) depthOf(value);
   // `lone-surrogate-500`: the body's strings go through a strict UTF-8 encoder on their way to storage, which throws on a lone surrogate.
   if (faults.has('lone-surrogate-500') && holdsLoneSurrogate(value)) throw new Error('cannot encode a lone surrogate as UTF-8');
@@ -159,36 +154,3 @@ function depthOf(v: unknown): number {
   return max + 1;
 }
 // Stryker restore all
-
-/**
- * `text` with each number that names no integer while its double is one (json-scan.ts
- * `lossyNumbers`) written as a stand-in string, and how to put the numbers back: everywhere but in a
- * field the model types integer, where the stand-in stays for the schema to refuse. Undefined when the
- * text holds no such number (nearly always).
- */
-function exactNumbers(text: string): { readonly text: string; restore(value: unknown, node: Node | undefined): unknown } | undefined {
-  const lossy = lossyNumbers(text);
-  if (lossy.length === 0) return undefined;
-  // A fresh prefix per body: no string a client sends can pass for a stand-in.
-  const prefix = `\u0000${randomUUID()}:`;
-  const lexemes = new Map<string, string>();
-  let out = '';
-  let at = 0;
-  for (const [k, n] of lossy.entries()) {
-    const key = `${prefix}${k}`;
-    lexemes.set(key, n.lexeme);
-    out += `${text.slice(at, n.start)}${JSON.stringify(key)}`;
-    at = n.end;
-  }
-  const restore = (v: unknown, n: Node | undefined): unknown => {
-    if (typeof v === 'string') {
-      const lexeme = lexemes.get(v);
-      return lexeme === undefined || n?.kind === 'integer' ? v : Number(lexeme);
-    }
-    if (Array.isArray(v)) return v.map((x) => restore(x, n?.kind === 'array' ? n.items : undefined));
-    if (v === null || typeof v !== 'object') return v;
-    const fields = n?.kind === 'object' && !n.freeForm ? n.fields : undefined;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restore(x, fields?.[k]?.node)]));
-  };
-  return { text: out + text.slice(at), restore };
-}

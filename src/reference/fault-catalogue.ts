@@ -184,7 +184,6 @@ const LIST = [
   f('integer-string-coerced', 'limits', 'coerces a number written as a string into an integer field (Jackson scalar coercion, pydantic lax mode): "5" is accepted as 5', ['rejection.violations-rejected']),
   f('integer-float-truncated', 'limits', 'truncates a fraction in an integer field (Jackson ACCEPT_FLOAT_AS_INT): 1.5 is accepted as 1', ['rejection.violations-rejected']),
   f('integer-overflow-saturated', 'limits', `reads a number past every double (1e400, Infinity to JSON.parse) in an integer field as the field's bound, as a saturating parser whose range error is dropped does: a usage counter of 1e400, far over its maximum, is accepted as ${MAX_SAFE}`, ['robustness.malformed-rejected']),
-  f('integer-read-through-double', 'limits', `reads every number through a double, as JSON.parse does: ${MAX_SAFE}.4, no integer, reaches an integer field as ${MAX_SAFE} and is accepted`, ['robustness.malformed-rejected']),
   // Usage arithmetic and concurrency (src/reference/handlers/usage.ts).
   f('usage-total-double', 'usage', 'adds a row\'s counters up in doubles: past 2^53 a total larger by one compares equal, and the larger row is not kept', ['usage.large-totals']),
   f('usage-total-bounded', 'usage', `reads "at most ${MAX_SAFE} each" as a bound on the row's total (a safe-integer check on the sum): a row whose four counters are each within it but sum past it is refused`, ['usage.large-totals']),

@@ -67,7 +67,7 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const { faults, readings, validator } = s;
   checkContentType(req, faults, readings);
   const rawBody = await readBody(req, faults);
-  const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings, endpoint.body));
+  const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
   const badBody = validator.check(endpoint, body);
   const { unnamed, store, directory, fixture } = s;
   const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };

@@ -30,7 +30,6 @@ const KILLS: readonly Kill[] = [
   { fault: 'lone-surrogate-500' },
   { fault: 'usage-key-uri-encoded' },
   { fault: 'integer-overflow-saturated' },
-  { fault: 'integer-read-through-double' },
   { fault: 'duplicate-keys-escaped' },
   { fault: 'content-type-exact' },
   { fault: 'body-cap-1mib', runs: 1 },

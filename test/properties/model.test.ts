@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { badBody, BAD, withHugeExponents, withLateDuplicate, withLostFractions } from '../../properties/robustness.ts';
-import { lossyNumbers } from '../../src/reference/json-scan.ts';
+import { badBody, BAD, withHugeExponents, withLateDuplicate } from '../../properties/robustness.ts';
 import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/judge/commit-outcome.ts';
 import { effectOf } from '../../src/check/judge/judge.ts';
 import { readingsOf, refusalExpected, situationsIn } from '../../src/check/model/situations.ts';
-import { DEFAULT_ASSUMPTIONS, ENDPOINT_BY_ID, hasAlternatives, LIMITS, resolveAssumptions } from '../../src/spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, ENDPOINT_BY_ID, hasAlternatives, resolveAssumptions } from '../../src/spec/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 
 const row = (input: number, output = 0, model = 'm'): UsageRow => ({ day: '2026-01-01', assistant: 'a', model, input, output, cache_read: 0, cache_write: 0 });
@@ -144,17 +143,6 @@ describe('bad bodies', () => {
     expect(withHugeExponents(JSON.stringify(approve), ENDPOINT_BY_ID.approveDevice.body)).toBeUndefined();
   });
 
-  it('write every bounded integer as its maximum plus .4: a double reads it back as the maximum itself', () => {
-    const usage = { rows: [{ input: 0, output: 0, cache_read: 0, cache_write: 0, day: '2026-01-01', assistant: 'aaaa', model: 'mmmm' }] };
-    const text = withLostFractions(JSON.stringify(usage), ENDPOINT_BY_ID.reportUsage.body)!;
-    const max = LIMITS.usageCounter.max;
-    expect(text).toBe(`{"rows":[{"input":${max}.4,"output":${max}.4,"cache_read":${max}.4,"cache_write":${max}.4,"day":"2026-01-01","assistant":"aaaa","model":"mmmm"}]}`);
-    expect((JSON.parse(text) as typeof usage).rows[0]!.input).toBe(max);
-    expect(lossyNumbers(text)).toHaveLength(4);
-    const approve = { statement: { statement: 's', signature: 'g' }, welcome: 'w', key_envelopes: [{ key_gen: 1 }] };
-    expect(withLostFractions(JSON.stringify(approve), ENDPOINT_BY_ID.approveDevice.body)).toBeUndefined();
-  });
-
   it('are not JSON the endpoint takes, except those that rest on readings, the huge number (a type error) and the tolerated lone surrogate', () => {
     for (const json of ['{}', '{"rows":[]}']) {
       for (const bad of BAD) {
@@ -174,7 +162,7 @@ describe('bad bodies', () => {
         else if (bad === 'deep-nesting') expect(text.startsWith('{"rows":[[[[')).toBe(true);
         else if (bad === 'duplicate-keys-escaped') expect(text).toMatch(/"(rows|a)":(.*),"\\u00[0-9a-f]{2}\w*":\2\}$/);
         else if (bad === 'huge-number') expect(parsed).toEqual({ rows: Infinity });
-        else if (bad === 'huge-exponent' || bad === 'integer-fraction-lost') expect(parsed).toEqual(JSON.parse(json));
+        else if (bad === 'huge-exponent') expect(parsed).toEqual(JSON.parse(json));
         else if (bad === 'lone-surrogate' || bad === 'lone-surrogate-in-text') expect((parsed as { x?: string }).x).toBe('\ud800');
         else expect(parsed, `${bad} of ${json}`).toBeUndefined();
       }

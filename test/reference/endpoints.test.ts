@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { P256_N } from '../../src/crypto/service-signature.ts';
 import { MAX_BODY_BYTES, startReference, type RunningReference } from '../../src/reference/index.ts';
-import { ENDPOINT_BY_ID, LIMITS, MAX_SAFE, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
+import { ENDPOINT_BY_ID, LIMITS, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
 import {
   BROWSER,
   DEVICE,
@@ -406,12 +406,6 @@ describe('4.4 register a passkey', () => {
     const r = await call(ref, 'POST', '/v1/account/passkeys', { response: { id: 'x', type: 'public-key' }, label: 'YubiKey', statement, key_envelopes: [keyEnvelope(ref)] }, BROWSER);
     expect(r.status).toBe(200);
     expect(typeof r.json.data.passkey_id).toBe('string');
-  });
-  it('takes any number in the free-form response exactly as JSON allows, and only an integer where one belongs', async () => {
-    const text = JSON.stringify({ response: { id: 'x', n: 7 }, statement, key_envelopes: [keyEnvelope(ref)] });
-    // 9007199254740991.4 is no integer, though its double is one: free-form, it is taken; as key_gen, refused.
-    expect((await call(ref, 'POST', '/v1/account/passkeys', text.replace('"n":7', `"n":${MAX_SAFE}.4`), BROWSER)).status).toBe(200);
-    expect((await call(ref, 'POST', '/v1/account/passkeys', text.replace(/"key_gen":\d+/, `"key_gen":${MAX_SAFE}.4`), BROWSER)).status).toBe(400);
   });
   it('rejects a response that is not an object and a missing statement', async () => {
     expect((await call(ref, 'POST', '/v1/account/passkeys', { response: [], statement }, BROWSER)).status).toBe(400);

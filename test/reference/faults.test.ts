@@ -688,11 +688,6 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: 400,
     faulty: 200,
   },
-  'integer-read-through-double': {
-    observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ input: 7 })] }).replace('"input":7', `"input":${Number.MAX_SAFE_INTEGER}.4`), DEVICE)),
-    correct: 400,
-    faulty: 200,
-  },
   'usage-key-uri-encoded': {
     observe: (ref) => status(call(ref, 'PUT', usagePath(sourceId()), JSON.stringify({ rows: [usageRow({ model: 'm@SURROGATE@' })] }).replace('@SURROGATE@', '\\ud800'), DEVICE)),
     correct: 200,

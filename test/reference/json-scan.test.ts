@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexemeIsInteger, lossyNumbers, scanJson } from '../../src/reference/json-scan.ts';
+import { scanJson } from '../../src/reference/json-scan.ts';
 
 describe('scanJson', () => {
   it('finds duplicate member names, also when spelled with escapes, at any depth', () => {
@@ -26,26 +26,5 @@ describe('scanJson', () => {
     const many = '{' + Array.from({ length: 100_000 }, (_, i) => `"k${i}":"${'\\\\'.repeat(3)}"`).join(',') + '}';
     expect(scanJson(many, 64)).toBeUndefined();
     expect(scanJson('["' + '\\\\'.repeat(500_000) + '"]', 64)).toBeUndefined();
-  });
-});
-
-describe('lossyNumbers: numbers that name no integer while their double is one', () => {
-  const lexemes = (s: string) => lossyNumbers(s).map((n) => n.lexeme);
-
-  it('finds a fraction past a double\'s precision, a tiny exponent and a long fraction, and only those', () => {
-    expect(lexemes('{"a":9007199254740991.4,"b":1e-400,"c":1.0000000000000000001,"d":-4503599627370497.5}')).toEqual(['9007199254740991.4', '1e-400', '1.0000000000000000001', '-4503599627370497.5']);
-    // Integers however written, and fractions a double keeps: none is lossy.
-    expect(lexemes('{"a":1.0,"b":10e-1,"c":123e2,"d":1.5,"e":0.1,"f":-0.0,"g":9007199254740991,"h":1e400}')).toEqual([]);
-  });
-
-  it('reads numbers only outside strings, escapes included', () => {
-    expect(lexemes('{"a":"9007199254740991.4","b\\"":"x\\" 1e-400","c":[2.00000000000000000001]}')).toEqual(['2.00000000000000000001']);
-  });
-
-  it('tells exact integers from the digits, not from a double', () => {
-    expect(lexemeIsInteger('9007199254740991', '4', '0')).toBe(false);
-    expect(lexemeIsInteger('1', '50', '2')).toBe(true);
-    expect(lexemeIsInteger('1', '505', '2')).toBe(false);
-    expect(lexemeIsInteger('0', '000', '0')).toBe(true);
   });
 });
