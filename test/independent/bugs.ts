@@ -43,6 +43,12 @@
  *   readings usage-counters-negative=rejected and canonical-json=raw-bytes, which the run's probe
  *   identifies and judges under. 8-2 (a 1 MiB body cap): section 8 shows no request size limit; an
  *   assumption finding on body-size-limit (robustness.large-body-accepted), not a violation.
+ * - K-INT-6 (`1.0`, `1e0`, `10E-1` refused for an integer) and K-INT-10 (`-0` refused): JSON has one
+ *   number type, and the spec does not say whether `1.0` or `-0` spells the integer it names
+ *   (docs/defects.md K-INT 6 and 10: N). K-INT-7 (`9007199254740991.4` read as 2^53-1): RFC 8259
+ *   section 6 lets a parser approximate a number within binary64's precision, so the request a double
+ *   reads is the one it was meant to be (a case that demanded the refusal would fail every server built
+ *   on JSON.parse).
  * - 2.5-8 and Intro-23 (quadratic work): the spec states no latency; the right answer is a
  *   `performance` finding (2.5-8 draws one: the envelope's length), which the score does not count.
  *   Intro-23's dimension (members of the body's top level, all unknown) is not probed.
