@@ -33,7 +33,8 @@ export type Bad =
   | 'duplicate-keys-escaped'
   | 'lone-surrogate'
   | 'lone-surrogate-in-text'
-  | 'huge-exponent';
+  | 'huge-exponent'
+  | 'huge-integer';
 export const BAD: readonly Bad[] = [
   'truncated',
   'trailing-comma',
@@ -55,6 +56,7 @@ export const BAD: readonly Bad[] = [
   'lone-surrogate',
   'lone-surrogate-in-text',
   'huge-exponent',
+  'huge-integer',
 ];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
@@ -177,15 +179,15 @@ function markBoundedIntegers(value: Json, node: Node): Json {
  * over every stated maximum, and Infinity to a parser into doubles, which a bound check written for
  * finite numbers (or a saturating parser) lets through. Undefined where the body holds no bounded integer.
  */
-export function withHugeExponents(json: string, node: Node): string | undefined {
+export function withHugeExponents(json: string, node: Node, lexeme = '1e400'): string | undefined {
   const marked = JSON.stringify(markBoundedIntegers(JSON.parse(json) as Json, node));
   const slot = JSON.stringify(EXPONENT_SLOT);
-  return marked.includes(slot) ? marked.replaceAll(slot, '1e400') : undefined;
+  return marked.includes(slot) ? marked.replaceAll(slot, lexeme) : undefined;
 }
 
-/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent`). */
+/** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent` and `huge-integer`). */
 function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
-  if (bad !== 'huge-exponent') return true;
+  if (bad !== 'huge-exponent' && bad !== 'huge-integer') return true;
   const s = plainRequest(endpoint);
   return withHugeExponents(JSON.stringify(s.body), ENDPOINT_BY_ID[endpoint].body) !== undefined;
 }
@@ -247,6 +249,9 @@ export function badBody(json: string, bad: Bad, field: string, node?: Node): { r
     case 'huge-exponent':
       // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
       return { raw: (node && withHugeExponents(json, node)) ?? json };
+    case 'huge-integer':
+      // The digits where an integer belongs: a parser that keeps a number's digits meets them when it reads the field (Python's int(), a BigInteger), past its digit cap.
+      return { raw: (node && withHugeExponents(json, node, '9'.repeat(HUGE_NUMBER_DIGITS))) ?? json };
   }
 }
 
@@ -262,7 +267,7 @@ const malformedRejected = defineProperty({
   id: 'robustness.malformed-rejected',
   section: '2',
   invariant:
-    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits, 1e400 in a bounded integer, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
+    'Malformed JSON (what lenient parsers accept: comments, trailing garbage, raw control characters, leading zeros), another content type, absurd nesting, a number of thousands of digits (in a listed field, and in place of a bounded integer), 1e400 in a bounded integer, invalid UTF-8 and duplicate keys are refused with a 4xx, never a 5xx; an escaped lone surrogate, in an unknown member or in the endpoint\'s free text, is never a 5xx.',
   assumptions: ['content-type-json-only', 'duplicate-keys', 'error-response'],
   judgements: [JSON_ONLY],
   needs: ['browser', 'device'],

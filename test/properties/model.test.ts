@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badBody, BAD, withHugeExponents, withLateDuplicate } from '../../properties/robustness.ts';
+import { badBody, BAD, HUGE_NUMBER_DIGITS, withHugeExponents, withLateDuplicate } from '../../properties/robustness.ts';
 import { fittingPairs, predict, USAGE_READING_PAIRS, type UsageRequest, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { calibrated } from '../../properties/support/usage.ts';
 import { commitOutcome } from '../../src/check/judge/commit-outcome.ts';
@@ -141,6 +141,9 @@ describe('bad bodies', () => {
     // A key envelope outside the roster: its key_gen is a plain integer, with no bound to break.
     const approve = { statement: { statement: 's', signature: 'g' }, welcome: 'w', key_envelopes: [{ key_gen: 1 }] };
     expect(withHugeExponents(JSON.stringify(approve), ENDPOINT_BY_ID.approveDevice.body)).toBeUndefined();
+    // The same places take the thousands of digits of huge-integer.
+    const digits = badBody(JSON.stringify(usage), 'huge-integer', 'rows', ENDPOINT_BY_ID.reportUsage.body).raw as string;
+    expect(digits).toBe(text.replaceAll('1e400', '9'.repeat(HUGE_NUMBER_DIGITS)));
   });
 
   it('are not JSON the endpoint takes, except those that rest on readings, the huge number (a type error) and the tolerated lone surrogate', () => {
@@ -162,7 +165,7 @@ describe('bad bodies', () => {
         else if (bad === 'deep-nesting') expect(text.startsWith('{"rows":[[[[')).toBe(true);
         else if (bad === 'duplicate-keys-escaped') expect(text).toMatch(/"(rows|a)":(.*),"\\u00[0-9a-f]{2}\w*":\2\}$/);
         else if (bad === 'huge-number') expect(parsed).toEqual({ rows: Infinity });
-        else if (bad === 'huge-exponent') expect(parsed).toEqual(JSON.parse(json));
+        else if (bad === 'huge-exponent' || bad === 'huge-integer') expect(parsed).toEqual(JSON.parse(json));
         else if (bad === 'lone-surrogate' || bad === 'lone-surrogate-in-text') expect((parsed as { x?: string }).x).toBe('\ud800');
         else expect(parsed, `${bad} of ${json}`).toBeUndefined();
       }
