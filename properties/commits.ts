@@ -366,10 +366,13 @@ const atomicBatch = defineProperty({
     }
     const perOp = ctx.assumptions['batch-atomicity'] === 'per-op';
     if (f.batch === 'partial' && !perOp) notes.add(assumptionMismatch('batch-atomicity', `${what}: the other ops applied while the conflicting one did not (${f.answer})`));
-    else if (f.batch === 'refused' && !perOp) {
-      notes.add(f.conflictForm);
-      // The answer says nothing applied; the other ops' artifacts must still be free to create, with their very revision ids.
-      const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), what, { assumption: 'batch-atomicity' });
+    else if ((f.batch === 'refused' || f.batch === 'unknown') && !perOp) {
+      if (f.batch === 'refused') notes.add(f.conflictForm);
+      // The answer says nothing applied, or none came (a batch with a conflicting op never applies as
+      // a whole, so an atomic one applies nothing whatever became of it, e.g. its body cut mid-way by
+      // the nemesis); the other ops' artifacts must still be free to create, with their very revision ids.
+      const said = f.batch === 'refused' ? what : `${what}, whose outcome is unknown (${f.answer}),`;
+      const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), said, { assumption: 'batch-atomicity' });
       if (!free.ok) return notes.result(free);
     }
     return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved, [ops[c.at]!.revision_id]));
