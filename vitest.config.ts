@@ -13,6 +13,8 @@ export const SLOW_TIER = [
   'test/check/mutants.test.ts',
   'test/check/mutants-readings.test.ts',
   'test/check/mutants-unnamed.test.ts',
+  // The zoo's readings and a sample of the kill matrix once each under the nemesis (63 s at load 11-13).
+  'test/precision/zoo-nemesis.test.ts',
   // The load engine for a measured window (against the reference or a local server).
   'test/load/scenarios.test.ts',
   'test/load/stall.test.ts',

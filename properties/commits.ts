@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { resultsFor } from '../src/check/judge/commit-outcome.ts';
-import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation, type Blame } from '../src/check/judge/judge.ts';
 import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
@@ -158,7 +158,7 @@ const revisionReuseRejected = defineProperty({
   id: 'commits.revision-reuse-rejected',
   section: '4.2',
   invariant: 'An op whose revision_id is already used does not apply: within its artifact, and across the pouch under revision-id-unique=per-pouch.',
-  assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence'],
+  assumptions: ['revision-id-unique', 'op-semantics', 'conflict-behaviour', 'conflict-status', 'pouch-existence', 'batch-atomicity'],
   judgements: [REVISION_UNIQUE, CONFLICT_FORM, STALE_NOT_APPLIED],
   needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ reuse: fc.constantFrom('own-head', 'own-older', 'other-artifact', 'same-batch', 'own-after-other', 'own-same-batch'), via: arbVia }),
@@ -215,7 +215,11 @@ const revisionReuseRejected = defineProperty({
       // Reusing a revision id moved the head: the next proof uses what the target now holds.
       if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0]!.revision_id;
     } else if (f.batch === 'refused') notes.add(f.conflictForm);
-    return notes.result(await extend(ctx, pouch, a, 'an update on the head after the reuse', onMoved, ops.filter((o) => o.artifact_id === a.id).map((o) => o.revision_id)));
+    // own-same-batch: its first op is valid alone and its reuse cannot apply without it, so a head
+    // found at their revision after a refusal is the first op applied alone: a batch applied in part
+    // (batch-atomicity), not a stale op applied.
+    const moved: Blame = c.reuse === 'own-same-batch' ? { assumption: 'batch-atomicity' } : onMoved;
+    return notes.result(await extend(ctx, pouch, a, 'an update on the head after the reuse', moved, ops.filter((o) => o.artifact_id === a.id).map((o) => o.revision_id)));
   },
 });
 
@@ -366,10 +370,13 @@ const atomicBatch = defineProperty({
     }
     const perOp = ctx.assumptions['batch-atomicity'] === 'per-op';
     if (f.batch === 'partial' && !perOp) notes.add(assumptionMismatch('batch-atomicity', `${what}: the other ops applied while the conflicting one did not (${f.answer})`));
-    else if (f.batch === 'refused' && !perOp) {
-      notes.add(f.conflictForm);
-      // The answer says nothing applied; the other ops' artifacts must still be free to create, with their very revision ids.
-      const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), what, { assumption: 'batch-atomicity' });
+    else if ((f.batch === 'refused' || f.batch === 'unknown') && !perOp) {
+      if (f.batch === 'refused') notes.add(f.conflictForm);
+      // The answer says nothing applied, or none came (a batch with a conflicting op never applies as
+      // a whole, so an atomic one applies nothing whatever became of it, e.g. its body cut mid-way by
+      // the nemesis); the other ops' artifacts must still be free to create, with their very revision ids.
+      const said = f.batch === 'refused' ? what : `${what}, whose outcome is unknown (${f.answer}),`;
+      const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), said, { assumption: 'batch-atomicity' });
       if (!free.ok) return notes.result(free);
     }
     return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved, [ops[c.at]!.revision_id]));

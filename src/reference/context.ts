@@ -29,7 +29,14 @@ export interface RequestContext<Id extends EndpointId = EndpointId> {
   /** The ids the fixture lists (pouches, cli-auth requests, browsers) for the `profile-ids`/`must-exist` readings. */
   readonly fixture: Fixture;
   /** The connection the request came on: only a fault that keeps state with the connection reads it. */
-  readonly connection?: { readonly destroyed: boolean };
+  readonly connection?: Connection;
+}
+
+/** What the nemesis-only faults read of a request's connection: whether it has closed, and its close events. */
+export interface Connection {
+  readonly destroyed: boolean;
+  once(event: 'end' | 'error' | 'close', listener: () => void): unknown;
+  off(event: 'end' | 'error' | 'close', listener: () => void): unknown;
 }
 
 /** The handler of one endpoint: its body and parameters typed by the spec model, its `data` too. */

@@ -41,6 +41,9 @@ export const INT_DIGITS_CAP = 4300;
 /** `quadratic-envelope`: characters of an envelope received per step, after each of which the whole prefix is checked again. */
 export const ENVELOPE_CHUNK_CHARS = 2048;
 
+/** `rollback-on-disconnect`: how long after its answer a commit's transaction stays open to a client's hang-up (a group-commit flush interval). */
+export const ROLLBACK_WINDOW_MS = 50;
+
 /** `retry-after-503-maximal`: the Retry-After (seconds) of its 503, the shortest a server can ask for but 0. */
 export const MAXIMAL_ENVELOPE_RETRY_AFTER_S = 1;
 
@@ -219,6 +222,9 @@ export type FaultName = (typeof LIST)[number]['name'];
  * every entry the plain suite must kill; these must stay silent without the nemesis and be killed with it.
  */
 const NEMESIS_ONLY_LIST = [
+  f('commit-dedup-by-request-id', 'commits', 'leases each operation_id record to the request that committed it (its connection): once that connection has closed (the client lost the answer and hung up), a commit naming that operation_id is taken for a request the server dropped half-way, and its ops whose revisions are already the heads are written again as sent, with new seqs, and answered as applied; the record stays the first attempt\'s, so every later replay writes them again', ['commits.operation-id-replay']),
+  f('rollback-on-disconnect', 'commits', `answers a commit before its transaction commits (at the log's next group flush, within ${ROLLBACK_WINDOW_MS} ms) and binds the transaction to the request: a client that hangs up in between cancels it, and the acknowledged ops are rolled back; the operation_id record, kept outside the transaction, stays, so a retry is answered the first result for ops the pouch no longer holds`, ['races.linearizable']),
+  f('stream-partial-batch', 'commits', 'streams a commit\'s body and applies each op as it is parsed, in a transaction a conflict rolls back; a connection cut mid-body ends the stream like the end of the batch, and the ops read so far are committed (before any signature over the whole body could be checked)', ['commits.atomic-batch'], { deviatesFrom: 'batch-atomicity' }),
   f('usage-dedup-by-connection', 'usage', 'keeps its idempotency cache with the connection: a usage report body already applied is recognised only while the connection that applied it is open; once it closed (the client lost the answer and hung up), the same body retried on a new connection is taken for new usage and its counters are added to the held rows', ['usage.idempotent', 'usage.never-summed', 'usage.monotone', 'usage.commutative', 'usage.associative', 'usage.large-totals']),
 ] as const;
 

@@ -6,13 +6,15 @@
 import type { IncomingMessage } from 'node:http';
 import { matchPath, type Endpoint, type EndpointBody, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
 import { checkContentType, parseJsonBody, readBody } from './body.ts';
-import type { Reply } from './context.ts';
+import type { Reply, RequestContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import type { Caller } from './fixture.ts';
+import { applyStreamedOps } from './handlers/commit.ts';
 import { dispatch } from './handlers/index.ts';
 import { storeRowsBefore } from './handlers/usage.ts';
 import type { ReadingSet } from './readings.ts';
 import type { Served } from './served.ts';
+import { wholeOpsOf } from './stream-prefix.ts';
 import { validateParams } from './validate.ts';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -66,10 +68,14 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const { endpoint, params, caller } = admit(req, s);
   const { faults, readings, validator } = s;
   checkContentType(req, faults, readings);
-  const rawBody = await readBody(req, faults);
+  const { unnamed, store, directory, fixture } = s;
+  const streamed = faults.has('stream-partial-batch') && endpoint.id === 'commitOperations' ? seenBytes(req) : undefined;
+  const rawBody = await readBody(req, faults).catch((e: unknown) => {
+    if (streamed && !req.complete) applyCutBody(Buffer.concat(streamed), { endpoint, caller, params: params as EndpointParams<'commitOperations'>, headers: req.headers, faults, readings, unnamed, store, directory, fixture }, s);
+    throw e;
+  });
   const body = validator.bind(endpoint, parseJsonBody(rawBody, faults, readings));
   const badBody = validator.check(endpoint, body);
-  const { unnamed, store, directory, fixture } = s;
   const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };
   if (badBody) {
     if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
@@ -79,3 +85,27 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
   return dispatch(endpoint.id, { ...context, ...typed });
 }
+
+/** `stream-partial-batch`: every chunk of the body as it arrives, as a streaming parser reads it. */
+function seenBytes(req: IncomingMessage): Buffer[] {
+  const seen: Buffer[] = [];
+  req.on('data', (c: Buffer) => seen.push(c));
+  return seen;
+}
+
+/** `stream-partial-batch`: the ops read whole from a commit body cut mid-way, applied when they form a valid batch. */
+// Stryker disable all: runs only under the stream-partial-batch fault (docs/mutation.md)
+function applyCutBody(bytes: Buffer, ctx: Omit<RequestContext<'commitOperations'>, 'body' | 'rawBody'>, s: Served): void {
+  const text = wholeOpsOf(bytes.toString('utf8'));
+  if (text === undefined) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const body = s.validator.bind(ctx.endpoint, parsed);
+  if (s.validator.check(ctx.endpoint, body)) return;
+  applyStreamedOps({ ...ctx, rawBody: new Uint8Array(), body: body as EndpointBody<'commitOperations'> });
+}
+// Stryker restore all

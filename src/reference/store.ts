@@ -60,6 +60,11 @@ export interface Store {
   applyOps(key: PouchKey, owner: string, ops: readonly AppliedOp[]): void;
   /** The highest seq applied in any pouch (`seq-semantics=global`). */
   globalSeq(): number;
+  /**
+   * `rollback-on-disconnect`: a savepoint taken before `ops` are applied; the function it returns
+   * undoes them (heads, revisions, delete marks, seqs), leaving alone an artifact moved since.
+   */
+  savepoint(key: PouchKey, ops: readonly AppliedOp[]): () => void;
 
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined;
   rememberCommit(scope: string, operationId: string, c: RememberedCommit): void;
@@ -174,6 +179,37 @@ export class MemoryStore implements Store {
   globalSeq(): number {
     return this.highestSeq;
   }
+
+  // Stryker disable all: runs only under the rollback-on-disconnect fault (docs/mutation.md)
+  savepoint(key: PouchKey, ops: readonly AppliedOp[]): () => void {
+    const table = this.tables.get(key.artifacts);
+    const before = new Map(ops.map((o) => [o.artifactId, { head: table?.heads.get(o.artifactId), deleted: table?.deleted.has(o.artifactId) ?? false }]));
+    const seq = this.records.get(key.record)?.seq ?? 0;
+    const highest = this.highestSeq;
+    const top = Math.max(0, ...ops.map((o) => o.seq));
+    // The revision each artifact was left at by the ops: an artifact whose head is another since was moved by a later commit.
+    const left = new Map(ops.map((o) => [o.artifactId, o.revisionId]));
+    return () => {
+      const t = this.tables.get(key.artifacts);
+      if (!t) return;
+      for (const [artifact, was] of before) {
+        if (t.heads.get(artifact) !== left.get(artifact)) continue;
+        if (was.head === undefined) t.heads.delete(artifact);
+        else t.heads.set(artifact, was.head);
+        if (was.deleted) t.deleted.add(artifact);
+        else t.deleted.delete(artifact);
+        for (const o of ops.filter((x) => x.artifactId === artifact)) {
+          const names = t.revisions.get(o.revisionId);
+          names?.delete(artifact);
+          if (names?.size === 0) t.revisions.delete(o.revisionId);
+        }
+      }
+      const r = this.records.get(key.record);
+      if (r && r.seq === top) r.seq = seq;
+      if (this.highestSeq === top) this.highestSeq = highest;
+    };
+  }
+  // Stryker restore all
 
   rememberedCommit(scope: string, operationId: string): RememberedCommit | undefined {
     return this.commits.get(`${scope}\n${operationId}`);

@@ -2,10 +2,9 @@
  * The readings probe of a session (`--assume auto`): how long it may take (decided here once), and
  * what the session takes from it: the readings to judge under, and the ones it could not identify.
  */
-import { discoverReadings, type Discovery } from '../check/orchestrate/discover/index.ts';
+import { discoverReadings, probeClient, type Discovery } from '../check/orchestrate/discover/index.ts';
 import type { AssumptionName } from '../spec/index.ts';
 import { resolveAssumptions } from '../spec/index.ts';
-import { TargetClient } from '../target/client.ts';
 import type { ReadyTarget } from './target.ts';
 
 /** The probe's own bound: a well-behaved target answers its few dozen requests in well under a second. */
@@ -25,7 +24,7 @@ export interface Probed {
 }
 
 export async function probeReadings(target: ReadyTarget, bounds: ReturnType<typeof probeBounds>, o: { readonly rateLimitPerSecond?: number } = {}): Promise<Probed> {
-  const client = new TargetClient(target.profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
+  const client = probeClient(target.profile, o.rateLimitPerSecond !== undefined ? { throttle: { ratePerSecond: o.rateLimitPerSecond } } : {});
   try {
     const fixed = target.fixed;
     const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed, ...bounds });

@@ -7,7 +7,7 @@ import { seededRandom } from '../../src/gen/index.ts';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DISCOVERABLE, discoverReadings, type Discovery, type ProbeResult } from '../../src/check/orchestrate/discover/index.ts';
+import { DISCOVERABLE, discoverReadings, probeClient, type Discovery, type ProbeResult } from '../../src/check/orchestrate/discover/index.ts';
 import { ALTERNATIVES, SWITCHABLE, keyOf, startReference, type Reading, type RunningReference } from '../../src/reference/index.ts';
 import { readingsConsoleLines, readingsMarkdown } from '../../src/report/readings.ts';
 import { ASSUMPTIONS, DEFAULT_ASSUMPTIONS, type AssumptionName, type Readings } from '../../src/spec/index.ts';
@@ -82,6 +82,23 @@ describe('discovery against the embedded reference', () => {
     // A handful of requests per probe: the bound a shared staging target is promised.
     for (const r of d.table) expect(r.evidence.length, r.assumption).toBeLessThanOrEqual(4);
     expect(d.requests).toBeLessThanOrEqual(60);
+  });
+
+  it('probes around the profile\'s nemesis: a wire that loses every answer leaves the readings found', async () => {
+    const ref = await startReference({ port: 0 });
+    running.push(ref);
+    const profile = parseProfile({ ...ref.profile, nemesis: 'lose-response=100%,retries=1,backoff=1ms' });
+    // Through the nemesis itself, no probe gets an answer: the control that the nemesis is in force.
+    const through = new TargetClient(profile);
+    const lost = await through.call({ endpoint: 'reportUsage', params: { sourceId: 'a'.repeat(32) }, body: { rows: [] }, as: { member: 'device' } }).finally(() => through.close());
+    expect(lost.verdict).toBe('transport-error');
+    const client = probeClient(profile);
+    try {
+      const d = await discoverReadings(profile, client, { embedded: true });
+      expect(d.readings).toEqual(Object.fromEntries(DISCOVERABLE.map((n) => [n, DEFAULT_ASSUMPTIONS[n]])));
+    } finally {
+      await client.close();
+    }
   });
 
   it('covers every assumption a server decides with more than one reading', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
 import { LOAD_CHECKS } from '../../scenarios/checks.ts';
-import { FAULTS } from '../../src/reference/index.ts';
+import { FAULTS, NEMESIS_ONLY_FAULTS } from '../../src/reference/index.ts';
 import { ProfileFileSchema, parseProfile } from '../../src/target/profile.ts';
 
 const DOC = readFileSync(new URL('../../docs/CONTRACTS.md', import.meta.url), 'utf8');
@@ -59,6 +59,12 @@ describe('docs/CONTRACTS.md names exactly what the code has', () => {
     const body = section('Faults of the reference');
     const named = [...body.replace(/^[a-z]+:/gm, '').matchAll(/[a-z0-9]+(?:-[a-z0-9]+)+/g)].map((m) => m[0]);
     expect(sorted(named)).toEqual(sorted(FAULTS.map((f) => f.name)));
+  });
+
+  it('nemesis-only faults of the reference', () => {
+    const body = section('Nemesis-only faults of the reference').split('\n').slice(2).join('\n');
+    const named = [...body.replace(/^[a-z]+:/gm, '').matchAll(/[a-z0-9]+(?:-[a-z0-9]+)+/g)].map((m) => m[0]);
+    expect(sorted(named)).toEqual(sorted(NEMESIS_ONLY_FAULTS.map((f) => f.name)));
   });
 
   it('load-check killer ids', () => {

@@ -15,6 +15,9 @@
  * boundaries 27, reference/faults 20, properties/sequences 19, reference/fuzz 18. The rest of the
  * slow tier is slow by kind (load windows, spawned processes), whatever it took; so is
  * independent/correct (the whole suite against test/independent/'s server in a child process: 25 s alone).
+ * zoo-nemesis (the zoo's 33 cases that switch a reading the usage, commit and race properties read,
+ * and 9 faults of the kill matrix, each once under the nemesis): 63 s of test time alone at load
+ * average 11–13, the slow tier's growth for the nemesis.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';

@@ -82,6 +82,18 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
   return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: statuses.every((s) => s === undefined), conflictForm };
 }
 
+/**
+ * A 2xx to a commit whose results mark some op with a status other than applied: a refusal in the
+ * form `conflict-behaviour=per-op-status` reads (2.6 lists only applied, so its envelope breaks the
+ * schema, and it is no answer the classifier calls a refusal).
+ */
+export function refusesPerOp(ex: Exchange): boolean {
+  const status = ex.response?.status;
+  if (ex.endpoint !== 'commitOperations' || status === undefined || status < 200 || status >= 300) return false;
+  const results = dataOf(ex)?.['results'];
+  return Array.isArray(results) && results.some((r) => isRecord(r) && r['status'] !== 'applied');
+}
+
 /** Whether the answer refuses some op: a 4xx, ok false, or a 2xx result other than applied. */
 function refuses(ex: Exchange, status: number, ops: readonly OpIds[]): boolean {
   if (status >= 400 || ex.verdict === 'rejected') return true;

@@ -21,6 +21,7 @@ import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, 
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../../gen/index.ts';
 import { resentAfterNoAnswer, type CallOptions, type Exchange, type TypedRequest } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
+import { refusesPerOp } from './commit-outcome.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
 import { prepare } from '../run/prepare.ts';
@@ -47,7 +48,7 @@ export interface ServedOptions {
  * never a refusal to pin on a field.
  */
 function refusedAfterResend(ex: Exchange): Outcome | undefined {
-  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !isRefusal(ex)) return undefined;
+  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !(isRefusal(ex) || refusesPerOp(ex))) return undefined;
   return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
 }
 

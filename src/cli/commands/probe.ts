@@ -7,10 +7,9 @@
  * `unknown` rows with the reason, and a CI step that probes it does not go green on a table of unknowns.
  */
 import type { Argv } from 'yargs';
-import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
+import { discoverReadings, probeClient } from '../../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
 import { parseReadings, type Readings } from '../../spec/index.ts';
-import { TargetClient } from '../../target/client.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { checkTargetFlags, referenceOption, type TargetFlags } from '../ci.ts';
@@ -97,7 +96,7 @@ const probe = defineCommand({
     const readings = parseNameValues('--reading', argv.reading);
     const fixed = parseNameValues('--assume', argv.assume);
     const target = await resolve(argv, readings);
-    const client = new TargetClient(target.profile);
+    const client = probeClient(target.profile);
     try {
       const d = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed });
       if (argv['json']) process.stdout.write(`${JSON.stringify({ target: target.profile.baseUrl, ...readingsJson(d) }, null, 2)}\n`);

@@ -17,8 +17,8 @@
  */
 import { HttpError, badRequest } from '../errors.ts';
 import { LIMITS, type CommitBody, type CommitData, type OperationResultValue, type PouchOperationValue } from '../../spec/index.ts';
-import { dataOut, offSpec, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
-import { ENVELOPE_CHUNK_CHARS, MAXIMAL_ENVELOPE_RETRY_AFTER_S } from '../fault-catalogue.ts';
+import { dataOut, offSpec, type Connection, type Handler, type OffSpec, type Reply, type RequestContext } from '../context.ts';
+import { ENVELOPE_CHUNK_CHARS, MAXIMAL_ENVELOPE_RETRY_AFTER_S, ROLLBACK_WINDOW_MS } from '../fault-catalogue.ts';
 import type { FaultSet } from '../faults.ts';
 import type { ReadingSet } from '../readings.ts';
 import { checkServiceSignature, SIGNATURE_HEADER } from '../signature.ts';
@@ -302,6 +302,74 @@ function answer(ctx: Context, body: CommitBody, id: Idempotency, verdicts: reado
   return reply;
 }
 
+// Stryker disable all: the nemesis-only faults (rollback-on-disconnect, commit-dedup-by-request-id, stream-partial-batch) only (docs/mutation.md)
+/** `commit-dedup-by-request-id`: the connection each operation_id record is leased to (the first attempt's), per store. */
+const leases = new WeakMap<object, Map<string, Connection>>();
+
+/** `commit-dedup-by-request-id`: the record leased to the connection that committed it, unless one is already. */
+function leaseRecord(ctx: Context, id: Idempotency): void {
+  if (!ctx.faults.has('commit-dedup-by-request-id') || !ctx.connection) return;
+  const held = leases.get(ctx.store) ?? new Map<string, Connection>();
+  leases.set(ctx.store, held);
+  const key = `${id.scope}\n${ctx.body.operation_id}`;
+  if (!held.has(key)) held.set(key, ctx.connection);
+}
+
+/**
+ * `commit-dedup-by-request-id`: a commit whose operation_id record is leased to a connection that
+ * has closed since is taken for a request the server dropped half-way: when every op's revision is
+ * its artifact's head already, the ops are written again as sent, with new seqs, and answered as
+ * applied (the record is left as the first attempt's). Undefined when the fault does not apply.
+ */
+function writtenAgain(ctx: Context, id: Idempotency, key: PouchKey, pouch: PouchView | undefined, body: CommitBody): Reply<'commitOperations'> | undefined {
+  const holder = leases.get(ctx.store)?.get(`${id.scope}\n${body.operation_id}`);
+  if (!pouch || !holder || holder === ctx.connection || !holder.destroyed) return undefined;
+  if (!body.ops.every((o) => pouch.head(o.artifact_id) === o.revision_id)) return undefined;
+  let seq = ctx.readings.is('seq-semantics', 'global') ? ctx.store.globalSeq() : pouch.seq;
+  const applied = body.ops.map((o): AppliedOp => ({ type: o.type, artifactId: o.artifact_id, revisionId: o.revision_id, seq: ++seq }));
+  ctx.store.applyOps(key, ctx.caller.accountId, applied);
+  const highWater = ctx.store.pouch(key)?.seq ?? seq;
+  return { status: 200, data: dataOut({ results: applied.map((op) => appliedResult(op, highWater)) }, ctx.faults) };
+}
+
+/**
+ * `rollback-on-disconnect`: the transaction stays open ROLLBACK_WINDOW_MS after its answer, bound to
+ * the request; the client hanging up a keep-alive connection before then rolls it back (`undo`). A
+ * request that asked for `connection: close` is closed by the server itself, which is no hang-up.
+ */
+function rollBackOnHangUp(ctx: Context, undo: () => void): void {
+  const c = ctx.connection;
+  if (!c || /close/i.test(String(ctx.headers.connection ?? ''))) return;
+  const events = ['end', 'error', 'close'] as const;
+  const done = (): void => {
+    clearTimeout(timer);
+    for (const e of events) c.off(e, hangUp);
+  };
+  const hangUp = (): void => {
+    done();
+    undo();
+  };
+  const timer = setTimeout(done, ROLLBACK_WINDOW_MS);
+  for (const e of events) c.once(e, hangUp);
+}
+
+/**
+ * `stream-partial-batch`: the ops of a commit body cut mid-way, read whole by a streaming parser
+ * and applied in its transaction: a conflict rolls it back; otherwise the cut ends the stream like
+ * the end of the batch and they are committed. No signature could be checked over a body that
+ * never ended, and no operation_id is remembered (no answer was written).
+ */
+export function applyStreamedOps(ctx: Context): void {
+  const key = pouchKey(ctx.caller.accountId, ctx.params.pouchId, ctx.readings, ctx.faults);
+  try {
+    const verdicts = plan(ctx, key, ownedPouch(ctx, key), ctx.body);
+    if (verdicts.every((v) => v.kind === 'applied')) ctx.store.applyOps(key, ctx.caller.accountId, verdicts.map((v) => v.op as AppliedOp));
+  } catch {
+    // A refusal (a foreign pouch, a conflict under reject-request): the transaction is rolled back.
+  }
+}
+// Stryker restore all
+
 export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const { faults, readings, store, caller } = ctx;
   const body = admittedBody(ctx);
@@ -313,6 +381,8 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   // whose hit answers the remembered response as it was (a response cache, which compares nothing).
   const global = faults.has('operation-id-global');
   const id: Idempotency = { scope: global ? '' : `${caller.accountId}\n${ctx.params.pouchId}`, fingerprint: fingerprintOf(body), global };
+  const again = faults.has('commit-dedup-by-request-id') ? writtenAgain(ctx, id, key, pouch, body) : undefined;
+  if (again) return again;
   const replay = replayOf(ctx, body, id);
   if (replay) return replay;
   const before = pouch?.seq ?? 0;
@@ -322,6 +392,7 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   if (faults.has('check-then-act-race') || (faults.has('check-then-act-rename-delete') && renamesOrDeletes)) {
     await storeRoundTrip(); // between check and act
   }
+  const undo = faults.has('rollback-on-disconnect') && applied.length > 0 ? store.savepoint(key, applied) : undefined;
   if (!faults.has('partial-batch') && applied.length > 0) {
     if (faults.has('batch-split-under-load') && applied.length > 1) {
       store.applyOps(key, caller.accountId, applied.slice(0, 1));
@@ -330,5 +401,7 @@ export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
     } else store.applyOps(key, caller.accountId, applied);
   }
   const highWater = faults.has('high-water-stale') ? before : (store.pouch(key)?.seq ?? before);
+  if (applied.length > 0) leaseRecord(ctx, id);
+  if (undo) rollBackOnHangUp(ctx, undo);
   return answer(ctx, body, id, verdicts, applied, highWater);
 };

@@ -5,9 +5,8 @@
  * other down and a shared staging server would see twice the traffic.
  */
 import { resolveAssumptions, type Readings } from '../../../spec/index.ts';
-import { TargetClient } from '../../../target/client.ts';
 import type { Profile } from '../../../target/profile.ts';
-import { discoverReadings, nonDefault, type Discovery } from '../discover/index.ts';
+import { discoverReadings, nonDefault, probeClient, type Discovery } from '../discover/index.ts';
 import type { Property } from '../../property.ts';
 import { runProperties, type ProgressEvent, type RunResult } from '../../run/index.ts';
 import { CaseRecorder, RecordingClient, type CaseLog } from './recorder.ts';
@@ -43,7 +42,7 @@ export interface SideRun {
 /** The side's readings: what the profile fixes (kept), over what the probes found. */
 export async function probeSide(t: CompareTarget): Promise<{ discovery: Discovery; profile: Profile }> {
   const fixed: Readings = nonDefault(t.profile.assumptions);
-  const client = new TargetClient(t.profile);
+  const client = probeClient(t.profile);
   try {
     const discovery = await discoverReadings(t.profile, client, { embedded: t.embedded, fixed });
     const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
