@@ -185,6 +185,12 @@ export function withHugeExponents(json: string, node: Node, lexeme = '1e400'): s
   return marked.includes(slot) ? marked.replaceAll(slot, lexeme) : undefined;
 }
 
+/**
+ * What stands where a bounded integer belongs: 1e400, and thousands of digits, which a parser that
+ * keeps a number's digits meets when it reads the field (Python's int(), a BigInteger), past its cap.
+ */
+const BOUNDED_INTEGER_LEXEME = { 'huge-exponent': '1e400', 'huge-integer': '9'.repeat(HUGE_NUMBER_DIGITS) } as const;
+
 /** Whether a kind of bad body can be built from the plain request of `endpoint` (a bounded integer for `huge-exponent` and `huge-integer`). */
 function appliesTo(bad: Bad, endpoint: EndpointId): boolean {
   if (bad !== 'huge-exponent' && bad !== 'huge-integer') return true;
@@ -247,11 +253,9 @@ export function badBody(json: string, bad: Bad, field: string, node?: Node): { r
     case 'lone-surrogate-in-text':
       return { raw: node ? withFreeTextSurrogates(json, node) : withMember(json, '"x":"\\ud800"') };
     case 'huge-exponent':
-      // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
-      return { raw: (node && withHugeExponents(json, node)) ?? json };
     case 'huge-integer':
-      // The digits where an integer belongs: a parser that keeps a number's digits meets them when it reads the field (Python's int(), a BigInteger), past its digit cap.
-      return { raw: (node && withHugeExponents(json, node, '9'.repeat(HUGE_NUMBER_DIGITS))) ?? json };
+      // Only sent where it applies (appliesTo); elsewhere (or with no model of the body) the body stays as it was.
+      return { raw: (node && withHugeExponents(json, node, BOUNDED_INTEGER_LEXEME[bad])) ?? json };
   }
 }
 

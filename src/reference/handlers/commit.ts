@@ -321,6 +321,28 @@ function leaseRecord(ctx: Context, id: Idempotency): void {
  * its artifact's head already, the ops are written again as sent, with new seqs, and answered as
  * applied (the record is left as the first attempt's). Undefined when the fault does not apply.
  */
+/**
+ * `commit-dedup-by-request-id`: waits, at most LEASE_WAIT_MS, for the connection the record is leased
+ * to when a commit of its operation_id comes on another one: a retry can reach the server before the
+ * hang-up that caused it does, and the lease must see the hang-up to misjudge the retry every time.
+ */
+async function leaseSettled(ctx: Context, scope: string, body: CommitBody): Promise<void> {
+  const holder = leases.get(ctx.store)?.get(`${scope}\n${body.operation_id}`);
+  if (!holder || holder === ctx.connection || holder.destroyed) return;
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      holder.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, LEASE_WAIT_MS);
+    holder.once('close', done);
+  });
+}
+
+/** How long a retry on another connection waits for the leased one to close (the nemesis closes it at once). */
+const LEASE_WAIT_MS = 200;
+
 function writtenAgain(ctx: Context, id: Idempotency, key: PouchKey, pouch: PouchView | undefined, body: CommitBody): Reply<'commitOperations'> | undefined {
   const holder = leases.get(ctx.store)?.get(`${id.scope}\n${body.operation_id}`);
   if (!pouch || !holder || holder === ctx.connection || !holder.destroyed) return undefined;
@@ -373,6 +395,7 @@ export function applyStreamedOps(ctx: Context): void {
 export const commitOperations: Handler<'commitOperations'> = async (ctx) => {
   const { faults, readings, store, caller } = ctx;
   const body = admittedBody(ctx);
+  if (faults.has('commit-dedup-by-request-id')) await leaseSettled(ctx, faults.has('operation-id-global') ? '' : `${caller.accountId}\n${ctx.params.pouchId}`, body);
 
   // ---- from here to the apply: no await (unless check-then-act-race, check-then-act-rename-delete or batch-split-under-load is on) ----
   const key = pouchKey(caller.accountId, ctx.params.pouchId, readings, faults);
