@@ -21,7 +21,11 @@ export function paramsArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {
 }
 
 /** What to do at the chosen location; `rename` moves a member to another name in the same object (its value kept). */
-export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true } | { readonly rename: string };
+/** How one location is edited: a value set, the member removed or renamed, left as drawn, or its own string upper-cased. */
+export type Edit = { readonly set: Json } | { readonly remove: true } | { readonly keep: true } | { readonly rename: string } | { readonly upper: true };
+
+/** `v` upper-cased when it is a string (the `upper` edit), as it was otherwise. */
+export const upperCased = (v: Json | undefined): Json => (typeof v === 'string' ? v.toUpperCase() : (v ?? null));
 
 export interface EditedRequest {
   readonly params: Params;
@@ -55,6 +59,7 @@ export function editedRequest(
     return fc.record({ params: paramsArbitrary(e), body: bodyArbitrary(e, opts.body), edit }).map(({ params, body, edit }) => {
       const next = { ...params };
       if ('set' in edit) next[c.path] = String(edit.set);
+      else if ('upper' in edit) next[c.path] = String(upperCased(params[c.path]));
       else if ('remove' in edit || 'rename' in edit) delete next[c.path];
       return { params: next, body, path: c.path, at: [c.path], twin: { params, body } };
     });
@@ -72,6 +77,7 @@ export function editedRequest(
       if (!at) throw new Error(`generator bug: ${c.path} not present in a body generated to contain it`);
       let next: Json = body;
       if ('set' in edit) next = withAt(body, at, edit.set);
+      else if ('upper' in edit) next = withAt(body, at, upperCased(getAt(body, at)));
       else if ('remove' in edit) next = withAt(body, at, undefined);
       else if ('rename' in edit) next = withAt(withAt(body, at, undefined), [...at.slice(0, -1), edit.rename], getAt(body, at) ?? null);
       const recohered = opts.recohere === 'always' || ('set' in edit && Array.isArray(edit.set) && affectsCoherence(e, c.path));

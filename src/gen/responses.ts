@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { CONSTRAINT_BY_ID, ENDPOINT_BY_ID, INVENTORY, envelopeNode, issuesOf, schemasOf, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf } from './arbitrary.ts';
-import type { Edit } from './body.ts';
-import { arrayDepth, concretePath, toJsonPath, withAt, type Json, type JsonObject } from './json.ts';
+import { upperCased, type Edit } from './body.ts';
+import { arrayDepth, concretePath, getAt, toJsonPath, withAt, type Json, type JsonObject } from './json.ts';
 import { labelOf, violationSpecs, type ViolationLabel } from './violations.ts';
 
 export interface ResponseViolationCase {
@@ -46,7 +46,7 @@ export function responseViolationsFor(constraint: Constraint | string, variant?:
         .map(({ body, picks, edit }: { body: JsonObject; picks: number[]; edit: Edit }): ResponseViolationCase => {
           const at = concretePath(body, c.path, picks);
           if (!at) throw new Error(`generator bug: ${c.path} not present in a response generated to contain it`);
-          const next = 'set' in edit ? withAt(body, at, edit.set) : 'remove' in edit ? withAt(body, at, undefined) : body;
+          const next = 'set' in edit ? withAt(body, at, edit.set) : 'upper' in edit ? withAt(body, at, upperCased(getAt(body, at))) : 'remove' in edit ? withAt(body, at, undefined) : body;
           return { label: labelOf(c, s, toJsonPath(at)), body: next };
         }),
     ),

@@ -229,8 +229,8 @@ function enumSpecs(c: Constraint): ViolationSpec[] {
   const out: ViolationSpec[] = [];
   const unknown = ['frobnicate', 'unknown', 'x'].find((v) => !values.includes(v))!;
   out.push({ variant: 'enum:unknown', what: `"${unknown}"`, edit: constant(unknown) });
-  const upper = values.map((v) => v.toUpperCase()).filter((v) => !values.includes(v));
-  if (upper.length) out.push({ variant: 'enum:case', what: 'an allowed value in upper case', edit: set(fc.constantFrom(...upper)) });
+  // The drawn value itself in upper case ("CREATE" for a create): another value in upper case may be refused for what it means.
+  if (values.some((v) => !values.includes(v.toUpperCase()))) out.push({ variant: 'enum:case', what: 'its own value in upper case', edit: fc.constant({ upper: true } as const) });
   if (!values.includes('')) out.push({ variant: 'enum:empty', what: 'the empty string', edit: constant('') });
   out.push({ variant: 'enum:padded', what: 'an allowed value with a space', edit: set(fc.constantFrom(...values).map((v) => ` ${v}`)) });
   return out;
