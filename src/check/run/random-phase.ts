@@ -16,6 +16,7 @@ import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
 import { inPool } from './pool.ts';
+import { EvidenceRetention } from './retention.ts';
 import type { Finding } from './result.ts';
 
 /** Discarded draws (`stillValid`) allowed per planned case, as fast-check's `maxSkipsPerRun`. */
@@ -85,14 +86,15 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
   const { counter, signal } = r.deps;
   let done = 0;
   let failed = false;
+  const retention = new EvidenceRetention();
   const runs = await inPool(
     cases,
     r.concurrency,
-    async (c) => {
+    async (c, k) => {
       const run = await runCase(prop, c.input, r.deps);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
-      return run;
+      return retention.hold(k, run, failureKey(run.outcome) ?? '');
     },
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
     r.deps.slots,
