@@ -3,7 +3,7 @@
  * seed) in a process of its own, against (a) the reference served by `pouchproof serve` in another
  * process and (b) a server whose every answer is garbage (test/cli/serve-misbehaving.ts). Target
  * (issue 32 item 6): at most 400 MiB for both. The peak is the run's own
- * process.resourceUsage().maxRSS, written on exit by test/cli/report-maxrss.cjs. The run goes
+ * process.resourceUsage().maxRSS, written on exit by bench/report-usage.cjs with its CPU time. The run goes
  * from the sources (tsx's loader thread included), as the tests run it; each target is measured
  * again with V8's default heap growth (src/cli/heap.ts bounds it). Prints figures; never fails.
  */
@@ -37,6 +37,8 @@ async function serverChild(cmd: string, args: readonly string[], ready: RegExp):
 interface Measured {
   readonly peakMiB: number;
   readonly seconds: number;
+  /** The run's own CPU time, user and system: what a tighter heap costs in collections. */
+  readonly cpuSeconds: number;
   readonly code: number | null;
   readonly summary: string;
 }
@@ -46,23 +48,23 @@ const V8_DEFAULT_GROWTH = '--heap-growing-percent=0';
 
 /** One `pouchproof run` against `profile`, in a child whose peak RSS it reports (`v8Default`: with V8's own heap growth). */
 async function measuredRun(profile: string, dir: string, v8Default = false): Promise<Measured> {
-  const maxRss = join(dir, `maxrss-${Date.now()}`);
+  const usageFile = join(dir, `usage-${Date.now()}`);
   const heap = v8Default ? [V8_DEFAULT_GROWTH] : [];
-  const args = [...heap, '--require', join(ROOT, 'test/cli/report-maxrss.cjs'), BIN, 'run', '--profile', profile, '--seed', String(SEED), '--report-dir', join(dir, 'reports')];
+  const args = [...heap, '--require', join(ROOT, 'bench/report-usage.cjs'), BIN, 'run', '--profile', profile, '--seed', String(SEED), '--report-dir', join(dir, 'reports')];
   const started = performance.now();
-  const env = { ...process.env, NO_COLOR: '1', POUCHPROOF_FROM_SOURCE: '1', POUCHPROOF_EXAMPLES: 'off', POUCHPROOF_MAXRSS_FILE: maxRss };
+  const env = { ...process.env, NO_COLOR: '1', POUCHPROOF_FROM_SOURCE: '1', POUCHPROOF_EXAMPLES: 'off', POUCHPROOF_USAGE_FILE: usageFile };
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const kib = Number(await readFile(maxRss, 'utf8'));
+  const usage = JSON.parse(await readFile(usageFile, 'utf8')) as { maxRSS: number; userCPUTime: number; systemCPUTime: number };
   const summary = out.split('\n').find((l) => / properties: \d+ passed/.test(l)) ?? out.trim().split('\n').at(-1) ?? '';
-  return { peakMiB: kib / 1024, seconds: (performance.now() - started) / 1000, code, summary };
+  return { peakMiB: usage.maxRSS / 1024, seconds: (performance.now() - started) / 1000, cpuSeconds: (usage.userCPUTime + usage.systemCPUTime) / 1e6, code, summary };
 }
 
 function print(label: string, m: Measured): void {
-  console.log(`  ${label.padEnd(34)} peak RSS ${m.peakMiB.toFixed(0).padStart(5)} MiB (target ≤ ${TARGET_MIB})   ${m.seconds.toFixed(0)} s   exit ${m.code}`);
+  console.log(`  ${label.padEnd(34)} peak RSS ${m.peakMiB.toFixed(0).padStart(5)} MiB (target ≤ ${TARGET_MIB})   ${m.seconds.toFixed(0)} s, ${m.cpuSeconds.toFixed(1)} s of CPU   exit ${m.code}`);
   console.log(`    ${m.summary.slice(0, 160)}`);
 }
 

@@ -8,7 +8,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Percent the heap may grow over the live heap after a full collection (V8's --heap-growing-percent). */
-export const HEAP_GROWING_PERCENT = 10;
+const HEAP_GROWING_PERCENT = 10;
 
 const FLAG = /^--heap[-_]growing[-_]percent\b/;
 
