@@ -36,6 +36,7 @@ export const SLOW_TIER = [
   'test/cli/target-down.test.ts',
   'test/cli/compare.test.ts',
   'test/cli/probe.test.ts',
+  'test/cli/bounded-memory.test.ts',
   'test/reference/serve.test.ts',
   'test/load/k8s.test.ts',
   'test/ci/action.test.ts',

@@ -10,6 +10,7 @@ import { closest } from './suggest.ts';
 import { toolVersion } from '../check/run/tool-version.ts';
 import { EXIT } from '../check/run/exit-code.ts';
 import { exitCodeOfError } from './error-exit.ts';
+import { boundHeapGrowth } from './heap.ts';
 
 export { UsageError, type CommandModule };
 
@@ -39,6 +40,7 @@ const SUBCOMMANDS: Record<string, Record<string, { usage: string; load: () => Pr
 async function dispatch(argv: string[]): Promise<number> {
   const name = argv.find((a) => !a.startsWith('-'));
   const entry = name ? COMMANDS[name] : undefined;
+  if (entry && name !== 'load') boundHeapGrowth();
   let y = yargs(argv).scriptName('pouchproof').strict().help().version(false).exitProcess(false);
   let exit = 0;
   const subName = name ? argv[argv.indexOf(name) + 1] : undefined;

@@ -49,18 +49,29 @@ export function filesOfFormats(files: Readonly<Record<string, string>>, formats:
   }));
 }
 
-/** The standard files of a run (and `coverage.md` when a coverage phase ran), of the formats asked (default: all). */
-export function reportFiles(report: Report, formats: readonly ReportFormat[] = REPORT_FORMATS): Record<string, string> {
+/** A report file's text, or how to render it when it is written. */
+type FileText = string | (() => string);
+
+/**
+ * The standard files of a run as renderers, each called when its file is written: a run with hundreds
+ * of findings renders megabytes per format, and rendered one at a time they are never all held at once.
+ */
+function reportRenderers(report: Report, formats: readonly ReportFormat[]): Record<string, () => string> {
   const want = (f: ReportFormat) => formats.includes(f);
   const coverage = want('md') ? toCoverageMarkdown(report) : undefined;
   return {
-    ...(want('json') ? { 'report.json': toReportJson(report) } : {}),
-    ...(want('junit') ? { 'junit.xml': toJunit(report) } : {}),
-    ...(want('md') ? { 'summary.md': toSummaryMarkdown(report) } : {}),
-    ...(want('html') ? { 'report.html': toReportHtml(report) } : {}),
-    ...(want('har') ? { 'findings.har': toHar(report) } : {}),
-    ...(coverage ? { 'coverage.md': coverage } : {}),
+    ...(want('json') ? { 'report.json': () => toReportJson(report) } : {}),
+    ...(want('junit') ? { 'junit.xml': () => toJunit(report) } : {}),
+    ...(want('md') ? { 'summary.md': () => toSummaryMarkdown(report) } : {}),
+    ...(want('html') ? { 'report.html': () => toReportHtml(report) } : {}),
+    ...(want('har') ? { 'findings.har': () => toHar(report) } : {}),
+    ...(coverage ? { 'coverage.md': () => coverage } : {}),
   };
+}
+
+/** The standard files of a run (and `coverage.md` when a coverage phase ran), of the formats asked (default: all). */
+export function reportFiles(report: Report, formats: readonly ReportFormat[] = REPORT_FORMATS): Record<string, string> {
+  return Object.fromEntries(Object.entries(reportRenderers(report, formats)).map(([name, render]) => [name, render()]));
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -72,7 +83,7 @@ function safeName(name: string): boolean {
   return !name.includes('\\') && name.split('/').every((part) => part !== '' && !part.startsWith('.'));
 }
 
-export async function writeReportDir(root: string, runId: string, files: Readonly<Record<string, string>>, secrets: readonly string[]): Promise<WrittenReports> {
+export async function writeReportDir(root: string, runId: string, files: Readonly<Record<string, FileText>>, secrets: readonly string[]): Promise<WrittenReports> {
   await mkdir(root, { recursive: true });
   const tmp = join(root, `.tmp-${runId}-${process.pid}-${Date.now()}`);
   await mkdir(tmp);
@@ -80,7 +91,7 @@ export async function writeReportDir(root: string, runId: string, files: Readonl
     for (const [name, text] of Object.entries(files)) {
       if (!safeName(name)) throw new Error(`bad report file name ${name}`);
       await mkdir(dirname(join(tmp, name)), { recursive: true });
-      await writeFile(join(tmp, name), redact(text, secrets), 'utf8');
+      await writeFile(join(tmp, name), redact(typeof text === 'string' ? text : text(), secrets), 'utf8');
     }
     let name = runId;
     for (let n = 2; (await exists(join(root, name))) && n < 100; n++) name = `${runId}-${n}`;
@@ -115,5 +126,5 @@ async function pointLatest(root: string, name: string): Promise<string> {
 }
 
 export async function writeReports(root: string, report: Report, secrets: readonly string[], extra: Readonly<Record<string, string>> = {}, formats: readonly ReportFormat[] = REPORT_FORMATS): Promise<WrittenReports> {
-  return writeReportDir(root, report.runId, { ...reportFiles(report, formats), ...filesOfFormats(extra, formats) }, secrets);
+  return writeReportDir(root, report.runId, { ...reportRenderers(report, formats), ...filesOfFormats(extra, formats) }, secrets);
 }

@@ -93,10 +93,33 @@ function routeArgs(route: ExchangeRoute | undefined, raw: string): { url: string
   return { url: raw.replace(/^https:\/\/[^/]+/i, `https://${tls.servername}${origin.port ? `:${origin.port}` : ''}`), options, notes, host: origin.host };
 }
 
-export function toCurl(ex: Exchange, secrets: readonly string[]): string {
-  const { method, url, headers } = ex.request;
+/** Options of `toCurl`. */
+export interface CurlOptions {
+  /**
+   * Bodies over this many bytes are not written into the command (a 35 MB commit would make a 35 MB
+   * line, and a report keeps every finding's lines): the command reads the body from a file and says so.
+   */
+  readonly maxBodyBytes?: number;
+}
+
+/** The body argument: inline, through printf, or (over the bound) from a file the note names. */
+function bodyArgs(ex: Exchange, secrets: readonly string[], o: CurlOptions): { readonly arg: string; readonly pipe: string; readonly note: string; readonly masked: boolean } {
+  const size = ex.request.body.byteLength;
+  if (o.maxBodyBytes !== undefined && size > o.maxBodyBytes) {
+    const file = `body-${ex.id}.bin`;
+    const note = `# the ${size}-byte request body is not written here (over ${o.maxBodyBytes} bytes): write it to ${file} first; its start is in the finding's exchanges, and \`pouchproof replay\` sends the whole case again\n`;
+    return { arg: `--data-binary @${file}`, pipe: '', note, masked: false };
+  }
   const body = redactBytes(ex.request.body, secrets);
-  let masked = body !== ex.request.body;
+  const masked = body !== ex.request.body;
+  if (isPlainText(body)) return { arg: `--data-binary ${shellQuote(Buffer.from(body).toString('utf8'))}`, pipe: '', note: '', masked };
+  return { arg: '--data-binary @-', pipe: `printf ${printfFormat(body)} | `, note: '', masked };
+}
+
+export function toCurl(ex: Exchange, secrets: readonly string[], opts: CurlOptions = {}): string {
+  const { method, url, headers } = ex.request;
+  const body = bodyArgs(ex, secrets, opts);
+  let masked = body.masked;
   const args: string[] = ['curl', '-sS', '-i', '--http1.1', '-X', shellQuote(method)];
   const route = routeArgs(ex.route, url);
   const shownUrl = redact(route.url, secrets);
@@ -117,13 +140,8 @@ export function toCurl(ex: Exchange, secrets: readonly string[]): string {
   }
   for (const d of CURL_DEFAULTS) if (!(d in headers)) lines.push(`-H ${shellQuote(`${d}:`)}`);
   if (!('content-type' in headers)) lines.push(`-H ${shellQuote('content-type:')}`);
-  let pipe = '';
-  if (isPlainText(body)) lines.push(`--data-binary ${shellQuote(Buffer.from(body).toString('utf8'))}`);
-  else {
-    pipe = `printf ${printfFormat(body)} | `;
-    lines.push('--data-binary @-');
-  }
+  lines.push(body.arg);
   const comment = masked ? `# exchange #${ex.id} (${ex.endpoint}); values shown as ${MASK} are secrets from the profile: fill them in to run\n` : '';
-  const notes = route.notes.map((n) => `${n}\n`).join('');
-  return `${comment}${notes}${pipe}${args.join(' ')} \\\n  ${lines.join(' \\\n  ')}`;
+  const notes = route.notes.map((n) => `${n}\n`).join('') + body.note;
+  return `${comment}${notes}${body.pipe}${args.join(' ')} \\\n  ${lines.join(' \\\n  ')}`;
 }

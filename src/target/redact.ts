@@ -22,11 +22,22 @@ export function secretForms(secret: string): string[] {
   return [...forms].filter((f) => f !== '');
 }
 
+/**
+ * Lists already made, by the secrets array they were made of: a report masks every string it holds,
+ * and making the list again for each made it the run's largest source of garbage after data generation.
+ */
+const lists = new WeakMap<readonly string[], { readonly of: readonly string[]; readonly list: readonly string[] }>();
+
 /** Every form of every secret, longest first, so a secret containing another is masked whole. */
-export function maskList(secrets: readonly string[]): string[] {
+export function maskList(secrets: readonly string[]): readonly string[] {
+  const made = lists.get(secrets);
+  // The secrets it was made of are compared too: an array changed since must never mask too little.
+  if (made && made.of.length === secrets.length && made.of.every((s, i) => s === secrets[i])) return made.list;
   const all = new Set<string>();
   for (const s of secrets) for (const f of secretForms(s)) all.add(f);
-  return [...all].sort((a, b) => b.length - a.length);
+  const list = [...all].sort((a, b) => b.length - a.length);
+  lists.set(secrets, { of: [...secrets], list });
+  return list;
 }
 
 export function redact(text: string, secrets: readonly string[]): string {

@@ -107,10 +107,13 @@ export function signatureFor(a: {
   endpoint: Endpoint;
   identity: Identity | undefined;
   bytes: Uint8Array;
+  /** The bytes are this text, which canonicalize wrote: signed without parsing it back (a 35 MB commit was parsed and written twice more). */
+  canonicalText?: string;
   assumptions: AssumptionSet;
 }): string | undefined {
   const option = a.option ?? 'auto';
   if (option === 'omit') return undefined;
   if (typeof option === 'object') return option.header;
-  return deviceSigner(a.identity, a.endpoint, a.assumptions)?.sign(a.bytes);
+  const signer = deviceSigner(a.identity, a.endpoint, a.assumptions);
+  return a.canonicalText === undefined ? signer?.sign(a.bytes) : signer?.signCanonical(a.canonicalText);
 }

@@ -5,6 +5,7 @@
  * the load engine, an endless body, a dripped body, all 500s and one that hangs on every nth request.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 export interface Local {
@@ -162,5 +163,18 @@ export function mostlySlowProxy(upstream: string, fastEvery: number, delayMs: nu
       out.end(body);
     }, wait);
     res.on('close', () => clearTimeout(timer));
+  });
+}
+
+/**
+ * Every answer garbage: a random status among 200, 400 and 500, a JSON content type, and 0–2 KiB of
+ * random bytes that are no JSON at all (the memory benchmark's worst case: every case a finding).
+ */
+export function garbage(): Promise<Local> {
+  const statuses = [200, 400, 500] as const;
+  return listen((_req, res) => {
+    const body = randomBytes(Math.floor(Math.random() * 2048));
+    res.writeHead(statuses[Math.floor(Math.random() * statuses.length)] ?? 200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
   });
 }

@@ -1,6 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDeviceKey } from '../../src/crypto/keys.ts';
 import { TargetClient, type CallOptions, type Exchange } from '../../src/target/client.ts';
@@ -133,6 +136,24 @@ describe('toCurl', () => {
     const bytes = Buffer.from([0x40, 0x00, 0xff, 0x25, 0x5c, 0x27, 0x0d, 0x0a, 0x7f, 0xc3, 0x28, 0x41]);
     const ex = await roundTrip({ rawBody: new Uint8Array(bytes) });
     expect(toCurl(ex, [])).toMatch(/^printf '.*' \| curl /);
+  });
+
+  withCurl('names a body over the bound as a file to write first; written there, the line reproduces the request (needs curl)', async () => {
+    requireCurl();
+    const big = 'x'.repeat(20_000);
+    const ex = await client.call({ endpoint: 'reportUsage', params: { sourceId: 'abc' }, body: { rows: [], big } });
+    const original = seen.at(-1)!;
+    const line = toCurl(ex, [], { maxBodyBytes: 8_000 });
+    expect(line).not.toContain(big.slice(0, 8_000));
+    expect(line).toContain(`# the ${ex.request.body.byteLength}-byte request body is not written here (over 8000 bytes): write it to body-${ex.id}.bin first`);
+    const dir = await mkdtemp(join(tmpdir(), 'pouchproof-curl-'));
+    try {
+      await writeFile(join(dir, `body-${ex.id}.bin`), ex.request.body);
+      await runCurl(`cd '${dir}' && ${line}`);
+      expect(seen.at(-1)!.body.equals(original.body)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   withCurl('reproduces a body beginning with @, an empty body, header removal and a latin-1 header (needs curl)', async () => {

@@ -15,6 +15,7 @@ import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
 import { inPool } from './pool.ts';
+import { EvidenceRetention } from './retention.ts';
 import type { Finding } from './result.ts';
 
 /** A replay token's path for a coverage case (fast-check's paths are digits and colons): the token names the case. */
@@ -79,14 +80,18 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
   let done = 0;
   let failed = false;
   const { counter, signal } = r.deps;
+  const retention = new EvidenceRetention();
+  // What each case observed, read before its exchanges may be dropped.
+  const results: CoverageResult[] = [];
   const runs = await inPool(
     picked,
     r.concurrency,
-    async ({ c }) => {
+    async ({ c }, k) => {
       const run = await runCase(prop as Property, c.input, r.deps);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
-      return run;
+      results[k] = observed(c, run);
+      return retention.hold(k, run, c.constraint);
     },
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
     r.deps.slots,
@@ -97,7 +102,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
   let crashed: CaseRun | undefined;
   picked.forEach(({ c, i }, k) => {
     const run = runs[k];
-    observations.push({ constraint: c.constraint, side: c.side, variant: c.variant, result: observed(c, run) });
+    observations.push({ constraint: c.constraint, side: c.side, variant: c.variant, result: results[k] ?? observed(c, run) });
     if (!run) return;
     if (run.crashed) crashed ??= run;
     const failure: Failure | undefined = r.sink.take('coverage', run, `coverage case ${i} (${c.variant} of ${c.constraint})`);

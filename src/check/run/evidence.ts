@@ -46,7 +46,7 @@ function curls(exchanges: readonly Exchange[], secrets: readonly string[], max: 
   for (const ex of kept) {
     let line: string;
     try {
-      line = toCurl(ex, secrets);
+      line = toCurl(ex, secrets, { maxBodyBytes: MAX_CURL_CHARS });
     } catch {
       line = `# ${ex.request.method} ${ex.request.url}`;
     }

@@ -13,7 +13,7 @@ import { PhaseTally } from './ledger.ts';
 import type { Finding } from './result.ts';
 
 /** Ids vary from case to case; a note about the same thing must not be kept once per id. */
-function topicOf(o: Failure): string {
+export function topicOf(o: Failure): string {
   switch (o.kind) {
     case 'assumption':
       return `a:${o.assumption}`;

@@ -16,6 +16,7 @@ import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
 import { inPool } from './pool.ts';
+import { EvidenceRetention } from './retention.ts';
 import type { Finding } from './result.ts';
 
 /** Discarded draws (`stillValid`) allowed per planned case, as fast-check's `maxSkipsPerRun`. */
@@ -61,7 +62,9 @@ function draw(prop: Property, arb: fc.Arbitrary<unknown>, seed: number, runs: nu
   const cases: Drawn[] = [];
   let skipped = 0;
   const limit = runs * (MAX_SKIPS_PER_RUN + 1);
-  for (let n = Math.min(limit, runs * 2 + 8); ; n = Math.min(limit, n * 4)) {
+  // A case depends on the seed and its place in the stream alone, so a longer sample only adds cases:
+  // a property that discards none draws exactly its runs (generating twice as many was the largest garbage of a run).
+  for (let n = prop.stillValid ? Math.min(limit, runs * 2 + 8) : runs; ; n = Math.min(limit, n * 4)) {
     cases.length = 0;
     skipped = 0;
     const all = fc.sample(arb, { seed, numRuns: n });
@@ -85,14 +88,15 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
   const { counter, signal } = r.deps;
   let done = 0;
   let failed = false;
+  const retention = new EvidenceRetention();
   const runs = await inPool(
     cases,
     r.concurrency,
-    async (c) => {
+    async (c, k) => {
       const run = await runCase(prop, c.input, r.deps);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
-      return run;
+      return retention.hold(k, run, failureKey(run.outcome) ?? '');
     },
     () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
     r.deps.slots,
