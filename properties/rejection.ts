@@ -260,7 +260,7 @@ const noSideEffect = defineProperty({
       if (outcome) return outcome;
       // Valid creates first, the conflicting create of an existing artifact last.
       const ops = Array.from({ length: c.size - 1 }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }));
-      ops.push(op(ctx, { type: 'create', artifact: artifacts[0]!.id, revision: ctx.uuid(), base: null }));
+      ops.push(op(ctx, { type: 'create', artifact: artifacts[0].id, revision: ctx.uuid(), base: null }));
       const ex = await commit(ctx, pouch, ops);
       const what = `a batch of ${c.size} ops whose last op creates an existing artifact`;
       const u = unexpected(ex, what);
@@ -282,8 +282,8 @@ const noSideEffect = defineProperty({
     if (!r.ok && r.kind !== 'assumption') return r;
     const notes = new Notes();
     notes.add(r);
-    if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId']!, s.body, what, blameOf(v)));
-    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, blameOf(v)));
+    if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId'], s.body, what, blameOf(v)));
+    return notes.result(await usageLeftNothing(ctx, s.params['sourceId'], s.body, blameOf(v)));
   },
   describe: (c) => (c.kind === 'conflict' ? `conflicting batch of ${c.size}` : `${c.violation.label.constraintId} ${c.violation.label.variant}`),
 });

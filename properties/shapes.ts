@@ -60,7 +60,7 @@ export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
   const r = ex.response!;
   if (r.status < 200 || r.status >= 300 || ex.verdict === 'rejected') return PASS;
   const what = `${ENDPOINT_BY_ID[endpoint].section} success (${describeResponse(ex)})`;
-  const media = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const media = (r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (media !== 'application/json') return violation(JSON_BODY, `${what}: content type ${JSON.stringify(r.headers['content-type'] ?? '')} is not application/json`);
   if (r.json === undefined) return violation(JSON_BODY, `${what}: the body is not JSON`);
   const issues = issuesOf(schemasOf(ENDPOINT_BY_ID[endpoint]).envelope, r.json);

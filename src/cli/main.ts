@@ -98,7 +98,7 @@ function optionNames(y: OptionsHolder): string[] {
 function withSuggestion(msg: string, known: readonly string[], options: boolean): string {
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
   if (!m) return msg;
-  const words = m[1]!.split(', ');
+  const words = m[1].split(', ');
   // yargs names a kebab-case flag twice, as typed and camel-cased: keep the spelling the user typed.
   const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const typed = words.filter((w) => !/[A-Z]/.test(w) || !words.includes(kebab(w)));

@@ -129,9 +129,9 @@ function derivedUuid(label: string): string {
 const HEX = '0123456789abcdef';
 /** Another valid UUID: the first hex digit (unconstrained by version and variant) moved on by one. */
 function otherUuid(u: string, label: string): string {
-  const i = HEX.indexOf(u[0]!.toLowerCase());
+  const i = HEX.indexOf(u[0].toLowerCase());
   if (i < 0 || u.toLowerCase() === UUID_NIL || u.toLowerCase() === UUID_MAX) return derivedUuid(label);
-  return HEX[(i + 1) % 16]! + u.slice(1);
+  return HEX[(i + 1) % 16] + u.slice(1);
 }
 
 /** A value of the same spec type as `value` but different, staying inside the stated limits. */
@@ -146,10 +146,10 @@ function changed(node: Node, value: unknown, label: string): unknown {
     case 'string': {
       const chars = CHARSETS[node.charset ?? 'base64url'].chars;
       if (typeof value === 'string' && value.length > 0) {
-        const i = chars.indexOf(value[0]!);
-        return chars[(i + 1) % chars.length]! + value.slice(1);
+        const i = chars.indexOf(value[0]);
+        return chars[(i + 1) % chars.length] + value.slice(1);
       }
-      return chars[0]!.repeat(Math.max(1, (node.length && LIMITS[node.length].min) || 1));
+      return chars[0].repeat(Math.max(1, (node.length && LIMITS[node.length].min) || 1));
     }
     case 'integer': {
       const lim = node.range ? LIMITS[node.range] : undefined;
@@ -187,7 +187,7 @@ function opFieldChanged(ctx: AttackContext, field: string): Record<string, unkno
   const body = structuredClone(ctx.body);
   const ops = Array.isArray(body['ops']) ? (body['ops'] as unknown[]) : (body['ops'] = [{}]) as unknown[];
   const op = { ...firstOp(ctx) };
-  op[field] = changed(PouchOperation.fields[field]!.node, op[field], `op/${field}`);
+  op[field] = changed(PouchOperation.fields[field].node, op[field], `op/${field}`);
   ops[0] = op;
   return body;
 }
@@ -224,7 +224,7 @@ function unicodeEscapedWire(body: unknown): Uint8Array {
   const text = canonicalize(body);
   const m = /^\{"([^"\\]*)"/.exec(text);
   if (!m) return enc(text);
-  const escaped = [...m[1]!].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const escaped = [...m[1]].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   return enc(`{"${escaped}"${text.slice(m[0].length)}`);
 }
 
@@ -356,7 +356,7 @@ const MUST_REJECT: SignatureAttack[] = [
     ...Object.keys(commitOperations.body.fields).map((field) =>
       reject(`body.${field}-changed`, `${field} changed after signing`, (c) => {
         const body = structuredClone(c.body);
-        body[field] = changed(commitOperations.body.fields[field]!.node, body[field], field);
+        body[field] = changed(commitOperations.body.fields[field].node, body[field], field);
         return plain(c, signedBy(c), body);
       }),
     ),

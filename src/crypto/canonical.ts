@@ -76,7 +76,7 @@ function serialise(v: unknown, ancestors: Set<object>, strict = true): string {
         const keys = Object.keys(rec).sort();
         out = '{';
         for (let i = 0; i < keys.length; i++) {
-          const k = keys[i]!;
+          const k = keys[i];
           if (i > 0) out += ',';
           try {
             out += str(k, strict) + ':' + serialise(rec[k], ancestors, strict);
@@ -98,7 +98,7 @@ function serialise(v: unknown, ancestors: Set<object>, strict = true): string {
 function pathOf(segments: readonly (string | number)[]): string {
   let p = '$';
   for (let i = segments.length - 1; i >= 0; i--) {
-    const s = segments[i]!;
+    const s = segments[i];
     p += typeof s === 'number' ? `[${s}]` : IDENTIFIER.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
   }
   return p;

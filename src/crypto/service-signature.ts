@@ -106,7 +106,7 @@ const N_BYTES = Buffer.from(P256_N.toString(16).padStart(64, '0'), 'hex');
 export function lowS(sig: Uint8Array): void {
   let borrow = 0;
   for (let i = 31; i >= 0; i--) {
-    const d = N_BYTES[i]! - sig[32 + i]! - borrow;
+    const d = N_BYTES[i] - sig[32 + i] - borrow;
     borrow = d < 0 ? 1 : 0;
     sig[32 + i] = d & 0xff;
   }

@@ -52,7 +52,7 @@ export function chainOps(ops: readonly Json[]): Json[] {
       if (art !== undefined) op.artifact_id = art;
       heads.push({ artifact: op.artifact_id, head: op.revision_id });
     } else {
-      const h = heads[choose(op, heads.length)]!;
+      const h = heads[choose(op, heads.length)];
       if (h.artifact !== undefined) op.artifact_id = h.artifact;
       if (h.head !== undefined) op.base_revision_id = h.head;
       h.head = op.revision_id;

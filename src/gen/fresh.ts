@@ -22,8 +22,8 @@ function freshLower(like: string): string {
   if (isNilOrMax(like)) return fresh;
   const hex = fresh.replaceAll('-', '').split('');
   const old = like.toLowerCase().replaceAll('-', '');
-  hex[VERSION_INDEX] = old[VERSION_INDEX]!;
-  hex[VARIANT_INDEX] = old[VARIANT_INDEX]!;
+  hex[VERSION_INDEX] = old[VERSION_INDEX];
+  hex[VARIANT_INDEX] = old[VARIANT_INDEX];
   return hyphenate(hex.join(''));
 }
 

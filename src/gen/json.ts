@@ -26,7 +26,7 @@ export function parseTemplate(template: string): PathSegment[] {
     const m = /^([^[]*)((?:\[\])*)$/.exec(part);
     if (!m) throw new Error(`not a template path: ${template}`);
     if (m[1]) out.push(m[1]);
-    for (let i = 0; i < m[2]!.length / 2; i++) out.push('[]');
+    for (let i = 0; i < m[2].length / 2; i++) out.push('[]');
   }
   return out;
 }

@@ -107,7 +107,7 @@ export async function readBaseline(path: string): Promise<BaselineRun> {
   }
   const r = BaselineSchema.safeParse(json);
   if (!r.success) {
-    const i = r.error.issues[0]!;
+    const i = r.error.issues[0];
     throw new BaselineError(`baseline ${file}: not a pouchproof load.json (${i.path.join('.') || 'top level'}: ${i.message})`);
   }
   const d = r.data;

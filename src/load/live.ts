@@ -25,7 +25,7 @@ export const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
 /** The index of the bucket `seconds` falls in (LATENCY_BUCKETS_S.length: +Inf). */
 function bucketOf(seconds: number): number {
   let i = 0;
-  while (i < LATENCY_BUCKETS_S.length && seconds > LATENCY_BUCKETS_S[i]!) i++;
+  while (i < LATENCY_BUCKETS_S.length && seconds > LATENCY_BUCKETS_S[i]) i++;
   return i;
 }
 
@@ -99,9 +99,9 @@ export class LiveRecorder implements SenderObserver {
 
   settled(f: Flight, res: LoadResponse | Error, inFlight: number): void {
     const o = this.op(f.req.kind);
-    o.outcomes[OUTCOMES.indexOf(outcomeOf(res))]!++;
+    o.outcomes[OUTCOMES.indexOf(outcomeOf(res))]++;
     const s = Math.max(0, (now() - f.intended) / 1000);
-    o.buckets[bucketOf(s)]!++;
+    o.buckets[bucketOf(s)]++;
     o.sumSeconds += s;
     this.settledTotal++;
     this.inFlight = inFlight;
@@ -109,10 +109,10 @@ export class LiveRecorder implements SenderObserver {
     if (!(res instanceof Error) && f.ended > 0) {
       phaseDurations(f, this.durations);
       for (let p = 0; p < PHASES.length; p++) {
-        const us = this.durations[p]!;
+        const us = this.durations[p];
         if (us < 0) continue;
-        this.phases[p]!.buckets[bucketOf(us / 1e6)]!++;
-        this.phases[p]!.sumSeconds += us / 1e6;
+        this.phases[p].buckets[bucketOf(us / 1e6)]++;
+        this.phases[p].sumSeconds += us / 1e6;
       }
     }
   }

@@ -34,7 +34,7 @@ export interface MergeOutput {
 }
 
 function same<T>(rs: readonly ShardResult[], f: (r: ShardResult) => T, what: string): T {
-  const first = f(rs[0]!);
+  const first = f(rs[0]);
   const other = rs.find((r) => JSON.stringify(f(r)) !== JSON.stringify(first));
   if (other) throw new MergeError(`the shards are not of one run: ${what} differs (${JSON.stringify(first)} vs ${JSON.stringify(f(other))}, shard ${other.shard.index})`);
   return first;
@@ -86,7 +86,7 @@ function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'>
 /** The phases, when every shard logged them (shards from before phases were recorded have none: then no phases, rather than a part). */
 function mergedPhases(kept: readonly ShardInput[], histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'phases'> {
   if (!kept.every((s) => PHASES.every((p) => s.histograms[phaseTag(p)] !== undefined))) return {};
-  return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]!])) as Record<Phase, string>) };
+  return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]])) as Record<Phase, string>) };
 }
 
 /** What every shard must say alike to be parts of one run; the shard count N they agree on. */
@@ -115,7 +115,7 @@ function mergedThresholds(kept: readonly ShardInput[], o: MergeOptions): ReturnT
 /** The whole run's latency figures, from the merged histograms. */
 function mergedLatency(histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'latency' | 'spectrum' | 'errorLatency' | 'errorHistogram'> {
   const h = newHistogram();
-  mergeEncoded(h, histograms[LATENCY_TAG]!);
+  mergeEncoded(h, histograms[LATENCY_TAG]);
   const latency = summarize(h);
   const spec = spectrum(h);
   h.destroy();
@@ -175,7 +175,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const judged = judgeThresholds(thresholds, { latencyUs: lat.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
   const why = failedBecause(rs, judged, checks);
-  const first = rs[0]!;
+  const first = rs[0];
   const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
   const result: LoadRunResult = {
     runId: o.runId ?? `${loadRunId(first.scenario)}-merged`,
@@ -201,7 +201,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     errorLatency: lat.errorLatency,
     errorHistogram: lat.errorHistogram,
     spectrum: lat.spectrum,
-    histogram: histograms[LATENCY_TAG]!,
+    histogram: histograms[LATENCY_TAG],
     timeline,
     reasons: tally.reasons,
     kinds: tally.kinds,

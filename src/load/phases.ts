@@ -72,12 +72,12 @@ export class PhaseRecorder {
 
   record(t: PhaseTimes): void {
     phaseDurations(t, this.durations);
-    for (let i = 0; i < PHASES.length; i++) if (this.durations[i]! >= 0) recordUs(this.hists[i]!, this.durations[i]!);
+    for (let i = 0; i < PHASES.length; i++) if (this.durations[i] >= 0) recordUs(this.hists[i], this.durations[i]);
   }
 
   /** The encoded histograms; the recorder is spent afterwards. */
   finish(): PhaseHistograms {
-    const out = Object.fromEntries(PHASES.map((p, i) => [p, encodeHistogram(this.hists[i]!)])) as Record<Phase, string>;
+    const out = Object.fromEntries(PHASES.map((p, i) => [p, encodeHistogram(this.hists[i])])) as Record<Phase, string>;
     for (const h of this.hists) h.destroy();
     return out;
   }

@@ -285,7 +285,7 @@ async function sweep(o: Options, points: readonly SweepPoint[]): Promise<{ merge
 
 /** Sweep points run one after another: their timelines are laid end to end, the rest added. */
 function combine(rs: readonly MergedResult[]): MergedResult {
-  const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]!).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
+  const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
   return {
     ...mergeHistograms(rs.map((r) => r.histogram)),
     ...errorHistograms(rs.map((r) => r.errorHistogram)),
@@ -293,7 +293,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
     wallMs: rs.reduce((a, r) => a + r.wallMs, 0),
     generatorBusy: peak((r) => r.generatorBusy),
-    prepareMs: rs[0]!.prepareMs.map((_, i) => rs.reduce((a, r) => a + (r.prepareMs[i] ?? 0), 0)),
+    prepareMs: rs[0].prepareMs.map((_, i) => rs.reduce((a, r) => a + (r.prepareMs[i] ?? 0), 0)),
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),

@@ -86,7 +86,7 @@ export function parseShardRecord(text: string, what: string): ShardRecord {
   }
   const p = recordSchema.safeParse(raw);
   if (!p.success) {
-    const issue = p.error.issues[0]!;
+    const issue = p.error.issues[0];
     throw new ShardRecordError(`${what} is not a pouchproof shard record: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   if (p.data.result.shard.index >= p.data.result.shard.count) throw new ShardRecordError(`${what}: shard index ${p.data.result.shard.index} is not below its count ${p.data.result.shard.count}`);

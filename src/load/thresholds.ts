@@ -36,7 +36,7 @@ export function parseThreshold(source: string): Threshold {
   const a = ABORT.exec(source);
   if (!a && /:/.test(source)) throw new ThresholdError(`bad threshold "${source}": after the bound only ':abort' or ':abort-after=30s' may follow`);
   const bare = parseBound(a ? source.slice(0, a.index) : source, source);
-  return a ? { ...bare, abort: { afterMs: a[1] === undefined ? 0 : Number(a[1]) * ABORT_UNIT_MS[a[2]!]! } } : bare;
+  return a ? { ...bare, abort: { afterMs: a[1] === undefined ? 0 : Number(a[1]) * ABORT_UNIT_MS[a[2]] } } : bare;
 }
 
 function parseBound(text: string, source: string): Threshold {
@@ -50,7 +50,7 @@ function parseBound(text: string, source: string): Threshold {
   const unit = m[4];
   if (LATENCY.includes(metric)) {
     if (!unit || !(unit in UNIT_US)) throw new ThresholdError(`bad threshold "${source}": a latency needs a unit us, ms or s`);
-    return { source, metric, op, value: n * UNIT_US[unit]! };
+    return { source, metric, op, value: n * UNIT_US[unit] };
   }
   if (metric === 'errors') {
     if (unit !== '%') throw new ThresholdError(`bad threshold "${source}": errors are given in %, e.g. errors<0.1%`);

@@ -76,7 +76,7 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
     req.on('end', () => {
       if (done) return;
       done = true;
-      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+      const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
       resolve(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
     });
     req.on('error', (e) => {

@@ -89,7 +89,7 @@ const FixtureSchema = z.strictObject({
 export function parseFixture(json: unknown): Fixture {
   const r = FixtureSchema.safeParse(json);
   if (!r.success) {
-    const i = r.error.issues[0]!;
+    const i = r.error.issues[0];
     throw new Error(`fixture ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
   const out = r.data;

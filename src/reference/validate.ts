@@ -294,7 +294,7 @@ const EXCLUSIVE_MAX: readonly (readonly [FaultName, LimitName])[] = [
 // Stryker restore all
 
 const rosterStatement = toZod(RosterStatement);
-const ENVELOPE_NODE = PouchOperation.fields['envelope']!.node;
+const ENVELOPE_NODE = PouchOperation.fields['envelope'].node;
 const rosterKeyEnvelope = toZod(RosterKeyEnvelope);
 
 /** What a server checks beyond the schema: its stricter readings and faults, resolved once. */

@@ -80,7 +80,7 @@ function entry(ex: ExchangeReport, pageref: string, f: FindingReport): Record<st
 export function toHar(report: Report): string {
   const findings = report.properties.flatMap((p) => p.findings).filter((f) => f.exchanges?.length);
   const pages = findings.map((f, i) => ({
-    startedDateTime: f.exchanges![0]!.startedAt,
+    startedDateTime: f.exchanges![0].startedAt,
     id: `finding-${i + 1}`,
     title: `${f.kind}: ${f.property} (§${f.section}): ${f.message.split('\n')[0]}`,
     pageTimings: {},

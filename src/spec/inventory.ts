@@ -87,8 +87,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('type', `${path} is a string`);
       if (node.length) {
         const l = LIMITS[node.length];
-        if (l.min !== undefined && l.min > 0) add('minLength', l.text, { limit: node.length, section: l.sections[0]! });
-        if (l.max !== undefined) add('maxLength', l.text, { limit: node.length, section: l.sections[0]! });
+        if (l.min !== undefined && l.min > 0) add('minLength', l.text, { limit: node.length, section: l.sections[0] });
+        if (l.max !== undefined) add('maxLength', l.text, { limit: node.length, section: l.sections[0] });
       }
       if (node.charset) add('charset', `${path}: ${CHARSETS[node.charset].text}`, { charset: node.charset });
       if (node.pattern) {
@@ -107,8 +107,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('integer', `${path} is an integer`);
       if (node.range) {
         const l = LIMITS[node.range];
-        if (l.min !== undefined) add('min', l.text, { limit: node.range, section: l.sections[0]! });
-        if (l.max !== undefined) add('max', l.text, { limit: node.range, section: l.sections[0]! });
+        if (l.min !== undefined) add('min', l.text, { limit: node.range, section: l.sections[0] });
+        if (l.max !== undefined) add('max', l.text, { limit: node.range, section: l.sections[0] });
       }
       break;
     }
@@ -123,8 +123,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('type', `${path} is an array`);
       if (node.count) {
         const l = LIMITS[node.count];
-        if (l.min !== undefined && l.min > 0) add('minItems', l.text, { limit: node.count, section: l.sections[0]! });
-        if (l.max !== undefined) add('maxItems', l.text, { limit: node.count, section: l.sections[0]! });
+        if (l.min !== undefined && l.min > 0) add('minItems', l.text, { limit: node.count, section: l.sections[0] });
+        if (l.max !== undefined) add('maxItems', l.text, { limit: node.count, section: l.sections[0] });
       }
       break;
     }

@@ -48,7 +48,7 @@ export function parseJsonBody(body: string, truncated: boolean): { json: unknown
 
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  const media = contentType.split(';')[0].trim().toLowerCase();
   return media === 'application/json';
 }
 

@@ -270,7 +270,7 @@ export class TargetClient {
     const status = ex.response?.status;
     const due = status === undefined ? [] : (this.profile.credentials ?? []).filter((c) => c.refreshOn.has(status) && c.gave(ex.request.headers[c.header]));
     if (due.length === 0 || o.signal?.aborted) return ex;
-    const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header]!)));
+    const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header])));
     const failed = due.filter((_, i) => !fresh[i]).map((c) => `${c.field}: ${c.lastFailure ?? 'the command gave the same value again'}`);
     if (failed.length) return { ...ex, refreshed: `answered ${status}; running the credential's command again did not help (${failed.join('; ')}), so the request was not sent again` };
     const again = await this.callThrottled(o);

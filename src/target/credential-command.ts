@@ -145,7 +145,7 @@ function options(ref: CommandRef, src: SecretSource) {
 
 function runSync(ref: CommandRef, src: SecretSource): Ran {
   try {
-    return { stdout: execFileSync(ref.command[0]!, ref.command.slice(1), { ...options(ref, src), stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return { stdout: execFileSync(ref.command[0], ref.command.slice(1), { ...options(ref, src), stdio: ['ignore', 'pipe', 'pipe'] }) };
   } catch (e) {
     return { error: e as NonNullable<Ran['error']> };
   }
@@ -153,7 +153,7 @@ function runSync(ref: CommandRef, src: SecretSource): Ran {
 
 function runAsync(ref: CommandRef, src: SecretSource): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(ref.command[0]!, ref.command.slice(1), options(ref, src), (error, stdout, stderr) => {
+    const child = execFile(ref.command[0], ref.command.slice(1), options(ref, src), (error, stdout, stderr) => {
       resolve(error ? { error: { code: error.code, signal: error.signal, killed: error.killed, stderr } } : { stdout });
     });
     child.stdin?.end();

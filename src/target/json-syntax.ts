@@ -28,7 +28,7 @@ class Scanner {
   constructor(private readonly text: string) {}
 
   ws(): void {
-    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]!)) this.i++;
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i])) this.i++;
   }
 
   /** The character at the cursor as a message may show it: printable ASCII quoted, anything else as a code point (never the text around it). */

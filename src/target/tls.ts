@@ -53,7 +53,7 @@ export function pemCertificates(text: string, field: string): X509Certificate[] 
 
 /** Checks a client certificate, its key and passphrase together; messages never quote the material. */
 export function checkClientIdentity(cert: string, key: string, passphrase: string | undefined): void {
-  const leaf = pemCertificates(cert, 'tls.cert')[0]!;
+  const leaf = pemCertificates(cert, 'tls.cert')[0];
   // OpenSSL's error for a missing passphrase differs between Node versions: the PEM says it is encrypted.
   if (passphrase === undefined && /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key)) {
     throw new TlsMaterialError('tls.key', 'the key is encrypted: set tls.passphrase');

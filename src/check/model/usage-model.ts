@@ -129,7 +129,7 @@ export function resentAt(answers: StoredAnswers, i: number): boolean {
 
 /** What request `i` answers as the second copy of itself (the first applied, its answer lost): the state is the same, stored may not be. */
 export function replayPrediction(plan: readonly UsageRequest[], i: number, key: KeyReading, stored: StoredReading): number | undefined {
-  return predict([...plan.slice(0, i + 1), plan[i]!], key, stored)[i + 1];
+  return predict([...plan.slice(0, i + 1), plan[i]], key, stored)[i + 1];
 }
 
 /**

@@ -154,7 +154,7 @@ export function median(xs: readonly number[]): number | undefined {
   if (xs.length === 0) return undefined;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Runs a load-only fault's load checks: killed when one of them detects it. */
@@ -166,7 +166,7 @@ async function runLoadChecks(f: FaultDescriptor, checks: Readonly<Record<string,
   let requests = 0;
   let message = '';
   for (const id of ids) {
-    const v = await checks[id]!([f.name]);
+    const v = await checks[id]([f.name]);
     requests += v.requests;
     if (v.detected) {
       kills.push({ property: id, kind: 'violation' });
@@ -293,7 +293,7 @@ async function runCleanLoadChecks(results: readonly FaultResult[], o: MutantsOpt
   for (const id of usedChecks) {
     if (o.signal?.aborted) break;
     const started = Date.now();
-    const v = await o.loadChecks![id]!([]);
+    const v = await o.loadChecks![id]([]);
     const c: CleanRun = {
       seed: o.seed,
       requests: v.requests,

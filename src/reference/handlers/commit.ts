@@ -81,7 +81,7 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
   ops.forEach((op, k) => {
     const ids = op.blob_ids;
     for (let i = 0; i < ids.length; i++) {
-      if (ids.indexOf(ids[i]!) !== i) throw badRequest('invalid_body', `ops[${k}].blob_ids: duplicate blob id`);
+      if (ids.indexOf(ids[i]) !== i) throw badRequest('invalid_body', `ops[${k}].blob_ids: duplicate blob id`);
     }
   });
 }

@@ -99,11 +99,11 @@ class ListedRows implements Staged {
   }
   get(key: string, row: Row): Row | undefined {
     const i = this.indexOf(key, row);
-    return i < 0 ? undefined : this.rows[i]!.row;
+    return i < 0 ? undefined : this.rows[i].row;
   }
   set(key: string, row: Row): void {
     const i = this.indexOf(key, row);
-    if (i >= 0) this.rows[i]!.row = row;
+    if (i >= 0) this.rows[i].row = row;
     else this.rows.push({ key, row });
     this.last = undefined;
   }

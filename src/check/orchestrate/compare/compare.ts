@@ -310,7 +310,7 @@ function findingDivergences(runs: readonly SideRun[]): Divergence[] {
     const wrong = runs.filter((s) => g.bySide.has(s.target.name)).map((s) => s.target.name);
     // Found on every side: no divergence between them (the matrix and the exit code still show it).
     if (wrong.length === runs.length) continue;
-    const first = g.bySide.get(wrong[0]!)!;
+    const first = g.bySide.get(wrong[0])!;
     out.push({
       kind: g.kind,
       title: `${g.kind} in ${g.property}${g.judgement && g.judgement !== g.property ? ` (${g.judgement})` : ''} on ${wrong.join(', ')} only: ${first.message}`,
@@ -378,14 +378,14 @@ function compareCases(runs: readonly SideRun[], byId: ReadonlyMap<string, Proper
     if (results.some((r) => r?.findings.some((f) => isFailing(f.kind)))) continue;
     const sides = runs.filter((s, i) => comparable(results[i]) && (s.cases.get(id)?.length ?? 0) > 0);
     if (sides.length < 2) continue;
-    const base = sides[0]!;
+    const base = sides[0];
     const baseCases = base.cases.get(id)!;
     for (const other of sides.slice(1)) {
       const otherCases = other.cases.get(id)!;
       const n = Math.min(baseCases.length, otherCases.length);
       for (let i = 0; i < n; i++) {
         compared++;
-        const d = diffFacts(caseFacts(baseCases[i]!), caseFacts(otherCases[i]!));
+        const d = diffFacts(caseFacts(baseCases[i]), caseFacts(otherCases[i]));
         if (d.length) diffs.push({ property: id, index: i, base: base.target.name, other: other.target.name, diffs: d });
       }
     }
@@ -419,7 +419,7 @@ async function learnNoise(runs: readonly SideRun[], cmp: CaseComparison, o: Comp
       const second = again.cases.get(p) ?? [];
       const set = new Set<string>();
       for (let i = 0; i < Math.min(first.length, second.length); i++) {
-        for (const d of diffFacts(caseFacts(first[i]!), caseFacts(second[i]!))) set.add(fieldOf(d.path));
+        for (const d of diffFacts(caseFacts(first[i]), caseFacts(second[i]))) set.add(fieldOf(d.path));
       }
       if (set.size) {
         fields.set(`${s.target.name}|${p}`, set);
@@ -470,7 +470,7 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
       }
       continue;
     }
-    const key = `${d.property}|${fieldOf(remaining[0]!.path)}`;
+    const key = `${d.property}|${fieldOf(remaining[0].path)}`;
     const h = unclassified.get(key) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, string[]>(), property: d.property, base: d.base, other: d.other };
     hit(h, d, remaining);
     unclassified.set(key, h);

@@ -52,7 +52,7 @@ export function decide<N extends AssumptionName>(assumption: N, consistent: read
   if (fits.length === 0) return unknown(assumption, `none of the known readings (${a.choices.map((c) => c.value).join(', ')}) fits what the target answered`, evidence);
   // Identified, not guessed: one reading alone fits, or the default with alternatives that only narrow it.
   const onlyNarrowing = fits.some((c) => c.value === a.default) && fits.every((c) => c.value === a.default || c.narrows);
-  const reading = fits.length === 1 ? (fits[0]!.value as ReadingOf<N>) : onlyNarrowing ? (a.default as ReadingOf<N>) : undefined;
+  const reading = fits.length === 1 ? (fits[0].value as ReadingOf<N>) : onlyNarrowing ? (a.default as ReadingOf<N>) : undefined;
   if (reading === undefined) return unknown(assumption, `the answers fit several readings (${fits.map((c) => c.value).join(', ')}), and nothing seen tells them apart`, evidence);
   return { assumption, status: 'found', reading, consistent: fits.map((c) => c.value as ReadingOf<N>), evidence, ...(detail ? { detail } : {}) };
 }
