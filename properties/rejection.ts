@@ -8,7 +8,7 @@ import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } fro
 import { constraintJudgement, READING_FREE, readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
 import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
-import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
+import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type Constraint } from '../src/spec/index.ts';
 import { browserCommits, commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
@@ -28,7 +28,7 @@ const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
 
 /** Whom accepting a violation case blames: the reading its label rests on, or its constraint's own clause. */
 function blameOf(c: ViolationCase): Blame {
-  if (c.label.assumption) return { assumption: c.label.assumption as AssumptionName };
+  if (c.label.assumption) return { assumption: c.label.assumption };
   return { judgement: ENFORCED, clause: CONSTRAINT_BY_ID.get(c.label.constraintId)!.clause };
 }
 
@@ -77,7 +77,7 @@ const arbSweep: fc.Arbitrary<ViolationCase[]> = fc.noBias(fc.integer({ min: 0, m
 
 /** Whether the profile's readings make this label a violation at all. */
 function inForce(ctx: CaseContext, c: ViolationCase): boolean {
-  const name = c.label.assumption as AssumptionName | undefined;
+  const name = c.label.assumption;
   if (!name) return true;
   return ctx.assumptions[name] === assumptionOf(name).default;
 }
@@ -91,7 +91,7 @@ function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange, via = ''
   // A 2xx with ok true may still refuse every op (a per-op status); a 2xx with ok false refuses the request (expectRejected judges its form).
   if (c.label.endpoint === 'commitOperations' && ex.verdict === 'accepted') {
     const body = (ex.request.body.length ? JSON.parse(new TextDecoder().decode(ex.request.body)) : {}) as { ops?: unknown };
-    const ops = (Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as unknown as Op[];
+    const ops = (Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as Op[];
     const f = fates(ctx, ex, ops);
     if (ops.length > 0 && f.ops.every((x) => x === 'refused')) {
       return assumptionMismatch('conflict-behaviour', `${what}: answered ${f.answer}, every op marked not applied, instead of a 4xx`);
@@ -207,7 +207,7 @@ const rowSchema = toZod(UsageRowNode);
 
 /** After a refused usage report: its valid rows, sent alone, are all new to the source. */
 async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, onStored: Blame): Promise<Outcome> {
-  const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as unknown as UsageRow[];
+  const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as UsageRow[];
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
   const valid = [...byKey.values()].slice(0, LIMITS.usageRowsPerRequest.max);
@@ -270,7 +270,7 @@ const noSideEffect = defineProperty({
       if (f.batch !== 'refused' || ctx.assumptions['batch-atomicity'] === 'per-op') return notApplicable(`${what}: not refused as a whole (${f.answer}); what it applied is commits.atomic-batch's to judge`);
       const notes = new Notes();
       notes.add(f.conflictForm);
-      return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as unknown as Json, what, { assumption: 'batch-atomicity' }));
+      return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as Json, what, { assumption: 'batch-atomicity' }));
     }
     const v = c.violation;
     if (!inForce(ctx, v)) return notApplicable(`${v.label.constraintId} is not in force under the run's reading of ${v.label.assumption}`);

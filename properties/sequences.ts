@@ -193,7 +193,7 @@ class Edit implements Cmd {
   ran = false;
   private target = '';
   check(world: Readonly<World>): boolean {
-    return pouchOf(world as World, this.p).model.usable().length > 0;
+    return pouchOf(world, this.p).model.usable().length > 0;
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
     this.ran = true;
@@ -224,9 +224,9 @@ class Conflict implements Cmd {
   ran = false;
   private target = '';
   check(world: Readonly<World>): boolean {
-    const usable = pouchOf(world as World, this.p).model.usable();
+    const usable = pouchOf(world, this.p).model.usable();
     if (usable.length === 0) return false;
-    return this.type === 'create' || this.base === 'unknown' || pick(world as World, this.p, this.k, { deleted: this.type === 'restore' }).a.revisions.length >= 2;
+    return this.type === 'create' || this.base === 'unknown' || pick(world, this.p, this.k, { deleted: this.type === 'restore' }).a.revisions.length >= 2;
   }
   [fc.cloneMethod](): Conflict {
     return new Conflict(this.p, this.k, this.type, this.base, this.beside);

@@ -3,7 +3,7 @@
  * the BLAKE3 digest of the canonical body. Without it, or with any forgery of the attack catalogue,
  * the commit is refused and applies nothing; every harmless variant of a valid signature verifies.
  */
-import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GROUNDS } from '../src/crypto/attack-grounds.ts';
 import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../src/crypto/attacks.ts';
@@ -47,7 +47,7 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
     pouchId: pouch.id,
     kid: device.deviceId,
     privateKey: device.privateKey,
-    publicJwk: createPublicKey(device.privateKey).export({ format: 'jwk' }) as JsonWebKey,
+    publicJwk: createPublicKey(device.privateKey).export({ format: 'jwk' }),
     // Every forgery and variant in the form the run reads, so the catalogue checks either reading of jws-form.
     jwsForm: ctx.assumptions['jws-form'],
     ...(other?.privateKey && other.deviceId ? { otherDevice: { kid: other.deviceId, privateKey: other.privateKey } } : {}),
@@ -122,7 +122,7 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   const b: Blame = a.expect === 'assumption' ? { assumption: a.assumption as AssumptionName } : { judgement: SIGNATURE_FORM };
   const u = unexpected(ex, what);
   if (u) return u;
-  const sent = (isObject(r.body as never) && Array.isArray((r.body as { ops?: unknown }).ops) ? (r.body as { ops: Op[] }).ops : []) as Op[];
+  const sent = (isObject(r.body as never) && Array.isArray((r.body as { ops?: unknown }).ops) ? (r.body as { ops: Op[] }).ops : []);
   const f = fates(ctx, ex, sent.length ? sent : (body['ops'] as Op[]));
   if (want === 'accept') {
     if (f.batch === 'applied' || f.unreadable) return PASS;

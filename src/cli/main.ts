@@ -65,7 +65,7 @@ async function dispatch(argv: string[]): Promise<number> {
     await y
       .fail((msg, err) => {
         if (err && !(err instanceof UsageError)) throw err;
-        // Report once, then throw so yargs stops here instead of running the handler anyway.
+        // Report once, then throw (getOptions is on every yargs instance but not in its typings: hence the cast below) so yargs stops here instead of running the handler anyway.
         if (!failed) process.stderr.write(`pouchproof: ${withSuggestion(msg ?? err?.message ?? '', entry ? optionNames(y as unknown as OptionsHolder) : Object.keys(COMMANDS), !!entry)}\n`);
         failed = true;
         throw err ?? new UsageError(msg);

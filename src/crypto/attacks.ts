@@ -185,7 +185,7 @@ function firstOp(ctx: AttackContext): Record<string, unknown> {
 /** The body with ops[0][field] changed (signed over the original). */
 function opFieldChanged(ctx: AttackContext, field: string): Record<string, unknown> {
   const body = structuredClone(ctx.body);
-  const ops = Array.isArray(body['ops']) ? (body['ops'] as unknown[]) : (body['ops'] = [{}]) as unknown[];
+  const ops = Array.isArray(body['ops']) ? (body['ops'] as unknown[]) : (body['ops'] = [{}]);
   const op = { ...firstOp(ctx) };
   op[field] = changed(PouchOperation.fields[field].node, op[field], `op/${field}`);
   ops[0] = op;

@@ -69,7 +69,7 @@ function serialise(v: unknown, ancestors: Set<object>, strict = true): string {
       } else {
         const proto: unknown = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) {
-          const kind = (v as { constructor?: { name?: unknown } }).constructor?.name;
+          const kind = (v).constructor?.name;
           throw new Refusal(`${typeof kind === 'string' && kind ? kind : 'non-plain'} object is not JSON data`);
         }
         const rec = v as Record<string, unknown>;
@@ -134,7 +134,7 @@ function collect(v: unknown, depth: number, names: Set<string>): void {
       }
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) {
-        const kind = (v as { constructor?: { name?: unknown } }).constructor?.name;
+        const kind = (v).constructor?.name;
         throw new Refusal(`${typeof kind === 'string' && kind ? kind : 'non-plain'} object is not JSON data`);
       }
       const rec = v as Record<string, unknown>;

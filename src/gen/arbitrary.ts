@@ -136,7 +136,7 @@ function stringArb(node: Extract<Node, { kind: 'string' }>, at: string, opts: Ar
 }
 
 function fieldArb(field: Field, at: string, opts: ArbitraryOptions): fc.Arbitrary<Slot> {
-  const value = arbitraryOf(field.node, { ...opts }, at) as fc.Arbitrary<Slot>;
+  const value = arbitraryOf(field.node, { ...opts }, at);
   if (onPath(at, opts.require) || opts.mode === 'max') return value;
   if (opts.mode === 'lean') {
     if (!field.required) return fc.constant(ABSENT);
@@ -192,7 +192,7 @@ export function arbitraryOf(node: Node, opts: ArbitraryOptions = {}, at = ''): f
       for (const [key, field] of Object.entries(node.fields)) shape[key] = fieldArb(field, childPath(at, key), opts);
       return fc.record(shape).map((rec) => {
         const out: JsonObject = {};
-        for (const [k, v] of Object.entries(rec)) if (v !== ABSENT) out[k] = v as Json;
+        for (const [k, v] of Object.entries(rec)) if (v !== ABSENT) out[k] = v;
         return out;
       });
     }

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { LatencySummary } from './histogram.ts';
 import type { BaselineComparison, ComparisonRow, LoadRunResult, LoadTarget, RelativeMetric, Spectrum } from './result.ts';
 import { compare, formatMetric, METRIC_ALTERNATION, metricOf, ThresholdError, type Comparator, type Measured, type ThresholdResult } from './thresholds.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export type ChangeUnit = '%' | 'pp';
 
@@ -97,7 +98,7 @@ export async function readBaseline(path: string): Promise<BaselineRun> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new BaselineError(`baseline ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new BaselineError(`baseline ${file}: cannot read it (${errorCode(e) ?? errorMessage(e)})`);
   }
   let json: unknown;
   try {

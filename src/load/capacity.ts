@@ -14,6 +14,7 @@ import { withTarget } from '../target/resolve.ts';
 import { LoadUsageError, runLoad, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
 import type { CapacityBounds, CapacityPhase, CapacitySearch, CapacityStatus, CapacityStep, LoadRunResult } from './result.ts';
 import { parseThreshold, type Threshold } from './thresholds.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export interface CapacityOptions {
   /** One or more absolute thresholds, comma-separated: 'p99<50ms' or 'p99<50ms,errors<0.1%'. */
@@ -60,7 +61,7 @@ export function parseObjective(objective: string): Threshold[] {
     try {
       return parseThreshold(p);
     } catch (e) {
-      throw new LoadUsageError(`--find-capacity: ${(e as Error).message}`);
+      throw new LoadUsageError(`--find-capacity: ${errorMessage(e)}`);
     }
   });
   return list.some((t) => t.metric === 'errors') ? list : [...list, parseThreshold(DEFAULT_ERROR_BOUND)];

@@ -10,6 +10,7 @@ import { Sender } from './sender.ts';
 import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
 import type { Threshold } from './thresholds.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export interface JobSpec {
   /** URL (file:) of the module whose default export is the Scenario. */
@@ -89,7 +90,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive
     try {
       checks = await source.check((r) => sender.request(r));
     } catch (e) {
-      checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${(e as Error).message}` }];
+      checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${errorMessage(e)}` }];
     } finally {
       await sender.close();
     }

@@ -19,6 +19,7 @@ import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { shareModel, validateModel, type LoadModel } from './engine.ts';
 import { parseStages, peakTarget, stagesDurationMs, type Stages } from './stages.ts';
 import { parseThreshold, shareOfThreshold } from './thresholds.ts';
+import { errorMessage } from '../spec/index.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 4. */
 export class LoadUsageError extends Error {}
@@ -101,7 +102,7 @@ function usage<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw new LoadUsageError((e as Error).message);
+    throw new LoadUsageError(errorMessage(e));
   }
 }
 

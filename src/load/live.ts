@@ -7,7 +7,7 @@
  * Counters are cumulative since the thread started measuring; rates and busy share cover the time
  * since the previous snapshot.
  */
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
 import { PHASES, phaseDurations } from './phases.ts';
 import { AbandonedError, type Flight, type SenderObserver } from './sender.ts';
@@ -83,7 +83,7 @@ export class LiveRecorder implements SenderObserver {
   private inFlight = 0;
   private sentTotal = 0;
   private settledTotal = 0;
-  private last = { at: performance.now(), sent: 0, settled: 0, elu: performance.eventLoopUtilization() as EventLoopUtilization };
+  private last = { at: performance.now(), sent: 0, settled: 0, elu: performance.eventLoopUtilization() };
 
   private op(kind: string): OperationFigures {
     let o = this.ops.get(kind);

@@ -16,6 +16,7 @@ import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
 import { emptyBucket, type SecondBucket } from './timeline.ts';
 import { PHASES, phaseFigures, phaseTag, type Phase } from './phases.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export class MergeError extends Error {}
 
@@ -108,7 +109,7 @@ function mergedThresholds(kept: readonly ShardInput[], o: MergeOptions): ReturnT
   try {
     return sources.map(parseThreshold);
   } catch (e) {
-    throw new MergeError((e as Error).message);
+    throw new MergeError(errorMessage(e));
   }
 }
 

@@ -80,7 +80,7 @@ type UncheckedEnvelope<Id extends EndpointId> = { readonly ok?: unknown; readonl
 function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<Id> | undefined {
   try {
     const j = JSON.parse(res.body) as unknown;
-    return j && typeof j === 'object' ? (j as UncheckedEnvelope<Id>) : undefined;
+    return j && typeof j === 'object' ? (j) : undefined;
   } catch {
     return undefined;
   }

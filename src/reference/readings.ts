@@ -31,10 +31,10 @@ export class ReadingSet {
 
   constructor(readings: Readings = {}) {
     // Re-validated: a caller in plain JS (or a cast) can hand in anything.
-    this.chosen = parseReadings(readings as Readonly<Record<string, string>>);
+    this.chosen = parseReadings(readings);
     const active: Record<string, string> = {};
     for (const r of readingsList(this.chosen)) if (r.value !== DEFAULT_ASSUMPTIONS[r.name]) active[r.name] = r.value;
-    this.active = Object.freeze(active) as Readings;
+    this.active = Object.freeze(active);
   }
 
   /** The reading served for `name`: the chosen one, else the registry default. */
@@ -63,7 +63,7 @@ export class ReadingSet {
  * otherwise for the same assumption.
  */
 export function resolveReadings(chosen: Readings, faults: readonly FaultName[]): ReadingSet {
-  const out: Record<string, string> = { ...parseReadings(chosen as Readonly<Record<string, string>>) };
+  const out: Record<string, string> = { ...parseReadings(chosen) };
   const source: Record<string, string> = {};
   for (const name of faults) {
     const f = FAULTS.find((x) => x.name === name);
@@ -79,5 +79,5 @@ export function resolveReadings(chosen: Readings, faults: readonly FaultName[]):
       source[r.name] ??= name;
     }
   }
-  return new ReadingSet(out as Readings);
+  return new ReadingSet(out);
 }

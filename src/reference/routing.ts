@@ -76,6 +76,6 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
     throw badBody;
   }
   // Both were checked against this endpoint's nodes above: they have its types.
-  const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
+  const typed = { params: params, body: body as EndpointBody<EndpointId> };
   return dispatch(endpoint.id, { ...context, ...typed });
 }

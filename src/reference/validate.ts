@@ -24,6 +24,7 @@ import {
   charsetSource,
   codePointLength,
   issuesOf,
+  keysOf,
   jsonPath,
   schemasOf,
   toZod,
@@ -159,7 +160,7 @@ const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).
 const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
   REQUEST_CONSTRAINTS.filter((c) => c.kind === 'charset' && c.scope !== 'response' && c.charset).map((c) => [`${c.endpoint} ${c.scope} ${c.path}`, c.charset!]),
 );
-const CHARSET_RE = new Map((Object.keys(CHARSETS) as CharsetName[]).map((n) => [n, new RegExp(charsetSource(n))]));
+const CHARSET_RE = new Map(keysOf(CHARSETS).map((n) => [n, new RegExp(charsetSource(n))]));
 /** `charset-ascii-range`: the base64url class written with the range A-z, which spans [ \ ] ^ _ and the backtick too. */
 const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { isFailing, type ExampleReplay, type RunResult } from '../check/run/index.ts';
 import { MAX_DISTINCT_FAILURES } from '../check/run/random-phase.ts';
 import { UsageError } from './usage-error.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export const DEFAULT_EXAMPLES_DIR = '.pouchproof/examples';
 /** Stored cases per property at most (the oldest go first): as many as a run reports distinct failures. */
@@ -73,7 +74,7 @@ export class ExampleStore {
     try {
       for (const id of touched) await this.updateOne(id, found.get(id) ?? [], gone, now);
     } catch (e) {
-      throw new UsageError(`cannot write the example database under ${this.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (--no-examples turns it off)`);
+      throw new UsageError(`cannot write the example database under ${this.dir}: ${errorCode(e) ?? errorMessage(e)} (--no-examples turns it off)`);
     }
   }
 

@@ -295,6 +295,16 @@ export type ReadingsMode = 'auto' | 'defaults';
 
 export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
 
+/** Whether `name` is an assumption of the registry. */
+export function isAssumptionName(name: string): name is AssumptionName {
+  return ASSUMPTION_BY_NAME.has(name);
+}
+
+/** The readings as [name, value] pairs, typed by name (Object.entries answers plain strings). */
+export function readingEntries(readings: Readings): [AssumptionName, string][] {
+  return Object.entries(readings).flatMap(([name, value]) => (isAssumptionName(name) && typeof value === 'string' ? [[name, value] as [AssumptionName, string]] : []));
+}
+
 /** Whether `value` is one of the readings of `name`. */
 export function isReading<N extends AssumptionName>(name: N, value: string): value is ReadingOf<N> {
   return ASSUMPTION_BY_NAME.get(name)?.choices.some((c) => c.value === value) ?? false;
@@ -317,7 +327,7 @@ export function readingsCovering(s: Situation): { readonly assumption: Assumptio
 
 /** Whether the run's reading of the assumption that covers `s` lets the target refuse it. */
 export function coveredBy(s: Situation, readings: AssumptionSet): AssumptionName | undefined {
-  return readingsCovering(s).find((r) => (readings as Readonly<Record<string, string>>)[r.assumption] === r.value)?.assumption;
+  return readingsCovering(s).find((r) => (readings)[r.assumption] === r.value)?.assumption;
 }
 
 /** Whether a registry reading has alternatives. */
@@ -339,10 +349,10 @@ export function parseReadings(overrides: Readonly<Record<string, string>> = {}):
     }
     out[name] = value;
   }
-  return Object.freeze(out) as Readings;
+  return Object.freeze(out);
 }
 
 /** The defaults with `overrides` applied (validated as `parseReadings` does). */
 export function resolveAssumptions(overrides: Readonly<Record<string, string>> = {}): AssumptionSet {
-  return Object.freeze({ ...DEFAULT_ASSUMPTIONS, ...parseReadings(overrides) }) as AssumptionSet;
+  return Object.freeze({ ...DEFAULT_ASSUMPTIONS, ...parseReadings(overrides) });
 }

@@ -10,7 +10,7 @@ import { ENDPOINTS, type Endpoint, type EndpointId } from './endpoints.ts';
 import { CLAUSES, clauseGround, readingGround, type Ground, type SpecClause } from './grounds.ts';
 import { CHARSETS, LIMITS, type CharsetName, type LimitName } from './limits.ts';
 import { PATTERNS, type PatternName } from './patterns.ts';
-import { childPath, itemPath, type Field, type Node, type ObjectNode } from './model.ts';
+import { childPath, itemPath, type Node, type ObjectNode } from './model.ts';
 import { bodySentence, dataSentences, paramSentence, tableRows, type FieldWording } from './wording.ts';
 import { envelopeNode } from './zod.ts';
 
@@ -174,7 +174,7 @@ function walk(
   if (node.kind === 'array') walk(node.items, itemPath(path), section, { nullable: false, required: true }, words, ctx, out);
   if (node.kind === 'object' && !node.freeForm) {
     const fieldWords = wordsOf(node, ctx.form);
-    for (const [key, f] of Object.entries(node.fields) as [string, Field][]) {
+    for (const [key, f] of Object.entries(node.fields)) {
       const p = childPath(path, key);
       const w = fieldWords.get(key)!;
       if (f.required) out.push({ kind: 'required', path: p, section: f.section, text: `${p} is required`, clause: clauseFor('required', w), node: f.node, nullable: f.nullable, required: true });

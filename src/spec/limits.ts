@@ -4,6 +4,7 @@
  * in the project writes one of these numbers: schemas, generators, the reference server and the
  * reports all read them from here.
  */
+import { keysOf } from './narrow.ts';
 
 /** 2^53 - 1: the spec's "9007199254740991". */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -50,7 +51,7 @@ export const LIMITS = Object.freeze({
 
 export type LimitName = keyof typeof LIMITS;
 
-export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
+export const LIMIT_NAMES = keysOf(LIMITS);
 
 /**
  * Character classes. `chars` is the exact set of allowed characters; generators draw from it and
@@ -67,9 +68,9 @@ const az = AZ.toLowerCase();
 const DIGITS = '0123456789';
 
 export const CHARSETS = Object.freeze({
-  base64url: { chars: AZ + az + DIGITS + '_-', sections: ['2.3', '2.4', '2.5'], text: 'alphabet A-Z a-z 0-9 _ -' } as Charset,
-  assistant: { chars: az + DIGITS + '-', sections: ['2.7'], text: 'a-z 0-9 -' } as Charset,
-  lowerHex: { chars: DIGITS + 'abcdef', sections: ['4.3'], text: 'lowercase hexadecimal' } as Charset,
+  base64url: { chars: AZ + az + DIGITS + '_-', sections: ['2.3', '2.4', '2.5'], text: 'alphabet A-Z a-z 0-9 _ -' },
+  assistant: { chars: az + DIGITS + '-', sections: ['2.7'], text: 'a-z 0-9 -' },
+  lowerHex: { chars: DIGITS + 'abcdef', sections: ['4.3'], text: 'lowercase hexadecimal' },
 });
 
 export type CharsetName = keyof typeof CHARSETS;

@@ -128,7 +128,7 @@ class Components {
     if (o.freeForm) return { ...meta, type: 'object', additionalProperties: true };
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    for (const [key, field] of Object.entries(o.fields) as [string, Field][]) {
+    for (const [key, field] of Object.entries(o.fields)) {
       properties[key] = this.field(field, side);
       if (field.required) required.push(key);
     }

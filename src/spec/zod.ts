@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import type { ConstraintKind } from './constraints.ts';
 import { templatePath } from './constraints.ts';
-import { CHARSETS, LIMITS, charsetSource, codePointLength, type CharsetName, type LimitName } from './limits.ts';
+import { CHARSETS, LIMITS, charsetSource, codePointLength, type LimitName } from './limits.ts';
 import { PATTERNS } from './patterns.ts';
+import { keysOf } from './narrow.ts';
 import type { Endpoint, EndpointId, EndpointOf } from './endpoints.ts';
 import type { Infer, Node, ObjectNode } from './model.ts';
 import { obj, bool } from './model.ts';
@@ -26,7 +27,7 @@ const typeError = (iss: { input?: unknown }): ConstraintKind =>
   iss.input === undefined ? 'required' : iss.input === null ? 'not-null' : 'type';
 const enumError = (iss: { input?: unknown }): ConstraintKind => (typeof iss.input === 'string' ? 'enum' : typeError(iss));
 
-const charsetRegex = new Map((Object.keys(CHARSETS) as CharsetName[]).map((name) => [name, new RegExp(charsetSource(name))]));
+const charsetRegex = new Map(keysOf(CHARSETS).map((name) => [name, new RegExp(charsetSource(name))]));
 
 /** True when `day` (already matching the pattern) names a real calendar day. */
 export function isCalendarDay(day: string): boolean {

@@ -26,6 +26,7 @@ import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.
 import { redact } from './redact.ts';
 import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
 import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export interface Identity {
   kind: MemberKind;
@@ -119,7 +120,7 @@ const MAX_CONNECTIONS = 1024;
 // ---------------------------------------------------------------------------------------------
 
 /** The spec's own UUID rule (2.2); its failures carry constraint kinds, translated in `describe`. */
-const UuidSchema = toZod(uuid()) as z.ZodType<string>;
+const UuidSchema = toZod(uuid());
 
 const EnvRef = z.strictObject({ env: z.string().min(1) });
 const FileRef = z.strictObject({ file: z.string().min(1) });
@@ -236,7 +237,7 @@ export const ProfileFileSchema = z.strictObject({
     try {
       parseNemesis(s);
     } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      ctx.addIssue({ code: 'custom', message: errorMessage(e) });
     }
   }).optional(),
 });
@@ -364,7 +365,7 @@ function resolveJwk(ref: unknown, field: string, src: SecretSource, secrets: Sec
     }
   }
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) fail(field, 'expected a JWK object');
-  const d = (jwk as { d?: unknown }).d;
+  const d = 'd' in jwk ? jwk.d : undefined;
   if (typeof d === 'string') secrets.add(d);
   secrets.add(JSON.stringify(jwk));
   secrets.add(JSON.stringify(jwk, null, 2));
@@ -580,7 +581,7 @@ export async function loadProfile(path: string, env: NodeJS.ProcessEnv = process
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new ProfileError(`cannot read profile ${JSON.stringify(path)} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    throw new ProfileError(`cannot read profile ${JSON.stringify(path)} (${errorCode(e) ?? 'unreadable'})`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const syntax = findJsonSyntaxError(text);

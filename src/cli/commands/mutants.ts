@@ -10,6 +10,7 @@ import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
+import { errorMessage } from '../../spec/index.ts';
 
 
 /**
@@ -22,7 +23,7 @@ async function selectFaults(
   reading: readonly string[] | undefined,
   probed: boolean,
 ): Promise<{ faults: FaultDescriptor[]; skipped: string[]; readings: Readings | undefined }> {
-  const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
+  const { FAULTS } = (await import('../../reference/fault-catalogue.ts'));
   const wanted = fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
   const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
@@ -30,7 +31,7 @@ async function selectFaults(
   try {
     readings = reading ? parseReadingArgs(reading) : undefined;
   } catch (e) {
-    throw new UsageError(`--reading: ${(e as Error).message}`);
+    throw new UsageError(`--reading: ${errorMessage(e)}`);
   }
   const skipped: string[] = [];
   for (const f of all) {

@@ -9,7 +9,7 @@
 import type { Argv } from 'yargs';
 import { discoverReadings } from '../../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
-import { parseReadings, type Readings } from '../../spec/index.ts';
+import { errorMessage, parseReadings, type Readings } from '../../spec/index.ts';
 import { TargetClient } from '../../target/client.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
 import { defineCommand, UsageError } from '../command.ts';
@@ -29,7 +29,7 @@ export function parseNameValues(flag: string, args: readonly string[] | undefine
   try {
     return parseReadings(out);
   } catch (e) {
-    throw new UsageError(`${flag}: ${(e as Error).message}`);
+    throw new UsageError(`${flag}: ${errorMessage(e)}`);
   }
 }
 
@@ -66,7 +66,7 @@ async function resolve(argv: TargetFlags, readings: Readings): Promise<Target> {
   try {
     ref = await startReference({ host: '127.0.0.1', port: 0, readings });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(errorMessage(e));
   }
   const served = Object.entries(ref.readings).map(([n, v]) => `${n}=${String(v)}`);
   return {

@@ -249,7 +249,7 @@ function readingRows(runs: readonly SideRun[]): ReadingRow[] {
     for (const s of runs) {
       const r = s.discovery.table.find((x) => x.assumption === assumption);
       // A reading the profile fixes is the side's reading, whatever the probe saw (a mismatch is shown as detail).
-      const fixed = (s.discovery.fixed as Record<string, string>)[assumption];
+      const fixed = (s.discovery.fixed)[assumption];
       const c = readingCellOf(r);
       cells[s.target.name] = fixed ?? c.cell;
       details[s.target.name] = fixed && fixed !== c.cell ? `fixed by the profile; the probe saw ${c.cell}` : c.detail;

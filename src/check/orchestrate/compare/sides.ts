@@ -46,7 +46,7 @@ export async function probeSide(t: CompareTarget): Promise<{ discovery: Discover
   const client = new TargetClient(t.profile);
   try {
     const discovery = await discoverReadings(t.profile, client, { embedded: t.embedded, fixed });
-    const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
+    const assumptions = resolveAssumptions({ ...(discovery.readings), ...(fixed) });
     return { discovery, profile: { ...t.profile, assumptions } };
   } finally {
     await client.close().catch(() => undefined);

@@ -24,7 +24,8 @@ export type ProbeResultOf<N extends AssumptionName> =
   | (Base<N> & { readonly status: 'not-observable'; readonly why: string })
   | (Base<N> & { readonly status: 'unknown'; readonly why: string });
 
-export type ProbeResult = { readonly [N in AssumptionName]: ProbeResultOf<N> }[AssumptionName];
+/** Any assumption's result: each probe's own `ProbeResultOf<N>` is one, so none needs a cast to join a table. */
+export type ProbeResult = ProbeResultOf<AssumptionName>;
 
 /**
  * The assumptions discovery reports on: every one a server decides with more than one reading.

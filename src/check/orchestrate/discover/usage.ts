@@ -37,7 +37,7 @@ export async function probeStored(scope: Scope): Promise<ProbeResult[]> {
   const source = scope.env.sourceId();
   const observed: (number | undefined)[] = [];
   for (const [i, req] of plan.entries()) {
-    const ex = await report(scope, `calibration report ${i + 1} of ${plan.length}`, source, req.rows as unknown as Record<string, unknown>[]);
+    const ex = await report(scope, `calibration report ${i + 1} of ${plan.length}`, source, req.rows);
     observed.push(answerOf(ex) === 'accepted' ? integerIn(ex, 'stored') : undefined);
   }
   if (observed.some((o) => o === undefined)) {
