@@ -390,21 +390,21 @@ const contentTypeVariants = defineProperty({
  * ship with (Express's 100 kB, nginx's 1 MiB client_max_body_size, 6 MB and 10 MB gateway payload
  * limits), at a fraction of the cost of the largest commit the limits allow.
  */
-export const LARGE_COMMIT_OPS = Math.min(16, LIMITS.opsPerCommit.max!);
+export const LARGE_COMMIT_OPS = Math.min(16, LIMITS.opsPerCommit.max);
 /**
  * The largest commit the limits allow: every op with an envelope of the maximal length, about
  * 35 MB, past caps set between 11 MB and that (Kestrel's default 30,000,000 bytes). It costs a few
  * seconds a run, so the readings zoo leaves it out, as it leaves the cost probe: it reads no reading
  * the zoo switches but pouch-existence, which its control covers.
  */
-export const LARGEST_COMMIT_OPS = LIMITS.opsPerCommit.max!;
+export const LARGEST_COMMIT_OPS = LIMITS.opsPerCommit.max;
 
 // Section 8 states the limits and no request size limit: a commit within every stated limit is not refused for its size.
 function largeBodyAccepted(id: string, ops: number, what: string): Property<number> {
   return defineProperty({
     id,
     section: '8',
-    invariant: `A commit of ${ops} ops with envelopes of the maximal length (about ${Math.round((ops * LIMITS.envelopeLength.max!) / 1e6)} MB), within every stated limit, is accepted as a plain commit is.`,
+    invariant: `A commit of ${ops} ops with envelopes of the maximal length (about ${Math.round((ops * LIMITS.envelopeLength.max) / 1e6)} MB), within every stated limit, is accepted as a plain commit is.`,
     assumptions: ['body-size-limit', 'pouch-existence', 'op-semantics', 'empty-lists'],
     needs: ['device', 'pouch'],
     // One case per run: the body is the size it is.
@@ -412,7 +412,7 @@ function largeBodyAccepted(id: string, ops: number, what: string): Property<numb
     arbitrary: () => fc.constant(ops),
     async check(ctx, n) {
       const pouch = pouchFor(ctx);
-      const envelope = 'A'.repeat(LIMITS.envelopeLength.max!);
+      const envelope = 'A'.repeat(LIMITS.envelopeLength.max);
       const sent: Op[] = Array.from({ length: n }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { envelope }));
       const said = `a commit of ${n} ops with ${envelope.length}-character envelopes`;
       const ex = await commit(ctx, pouch, sent);

@@ -41,8 +41,8 @@ const LENGTH_OF: Readonly<Record<Exclude<Field, 'key_gen'>, LimitName>> = {
 const OUTSIDE = ['+', '/', '=', '.'].find((ch) => !CHARSETS.base64url.chars.includes(ch))!;
 
 function breachValue(field: Field, breach: Breach): Json {
-  if (field === 'key_gen') return LIMITS.keyGen.min! - 1;
-  const max = LIMITS[LENGTH_OF[field]].max!;
+  if (field === 'key_gen') return LIMITS.keyGen.min - 1;
+  const max = LIMITS[LENGTH_OF[field]].max;
   return breach === 'too-long' ? 'A'.repeat(max + 1) : `AB${OUTSIDE}CD`;
 }
 
@@ -67,7 +67,7 @@ function breached(c: Case): { statement: JsonObject; envelope: JsonObject; clean
   const value = breachValue(c.field, c.breach);
   // Start from values valid inside the roster too, so the breach is the only difference.
   const statement: JsonObject = { ...c.statement, statement: 'c3RhdGVtZW50', signature: 'c2lnbmF0dXJl' };
-  const envelope: JsonObject = { ...c.envelope, key_gen: LIMITS.keyGen.min!, hpke_enc: 'ZW5j', ciphertext: 'Y2lwaGVy', signature: 'c2lnbmF0dXJl' };
+  const envelope: JsonObject = { ...c.envelope, key_gen: LIMITS.keyGen.min, hpke_enc: 'ZW5j', ciphertext: 'Y2lwaGVy', signature: 'c2lnbmF0dXJl' };
   const cleanStatement = { ...statement };
   if (c.field === 'statement' || c.field === 'signature') statement[c.field] = value;
   else if (c.field === 'envelope-signature') envelope['signature'] = value;
@@ -99,7 +99,7 @@ const limitsOnlyInRoster = defineProperty({
     // Without `account-changes`, the 4.6 cases are judged at 4.4 instead: the same statements, no password change.
     const c: Case = drawn.endpoint === 'changeUnlock' && !ctx.allows('account-changes') ? { ...drawn, endpoint: 'registerPasskey' } : drawn;
     const { statement, envelope, cleanStatement } = breached(c);
-    const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min! - 1}` : c.breach}`;
+    const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min - 1}` : c.breach}`;
     const outside = prepare(ctx, c.endpoint, { params: paramsFor(c.endpoint, ctx.uuid()), body: bodyOutsideRoster(c, statement, envelope) });
     const ex = await ctx.call({ endpoint: c.endpoint, params: outside.params, body: outside.body });
     const accepted = await mustAccept(ctx, c.endpoint, ex, outside, { what: `${c.endpoint} with a statement or envelope whose ${what} (a roster-only limit)`, field: PLAIN_OUTSIDE });

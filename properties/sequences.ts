@@ -86,7 +86,7 @@ function pouchOf(world: World, p: number): { pouch: Pouch; model: PouchModel; p:
 
 /** A fresh name_index (2.5: exactly its stated length, base64url characters). */
 function nameIndex(ctx: CaseContext): string {
-  const n = LIMITS.nameIndexLength.max!;
+  const n = LIMITS.nameIndexLength.max;
   let s = '';
   while (s.length < n) s += ctx.uuid().replace(/-/g, '');
   return s.slice(0, n);

@@ -94,7 +94,7 @@ function integerSpecs(node: Extract<Node, { kind: 'integer' }>, kind: 'min' | 'm
   const l = LIMITS[node.range!];
   const is = (n: number) => (v: Json | undefined) => v === n;
   if (kind === 'min') return [{ bound: 'min', variant: `value=${l.min}`, edit: set(fc.constant(l.min!)), holds: is(l.min!) }];
-  const out: BoundarySpec[] = [{ bound: 'max', variant: `value=${l.max}`, edit: set(fc.constant(l.max!)), holds: is(l.max!) }];
+  const out: BoundarySpec[] = [{ bound: 'max', variant: `value=${l.max}`, edit: set(fc.constant(l.max)), holds: is(l.max) }];
   if (l.min === undefined) {
     // Bounded only above (2.7 usage counters): the JSON-safe bottom, valid as written.
     out.push({ bound: 'min', variant: `value=${-MAX_SAFE}`, assumption: 'usage-counters-negative', edit: set(fc.constant(-MAX_SAFE)), holds: is(-MAX_SAFE) });

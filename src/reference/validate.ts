@@ -208,12 +208,12 @@ function loosened(e: Endpoint, i: SchemaIssue, body: unknown, faults: FaultSet):
   for (const [fault, path, limit] of COUNT_ONE_OVER) {
     if (i.kind === 'maxItems' && i.path === path && faults.has(fault)) {
       const v = valueAt(body, i.at);
-      if (Array.isArray(v) && v.length <= LIMITS[limit].max! + 1) return true;
+      if (Array.isArray(v) && v.length <= LIMITS[limit].max + 1) return true;
     }
   }
   if (i.kind === 'min' && i.path === 'ops[].key_gen' && faults.has('key-gen-zero-accepted')) {
     const v = valueAt(body, i.at);
-    if (typeof v === 'number' && v >= LIMITS.keyGen.min! - 1) return true;
+    if (typeof v === 'number' && v >= LIMITS.keyGen.min - 1) return true;
   }
   // The DTO declares the required-but-nullable base optional (`base_revision_id?: string | null`): absent passes, and is read as null.
   if (i.kind === 'required' && i.path === 'ops[].base_revision_id' && (faults.has('nullable-missing-as-null') || faults.has('nullable-missing-rewritten'))) return true;
@@ -387,7 +387,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
       case 'array': {
         if (!Array.isArray(v)) return;
         // Stryker disable next-line all: the exclusive-limit faults only
-        if (node.count && s.exclusive.has(node.count) && v.length >= LIMITS[node.count].max!) add('maxItems', at);
+        if (node.count && s.exclusive.has(node.count) && v.length >= LIMITS[node.count].max) add('maxItems', at);
         // Where the spec wants a minimum it states one; this reading asks an item of every required list without one.
         const statedMin = node.count ? (LIMITS[node.count].min ?? 0) : 0;
         if (s.emptyListsRejected && required && statedMin === 0 && v.length === 0) add('minItems', at);

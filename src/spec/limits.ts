@@ -22,7 +22,8 @@ export interface Limit {
   readonly text: string;
 }
 
-function limit(unit: LimitUnit, bounds: { min?: number; max?: number }, sections: string[], text: string): Limit {
+/** A limit typed by the bounds it states, so `LIMITS.keyGen.min` is a number where the spec gives one. */
+function limit<B extends { readonly min?: number; readonly max?: number }>(unit: LimitUnit, bounds: B, sections: string[], text: string): Limit & Readonly<B> {
   return Object.freeze({ unit, ...bounds, sections: Object.freeze(sections), text });
 }
 

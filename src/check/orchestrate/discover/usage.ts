@@ -89,7 +89,7 @@ const ASTRAL = '\u{1F600}';
  * units fit, bytes do not). 3 requests.
  */
 export async function probeCharacters(scope: Scope): Promise<ProbeResult[]> {
-  const max = LIMITS.modelLength.max!;
+  const max = LIMITS.modelLength.max;
   const half = Math.floor(max / 2);
   const answers = await Promise.all([
     reportOne(scope, 'a model of 1 astral character (control)', { model: ASTRAL }),
