@@ -15,7 +15,7 @@ import { createHash, createHmac, createPublicKey, type JsonWebKey, type KeyObjec
 import { sha384, sha512 } from '@noble/hashes/sha2.js';
 import { blake3 as blake3Xof } from '@noble/hashes/blake3.js';
 import {
-  CHARSETS, LIMITS, MAX_SAFE, PouchOperation, UUID_MAX, UUID_NIL, commitOperations,
+  CHARSETS, LIMITS, MAX_SAFE, PouchOperation, UUID_MAX, UUID_NIL, commitOperations, isRecord,
   type AssumptionName, type Node, type ReadingOf,
 } from '../spec/index.ts';
 import {
@@ -107,7 +107,7 @@ function signedBy(ctx: AttackContext, header = headerJson(ctx.kid), body: unknow
 }
 
 function parts(h: string): { seg: string; sig: Uint8Array } {
-  const [seg, , sig] = h.split('.') as [string, string, string];
+  const [seg, , sig] = h.split('.');
   return { seg, sig: new Uint8Array(Buffer.from(sig, 'base64url')) };
 }
 
@@ -140,7 +140,7 @@ function changed(node: Node, value: unknown, label: string): unknown {
     case 'uuid':
       return typeof value === 'string' ? otherUuid(value, label) : derivedUuid(label);
     case 'enum': {
-      const i = node.values.indexOf(value as string);
+      const i = typeof value === 'string' ? node.values.indexOf(value) : -1;
       return node.values[(i + 1) % node.values.length];
     }
     case 'string': {
@@ -161,13 +161,12 @@ function changed(node: Node, value: unknown, label: string): unknown {
       return value !== true;
     case 'array': {
       const min = node.count ? (LIMITS[node.count].min ?? 0) : 0;
-      const items = Array.isArray(value) ? (value as unknown[]) : [];
+      const items: readonly unknown[] = Array.isArray(value) ? value : [];
       if (items.length > Math.max(min, 1)) return items.slice(0, -1);
       return [...items, changed(node.items, items[items.length - 1], `${label}/item`)];
     }
     case 'object': {
-      const src = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-      const out: Record<string, unknown> = { ...src };
+      const out: Record<string, unknown> = value !== null && typeof value === 'object' ? { ...value } : {};
       for (const [k, f] of Object.entries(node.fields)) if (f.node.kind === 'uuid' && k in out) out[k] = changed(f.node, out[k], `${label}/${k}`);
       return out;
     }
@@ -176,16 +175,22 @@ function changed(node: Node, value: unknown, label: string): unknown {
   }
 }
 
+/** The second device of an attack that `needs: 'otherDevice'`: the runner applies such an attack only where the profile gives one. */
+function otherDevice(ctx: AttackContext): { kid: string; privateKey: KeyObject } {
+  if (!ctx.otherDevice) throw new Error('an attack that needs a second device was applied without one (its `needs` is checked before apply)');
+  return ctx.otherDevice;
+}
+
 function firstOp(ctx: AttackContext): Record<string, unknown> {
   const ops = ctx.body['ops'];
-  const op = Array.isArray(ops) ? (ops[0] as unknown) : undefined;
-  return op !== null && typeof op === 'object' ? (op as Record<string, unknown>) : {};
+  const op: unknown = Array.isArray(ops) ? ops[0] : undefined;
+  return isRecord(op) ? op : {};
 }
 
 /** The body with ops[0][field] changed (signed over the original). */
 function opFieldChanged(ctx: AttackContext, field: string): Record<string, unknown> {
   const body = structuredClone(ctx.body);
-  const ops = Array.isArray(body['ops']) ? (body['ops'] as unknown[]) : (body['ops'] = [{}]);
+  const ops: unknown[] = Array.isArray(body['ops']) ? body['ops'] : (body['ops'] = [{}]);
   const op = { ...firstOp(ctx) };
   op[field] = changed(PouchOperation.fields[field].node, op[field], `op/${field}`);
   ops[0] = op;
@@ -196,8 +201,9 @@ function opFieldChanged(ctx: AttackContext, field: string): Record<string, unkno
 function otherCommit(ctx: AttackContext): Record<string, unknown> {
   const body = structuredClone(ctx.body);
   body['operation_id'] = otherUuid(String(body['operation_id'] ?? ''), 'replay/operation');
-  const ops = Array.isArray(body['ops']) ? (body['ops'] as Record<string, unknown>[]) : [];
-  if (ops[0]) ops[0] = { ...ops[0], artifact_id: otherUuid(String(ops[0]['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(ops[0]['revision_id'] ?? ''), 'replay/revision') };
+  const ops: unknown[] = Array.isArray(body['ops']) ? body['ops'] : [];
+  const first = ops[0];
+  if (isRecord(first)) ops[0] = { ...first, artifact_id: otherUuid(String(first['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(first['revision_id'] ?? ''), 'replay/revision') };
   return body;
 }
 
@@ -212,8 +218,8 @@ function sec1Of(jwk: JsonWebKey): Uint8Array {
 
 function reversedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversedKeys);
-  if (v === null || typeof v !== 'object') return v;
-  const rec = v as Record<string, unknown>;
+  if (!isRecord(v)) return v;
+  const rec = v;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(rec).sort().reverse()) out[k] = reversedKeys(rec[k]);
   return out;
@@ -438,13 +444,13 @@ const READING_DEPENDENT: SignatureAttack[] = [
     also: [G.kidHint],
   }),
   depends('device.other', 'a valid signature by another enrolled device, with its own kid', 'kid-binding', 'reject', (c) =>
-    plain(c, detached(c, headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), {
+    plain(c, detached(c, headerJson(otherDevice(c).kid), scalarOf(otherDevice(c).privateKey), c.body)), {
     needs: 'otherDevice',
     verdictsUnder: [{ value: 'unbound', verdict: 'accept' }, { value: 'caller-key', verdict: 'reject' }],
     also: [G.kidHint],
   }),
   depends('device.other-key-own-kid', "another device's key with this device's kid", 'kid-binding', 'reject', (c) =>
-    plain(c, detached(c, headerJson(c.kid), scalarOf(c.otherDevice!.privateKey), c.body)), {
+    plain(c, detached(c, headerJson(c.kid), scalarOf(otherDevice(c).privateKey), c.body)), {
     needs: 'otherDevice',
     verdictsUnder: [{ value: 'unbound', verdict: 'reject' }, { value: 'caller-key', verdict: 'reject' }],
     also: [G.kidHint],

@@ -10,6 +10,11 @@ export interface JsonObject {
 
 export type Params = Record<string, string>;
 
+/** JSON text parsed: whatever JSON.parse answers is a JSON value, so it is typed as one rather than as `any`. Throws as JSON.parse does. */
+export function parseJsonValue(text: string): Json {
+  return JSON.parse(text);
+}
+
 /** A whole request: path parameters and body. */
 export interface RequestSample {
   readonly params: Params;

@@ -31,3 +31,12 @@ export function errorMessage(e: unknown): string {
 export function errorCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
 }
+
+/**
+ * A value the code's own construction guarantees (a key taken from the same table, an entry the
+ * catalogue defines): `why` says what guarantees it, and is the error's message if it ever fails.
+ */
+export function must<T>(v: T | undefined, why: string): T {
+  if (v === undefined) throw new Error(`pouchproof: ${why}`);
+  return v;
+}
