@@ -97,6 +97,20 @@ export function lengthBounds(node: Extract<Node, { kind: 'string' }>): { lo: num
   return { lo: l?.min ?? 0, hi: l?.max };
 }
 
+/** The stated maximum length of a string node: a maxLength constraint is listed only for a string that has one. */
+export function maxLengthOf(node: Extract<Node, { kind: 'string' }>): number {
+  const { hi } = lengthBounds(node);
+  if (hi === undefined) throw new Error('pouchproof: a maxLength constraint on a string whose limit states no maximum');
+  return hi;
+}
+
+/** The stated maximum count of an array node: a maxItems constraint is listed only for an array that has one. */
+export function maxCountOf(node: Extract<Node, { kind: 'array' }>): number {
+  const { hi } = countBounds(node);
+  if (hi === undefined) throw new Error('pouchproof: a maxItems constraint on an array whose limit states no maximum');
+  return hi;
+}
+
 /** An array node's count bounds. */
 export function countBounds(node: Extract<Node, { kind: 'array' }>): { lo: number; hi: number | undefined } {
   const l = node.count ? LIMITS[node.count] : undefined;

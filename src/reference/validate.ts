@@ -24,7 +24,8 @@ import {
   charsetSource,
   codePointLength,
   issuesOf,
-  keysOf,
+  isRecord,
+  mapTable,
   jsonPath,
   schemasOf,
   toZod,
@@ -135,7 +136,7 @@ function valueAt(root: unknown, at: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const k of at) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k as string];
+    v = Reflect.get(v, k);
   }
   return v;
 }
@@ -158,9 +159,9 @@ const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).
 
 /** The charset of each body field and path parameter that has one, by endpoint, scope and template path. */
 const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
-  REQUEST_CONSTRAINTS.filter((c) => c.kind === 'charset' && c.scope !== 'response' && c.charset).map((c) => [`${c.endpoint} ${c.scope} ${c.path}`, c.charset!]),
+  REQUEST_CONSTRAINTS.flatMap((c): [string, CharsetName][] => (c.kind === 'charset' && c.scope !== 'response' && c.charset ? [[`${c.endpoint} ${c.scope} ${c.path}`, c.charset]] : [])),
 );
-const CHARSET_RE = new Map(keysOf(CHARSETS).map((n) => [n, new RegExp(charsetSource(n))]));
+const CHARSET_RE = mapTable(CHARSETS, (_, n) => new RegExp(charsetSource(n)));
 /** `charset-ascii-range`: the base64url class written with the range A-z, which spans [ \ ] ^ _ and the backtick too. */
 const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
 
@@ -173,7 +174,7 @@ const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
  */
 // Not mutated (inside the block above): runs only under the envelope-regex-backtracking fault.
 function backtrackOnMismatch(issues: readonly SchemaIssue[], body: unknown): void {
-  const alphabet = CHARSET_RE.get('base64url')!;
+  const alphabet = CHARSET_RE.base64url;
   for (const i of issues) {
     const v = i.kind === 'charset' && i.path === 'ops[].envelope' ? valueAt(body, i.at) : undefined;
     if (typeof v !== 'string') continue;
@@ -188,7 +189,7 @@ function passesBeforeNewline(e: Endpoint, scope: 'body' | 'params', i: SchemaIss
   switch (i.kind) {
     case 'charset': {
       const charset = CHARSET_AT.get(`${e.id} ${scope} ${i.path}`);
-      return charset !== undefined && CHARSET_RE.get(charset)!.test(head);
+      return charset !== undefined && CHARSET_RE[charset].test(head);
     }
     case 'pattern':
       return PATTERNS.day.regex.test(head);
@@ -252,7 +253,7 @@ function bound(node: Node, v: unknown, faults: FaultSet): unknown {
   switch (node.kind) {
     case 'object': {
       if (v === null || typeof v !== 'object' || Array.isArray(v) || node.freeForm) return v;
-      const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+      const out: Record<string, unknown> = { ...v };
       for (const [key, field] of Object.entries(node.fields)) {
         if (!(key in out) && faults.has('field-names-case-insensitive')) {
           // Go's encoding/json: an exact match first, else any member whose name equals the field's without case.
@@ -395,7 +396,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         return;
       }
       case 'object': {
-        if (typeof v !== 'object' || Array.isArray(v)) return;
+        if (!isRecord(v)) return;
         if (node.freeForm) return;
         // The roster's stricter forms applied to every statement and key envelope.
         // Stryker disable next-line all: the roster-limits-everywhere fault only
@@ -403,7 +404,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
           for (const i of issuesOf(node === Statement ? rosterStatement : rosterKeyEnvelope, v)) add(i.kind, [...at, ...i.at]);
         }
         if (s.unknownRejected) for (const key of Object.keys(v)) if (!Object.hasOwn(node.fields, key)) add('unknown-field', [...at, key]);
-        for (const [key, field] of Object.entries(node.fields)) visit(field.node, (v as Record<string, unknown>)[key], [...at, key], field.required);
+        for (const [key, field] of Object.entries(node.fields)) visit(field.node, v[key], [...at, key], field.required);
         return;
       }
       case 'enum':

@@ -7,7 +7,7 @@ import type { ConstraintKind } from './constraints.ts';
 import { templatePath } from './constraints.ts';
 import { CHARSETS, LIMITS, charsetSource, codePointLength, type LimitName } from './limits.ts';
 import { PATTERNS } from './patterns.ts';
-import { keysOf } from './narrow.ts';
+import { mapTable } from './narrow.ts';
 import type { Endpoint, EndpointId, EndpointOf } from './endpoints.ts';
 import type { Infer, Node, ObjectNode } from './model.ts';
 import { obj, bool } from './model.ts';
@@ -27,7 +27,7 @@ const typeError = (iss: { input?: unknown }): ConstraintKind =>
   iss.input === undefined ? 'required' : iss.input === null ? 'not-null' : 'type';
 const enumError = (iss: { input?: unknown }): ConstraintKind => (typeof iss.input === 'string' ? 'enum' : typeError(iss));
 
-const charsetRegex = new Map(keysOf(CHARSETS).map((name) => [name, new RegExp(charsetSource(name))]));
+const charsetRegex = mapTable(CHARSETS, (_, name) => new RegExp(charsetSource(name)));
 
 /** True when `day` (already matching the pattern) names a real calendar day. */
 export function isCalendarDay(day: string): boolean {
@@ -65,7 +65,7 @@ function build(node: Node, opts: Required<SchemaOptions>): z.ZodType {
       if (min !== undefined && min > 0) s = s.refine((v) => lengthOf(v, opts) >= min, { message: 'minLength' });
       if (max !== undefined) s = s.refine((v) => lengthOf(v, opts) <= max, { message: 'maxLength' });
       if (node.charset) {
-        const re = charsetRegex.get(node.charset)!;
+        const re = charsetRegex[node.charset];
         s = s.refine((v) => re.test(v), { message: 'charset' });
       }
       if (node.pattern) {

@@ -57,11 +57,12 @@ export async function probeSide(t: CompareTarget): Promise<{ discovery: Discover
 export async function recordSuite(t: CompareTarget, profile: Profile, s: SuiteSettings, only?: readonly string[]): Promise<{ run: RunResult; cases: CaseLog }> {
   const client = new RecordingClient(profile, { nemesisSeed: s.seed });
   const recorder = new CaseRecorder(client);
+  const chosen = only ?? s.only;
   try {
     const run = await runProperties(profile, s.props, {
       seed: s.seed,
       runs: s.runs,
-      ...(only ?? s.only ? { only: [...(only ?? s.only)!] } : {}),
+      ...(chosen ? { only: [...chosen] } : {}),
       ...(s.perRequestMs !== undefined ? { perRequestMs: s.perRequestMs } : {}),
       ...(s.perPropertyMs !== undefined ? { perPropertyMs: s.perPropertyMs } : {}),
       ...(s.signal ? { signal: s.signal } : {}),
