@@ -207,7 +207,7 @@ function verifyUnguarded(a: Parameters<typeof verifyServiceSignature>[0]): Verif
   if (value.length > MAX_HEADER_VALUE) return { ok: false, reason: 'header too long' };
   const parts = value.split('.');
   if (parts.length !== 3) return { ok: false, reason: `${parts.length} segments, not 3` };
-  const [headerSegment, payloadSegment, signatureSegment] = parts as [string, string, string];
+  const [headerSegment, payloadSegment, signatureSegment] = parts;
   if (payloadSegment !== '') return { ok: false, reason: 'payload segment not empty (not detached)' };
   const h = parseProtectedHeader(headerSegment);
   if (!h.ok) return h;

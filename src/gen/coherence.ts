@@ -6,7 +6,7 @@
  * (case-insensitively, assumption `revision-id-unique`). Deterministic in its input, so fast-check
  * can still shrink the body it came from.
  */
-import { ENDPOINT_BY_ID, type EndpointId, type Node } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, mapTable, type EndpointId, type Node } from '../spec/index.ts';
 import { getAt, isObject, withAt, type Json, type JsonObject } from './json.ts';
 import { applyCase, caseForm, isNilOrMax, versioned } from './uuid.ts';
 
@@ -69,9 +69,7 @@ function chainedPaths(node: Node, at: readonly string[] = []): (readonly string[
   return Object.entries(node.fields).flatMap(([key, f]) => chainedPaths(f.node, [...at, key]));
 }
 
-const CHAINED: { readonly [Id in EndpointId]: readonly (readonly string[])[] } = Object.fromEntries(
-  Object.values(ENDPOINT_BY_ID).map((e) => [e.id, chainedPaths(e.body)]),
-) as { [Id in EndpointId]: (readonly string[])[] };
+const CHAINED: { readonly [Id in EndpointId]: readonly (readonly string[])[] } = mapTable(ENDPOINT_BY_ID, (e) => chainedPaths(e.body));
 
 /** The endpoint's coherence rewrite of a valid body; identity for endpoints that need none. */
 export function coherent(endpoint: EndpointId, body: Json): Json {

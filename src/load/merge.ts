@@ -15,8 +15,8 @@ import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
 import { emptyBucket, type SecondBucket } from './timeline.ts';
-import { PHASES, phaseFigures, phaseTag, type Phase } from './phases.ts';
-import { errorMessage } from '../spec/index.ts';
+import { PHASES, phaseFigures, phaseTag } from './phases.ts';
+import { errorMessage, tableOf } from '../spec/index.ts';
 
 export class MergeError extends Error {}
 
@@ -87,7 +87,7 @@ function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'>
 /** The phases, when every shard logged them (shards from before phases were recorded have none: then no phases, rather than a part). */
 function mergedPhases(kept: readonly ShardInput[], histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'phases'> {
   if (!kept.every((s) => PHASES.every((p) => s.histograms[phaseTag(p)] !== undefined))) return {};
-  return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]])) as Record<Phase, string>) };
+  return { phases: phaseFigures(tableOf(PHASES, (p) => histograms[phaseTag(p)])) };
 }
 
 /** What every shard must say alike to be parts of one run; the shard count N they agree on. */

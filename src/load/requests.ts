@@ -2,7 +2,7 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BodySigner } from '../target/signing.ts';
@@ -79,7 +79,7 @@ type UncheckedEnvelope<Id extends EndpointId> = { readonly ok?: unknown; readonl
 
 function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<Id> | undefined {
   try {
-    const j = JSON.parse(res.body) as unknown;
+    const j = parseJson(res.body);
     return j && typeof j === 'object' ? (j) : undefined;
   } catch {
     return undefined;

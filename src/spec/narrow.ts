@@ -43,8 +43,15 @@ export function must<T>(v: T | undefined, why: string): T {
 
 /** A table of the same keys, each value mapped: `mapTable(CHARSETS, …).base64url` is typed, where a Map's get would answer `| undefined`. */
 export function mapTable<K extends string, V, W>(table: Readonly<Record<K, V>>, f: (value: V, key: K) => W): Readonly<Record<K, W>> {
-  // Filled from the table's own keys on the next line, so every key of K is set before anyone reads it.
+  return Object.freeze(tableOf(keysOf(table), (k) => f(table[k], k)));
+}
+
+/** A table with an entry for each key of a list, typed by those keys (Object.fromEntries answers string keys). */
+export function tableOf<K extends string, W>(keys: readonly K[], f: (key: K, index: number) => W): Record<K, W> {
+  // Every key of the list is set on the next line, before anyone reads the table.
   const out = {} as Record<K, W>;
-  for (const k of keysOf(table)) out[k] = f(table[k], k);
-  return Object.freeze(out);
+  keys.forEach((k, i) => {
+    out[k] = f(k, i);
+  });
+  return out;
 }

@@ -26,7 +26,7 @@ import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.
 import { redact } from './redact.ts';
 import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
 import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
-import { errorCode, errorMessage } from '../spec/index.ts';
+import { errorCode, errorMessage, parseJson } from '../spec/index.ts';
 
 export interface Identity {
   kind: MemberKind;
@@ -588,7 +588,7 @@ export async function loadProfile(path: string, env: NodeJS.ProcessEnv = process
   if (syntax) {
     throw new ProfileError(`${path}: invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.problem}`);
   }
-  return parseProfile(JSON.parse(text) as unknown, { baseDir: dirname(path), env });
+  return parseProfile(parseJson(text), { baseDir: dirname(path), env });
 }
 
 /** `--target URL`: no credentials, default assumptions. */
