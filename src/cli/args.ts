@@ -29,6 +29,8 @@ export function parseSeed(v: number | undefined): number {
   return v === undefined ? drawSeed() : checkSeed(v, `--seed`);
 }
 
+export function parsePositive(name: string, v: number | undefined, fallback: number, max?: number): number;
+export function parsePositive(name: string, v: number | undefined, fallback: number | undefined, max?: number): number | undefined;
 export function parsePositive(name: string, v: number | undefined, fallback: number | undefined, max = 1_000_000): number | undefined {
   return v === undefined ? fallback : checkPositive(name, v, max);
 }

@@ -43,16 +43,16 @@ async function dispatch(argv: string[]): Promise<number> {
   let exit = 0;
   const subName = name ? argv[argv.indexOf(name) + 1] : undefined;
   const sub = name && subName ? SUBCOMMANDS[name]?.[subName] : undefined;
-  if (entry && sub) {
+  if (name && entry && sub) {
     const mod = (await sub.load()).default;
-    y = y.command(name!, entry.describe, (b) =>
+    y = y.command(name, entry.describe, (b) =>
       b.command(sub.usage, mod.describe, (c) => withExamples(mod, c), async (args) => {
         exit = await mod.handler(args);
       }),
     );
-  } else if (entry) {
+  } else if (name && entry) {
     const mod = (await entry.load()).default;
-    y = y.command(name!, mod.describe, (b) => withExamples(mod, b), async (args) => {
+    y = y.command(name, mod.describe, (b) => withExamples(mod, b), async (args) => {
       exit = await mod.handler(args);
     });
   } else {

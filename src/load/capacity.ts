@@ -140,7 +140,7 @@ function describe(status: CapacityStatus, plan: Plan, steps: readonly CapacitySt
   const within = `within ${plan.objective.map((t) => t.source).join(', ')}`;
   const at = lo === undefined ? '' : `${rateText(lo)} req/s ${within}`;
   const beyond = hi === undefined ? '' : steps.find((s) => s.offered === hi);
-  const broke = beyond ? ` (${rateText(hi!)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
+  const broke = beyond && hi !== undefined ? ` (${rateText(hi)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
   switch (status) {
     case 'found': return `capacity: ${at}${broke}`;
     case 'at-max-rate': return `capacity: at least ${at}: the highest rate allowed (--max-rate) held`;

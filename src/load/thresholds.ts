@@ -11,6 +11,10 @@ export const METRICS = ['p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'goodput'
 export type Metric = (typeof METRICS)[number];
 export type Comparator = '<' | '<=' | '>' | '>=';
 
+/** Whether a regex group holds one of the metrics (the patterns' alternations are built from METRICS). */
+export const isMetric = (s: string): s is Metric => METRICS.some((m) => m === s);
+export const isComparator = (s: string): s is Comparator => s === '<' || s === '<=' || s === '>' || s === '>=';
+
 export interface Threshold {
   readonly source: string;
   readonly metric: Metric;
@@ -44,8 +48,8 @@ function parseBound(text: string, source: string): Threshold {
   if (!m) {
     throw new ThresholdError(`bad threshold "${source}": expected e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s' (metrics p50 p90 p99 p99.9 max errors goodput rps)`);
   }
-  const metric = m[1] as Metric;
-  const op = m[2] as Comparator;
+  const [, metric, op] = m;
+  if (!isMetric(metric) || !isComparator(op)) throw new ThresholdError(`bad threshold "${source}": unknown metric or comparison`);
   const n = Number(m[3]);
   const unit = m[4];
   if (LATENCY.includes(metric)) {

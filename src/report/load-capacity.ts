@@ -41,7 +41,8 @@ export function capacityMarkdown(r: LoadRunResult): string {
     L.push(`| ${s.index} | ${s.phase} | ${rateText(s.offered)} | ${n0(s.sent)} | ${n0(s.rps)} | ${s.goodput.toFixed(1)} | ${ms(s.latency.p50)} | ${ms(s.latency.p90)} | ${ms(s.latency.p99)} | ${pct(s.errorRate)} | ${verdict(s)}${s.generatorLimited ? ' (generator saturated)' : ''} |`);
   }
   const limited = c.steps.filter((s) => s.generatorLimited);
-  if (limited.length) L.push('', `Load generator: at ${limited.map((s) => `${rateText(s.offered)}`).join(', ')} req/s ${limited.at(-1)!.generatorNote}.`);
+  const lastLimited = limited.at(-1);
+  if (lastLimited) L.push('', `Load generator: at ${limited.map((s) => `${rateText(s.offered)}`).join(', ')} req/s ${lastLimited.generatorNote}.`);
   return L.join('\n');
 }
 

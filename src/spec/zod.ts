@@ -31,7 +31,7 @@ const charsetRegex = mapTable(CHARSETS, (_, name) => new RegExp(charsetSource(na
 
 /** True when `day` (already matching the pattern) names a real calendar day. */
 export function isCalendarDay(day: string): boolean {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number);
   const t = new Date(Date.UTC(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
@@ -89,7 +89,7 @@ function build(node: Node, opts: Required<SchemaOptions>): z.ZodType {
     case 'boolean':
       return z.boolean({ error: typeError });
     case 'enum':
-      return z.enum(node.values as [string, ...string[]], { error: enumError });
+      return z.enum(node.values, { error: enumError });
     case 'array': {
       let a: z.ZodType<unknown[]> = z.array(build(node.items, opts), { error: typeError });
       const { min, max } = bounds(node.count);

@@ -71,7 +71,7 @@ const compare = defineCommand({
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run-id>/ and reports/latest go' }),
   async handler(argv) {
     const seed = parseSeed(argv['seed']);
-    const runs = parsePositive('runs', argv['runs'], 25, 100_000)!;
+    const runs = parsePositive('runs', argv['runs'], 25, 100_000);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const only = parseOnly(argv['only']);
     const { load: loadName, 'load-duration': loadDuration } = argv;

@@ -100,7 +100,7 @@ const mutants = defineCommand({
       .option('unnamed', { type: 'string', array: true, describe: 'serve this unnamed behaviour beside every fault and probe the readings first, as a run does (--assume auto): a fault must still be killed, not left unknown (repeatable; see serve --list-unnamed)' }),
   async handler(argv) {
     const seed = parseSeed(argv.seed);
-    const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
+    const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000);
     const seeds = argv.seeds;
     if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${argv.seeds}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
