@@ -4,7 +4,7 @@
  * and readings it serves), with the readings the user fixed applied. Opening never probes the
  * network; whether the target answers is the session's to find out and report.
  */
-import { errorMessage, DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../spec/index.ts';
+import { errorMessage, DEFAULT_ASSUMPTIONS, readingEntries, resolveAssumptions, type Readings } from '../spec/index.ts';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import type { Profile } from '../target/profile.ts';
 import { parseNemesis, type NemesisPlan } from '../target/nemesis/index.ts';
@@ -47,7 +47,7 @@ export async function openTarget(o: TargetOptions = {}, embedded: EmbeddedOption
     const served = t.embedded && embedded.readings ? { ...(embedded.readings) } : {};
     const profile = withAssumptions(t.profile, { ...served, ...(o.assume ?? {}) });
     // What the user fixed (the profile's readings that differ from the registry, and `assume`): the probe keeps them.
-    const fixed = Object.fromEntries(Object.entries(profile.assumptions).filter(([k, v]) => v !== DEFAULT_ASSUMPTIONS[k as keyof typeof DEFAULT_ASSUMPTIONS] || (o.assume !== undefined && k in o.assume)));
+    const fixed = Object.fromEntries(readingEntries(profile.assumptions).filter(([k, v]) => v !== DEFAULT_ASSUMPTIONS[k] || (o.assume !== undefined && k in o.assume)));
     return { ...t, profile, fixed };
   } catch (e) {
     await t.close();

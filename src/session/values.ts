@@ -75,7 +75,7 @@ export { DEFAULT_RUNS };
 export function checkGlobs(name: string, globs: readonly unknown[]): string[] {
   const bad = globs.find((g) => typeof g !== 'string' || g.trim() === '' || /\s/.test(g.trim()));
   if (bad !== undefined) throw new UsageError(`--${name} expects property id globs, e.g. usage.* or 'commits.**', got ${JSON.stringify(bad)}`);
-  return globs.map((g) => (g as string).trim());
+  return globs.filter((g) => typeof g === 'string').map((g) => g.trim());
 }
 
 /** The example database's directory: a path, not an empty word. */
