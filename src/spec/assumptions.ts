@@ -302,7 +302,7 @@ export function isAssumptionName(name: string): name is AssumptionName {
 
 /** The readings as [name, value] pairs, typed by name (Object.entries answers plain strings). */
 export function readingEntries(readings: Readings): [AssumptionName, string][] {
-  return Object.entries(readings).flatMap(([name, value]) => (isAssumptionName(name) && typeof value === 'string' ? [[name, value] as [AssumptionName, string]] : []));
+  return Object.entries(readings).flatMap(([name, value]): [AssumptionName, string][] => (isAssumptionName(name) && typeof value === 'string' ? [[name, value]] : []));
 }
 
 /** Whether `value` is one of the readings of `name`. */

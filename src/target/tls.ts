@@ -9,7 +9,7 @@ import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
 import { causeChain, errorCodes, innermostMessage } from './error-codes.ts';
 import { FieldError } from './field-error.ts';
-import { errorMessage } from '../spec/index.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export const TLS_MIN_VERSIONS = ['TLSv1.2', 'TLSv1.3'] as const;
 export type TlsMinVersion = (typeof TLS_MIN_VERSIONS)[number];
@@ -63,7 +63,7 @@ export function checkClientIdentity(cert: string, key: string, passphrase: strin
   try {
     k = createPrivateKey({ key, format: 'pem', ...(passphrase !== undefined ? { passphrase } : {}) });
   } catch (e) {
-    const code = (e as { code?: string }).code ?? '';
+    const code = errorCode(e) ?? '';
     if (code === 'ERR_MISSING_PASSPHRASE') throw new TlsMaterialError('tls.key', 'the key is encrypted: set tls.passphrase');
     if (passphrase !== undefined && /BAD_DECRYPT|DECRYPT|bad decrypt/i.test(`${code} ${errorMessage(e)}`)) {
       throw new TlsMaterialError('tls.passphrase', 'does not decrypt tls.key');

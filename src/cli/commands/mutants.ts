@@ -3,7 +3,7 @@ import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type 
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
-import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
+import { faultReadingConflict, parseReadingArgs } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS } from '../../check/run/index.ts';
@@ -35,7 +35,7 @@ async function selectFaults(
   }
   const skipped: string[] = [];
   for (const f of all) {
-    const why = readings && faultReadingConflict(f.name as FaultName, readings);
+    const why = readings && faultReadingConflict(f.name, readings);
     if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
     if (why) skipped.push(`${f.name} (${why})`);
   }
