@@ -300,8 +300,9 @@ const seqIncreasing = defineProperty({
 /** seq and high_water per op, in op order, from the results the commit judge matches to them; undefined when one is missing. */
 function seqsOf(ex: Exchange, ops: readonly Op[]): { seq: number; high: number }[] | undefined {
   const results = resultsFor(ex, ops);
-  if (!results || results.length !== ops.length || results.some((r) => r === undefined)) return undefined;
-  return results.map((r) => ({ seq: Number(r!['seq']), high: Number(r!['high_water']) }));
+  const present = results?.filter((r) => r !== undefined);
+  if (!results || !present || results.length !== ops.length || present.length !== results.length) return undefined;
+  return present.map((r) => ({ seq: Number(r['seq']), high: Number(r['high_water']) }));
 }
 
 type Conflict = 'stale-base' | 'create-existing' | 'reused-revision';

@@ -178,6 +178,7 @@ class Views {
     for (let c = 0; c < clients; c++) for (const a of artifacts) this.seen.set(`${c} ${a.id}`, [a.head]);
   }
   private list(client: number, artifact: string): string[] {
+    // set for every client and artifact in the constructor; only those are asked for
     return this.seen.get(`${client} ${artifact}`)!;
   }
   saw(client: number, artifact: string, revision: string): void {

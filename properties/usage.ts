@@ -204,6 +204,7 @@ const concurrentReports = defineProperty({
     // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
     const below: UsageRow = { ...rows[0], input: rows[0].input - 1 };
     const answerAfter = (held: UsageRow, p: { key: KeyReading; stored: StoredReading }) => predict([...calibration, { source: 0, rows: [held] }, { source: 0, rows: [below] }], p.key, p.stored).at(-1);
+    // rows is the calibration's non-empty list (its first row is read on the same line)
     const telling = fits.filter((p) => answerAfter(rows[0], p) !== answerAfter(rows.at(-1)!, p));
     if (telling.length === 0) return notApplicable(`stored read as ${fits.map((p) => p.stored).join(' or ')} (as the calibration identified) answers the same whichever total the row kept`);
     const expected = new Set(telling.map((p) => answerAfter(rows[0], p)));
@@ -219,6 +220,7 @@ const concurrentReports = defineProperty({
       const chosen = readings(ctx);
       if (telling.some((p) => p.key === chosen.key && p.stored === chosen.stored)) return PASS;
       const p = telling[0];
+      // assumptionMismatch answers an assumption outcome, which is the kind spread here; its union type does not say so
       return { ...(assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}; the row kept the largest total under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
     }
     return blame(

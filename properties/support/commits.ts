@@ -49,6 +49,7 @@ export function pouchFor(ctx: CaseContext): Pouch {
     case 'fresh':
       return { id: ctx.uuid(), epoch };
     case 'listed':
+      // a 'listed' plan is made only when the profile lists pouch ids, so there is one to pick
       return { id: pickListed(ctx, plan.ids)!, epoch };
     case 'unavailable':
       throw new Error(plan.reason);

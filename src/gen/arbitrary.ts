@@ -165,6 +165,7 @@ function fieldArb(field: Field, at: string, opts: ArbitraryOptions): fc.Arbitrar
 /** Arbitrary JSON objects, for free-form nodes (4.4 `response`). */
 const freeFormObject: fc.Arbitrary<JsonObject> = fc
   .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+  // a JSON round trip of fast-check's JSON dictionary is a JSON object; JSON.parse answers any
   .map((o) => JSON.parse(JSON.stringify(o)) as JsonObject);
 
 /**

@@ -9,12 +9,14 @@ import { affectsCoherence, chainOps, coherent } from './coherence.ts';
 import { arrayDepth, concretePath, getAt, isObject, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
 
 export function bodyArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<JsonObject> {
+  // coherent keeps the body's kind: a body node is an object, so its value is a JSON object
   return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => coherent(endpoint, b) as JsonObject);
 }
 
 export function paramsArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<Params> {
   const shape: Record<string, fc.Arbitrary<string>> = {};
   for (const [name, node] of Object.entries(ENDPOINT_BY_ID[endpoint].params)) {
+    // path parameters are uuid or string nodes, whose arbitraries draw strings
     shape[name] = arbitraryOf(node, { ...opts, require: undefined }, name) as fc.Arbitrary<string>;
   }
   return fc.record(shape);

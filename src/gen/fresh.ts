@@ -55,6 +55,7 @@ function perNode<T>(f: (node: Node) => T): (node: Node) => T {
   const memo = new WeakMap<Node, T>();
   return (node) => {
     if (!memo.has(node)) memo.set(node, f(node));
+    // set on the line above when missing; T itself may admit undefined, so has() is the test
     return memo.get(node)!;
   };
 }

@@ -72,6 +72,7 @@ export function getAt(value: Json, path: readonly (string | number)[]): Json | u
   let cur: Json | undefined = value;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
+    // cur is an array or an object here; either is indexed by the path segment
     cur = (cur as Record<string | number, Json>)[seg];
   }
   return cur;
@@ -90,12 +91,14 @@ export function withAt(value: Json, path: readonly (string | number)[], next: Js
   if (Array.isArray(value) && typeof head === 'number') {
     const copy = value.slice();
     if (rest.length === 0 && next === undefined) copy.splice(head, 1);
+    // head indexes an existing item (the path was resolved before it is rewritten)
     else copy[head] = withAt(copy[head]!, rest, next);
     return copy;
   }
   if (isObject(value) && typeof head === 'string') {
     const copy: JsonObject = { ...value };
     if (rest.length === 0 && next === undefined) delete copy[head];
+    // head names an existing member (the path was resolved before it is rewritten)
     else copy[head] = withAt(copy[head]!, rest, next);
     return copy;
   }

@@ -38,6 +38,7 @@ export function validRequest(endpoint: Endpoint | EndpointId, opts: ValidOptions
   const plain = fc.record({ params: paramsArbitrary(id, opts), body: bodyArbitrary(id, opts) });
   const boundaries = wantsBoundaries(opts) ? limitBoundaries(id) : undefined;
   if (!boundaries) return plain;
+  // boundary bodies are built from the endpoint's object body node
   const bounded = boundaries.map((b) => ({ params: b.params, body: b.body as JsonObject }));
   return fc.oneof({ weight: opts.boundaryOdds ?? 4, arbitrary: plain }, { weight: 1, arbitrary: bounded });
 }

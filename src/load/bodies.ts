@@ -173,6 +173,7 @@ export class CommitBuilder {
       pouchId: chain.pouchId,
       chain,
       base: from,
+      // the loop above runs at least once (opsPerBatch >= 1), setting base to the last revision
       finalRevision: base!,
       ops: shape.opsPerBatch,
       body,

@@ -145,12 +145,14 @@ function describe(status: CapacityStatus, plan: Plan, steps: readonly CapacitySt
     case 'found': return `capacity: ${at}${broke}`;
     case 'at-max-rate': return `capacity: at least ${at}: the highest rate allowed (--max-rate) held`;
     case 'generator-limited': {
+      // a capacity search ends with at least one step
       const g = steps.at(-1)!;
       return `capacity: ${lo === undefined ? 'not established' : `at least ${at}`}; at ${rateText(g.offered)} req/s the load generator itself was the limit (${g.generatorNote}), so the knee there is the generator's, not the target's: add --workers or cores`;
     }
     case 'budget-spent': return lo === undefined
       ? `capacity: not established: the search's budget (${steps.length} steps, ${plan.budgetMs / 1000} s) ran out before any rate was within${broke}`
       : `capacity: at least ${at}; the search's budget (${plan.maxSteps} steps, ${plan.budgetMs / 1000} s) ran out before the knee was narrowed to ${(plan.resolution * 100).toFixed(0)}%${broke}`;
+    // a capacity search ends with at least one step
     case 'none-within': return `capacity: none: even ${rateText(steps.at(-1)!.offered)} req/s was not ${within}${broke}`;
     case 'interrupted': return `capacity: search interrupted${lo === undefined ? '' : `; at least ${at}`}`;
     default: return status satisfies never;

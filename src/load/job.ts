@@ -45,6 +45,7 @@ export interface JobOutput {
 }
 
 export async function loadScenario(url: string): Promise<Scenario> {
+  // a scenario module's shape is checked by the caller (validateScenario) before use
   const mod = (await import(url.startsWith('file:') ? url : pathToFileURL(url).href)) as { default?: Scenario };
   if (!mod.default || typeof mod.default.createSource !== 'function') throw new Error(`${url} does not default-export a scenario`);
   return mod.default;
@@ -65,7 +66,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive
     connections: job.connections,
   });
   const live = job.live && onLive ? new LiveRecorder() : undefined;
-  const ticker = live ? setInterval(() => onLive!(live.snapshot()), LIVE_EVERY_MS) : undefined;
+  const ticker = live && onLive ? setInterval(() => onLive(live.snapshot()), LIVE_EVERY_MS) : undefined;
   ticker?.unref();
   const engine = await runEngine({
     baseUrl: job.profile.baseUrl,

@@ -148,6 +148,7 @@ function mergedGenerator(rs: readonly ShardResult[]): LoadRunResult['generator']
     prepareMs: rs.flatMap((r) => r.generator.prepareMs),
     limited: limited.length > 0,
     note: limited.length
+      // only reached when limited lists a shard whose generator was limited
       ? `the load generator was saturated in shard${limited.length > 1 ? 's' : ''} ${limited.join(', ')} of ${rs.length} (${rs.find((r) => r.generator.limited)!.generator.note}): the figures are a lower bound for the server`
       : `every one of the ${rs.length} shards' load generators had headroom`,
   };

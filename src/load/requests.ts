@@ -91,6 +91,7 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
   if (res instanceof AbandonedError) return { ok: false, units: 0, reason: res.reason, error: true };
   if (res instanceof ConnectionSetupError) return { ok: false, units: 0, reason: `transport: ${res.message}`, error: true };
   if (res instanceof Error) {
+    // undici's and Node's errors carry a code; Error's type does not list it
     const code = (res as { code?: string }).code ?? '';
     const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;
     return { ok: false, units: 0, reason: why, error: true };
@@ -103,6 +104,7 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
 function success(res: LoadResponse | Error): LoadResponse | RequestOutcome {
   const failed = failureOf(res);
   if (failed) return failed;
+  // res is not an Error here (returned above), so it is the response
   const r = res as LoadResponse;
   if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
   return r;
@@ -115,6 +117,7 @@ export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutc
   const env = envelope<'commitOperations'>(r);
   const results = env?.data?.results;
   if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
+  // each result is checked below (x.status); the array comes from the parsed JSON
   const notApplied = (results as (Unchecked<OperationResultValue> | null)[]).find((x) => !x || x.status !== APPLIED);
   if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String(notApplied.status)}` };
   if (results.length !== ops) return { ok: false, units: 0, reason: `results for ${results.length} of ${ops} ops`, error: true };

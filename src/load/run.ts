@@ -84,7 +84,8 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     ...(o.live ? { live: true } : {}),
   }));
   const generation = o.live?.begin(o.model.kind === 'open' ? o.model.rate : undefined) ?? 0;
-  return runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined);
+  const live = o.live;
+  return runJobs(jobs, o.workers > 0, o.startAtMs, live ? (i, s) => live.update(generation, i, s) : undefined);
 }
 
 function perSecond(count: number, wallMs: number): number {
@@ -109,10 +110,11 @@ export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResul
   const t0 = Date.now();
   let last = 0;
   const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
-  const progress = options.onProgress
+  const onProgress = options.onProgress;
+  const progress = onProgress
     ? setInterval(() => {
         const done = Atomics.load(control, CONTROL_COMPLETED);
-        options.onProgress!(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / every)}/s)`);
+        onProgress(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / every)}/s)`);
         last = done;
       }, every)
     : undefined;

@@ -389,6 +389,7 @@ export class Sender {
   release(conn: Conn): void {
     while (this.waitingHead < this.waiting.length) {
       const next = this.waiting[this.waitingHead];
+      // releases the slot for the collector; the queue's element type has no hole
       this.waiting[this.waitingHead++] = undefined as never;
       if (this.waitingHead === this.waiting.length) {
         this.waiting.length = 0;
@@ -425,6 +426,7 @@ export class Sender {
       host: viaNemesis === undefined ? this.host : '127.0.0.1',
       port: viaNemesis ?? this.port,
       noDelay: true,
+      // Node's onread hands back the Buffer it was given (readBuffer is a Buffer)
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
     });
     return this.watch(conn, s, false);

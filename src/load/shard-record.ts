@@ -91,5 +91,6 @@ export function parseShardRecord(text: string, what: string): ShardRecord {
     throw new ShardRecordError(`${what} is not a pouchproof shard record: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   if (p.data.result.shard.index >= p.data.result.shard.count) throw new ShardRecordError(`${what}: shard index ${p.data.result.shard.index} is not below its count ${p.data.result.shard.count}`);
+  // z.infer of the record schema widens the readonly literals ShardRecord names
   return p.data as ShardRecord;
 }

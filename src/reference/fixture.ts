@@ -110,8 +110,10 @@ export function parseFixture(json: unknown): Fixture {
       throw new Error(`fixture ${which}.device: ${errorMessage(e)}`);
     }
     const { d: _d, ...pub } = publicJwk;
+    // the fixture is being built here; its device's public key is set once checked
     (acc.device as { publicJwk: JsonWebKey }).publicJwk = pub;
   }
+  // every account was completed in the loop above
   return out as Fixture;
 }
 
@@ -156,6 +158,7 @@ export function directoryOf(fx: Fixture): Directory {
     callerFor: (t) => callers.get(t),
     deviceKey: (id) => keys.get(id),
     member: (id) => members.get(id),
+    // the primary account's browser and device are registered as callers above
     fallback: (kind) => callers.get(kind === 'browser' ? fx.primary.browser.token : fx.primary.device.token)!,
   };
 }

@@ -39,11 +39,13 @@ export class ReadingSet {
 
   /** The reading served for `name`: the chosen one, else the registry default. */
   of<N extends AssumptionName>(name: N): ReadingOf<N> {
+    // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return (this.chosen[name] ?? DEFAULT_ASSUMPTIONS[name]) as ReadingOf<N>;
   }
 
   /** The reading chosen explicitly for `name`, if any (for the few defaults that allow several behaviours, e.g. `any-4xx`). */
   chosenOf<N extends AssumptionName>(name: N): ReadingOf<N> | undefined {
+    // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return this.chosen[name] as ReadingOf<N> | undefined;
   }
 

@@ -72,6 +72,7 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const { unnamed, store, directory, fixture } = s;
   const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };
   if (badBody) {
+    // reportUsage's params were validated by the router before the body
     if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
     throw badBody;
   }

@@ -80,6 +80,7 @@ function entry(ex: ExchangeReport, pageref: string, f: FindingReport): Record<st
 export function toHar(report: Report): string {
   const findings = report.properties.flatMap((p) => p.findings).filter((f) => f.exchanges?.length);
   const pages = findings.map((f, i) => ({
+    // findings are filtered above to those with exchanges
     startedDateTime: f.exchanges![0].startedAt,
     id: `finding-${i + 1}`,
     title: `${f.kind}: ${f.property} (§${f.section}): ${f.message.split('\n')[0]}`,
@@ -87,6 +88,7 @@ export function toHar(report: Report): string {
     ...(f.replay ? { comment: `pouchproof replay ${f.replay}` } : {}),
   }));
   const entries = findings
+    // findings are filtered above to those with exchanges
     .flatMap((f, i) => f.exchanges!.map((ex) => entry(ex, `finding-${i + 1}`, f)))
     .sort((a, b) => String(a.startedDateTime).localeCompare(String(b.startedDateTime)));
   const har = {

@@ -49,12 +49,14 @@ export function capacityMarkdown(r: LoadRunResult): string {
 /** Offered rates on a log scale when they span a factor of 4 or more, as doubling steps do. */
 function axis(steps: readonly CapacityStep[]): { x: (rate: number) => number; ticks: ReadonlyArray<readonly [number, string]>; label: string } {
   const rates = [...new Set(steps.map((s) => s.offered))].sort((a, b) => a - b);
+  // the axis is drawn only for a non-empty list of steps
   const log = rates.at(-1)! / rates[0] >= 4;
   const x = (rate: number): number => (log ? Math.log2(rate) : rate);
   // Bisection steps crowd around the knee: a tick only where its label has room.
   const span = Math.max(1e-9, x(rates.at(-1)!) - x(rates[0]));
   const ticks: Array<readonly [number, string]> = [];
   for (const r of rates) {
+    // ticks is non-empty (checked on the same line)
     if (ticks.length > 0 && x(r) - ticks.at(-1)![0] < span / 9) {
       // The highest rate keeps its tick, at the expense of the one before.
       if (r !== rates.at(-1) || ticks.length === 1) continue;
@@ -79,6 +81,7 @@ export function capacityCharts(r: LoadRunResult): string {
   // By offered rate, not in the order the search visited them (a bisection zig-zags around the knee).
   const steps = [...c.steps].sort((a, b) => a.offered - b.offered || a.index - b.index);
   const { x, ticks, label } = axis(steps);
+  // the chart is drawn only for a non-empty list of steps
   const lo = x(steps[0].offered), hi = x(steps.at(-1)!.offered);
   const objectives = c.objective.map(parseThreshold).filter((t) => t.metric in LATENCY_METRICS);
   // Far beyond the knee latency is the queue's length, not the server's: clip it a little above the objective.

@@ -197,7 +197,7 @@ ${propertiesHtml(report, anchors)}
 <section id="findings"><h2>Findings (${findings.length})</h2>
 ${findings.length ? `<div class="filters"><label>show <select id="kind-filter"><option value="">every kind</option>${kinds.map((k) => `<option value="${k}">${k}</option>`).join('')}</select></label></div>` : '<p>None.</p>'}
 <p class="muted">A violation rests on words of SPEC.md (quoted as its ground) and fails the run; an assumption finding names a reading of something the spec does not show, and never fails it; an unknown is what neither the spec nor an identified reading decides, never a violation and never a pass. Values shown as *** are secrets from the profile.</p>
-${findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
+${/* every finding got an anchor above */ findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
 </section>
 ${readingsHtml(report.readings)}
 ${coverageHtml(report.coverage)}

@@ -94,6 +94,7 @@ export class ExampleStore {
 
   private async read(name: string): Promise<StoreFile | undefined> {
     try {
+      // every field is checked below before use; JSON.parse answers any
       const f = JSON.parse(await readFile(join(this.dir, name), 'utf8')) as Partial<StoreFile>;
       if (f.schema !== 'pouchproof-examples/1' || typeof f.property !== 'string' || !Array.isArray(f.cases)) return undefined;
       return { schema: f.schema, property: f.property, cases: f.cases.filter((c): c is Stored => typeof c?.replay === 'string' && typeof c.lastSeen === 'string' && typeof c.firstSeen === 'string') };

@@ -293,6 +293,7 @@ export type Readings = Partial<AssumptionSet>;
 /** How a run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
 export type ReadingsMode = 'auto' | 'defaults';
 
+// built from each entry's own default, which is one of its choices; fromEntries answers strings
 export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
 
 /** Whether `name` is an assumption of the registry. */
@@ -317,6 +318,7 @@ export function readingsOf<N extends AssumptionName>(name: N): ReadingOf<N>[] {
 
 /** The assumption's registry entry (total: every name has one). */
 export function assumptionOf(name: AssumptionName): Assumption<AssumptionName> {
+  // ASSUMPTION_BY_NAME holds every name of the registry
   return ASSUMPTION_BY_NAME.get(name)!;
 }
 

@@ -176,6 +176,7 @@ function walk(
     const fieldWords = wordsOf(node, ctx.form);
     for (const [key, f] of Object.entries(node.fields)) {
       const p = childPath(path, key);
+      // fieldWords is built from the same node's fields
       const w = fieldWords.get(key)!;
       if (f.required) out.push({ kind: 'required', path: p, section: f.section, text: `${p} is required`, clause: clauseFor('required', w), node: f.node, nullable: f.nullable, required: true });
       if (!f.nullable) out.push({ kind: 'not-null', path: p, section: f.section, text: `${p} is not nullable`, clause: clauseFor('not-null', w), node: f.node, nullable: false, required: f.required });

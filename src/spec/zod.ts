@@ -136,6 +136,7 @@ export interface SchemaIssue {
 export function issuesOf(schema: z.ZodType, value: unknown): SchemaIssue[] {
   const r = schema.safeParse(value);
   if (r.success) return [];
+  // every error function of build() answers a ConstraintKind as the issue's message
   return r.error.issues.map((i) => ({ kind: i.message as ConstraintKind, path: templatePath(i.path), at: i.path }));
 }
 
@@ -152,6 +153,7 @@ const cache = new Map<string, unknown>();
 
 export function schemasOf<E extends Endpoint>(e: E, options: SchemaOptions = {}): EndpointSchemas<E> {
   const key = `${e.id}|${JSON.stringify({ ...DEFAULT_SCHEMA_OPTIONS, ...options })}`;
+  // each entry was built from the endpoint its key names (see the cache's comment)
   const cached = cache.get(key) as EndpointSchemas<E> | undefined;
   if (cached) return cached;
   const s: EndpointSchemas<E> = Object.freeze({

@@ -147,6 +147,7 @@ function runSync(ref: CommandRef, src: SecretSource): Ran {
   try {
     return { stdout: execFileSync(ref.command[0], ref.command.slice(1), { ...options(ref, src), stdio: ['ignore', 'pipe', 'pipe'] }) };
   } catch (e) {
+    // execFileSync throws an Error with the child's status and output
     return { error: e as NonNullable<Ran['error']> };
   }
 }

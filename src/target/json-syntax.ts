@@ -35,6 +35,7 @@ class Scanner {
   fail(expected: string): never {
     const { text, i } = this;
     if (i >= text.length) throw new Stop(i, `unexpected end of input, expected ${expected}`);
+    // i is within text (checked on the line above)
     const c = text.codePointAt(i)!;
     const shown = c >= 0x21 && c < 0x7f ? `'${String.fromCodePoint(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
     throw new Stop(i, `unexpected ${shown}, expected ${expected}`);

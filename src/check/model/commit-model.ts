@@ -70,6 +70,7 @@ export class PouchModel {
 
   /** Artifacts whose head is known, the one touched last first. */
   usable(): ArtifactModel[] {
+    // touched holds only ids registered in byId when first touched
     return this.touched.filter((id) => !this.lost.has(id)).map((id) => this.byId.get(id)!);
   }
 

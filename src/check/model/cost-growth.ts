@@ -154,6 +154,7 @@ function shuffler(seed: number): <T>(xs: readonly T[]) => T[] {
     const out = [...xs];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
+      // i and j are within out (a Fisher-Yates swap); its element type admits undefined
       [out[i], out[j]] = [out[j]!, out[i]!];
     }
     return out;
@@ -249,6 +250,7 @@ async function measureOnce(m: Measurement, deadline: number): Promise<Measured> 
     // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
     const at = fastest.get(size)!;
     if (base !== undefined && reached !== undefined) {
+      // the baseline size is measured first, so it has a fastest time
       const now = fastest.get(d.baseline)!;
       const excess = at - now - predicted;
       if (excess >= Math.max(OUTLIER_MIN_MS, OUTLIER_BASELINES * now) && at - now > OUTLIER_FACTOR * Math.max(predicted, 0)) {
@@ -270,6 +272,7 @@ async function measureOnce(m: Measurement, deadline: number): Promise<Measured> 
 }
 
 function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): CostEvidence {
+  // asked only for sizes that were measured, each of which has a fastest time
   const point = (size: number): CostPoint => ({ size, ms: fastest.get(size)! });
   return judgeCost(point(d.baseline), d.sizes.filter((s) => fastest.has(s)).map(point));
 }

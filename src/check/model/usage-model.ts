@@ -12,7 +12,9 @@ export type UsageRow = UsageRowValue;
 
 export type KeyReading = UsageKeyReading;
 export type StoredReading = ReadingOf<'usage-stored-meaning'>;
+// the registry's choices of usage-row-key are its readings; choices are typed as plain strings
 export const KEY_READINGS = assumptionOf('usage-row-key').choices.map((c) => c.value) as readonly KeyReading[];
+// the registry's choices of usage-stored-meaning are its readings; choices are typed as plain strings
 export const STORED_READINGS = assumptionOf('usage-stored-meaning').choices.map((c) => c.value) as readonly StoredReading[];
 
 /** The key of the registry's default reading: what the generators draw collisions over. */

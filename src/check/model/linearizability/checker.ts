@@ -61,17 +61,23 @@ function byTime(a: Node, b: Node): number {
 }
 
 function lift(n: Node): void {
+  // a call node is always linked to its return node (eventList)
   const m = n.match!;
+  // every listed node has a prev: the list starts at a sentinel head
   n.prev!.next = n.next;
   if (n.next) n.next.prev = n.prev;
+  // the return node is listed too, after the sentinel head
   m.prev!.next = m.next;
   if (m.next) m.next.prev = m.prev;
 }
 
 function unlift(n: Node): void {
+  // a call node is always linked to its return node (eventList)
   const m = n.match!;
+  // the return node had a prev when lifted, and lift keeps it
   m.prev!.next = m;
   if (m.next) m.next.prev = m;
+  // the call node had a prev when lifted, and lift keeps it
   n.prev!.next = n;
   if (n.next) n.next.prev = n;
 }

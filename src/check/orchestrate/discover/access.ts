@@ -62,6 +62,7 @@ export async function probeHeadSeq(scope: Scope, embedded: boolean): Promise<Pro
   const env = scope.env;
   const missing = missingCapability(env.profile, 'account-changes', { embedded }) ?? (env.identity('browser') ? undefined : NO_BROWSER);
   if (missing) return [notObservable('head-seq-semantics', `not probed: ${missing}`)];
+  // the plain changeUnlock body is 4.6's object with its required statements array
   const plain = plainRequest('changeUnlock').body as { statements: unknown[] };
   const change = async (what: string, n: number): Promise<number | undefined> => {
     const statements = Array.from({ length: n }, () => plain.statements[0]);

@@ -30,6 +30,7 @@ export async function createOne(scope: Scope, what: string, pouchId: string, for
 const FORMS: readonly JwsForm[] = choicesOf('jws-form');
 
 function pick<T>(list: readonly T[]): T {
+  // callers pass a non-empty list; the index is within it
   return list[Math.floor(Math.random() * list.length)]!;
 }
 
