@@ -250,8 +250,7 @@ async function measureOnce(m: Measurement, deadline: number): Promise<Measured> 
     // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
     const at = fastest.get(size)!;
     if (base !== undefined && reached !== undefined) {
-      // the baseline size is measured first, so it has a fastest time
-      const now = fastest.get(d.baseline)!;
+      const now = fastest.get(d.baseline)!; // the baseline size is measured first, so it has a fastest time
       const excess = at - now - predicted;
       if (excess >= Math.max(OUTLIER_MIN_MS, OUTLIER_BASELINES * now) && at - now > OUTLIER_FACTOR * Math.max(predicted, 0)) {
         return { outlier: { size, ms: at, predicted: now + predicted }, reached: size, fastest, requests };
