@@ -45,6 +45,12 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A value drawn from an object node (every body and envelope node is one); throws, naming `what`, if the model ever says otherwise. */
+export function objectValue(v: Json, what: string): JsonObject {
+  if (!isObject(v)) throw new Error(`pouchproof: ${what} drew a value that is not a JSON object`);
+  return v;
+}
+
 /**
  * Resolves a template path against a value, choosing the item of each array level by
  * `picks[i] % length`. Undefined when a container on the way is missing or an array is empty.

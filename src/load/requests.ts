@@ -2,7 +2,7 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, errorCode, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BodySigner } from '../target/signing.ts';
@@ -91,8 +91,7 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
   if (res instanceof AbandonedError) return { ok: false, units: 0, reason: res.reason, error: true };
   if (res instanceof ConnectionSetupError) return { ok: false, units: 0, reason: `transport: ${res.message}`, error: true };
   if (res instanceof Error) {
-    // undici's and Node's errors carry a code; Error's type does not list it
-    const code = (res as { code?: string }).code ?? '';
+    const code = errorCode(res) ?? '';
     const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;
     return { ok: false, units: 0, reason: why, error: true };
   }
@@ -104,8 +103,8 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
 function success(res: LoadResponse | Error): LoadResponse | RequestOutcome {
   const failed = failureOf(res);
   if (failed) return failed;
-  // res is not an Error here (returned above), so it is the response
-  const r = res as LoadResponse;
+  if (res instanceof Error) throw new Error(`pouchproof: failureOf judges every error, yet not ${res.name}`);
+  const r = res;
   if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
   return r;
 }
