@@ -130,7 +130,8 @@ function announce(ref: RunningReference, profilePath: string, readings: Readings
   const active = readingsList(ref.readings).map(keyOf);
   const nemesisOnly = faults.filter(isNemesisOnly);
   // Readings a fault *is* are the defect under test: the suite is not told to assume them.
-  const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
+  const required: Readings = Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings);
+  const judged = readingsList(required).map(keyOf);
   process.stdout.write(
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
