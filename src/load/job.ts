@@ -84,7 +84,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, onLive
     ...(live ? { observer: live } : {}),
   }).finally(() => clearInterval(ticker));
   // The last snapshot holds every request, so the counters end equal to the run's totals.
-  if (live) onLive!(live.snapshot());
+  if (live && onLive) onLive(live.snapshot());
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {
     const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs, undefined, job.profile);

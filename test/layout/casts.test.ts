@@ -12,11 +12,11 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Issue 32 started at 342 `as` and 396 `!`. What is left (docs/CONTRIBUTING.md, "Casts"): 51 `as` and
- * 43 `!` that say why, and 36 `as` and 55 `!` in the folders below, which were being rewritten
+ * 39 `!` that say why, and 36 `as` and 55 `!` in the folders below, which were being rewritten
  * elsewhere when the rest was narrowed. Lower a ceiling whenever a change takes casts away.
  */
 const MAX_AS = 87;
-const MAX_NON_NULL = 98;
+const MAX_NON_NULL = 94;
 const ROOTS = ['src', 'properties'];
 
 /**
