@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { assumptionMismatch, dataOf, violation } from '../src/check/judge/judge.ts';
 import { READING_FREE, readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
-import { validRequest, type JsonObject } from '../src/gen/index.ts';
+import { isObject, validRequest, type JsonObject } from '../src/gen/index.ts';
 import { PATTERNS } from '../src/spec/index.ts';
 import { withData } from '../src/target/client.ts';
 import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
@@ -99,7 +99,7 @@ const headSeq = defineProperty({
         const shape = envelopeOutcome('changeUnlock', ex);
         return shape.ok ? violation(HEAD_SEQ, `master-password change ${i + 1} answered head_seq ${JSON.stringify(seq)}`) : shape;
       }
-      const statements = Array.isArray((s.body as { statements?: unknown }).statements) ? (s.body as { statements: unknown[] }).statements.length : 0;
+      const statements = isObject(s.body) && Array.isArray(s.body.statements) ? s.body.statements.length : 0;
       if (last !== undefined) {
         const perChange = seq > last;
         const perStatement = statements > 0 ? seq > last : seq >= last;

@@ -56,7 +56,7 @@ const credentialsRequired = defineProperty({
     if (!refused.ok || c.endpoint !== 'commitOperations') return refused;
     // A refused commit applies nothing: its artifact is still free.
     const body = s.body as { ops: { artifact_id: string; revision_id: string }[] };
-    return proveNothingApplied(ctx, s.params['pouchId']!, body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id, revision: o.revision_id })), what, { assumption: 'credentials-required' });
+    return proveNothingApplied(ctx, s.params['pouchId'], body.ops.slice(0, 1).map((o) => ({ artifact: o.artifact_id, revision: o.revision_id })), what, { assumption: 'credentials-required' });
   },
 });
 
@@ -98,7 +98,7 @@ const crossAccount = defineProperty({
     if (kind === 'operation-id') return reusedOperationId(ctx, pouch);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
-    const a = artifacts[0]!;
+    const a = artifacts[0];
     const foreign =
       kind === 'create'
         ? op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })

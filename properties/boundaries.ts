@@ -77,7 +77,7 @@ const boundariesAccepted = defineProperty({
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
       const o = await mustAccept(ctx, endpoint, ex, s, {
         what: `${endpoint} with ${c.path} at ${c.variant} (${c.constraint.text})`,
-        ...(c.assumption ? { situations: situationsOf(c.assumption as AssumptionName, c.constraint.scope === 'params' ? `params.${c.constraint.path}` : c.constraint.path) } : {}),
+        ...(c.assumption ? { situations: situationsOf(c.assumption, c.constraint.scope === 'params' ? `params.${c.constraint.path}` : c.constraint.path) } : {}),
       });
       if (!o.ok) return o;
     }

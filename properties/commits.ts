@@ -98,7 +98,7 @@ const staleBaseRejected = defineProperty({
     const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
-    const a = artifacts[0]!;
+    const a = artifacts[0];
     const history = [a.head];
     for (let i = 0; i < c.moves; i++) {
       const moved = await extend(ctx, pouch, a, `moving the head (update ${i + 1})`, onMoved);
@@ -106,7 +106,7 @@ const staleBaseRejected = defineProperty({
       history.push(a.head);
     }
     if (c.stale === 'other-pouch') return otherPouch(ctx, pouch, a, c.type);
-    const base = c.stale === 'unknown' ? ctx.uuid() : c.stale === 'first' ? history[0]! : history[history.length - 2]!;
+    const base = c.stale === 'unknown' ? ctx.uuid() : c.stale === 'first' ? history[0] : history[history.length - 2];
     const stale = op(ctx, { type: c.type, artifact: a.id, revision: ctx.uuid(), base });
     const ex = await commit(ctx, pouch, [stale]);
     return staleRefused(ctx, pouch, a, ex, stale, `a ${c.type} on a ${c.stale} base instead of the head`);
@@ -126,7 +126,7 @@ const createExistingRejected = defineProperty({
     const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
-    const a = artifacts[0]!;
+    const a = artifacts[0];
     if (c.before === 'new-with-base') {
       // The base names a real revision (of another artifact), so only the create's own rule can refuse it.
       const based = op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: a.head });
@@ -169,7 +169,7 @@ const revisionReuseRejected = defineProperty({
     const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
-    const a = artifacts[0]!;
+    const a = artifacts[0];
     const first = a.head;
     let ops: Op[];
     if (c.reuse === 'own-head') {
@@ -208,12 +208,12 @@ const revisionReuseRejected = defineProperty({
     const reuser = f.ops[c.reuse === 'same-batch' ? 1 : 0];
     // Two ops naming one artifact and one revision id cannot be told apart by their results: the reuse
     // applied only if a success lists both as applied.
-    const same = (x: Record<string, unknown>): boolean => x['status'] === 'applied' && namesId(x['artifact_id'], a.id) && namesId(x['revision_id'], ops[1]!.revision_id);
+    const same = (x: Record<string, unknown>): boolean => x['status'] === 'applied' && namesId(x['artifact_id'], a.id) && namesId(x['revision_id'], ops[1].revision_id);
     const reused = c.reuse === 'own-same-batch' ? (ex.response?.status ?? 500) < 300 && resultsOf(ex).filter(same).length >= 2 : reuser === 'applied';
     if (reused && !(crossArtifact && perArtifact)) {
       notes.add(assumptionMismatch('revision-id-unique', `${what}: applied (${f.answer})`));
       // Reusing a revision id moved the head: the next proof uses what the target now holds.
-      if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0]!.revision_id;
+      if (c.reuse !== 'other-artifact' && c.reuse !== 'same-batch') a.head = ops[0].revision_id;
     } else if (f.batch === 'refused') notes.add(f.conflictForm);
     // own-same-batch: its first op is valid alone and its reuse cannot apply without it, so a head
     // found at their revision after a refusal is the first op applied alone: a batch applied in part
@@ -242,7 +242,7 @@ const batchChains = defineProperty({
       heads.push(a);
     }
     c.chain.forEach((type, i) => {
-      const a = heads[i % heads.length]!;
+      const a = heads[i % heads.length];
       const next = ctx.uuid();
       ops.push(op(ctx, { type, artifact: a.id, revision: next, base: a.head }));
       a.head = next;
@@ -304,8 +304,9 @@ const seqIncreasing = defineProperty({
 /** seq and high_water per op, in op order, from the results the commit judge matches to them; undefined when one is missing. */
 function seqsOf(ex: Exchange, ops: readonly Op[]): { seq: number; high: number }[] | undefined {
   const results = resultsFor(ex, ops);
-  if (!results || results.length !== ops.length || results.some((r) => r === undefined)) return undefined;
-  return results.map((r) => ({ seq: Number(r!['seq']), high: Number(r!['high_water']) }));
+  const present = results?.filter((r) => r !== undefined);
+  if (!results || !present || results.length !== ops.length || present.length !== results.length) return undefined;
+  return present.map((r) => ({ seq: Number(r['seq']), high: Number(r['high_water']) }));
 }
 
 type Conflict = 'stale-base' | 'create-existing' | 'reused-revision';
@@ -334,7 +335,7 @@ const atomicBatch = defineProperty({
     const pouch = await lawPouch(ctx, c.via);
     const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
     if (outcome) return outcome;
-    const x = artifacts[0]!;
+    const x = artifacts[0];
     const first = x.head;
     const moved = await extend(ctx, pouch, x, 'moving the head', onMoved);
     if (!moved.ok) return moved;
@@ -379,7 +380,7 @@ const atomicBatch = defineProperty({
       const free = await proveNothingApplied(ctx, pouch.id, fresh.map((a) => ({ artifact: a.id, revision: a.head })), said, { assumption: 'batch-atomicity' });
       if (!free.ok) return notes.result(free);
     }
-    return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved, [ops[c.at]!.revision_id]));
+    return notes.result(await extend(ctx, pouch, x, 'an update on the conflicting artifact\'s head', onMoved, [ops[c.at].revision_id]));
   },
 });
 

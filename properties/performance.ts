@@ -148,6 +148,7 @@ export const PROBES: readonly CostProbe[] = [
       const response: JsonObject = {};
       for (let i = 0; i < n; i++) response[`k${i.toString(36)}`] = 0;
       const plain = plainRequest('registerPasskey');
+      // plainRequest's body for registerPasskey is the endpoint's object body (4.4), typed Json by the generic builder
       const s = prepare(ctx, 'registerPasskey', { params: plain.params, body: { ...(plain.body as JsonObject), response } });
       return { send: () => ctx.call({ endpoint: 'registerPasskey', params: s.params, body: s.body }), unlike: served(`a passkey registration whose response has ${n} members`) };
     },

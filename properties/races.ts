@@ -36,14 +36,14 @@ async function burst(ctx: CaseContext, pouch: Pouch, a: Artifact, n: number, typ
   const ops = Array.from({ length: n }, () => op(ctx, { type, artifact: a.id, revision: ctx.uuid(), base: a.head }));
   const times = ops.map(() => ({ call: performance.now(), ret: 0 }));
   const calls = ops.map(async (o, i) => {
-    times[i]!.call = performance.now();
+    times[i].call = performance.now();
     const ex = await commit(ctx, pouch, [o], {
       gate,
       onHeld: () => {
         if (++held === n) allHeld();
       },
     });
-    times[i]!.ret = performance.now();
+    times[i].ret = performance.now();
     return ex;
   });
   const timer = setTimeout(allHeld, HOLD_WAIT_MS);
@@ -58,7 +58,7 @@ function recordBurst(ctx: CaseContext, title: string, a: Artifact, created: { ca
   if (!ctx.recordHistory) return;
   const log = new HistoryLog();
   log.record({ client: 'setup', ops: [op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null })], fates: ['applied'], ...created });
-  for (const [i, o] of b.ops.entries()) log.record({ client: `client-${i + 1}`, ops: [o], fates: outcomes[i]!.ops, ...b.times[i]! });
+  for (const [i, o] of b.ops.entries()) log.record({ client: `client-${i + 1}`, ops: [o], fates: outcomes[i].ops, ...b.times[i] });
   ctx.recordHistory(log.recorded(title, checkLinearizable(CAS_MODEL, log.ops, { maxSteps: CHECK_STEPS, minimise: false })));
 }
 
@@ -81,12 +81,12 @@ const oneWinner = defineProperty({
       const t0 = performance.now();
       const { artifacts, outcome } = await createArtifacts(ctx, pouch, 1);
       if (outcome) return outcome;
-      const a = artifacts[0]!;
+      const a = artifacts[0];
       const created = { call: t0, ret: performance.now() };
       const sent = await burst(ctx, pouch, a, n, c.type);
       const { exchanges, ops } = sent;
-      const outcomes = exchanges.map((ex, i) => fates(ctx, ex, [ops[i]!]));
-      const applied = outcomes.flatMap((f, i) => (f.ops[0] === 'applied' ? [ops[i]!.revision_id] : []));
+      const outcomes = exchanges.map((ex, i) => fates(ctx, ex, [ops[i]]));
+      const applied = outcomes.flatMap((f, i) => (f.ops[0] === 'applied' ? [ops[i].revision_id] : []));
       const unknown = outcomes.filter((f) => f.ops[0] === 'unknown').length;
       const what = `burst ${b + 1}: ${n} concurrent ${c.type}s on the same base`;
       recordBurst(ctx, what, a, created, sent, outcomes);
@@ -97,11 +97,11 @@ const oneWinner = defineProperty({
         // None won: is a lone update on that head taken at all? (extend sends the control when it is not.)
         const lone = await extend(ctx, pouch, a, `${what}: none applied; a lone update on the same head afterwards`, { assumption: 'op-semantics' }, ops.map((o) => o.revision_id));
         if (!lone.ok) return notes.result(lone);
-        notes.add({ ok: false, kind: 'assumption', assumption: 'op-semantics', message: `${what}: none applied, though a lone update on the same head does (${outcomes[0]!.answer})` });
+        notes.add({ ok: false, kind: 'assumption', assumption: 'op-semantics', message: `${what}: none applied, though a lone update on the same head does (${outcomes[0].answer})` });
         continue;
       }
       if (applied.length === 1) {
-        a.head = applied[0]!;
+        a.head = applied[0];
         const proof = await extend(ctx, pouch, a, `${what}: an update on the winner's revision`, { judgement: STALE_NOT_APPLIED }, ops.map((o) => o.revision_id).filter((r) => r !== applied[0]));
         if (!proof.ok) return notes.result(proof);
       }
@@ -178,6 +178,7 @@ class Views {
     for (let c = 0; c < clients; c++) for (const a of artifacts) this.seen.set(`${c} ${a.id}`, [a.head]);
   }
   private list(client: number, artifact: string): string[] {
+    // set for every client and artifact in the constructor; only those are asked for
     return this.seen.get(`${client} ${artifact}`)!;
   }
   saw(client: number, artifact: string, revision: string): void {
@@ -191,7 +192,7 @@ class Views {
   }
   base(client: number, artifact: string, stale: boolean): string {
     const l = this.list(client, artifact);
-    return stale && l.length >= 2 ? l[l.length - 2]! : l[l.length - 1]!;
+    return stale && l.length >= 2 ? l[l.length - 2] : l[l.length - 1];
   }
 }
 
@@ -263,8 +264,8 @@ const linearizable = defineProperty({
     const lost = { commits: 0, of: 0 };
     for (let r = 0; r < plan.rounds; r++) {
       const commits = Array.from({ length: clients }, (_, c) => {
-        const s = plan.steps[(r * clients + c) % plan.steps.length]!;
-        const targets = [s.artifact, ...(s.pair === null ? [] : [s.pair])].map((i) => artifacts[i % artifacts.length]!);
+        const s = plan.steps[(r * clients + c) % plan.steps.length];
+        const targets = [s.artifact, ...(s.pair === null ? [] : [s.pair])].map((i) => artifacts[i % artifacts.length]);
         const ops = [...new Set(targets)].map((a, k) => {
           if (s.look) views.look(c, a.id);
           return op(ctx, { type: k === 0 ? s.type : 'update', artifact: a.id, revision: ctx.uuid(), base: views.base(c, a.id, s.stale && k === 0) });

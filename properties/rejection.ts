@@ -7,8 +7,8 @@ import { judgeServed } from '../src/check/judge/controls.ts';
 import { assumptionMismatch, expectRejected, Notes, unexpected, type Blame } from '../src/check/judge/judge.ts';
 import { constraintJudgement, READING_FREE, readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type CoverageCase, type Outcome, type Property } from '../src/check/property.ts';
-import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
-import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, toZod, UsageRow as UsageRowNode, type AssumptionName, type Constraint } from '../src/spec/index.ts';
+import { allViolations, breaksOnlyItsLabel, coverageViolations, isObject, parseJsonValue, violationSpecs, violationsFor, type Json, type ViolationCase } from '../src/gen/index.ts';
+import { assumptionOf, LIMITS, PATTERNS, REQUEST_CONSTRAINTS, issuesOf, must, toZod, UsageRow as UsageRowNode, type Constraint } from '../src/spec/index.ts';
 import { browserCommits, commit, createArtifacts, fates, op, pouchFor, proveNothingApplied, type Op } from './support/commits.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { sampleUuidConstraints } from './boundaries.ts';
@@ -28,8 +28,8 @@ const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
 
 /** Whom accepting a violation case blames: the reading its label rests on, or its constraint's own clause. */
 function blameOf(c: ViolationCase): Blame {
-  if (c.label.assumption) return { assumption: c.label.assumption as AssumptionName };
-  return { judgement: ENFORCED, clause: CONSTRAINT_BY_ID.get(c.label.constraintId)!.clause };
+  if (c.label.assumption) return { assumption: c.label.assumption };
+  return { judgement: ENFORCED, clause: must(CONSTRAINT_BY_ID.get(c.label.constraintId), `violation cases are labelled with constraints of the inventory (${c.label.constraintId})`).clause };
 }
 
 interface Target {
@@ -77,7 +77,7 @@ const arbSweep: fc.Arbitrary<ViolationCase[]> = fc.noBias(fc.integer({ min: 0, m
 
 /** Whether the profile's readings make this label a violation at all. */
 function inForce(ctx: CaseContext, c: ViolationCase): boolean {
-  const name = c.label.assumption as AssumptionName | undefined;
+  const name = c.label.assumption;
   if (!name) return true;
   return ctx.assumptions[name] === assumptionOf(name).default;
 }
@@ -90,8 +90,9 @@ function judgeRefusal(ctx: CaseContext, c: ViolationCase, ex: Exchange, via = ''
   const what = `${c.label.endpoint}${via} with ${c.label.description}`;
   // A 2xx with ok true may still refuse every op (a per-op status); a 2xx with ok false refuses the request (expectRejected judges its form).
   if (c.label.endpoint === 'commitOperations' && ex.verdict === 'accepted') {
-    const body = (ex.request.body.length ? JSON.parse(new TextDecoder().decode(ex.request.body)) : {}) as { ops?: unknown };
-    const ops = (Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as unknown as Op[];
+    const body = ex.request.body.length ? parseJsonValue(new TextDecoder().decode(ex.request.body)) : {};
+    // The ops as sent (this case's own body, built from Op values); fates reads their ids.
+    const ops = (isObject(body) && Array.isArray(body.ops) ? body.ops.filter(isObject) : []) as Op[];
     const f = fates(ctx, ex, ops);
     if (ops.length > 0 && f.ops.every((x) => x === 'refused')) {
       return assumptionMismatch('conflict-behaviour', `${what}: answered ${f.answer}, every op marked not applied, instead of a 4xx`);
@@ -129,9 +130,9 @@ const everyViolation = (): readonly CoverageCase<ViolationCase[]>[] =>
  * valid request is (controls, readings, the field's clause); a twin the run's readings expect
  * refused shows nothing either way.
  */
-async function twinServed(ctx: CaseContext, c: ViolationCase): Promise<Outcome> {
+async function twinServed(ctx: CaseContext, c: ViolationCase, twin: NonNullable<ViolationCase['twin']>): Promise<Outcome> {
   const endpoint = c.label.endpoint;
-  const s = prepare(ctx, endpoint, c.twin!);
+  const s = prepare(ctx, endpoint, twin);
   const ex = await ctx.call({ endpoint, params: s.params, body: s.body });
   const what = `the twin of ${endpoint} with ${c.label.description} (the same request with ${c.label.constraintId} met)`;
   const o = await judgeServed(ctx, endpoint, s, ex, { what });
@@ -158,8 +159,8 @@ const violationsRejected = defineProperty({
       const o = await refused(ctx, c);
       // Each constraint variant that fails is a finding of its own (random-phase.ts).
       if (!o.ok) return o.kind === 'violation' || o.kind === 'server-error' ? { ...o, part: `${c.label.constraintId} ${c.label.variant}` } : o;
-      if (PAIRED.has(c)) {
-        const pair = await twinServed(ctx, c);
+      if (PAIRED.has(c) && c.twin) {
+        const pair = await twinServed(ctx, c, c.twin);
         if (!pair.ok) return pair;
       }
     }
@@ -207,7 +208,7 @@ const rowSchema = toZod(UsageRowNode);
 
 /** After a refused usage report: its valid rows, sent alone, are all new to the source. */
 async function usageLeftNothing(ctx: CaseContext, sourceId: string, body: Json, onStored: Blame): Promise<Outcome> {
-  const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r) => issuesOf(rowSchema, r).length === 0) as unknown as UsageRow[];
+  const rows = (isObject(body) && Array.isArray(body.rows) ? body.rows : []).filter((r): r is UsageRow => issuesOf(rowSchema, r).length === 0);
   const byKey = new Map<string, UsageRow>();
   for (const r of rows) if (!byKey.has(rowKey(r))) byKey.set(rowKey(r), r);
   const valid = [...byKey.values()].slice(0, LIMITS.usageRowsPerRequest.max);
@@ -260,7 +261,7 @@ const noSideEffect = defineProperty({
       if (outcome) return outcome;
       // Valid creates first, the conflicting create of an existing artifact last.
       const ops = Array.from({ length: c.size - 1 }, () => op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }));
-      ops.push(op(ctx, { type: 'create', artifact: artifacts[0]!.id, revision: ctx.uuid(), base: null }));
+      ops.push(op(ctx, { type: 'create', artifact: artifacts[0].id, revision: ctx.uuid(), base: null }));
       const ex = await commit(ctx, pouch, ops);
       const what = `a batch of ${c.size} ops whose last op creates an existing artifact`;
       const u = unexpected(ex, what);
@@ -270,7 +271,7 @@ const noSideEffect = defineProperty({
       if (f.batch !== 'refused' || ctx.assumptions['batch-atomicity'] === 'per-op') return notApplicable(`${what}: not refused as a whole (${f.answer}); what it applied is commits.atomic-batch's to judge`);
       const notes = new Notes();
       notes.add(f.conflictForm);
-      return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) } as unknown as Json, what, { assumption: 'batch-atomicity' }));
+      return notes.result(await commitLeftNothing(ctx, pouch.id, { ops: ops.slice(0, -1) }, what, { assumption: 'batch-atomicity' }));
     }
     const v = c.violation;
     if (!inForce(ctx, v)) return notApplicable(`${v.label.constraintId} is not in force under the run's reading of ${v.label.assumption}`);
@@ -282,8 +283,8 @@ const noSideEffect = defineProperty({
     if (!r.ok && r.kind !== 'assumption') return r;
     const notes = new Notes();
     notes.add(r);
-    if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId']!, s.body, what, blameOf(v)));
-    return notes.result(await usageLeftNothing(ctx, s.params['sourceId']!, s.body, blameOf(v)));
+    if (endpoint === 'commitOperations') return notes.result(await commitLeftNothing(ctx, s.params['pouchId'], s.body, what, blameOf(v)));
+    return notes.result(await usageLeftNothing(ctx, s.params['sourceId'], s.body, blameOf(v)));
   },
   describe: (c) => (c.kind === 'conflict' ? `conflicting batch of ${c.size}` : `${c.violation.label.constraintId} ${c.violation.label.variant}`),
 });

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { expectRejected } from '../src/check/judge/judge.ts';
 import { constraintJudgement, specJudgement } from '../src/check/judge/judgements.ts';
 import { defineProperty, notApplicable, type Property } from '../src/check/property.ts';
-import { arbitraryOf, type Json, type JsonObject } from '../src/gen/index.ts';
-import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, type Constraint, type EndpointId, type LimitName } from '../src/spec/index.ts';
+import { arbitraryOf, isObject, type Json, type JsonObject } from '../src/gen/index.ts';
+import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, must, type Constraint, type EndpointId, type LimitName } from '../src/spec/index.ts';
 import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 
@@ -38,11 +38,11 @@ const LENGTH_OF: Readonly<Record<Exclude<Field, 'key_gen'>, LimitName>> = {
 };
 
 /** A character the roster alphabet excludes. */
-const OUTSIDE = ['+', '/', '=', '.'].find((ch) => !CHARSETS.base64url.chars.includes(ch))!;
+const OUTSIDE = must(['+', '/', '=', '.'].find((ch) => !CHARSETS.base64url.chars.includes(ch)), 'base64url holds none of + / = .');
 
 function breachValue(field: Field, breach: Breach): Json {
-  if (field === 'key_gen') return LIMITS.keyGen.min! - 1;
-  const max = LIMITS[LENGTH_OF[field]].max!;
+  if (field === 'key_gen') return LIMITS.keyGen.min - 1;
+  const max = LIMITS[LENGTH_OF[field]].max;
   return breach === 'too-long' ? 'A'.repeat(max + 1) : `AB${OUTSIDE}CD`;
 }
 
@@ -58,8 +58,8 @@ const arbCase: fc.Arbitrary<Case> = fc.record({
   endpoint: fc.constantFrom('approveDevice' as const, 'registerPasskey' as const, 'changeUnlock' as const),
   field: fc.constantFrom<Field>('statement', 'signature', 'hpke_enc', 'ciphertext', 'envelope-signature', 'key_gen'),
   breach: fc.constantFrom<Breach>('too-long', 'outside-alphabet'),
-  statement: arbitraryOf(Statement, { mode: 'lean' }) as fc.Arbitrary<JsonObject>,
-  envelope: arbitraryOf(KeyEnvelope, { mode: 'lean' }) as fc.Arbitrary<JsonObject>,
+  statement: arbitraryOf(Statement, { mode: 'lean' }).filter(isObject),
+  envelope: arbitraryOf(KeyEnvelope, { mode: 'lean' }).filter(isObject),
 });
 
 /** The statement and envelope with the breach applied. */
@@ -67,7 +67,7 @@ function breached(c: Case): { statement: JsonObject; envelope: JsonObject; clean
   const value = breachValue(c.field, c.breach);
   // Start from values valid inside the roster too, so the breach is the only difference.
   const statement: JsonObject = { ...c.statement, statement: 'c3RhdGVtZW50', signature: 'c2lnbmF0dXJl' };
-  const envelope: JsonObject = { ...c.envelope, key_gen: LIMITS.keyGen.min!, hpke_enc: 'ZW5j', ciphertext: 'Y2lwaGVy', signature: 'c2lnbmF0dXJl' };
+  const envelope: JsonObject = { ...c.envelope, key_gen: LIMITS.keyGen.min, hpke_enc: 'ZW5j', ciphertext: 'Y2lwaGVy', signature: 'c2lnbmF0dXJl' };
   const cleanStatement = { ...statement };
   if (c.field === 'statement' || c.field === 'signature') statement[c.field] = value;
   else if (c.field === 'envelope-signature') envelope['signature'] = value;
@@ -99,7 +99,7 @@ const limitsOnlyInRoster = defineProperty({
     // Without `account-changes`, the 4.6 cases are judged at 4.4 instead: the same statements, no password change.
     const c: Case = drawn.endpoint === 'changeUnlock' && !ctx.allows('account-changes') ? { ...drawn, endpoint: 'registerPasskey' } : drawn;
     const { statement, envelope, cleanStatement } = breached(c);
-    const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min! - 1}` : c.breach}`;
+    const what = `${c.field} ${c.field === 'key_gen' ? `= ${LIMITS.keyGen.min - 1}` : c.breach}`;
     const outside = prepare(ctx, c.endpoint, { params: paramsFor(c.endpoint, ctx.uuid()), body: bodyOutsideRoster(c, statement, envelope) });
     const ex = await ctx.call({ endpoint: c.endpoint, params: outside.params, body: outside.body });
     const accepted = await mustAccept(ctx, c.endpoint, ex, outside, { what: `${c.endpoint} with a statement or envelope whose ${what} (a roster-only limit)`, field: PLAIN_OUTSIDE });
@@ -110,7 +110,7 @@ const limitsOnlyInRoster = defineProperty({
       c.field === 'statement' || c.field === 'signature' ? { statements: [statement] } : { statements: [cleanStatement], key_envelopes: [envelope] };
     const inside = prepare(ctx, 'revokeBrowser', { params: { id: ctx.uuid() }, body: { roster } });
     const ex2 = await ctx.call({ endpoint: 'revokeBrowser', params: inside.params, body: inside.body });
-    const rc = rosterConstraint(c.field, c.breach)!;
+    const rc = must(rosterConstraint(c.field, c.breach), `the inventory lists a roster constraint for ${c.field} ${c.breach}`);
     return expectRejected(ex2, { what: `a revoke roster whose ${what}`, blame: { judgement: ROSTER_LIMITS, clause: rc.clause }, assumptions: ctx.assumptions });
   },
   describe: (c) => `${c.endpoint}: ${c.field} ${c.breach}`,

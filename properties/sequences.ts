@@ -81,12 +81,12 @@ const jsonOf = (r: Record<string, unknown> | undefined): string | undefined => (
 
 function pouchOf(world: World, p: number): { pouch: Pouch; model: PouchModel; p: number } {
   const i = p % world.pouches.length;
-  return { ...world.pouches[i]!, p: i };
+  return { ...world.pouches[i], p: i };
 }
 
 /** A fresh name_index (2.5: exactly its stated length, base64url characters). */
 function nameIndex(ctx: CaseContext): string {
-  const n = LIMITS.nameIndexLength.max!;
+  const n = LIMITS.nameIndexLength.max;
   let s = '';
   while (s.length < n) s += ctx.uuid().replace(/-/g, '');
   return s.slice(0, n);
@@ -149,7 +149,7 @@ function pick(world: World, p: number, k: number, o: { readonly deleted?: boolea
   // A restore is drawn onto a deleted artifact where there is one: a stale base there is what "bring back that revision" misreads.
   const deleted = o.deleted ? usable.filter((x) => x.deleted && x.revisions.length >= 2) : [];
   const from = deleted.length > 0 ? deleted : usable;
-  const a = from[k % from.length]!;
+  const a = from[k % from.length];
   return { a, label: `artifact ${model.ordinal(a.id)} of pouch ${model.label}` };
 }
 
@@ -174,7 +174,7 @@ class Create implements Cmd {
     const creates = Array.from({ length: this.count }, () =>
       op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, this.named ? { name_index: nameIndex(ctx) } : {}),
     );
-    const first = creates[0]!;
+    const first = creates[0];
     this.target = `pouch ${pouchOf(world, this.p).model.label}`;
     await send(world, ctx, this.p, [...creates, ...chain(ctx, first.artifact_id, first.revision_id, undefined, this.then)], this.toString());
   }
@@ -193,13 +193,13 @@ class Edit implements Cmd {
   ran = false;
   private target = '';
   check(world: Readonly<World>): boolean {
-    return pouchOf(world as World, this.p).model.usable().length > 0;
+    return pouchOf(world, this.p).model.usable().length > 0;
   }
   async run(world: World, ctx: CaseContext): Promise<void> {
     this.ran = true;
     const { a, label } = pick(world, this.p, this.k);
     this.target = label;
-    const head = a.revisions[a.revisions.length - 1]!;
+    const head = a.revisions[a.revisions.length - 1];
     await send(world, ctx, this.p, chain(ctx, a.id, head, a.revisions[a.revisions.length - 2], this.types), this.toString());
   }
   [fc.cloneMethod](): Edit {
@@ -224,9 +224,9 @@ class Conflict implements Cmd {
   ran = false;
   private target = '';
   check(world: Readonly<World>): boolean {
-    const usable = pouchOf(world as World, this.p).model.usable();
+    const usable = pouchOf(world, this.p).model.usable();
     if (usable.length === 0) return false;
-    return this.type === 'create' || this.base === 'unknown' || pick(world as World, this.p, this.k, { deleted: this.type === 'restore' }).a.revisions.length >= 2;
+    return this.type === 'create' || this.base === 'unknown' || pick(world, this.p, this.k, { deleted: this.type === 'restore' }).a.revisions.length >= 2;
   }
   [fc.cloneMethod](): Conflict {
     return new Conflict(this.p, this.k, this.type, this.base, this.beside);
@@ -236,8 +236,8 @@ class Conflict implements Cmd {
     const { a, label } = pick(world, this.p, this.k, { deleted: this.type === 'restore' });
     this.target = label;
     const n = a.revisions.length;
-    const base = this.type === 'create' ? null : this.base === 'unknown' ? ctx.uuid() : this.base === 'first' ? a.revisions[0]! : a.revisions[n - 2]!;
-    const extra: Partial<Op> = this.type === 'resolve' ? { conflict_id: ctx.uuid(), merge_parent_id: a.revisions[n - 1]! } : {};
+    const base = this.type === 'create' ? null : this.base === 'unknown' ? ctx.uuid() : this.base === 'first' ? a.revisions[0] : a.revisions[n - 2];
+    const extra: Partial<Op> = this.type === 'resolve' ? { conflict_id: ctx.uuid(), merge_parent_id: a.revisions[n - 1] } : {};
     const stale = op(ctx, { type: this.type, artifact: a.id, revision: ctx.uuid(), base }, extra);
     const fresh = op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null });
     const ops = this.beside === 'alone' ? [stale] : this.beside === 'after-a-create' ? [fresh, stale] : [stale, fresh];
@@ -263,7 +263,7 @@ class Replay implements Cmd {
   async run(world: World, ctx: CaseContext): Promise<void> {
     this.ran = true;
     world.step++;
-    const first = world.applied[this.j % world.applied.length]!;
+    const first = world.applied[this.j % world.applied.length];
     this.target = `step ${first.step}`;
     const { pouch, model } = pouchOf(world, first.p);
     const what = this.toString();
@@ -329,7 +329,7 @@ function worldFor(ctx: CaseContext): World {
   const first = pouchFor(ctx);
   const second = pouchFor(ctx);
   const list = second.id === first.id ? [first] : [first, second];
-  return { pouches: list.map((pouch, i) => ({ pouch, model: new PouchModel(POUCH_LABELS[i]!) })), applied: [], step: 0 };
+  return { pouches: list.map((pouch, i) => ({ pouch, model: new PouchModel(POUCH_LABELS[i]) })), applied: [], step: 0 };
 }
 
 // 4.2: along any sequence of commits over two pouches, an op applies only on its artifact's head, and the model predicts every answer.

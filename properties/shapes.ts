@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describeResponse, unexpected, violation } from '../src/check/judge/judge.ts';
 import { READING_FREE, SUCCESS_ENVELOPE, specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { validRequest } from '../src/gen/index.ts';
-import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, schemasOf, type EndpointId } from '../src/spec/index.ts';
+import { isObject, validRequest } from '../src/gen/index.ts';
+import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, must, schemasOf, type EndpointId } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
@@ -57,17 +57,17 @@ const OK_TRUE = specJudgement('shapes.ok-true', 'A success carries ok: true.', '
 export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
   const u = unexpected(ex);
   if (u) return u;
-  const r = ex.response!;
+  const r = must(ex.response, 'unexpected() answers for every exchange without a response');
   if (r.status < 200 || r.status >= 300 || ex.verdict === 'rejected') return PASS;
   const what = `${ENDPOINT_BY_ID[endpoint].section} success (${describeResponse(ex)})`;
-  const media = (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const media = (r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (media !== 'application/json') return violation(JSON_BODY, `${what}: content type ${JSON.stringify(r.headers['content-type'] ?? '')} is not application/json`);
   if (r.json === undefined) return violation(JSON_BODY, `${what}: the body is not JSON`);
   const issues = issuesOf(schemasOf(ENDPOINT_BY_ID[endpoint]).envelope, r.json);
   if (issues.length > 0) {
     return violation(SUCCESS_ENVELOPE, `${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issues.slice(0, 4).map((i) => `${i.path || '(body)'} (${i.kind})`).join(', ')}`);
   }
-  if ((r.json as { ok?: unknown }).ok !== true) return violation(OK_TRUE, `${what}: a success must carry ok: true`);
+  if (!isObject(r.json) || r.json.ok !== true) return violation(OK_TRUE, `${what}: a success must carry ok: true`);
   return PASS;
 }
 

@@ -3,7 +3,7 @@
  * the BLAKE3 digest of the canonical body. Without it, or with any forgery of the attack catalogue,
  * the commit is refused and applies nothing; every harmless variant of a valid signature verifies.
  */
-import { createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
+import { createPublicKey, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GROUNDS } from '../src/crypto/attack-grounds.ts';
 import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../src/crypto/attacks.ts';
@@ -12,7 +12,7 @@ import { blame, unexpected, type Blame } from '../src/check/judge/judge.ts';
 import { specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
-import { assumptionOf, CHARSETS, LIMITS, PATTERNS, type AssumptionName } from '../src/spec/index.ts';
+import { assumptionOf, CHARSETS, LIMITS, PATTERNS, must } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, proveNothingApplied, setup, type Op, type Pouch } from './support/commits.ts';
 
 /** §5: a device's commit without the header is not taken. */
@@ -29,13 +29,13 @@ const SIGNATURE_FORM = specJudgement(
  * a signed member in one case and adds an unsigned one in the other, and a server that hashes
  * only the members it knows misses the second.
  */
-function signedCase(ctx: CaseContext, withOptional = true): { pouch: Pouch; body: Record<string, unknown> } {
+function signedCase(ctx: CaseContext, withOptional = true): { pouch: Pouch; body: Record<string, unknown>; ops: Op[] } {
   const pouch = pouchFor(ctx);
   const optional = withOptional
     ? { merge_parent_id: null, name_index: CHARSETS.base64url.chars.slice(0, LIMITS.nameIndexLength.min), conflict_id: null }
     : {};
   const o: Op = op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null }, { ...optional, blob_ids: [ctx.uuid()] });
-  return { pouch, body: { operation_id: ctx.uuid(), epoch: pouch.epoch, ops: [o] } };
+  return { pouch, body: { operation_id: ctx.uuid(), epoch: pouch.epoch, ops: [o] }, ops: [o] };
 }
 
 function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unknown>): AttackContext | undefined {
@@ -47,7 +47,7 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
     pouchId: pouch.id,
     kid: device.deviceId,
     privateKey: device.privateKey,
-    publicJwk: createPublicKey(device.privateKey).export({ format: 'jwk' }) as JsonWebKey,
+    publicJwk: createPublicKey(device.privateKey).export({ format: 'jwk' }),
     // Every forgery and variant in the form the run reads, so the catalogue checks either reading of jws-form.
     jwsForm: ctx.assumptions['jws-form'],
     ...(other?.privateKey && other.deviceId ? { otherDevice: { kid: other.deviceId, privateKey: other.privateKey } } : {}),
@@ -56,10 +56,10 @@ function attackContext(ctx: CaseContext, pouch: Pouch, body: Record<string, unkn
 
 /** The artifacts a commit body names, each with the revision its op would set (when well-formed). */
 const artifactsOf = (body: unknown): { artifact: string; revision?: string }[] =>
-  isObject(body as never) && Array.isArray((body as { ops?: unknown }).ops)
-    ? (body as { ops: unknown[] }).ops.flatMap((o) => {
-        if (!isObject(o as never)) return [];
-        const { artifact_id: artifact, revision_id: revision } = o as { artifact_id?: unknown; revision_id?: unknown };
+  isObject(body) && Array.isArray(body.ops)
+    ? body.ops.flatMap((o) => {
+        if (!isObject(o)) return [];
+        const { artifact_id: artifact, revision_id: revision } = o;
         if (typeof artifact !== 'string' || !PATTERNS.uuid.regex.test(artifact)) return [];
         return [{ artifact, ...(typeof revision === 'string' && PATTERNS.uuid.regex.test(revision) ? { revision } : {}) }];
       })
@@ -75,7 +75,8 @@ function appliedNothing(ctx: CaseContext, pouchId: string, artifacts: readonly {
 /** What the attack must get under the profile's readings; undefined when the catalogue cannot say. */
 function expected(ctx: CaseContext, a: SignatureAttack): 'reject' | 'accept' | undefined {
   if (a.expect !== 'assumption') return a.expect;
-  const name = a.assumption as AssumptionName;
+  const name = a.assumption;
+  if (name === undefined) return undefined;
   const chosen = ctx.assumptions[name];
   if (chosen === assumptionOf(name).default) return a.defaultVerdict;
   return a.verdictsUnder?.find((v) => v.value === chosen)?.verdict;
@@ -86,8 +87,8 @@ function expected(ctx: CaseContext, a: SignatureAttack): 'reject' | 'accept' | u
  * variant's signature was refused for what the spec leaves free; refused too, the setup judge says
  * what the target does not take.
  */
-async function variantRefused(ctx: CaseContext, pouch: Pouch, body: Record<string, unknown>, what: string, b: Blame, answer: string): Promise<Outcome> {
-  const ops = (body['ops'] as Op[]).map((o) => ({ ...o, artifact_id: ctx.uuid(), revision_id: ctx.uuid() }));
+async function variantRefused(ctx: CaseContext, pouch: Pouch, sent: readonly Op[], what: string, b: Blame, answer: string): Promise<Outcome> {
+  const ops = sent.map((o) => ({ ...o, artifact_id: ctx.uuid(), revision_id: ctx.uuid() }));
   const ex = await commit(ctx, pouch, ops);
   const s = await setup(ctx, pouch, ex, ops, `the control: the same commit plainly signed after ${what}`);
   if (!s.ok) return s;
@@ -95,7 +96,7 @@ async function variantRefused(ctx: CaseContext, pouch: Pouch, body: Record<strin
 }
 
 async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boolean): Promise<Outcome> {
-  const { pouch, body } = signedCase(ctx, withOptional);
+  const { pouch, body, ops } = signedCase(ctx, withOptional);
   const actx = attackContext(ctx, pouch, body);
   if (!actx || (a.needs === 'otherDevice' && !actx.otherDevice)) return notApplicable(`${a.id} needs ${a.needs === 'otherDevice' ? 'a second enrolled device' : 'the device\'s key'}, which the profile does not give`);
   const want = expected(ctx, a);
@@ -106,7 +107,7 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
     const first = await ctx.call({ endpoint: 'commitOperations', params: { pouchId: o.pouchId }, body: o.body, ...(o.rawBody ? { rawBody: o.rawBody } : {}), signature: { header: o.header } });
     const u = unexpected(first, `the original of ${a.id}`);
     if (u) return u;
-    if (fates(ctx, first, body['ops'] as Op[]).batch !== 'applied') return notApplicable(`${a.id}: the plainly signed original was not applied, so there is nothing to replay`);
+    if (fates(ctx, first, ops).batch !== 'applied') return notApplicable(`${a.id}: the plainly signed original was not applied, so there is nothing to replay`);
   }
   const r = a.apply(actx);
   // Under must-exist only listed pouches take commits: an attack sent to another pouch id proves nothing.
@@ -119,14 +120,15 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
     signature: { header: r.header },
   });
   const what = `a device commit with ${a.title} (${a.id})`;
-  const b: Blame = a.expect === 'assumption' ? { assumption: a.assumption as AssumptionName } : { judgement: SIGNATURE_FORM };
+  const b: Blame = a.expect === 'assumption' && a.assumption ? { assumption: a.assumption } : { judgement: SIGNATURE_FORM };
   const u = unexpected(ex, what);
   if (u) return u;
-  const sent = (isObject(r.body as never) && Array.isArray((r.body as { ops?: unknown }).ops) ? (r.body as { ops: Op[] }).ops : []) as Op[];
-  const f = fates(ctx, ex, sent.length ? sent : (body['ops'] as Op[]));
+  // The attack's own ops where it sent some (an attack body is built from this case's ops), else the case's.
+  const sent = isObject(r.body) && Array.isArray(r.body.ops) ? (r.body.ops as Op[]) : [];
+  const f = fates(ctx, ex, sent.length ? sent : ops);
   if (want === 'accept') {
     if (f.batch === 'applied' || f.unreadable) return PASS;
-    return variantRefused(ctx, pouch, body, what, b, f.answer);
+    return variantRefused(ctx, pouch, ops, what, b, f.answer);
   }
   if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
   // The original of a replay applied by design: only what the attack's own body names must be free.
@@ -153,7 +155,7 @@ const OPS_ONLY: SignatureAttack = {
 export const PROPERTY_ATTACKS: readonly SignatureAttack[] = [OPS_ONLY];
 const ATTACKS: readonly SignatureAttack[] = [...SIGNATURE_ATTACKS, ...PROPERTY_ATTACKS];
 /** The plainly signed commit: what an attack with `first: 'original'` sends before itself. */
-const ORIGINAL = SIGNATURE_ATTACKS.find((a) => a.id === 'ok.original')!;
+const ORIGINAL = must(SIGNATURE_ATTACKS.find((a) => a.id === 'ok.original'), 'the attack catalogue defines ok.original');
 
 const REJECTS = ATTACKS.filter((a) => a.id !== 'header.missing' && (a.expect === 'reject' || (a.expect === 'assumption' && a.defaultVerdict === 'reject')));
 const ACCEPTS = ATTACKS.filter((a) => a.expect === 'accept' || (a.expect === 'assumption' && a.defaultVerdict === 'accept'));
@@ -196,7 +198,7 @@ async function runAll(ctx: CaseContext, c: Sweep): Promise<Outcome> {
   let judged = false;
   for (const id of c.attacks) {
     if (ctx.signal.aborted) break;
-    const o = partOf(id, await runAttack(ctx, byId.get(id)!, c.withOptional));
+    const o = partOf(id, await runAttack(ctx, must(byId.get(id), `sweeps draw attack ids from the catalogue (${id})`), c.withOptional));
     if (o.ok) judged = true;
     else if (o.kind === 'assumption') {
       judged = true;
@@ -219,7 +221,7 @@ const headerRequired = defineProperty({
   needs: ['device', 'pouch'],
   arbitrary: () => fc.record({ header: fc.constantFrom('absent', 'renamed') }),
   async check(ctx, c) {
-    const { pouch, body } = signedCase(ctx);
+    const { pouch, body, ops } = signedCase(ctx);
     const ex = await ctx.call({
       endpoint: 'commitOperations',
       params: { pouchId: pouch.id },
@@ -230,7 +232,7 @@ const headerRequired = defineProperty({
     const what = `a device commit without Service-Signature${c.header === 'renamed' ? ' (sent under another header name)' : ''}`;
     const u = unexpected(ex, what);
     if (u) return u;
-    const f = fates(ctx, ex, body['ops'] as Op[]);
+    const f = fates(ctx, ex, ops);
     if (f.ops.some((x) => x === 'applied')) return blame({ judgement: HEADER_REQUIRED }, `${what}: applied (${f.answer})`);
     return appliedNothing(ctx, pouch.id, artifactsOf(body), what, { judgement: HEADER_REQUIRED });
   },

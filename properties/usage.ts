@@ -36,7 +36,7 @@ const idempotent = defineProperty({
     fc.record({ rows: arbDistinctRows(5), times: fc.integer({ min: 1, max: 3 }) }).map(({ rows, times }) =>
       Array.from({ length: times + 1 }, (): UsageRequest => ({ source: 0, rows })),
     ),
-  check: (ctx, plan) => runUsagePlan(ctx, plan, { rule: IDEMPOTENT, relation: resentRelation(plan[0]!.rows, plan.length - 1) }),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { rule: IDEMPOTENT, relation: resentRelation(plan[0].rows, plan.length - 1) }),
   describe: describePlan,
 });
 
@@ -56,7 +56,7 @@ const neverSummed = defineProperty({
       { source: 0, rows: [row] },
       { source: 0, rows: [raised(row, by)] },
     ]),
-  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: lowerRelation(plan[0]!.rows[0]!, plan[2]!.rows[0]!, plan[4]!.rows[0]!) }),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: lowerRelation(plan[0].rows[0], plan[2].rows[0], plan[4].rows[0]) }),
   describe: describePlan,
 });
 
@@ -84,7 +84,7 @@ const monotone = defineProperty({
           { source: 0, rows: [hi] },
         ];
       }),
-  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: monotoneRelation(plan.map((r) => r.rows[0]!)) }),
+  check: (ctx, plan) => runUsagePlan(ctx, plan, { relation: monotoneRelation(plan.map((r) => r.rows[0])) }),
   describe: describePlan,
 });
 
@@ -106,10 +106,10 @@ const commutative = defineProperty({
       .array(fc.tuple(fc.integer({ min: 0, max: 1 }), arbCounters), { minLength: 2, maxLength: 6 })
       .chain((items) => fc.tuple(fc.constant(items), fc.shuffledSubarray(items.map((_, i) => i), { minLength: items.length, maxLength: items.length }), fc.tuple(arbKey, arbKey)))
       .map(([items, order, keys]) => {
-        const rows = items.map(([k, c]): UsageRow => ({ ...keys[k]!, ...c }));
+        const rows = items.map(([k, c]): UsageRow => ({ ...keys[k], ...c }));
         return [
           ...rows.map((r): UsageRequest => ({ source: 0, rows: [r] })),
-          ...order.map((i): UsageRequest => ({ source: 1, rows: [rows[i]!] })),
+          ...order.map((i): UsageRequest => ({ source: 1, rows: [rows[i]] })),
         ];
       }),
   check: (ctx, plan) => runUsagePlan(ctx, plan, { probe: [0, 1], relation: sameRowsRelation(plan) }),
@@ -130,7 +130,7 @@ const associative = defineProperty({
       .tuple(arbDistinctRows(6), fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 6 }), fc.array(arbCounters, { maxLength: 3 }))
       .map(([rows, cuts, extra]) => {
         // Later rows with keys already seen make the merge inside one request matter.
-        const all = [...rows, ...extra.map((c, i) => ({ ...rows[i % rows.length]!, ...c }))];
+        const all = [...rows, ...extra.map((c, i) => ({ ...rows[i % rows.length], ...c }))];
         const plan: UsageRequest[] = [{ source: 0, rows: all }];
         let at = 0;
         for (const n of cuts) {
@@ -165,7 +165,7 @@ const largeTotals = defineProperty({
         // Totals T, T+1, T+2, T+3 just past 2^53: doubles are 2 apart there, so a double sum ties at least one step.
         const steps = [0, 1, 2, 3].map((k): UsageRow => ({ ...base, [by]: base[by] + k }));
         const all: UsageRow = { ...key, input: MAX_SAFE, output: MAX_SAFE, cache_read: MAX_SAFE, cache_write: MAX_SAFE };
-        return [...steps, steps[3]!, all, all, { ...all, cache_write: MAX_SAFE - 1 }].map((row) => ({ source: 0, rows: [row] }));
+        return [...steps, steps[3], all, all, { ...all, cache_write: MAX_SAFE - 1 }].map((row) => ({ source: 0, rows: [row] }));
       }),
   check: (ctx, plan) => runUsagePlan(ctx, plan),
   describe: describePlan,
@@ -202,11 +202,12 @@ const concurrentReports = defineProperty({
     const fits = fittingPairs(calibration, answers);
     if (fits.length === 0) return judgeRelation(ctx, racedRelation(rows));
     // Below the largest and above every other: it changes the row only if a smaller report was written over the largest.
-    const below: UsageRow = { ...rows[0]!, input: rows[0]!.input - 1 };
+    const below: UsageRow = { ...rows[0], input: rows[0].input - 1 };
     const answerAfter = (held: UsageRow, p: { key: KeyReading; stored: StoredReading }) => predict([...calibration, { source: 0, rows: [held] }, { source: 0, rows: [below] }], p.key, p.stored).at(-1);
-    const telling = fits.filter((p) => answerAfter(rows[0]!, p) !== answerAfter(rows.at(-1)!, p));
+    // rows is the calibration's non-empty list (its first row is read on the same line)
+    const telling = fits.filter((p) => answerAfter(rows[0], p) !== answerAfter(rows.at(-1)!, p));
     if (telling.length === 0) return notApplicable(`stored read as ${fits.map((p) => p.stored).join(' or ')} (as the calibration identified) answers the same whichever total the row kept`);
-    const expected = new Set(telling.map((p) => answerAfter(rows[0]!, p)));
+    const expected = new Set(telling.map((p) => answerAfter(rows[0], p)));
     if (expected.size > 1) return unknownOutcome(`the calibration answers (${answers.join(', ')}) fit several readings of stored that expect different answers here (${telling.map((p) => `${p.key}/${p.stored}`).join('; ')})`);
     const racing = await reportRaced(ctx, sourceId, rows, []);
     if (!racing.ok) return racing;
@@ -218,12 +219,13 @@ const concurrentReports = defineProperty({
     if (r.stored === want) {
       const chosen = readings(ctx);
       if (telling.some((p) => p.key === chosen.key && p.stored === chosen.stored)) return PASS;
-      const p = telling[0]!;
+      const p = telling[0];
+      // assumptionMismatch answers an assumption outcome, which is the kind spread here; its union type does not say so
       return { ...(assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}; the row kept the largest total under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
     }
     return blame(
       { judgement: NEVER_ADDED },
-      `after ${rows.length} concurrent reports of one row (input ${rows.map((x) => x.input).join(', ')}), a report of input ${below.input} answered stored ${String(r.stored)}, where a row holding ${rows[0]!.input} answers ${String(want)} (stored read as ${telling.map((p) => p.stored).join(' or ')}, as the calibration identified): the row had kept a smaller total`,
+      `after ${rows.length} concurrent reports of one row (input ${rows.map((x) => x.input).join(', ')}), a report of input ${below.input} answered stored ${String(r.stored)}, where a row holding ${rows[0].input} answers ${String(want)} (stored read as ${telling.map((p) => p.stored).join(' or ')}, as the calibration identified): the row had kept a smaller total`,
     );
   },
   describe: (rows) => `${rows.length} concurrent reports of ${rows[0]?.day}/${rows[0]?.assistant}/${rows[0]?.model} with input ${rows.map((r) => r.input).join(', ')}`,

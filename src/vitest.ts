@@ -45,7 +45,7 @@ export interface DescribePropertiesOptions extends TargetOptions {
 
 /** Why a property's test fails, or undefined when it passes. */
 export function failureOf(r: PropertyResult, failOn: readonly FailOnKind[], seed: number): string | undefined {
-  const failing = r.findings.filter((f: Finding) => isFailing(f.kind) || (failOn as readonly string[]).includes(f.kind));
+  const failing = r.findings.filter((f: Finding) => isFailing(f.kind) || failOn.some((k) => k === f.kind));
   const blocks = failing.map((f) => [`${f.kind}: ${f.property} (§${f.section})`, ...findingDetail(f).map((l) => `  ${l}`)].join('\n'));
   if (r.status === 'error') blocks.push(...r.findings.filter((f) => f.kind === 'error').map((f) => `pouchproof could not run ${r.id}: ${f.message}`));
   if (r.status === 'inconclusive') blocks.push(`inconclusive: ${r.inconclusive ?? 'no case completed'}`);

@@ -13,7 +13,7 @@ import { blame, type Blame, unexpected } from '../../src/check/judge/judge.ts';
 import { plainRequest } from '../../src/check/model/plain.ts';
 import { pickListed, prepare } from '../../src/check/run/prepare.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
-import type { Json, RequestSample } from '../../src/gen/index.ts';
+import { parseJsonValue, type RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
 import { pouchPlan } from '../../src/target/pouches.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
@@ -49,6 +49,7 @@ export function pouchFor(ctx: CaseContext): Pouch {
     case 'fresh':
       return { id: ctx.uuid(), epoch };
     case 'listed':
+      // a 'listed' plan is made only when the profile lists pouch ids, so there is one to pick
       return { id: pickListed(ctx, plan.ids)!, epoch };
     case 'unavailable':
       throw new Error(plan.reason);
@@ -110,7 +111,7 @@ export function fates(ctx: CaseContext, ex: Exchange, ops: readonly Op[]): Commi
 /** The body of a sent commit, as a request sample for controls. */
 function sampleOf(pouch: Pouch, ex: Exchange): RequestSample {
   const text = new TextDecoder().decode(ex.request.body);
-  return { params: { pouchId: pouch.id }, body: text ? (JSON.parse(text) as Json) : null };
+  return { params: { pouchId: pouch.id }, body: text ? parseJsonValue(text) : null };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ReadingsMode } from '../spec/index.ts';
 import { parseNemesis } from '../target/nemesis/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
 import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkReportFormats, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
+import { errorMessage } from '../spec/index.ts';
 
 /**
  * The number a flag's text spells, or NaN. yargs' own `type: 'number'` reads an empty text as 0, so a
@@ -28,6 +29,8 @@ export function parseSeed(v: number | undefined): number {
   return v === undefined ? drawSeed() : checkSeed(v, `--seed`);
 }
 
+export function parsePositive(name: string, v: number | undefined, fallback: number, max?: number): number;
+export function parsePositive(name: string, v: number | undefined, fallback: number | undefined, max?: number): number | undefined;
 export function parsePositive(name: string, v: number | undefined, fallback: number | undefined, max = 1_000_000): number | undefined {
   return v === undefined ? fallback : checkPositive(name, v, max);
 }
@@ -62,7 +65,7 @@ export function parseMaxDuration(v: string | undefined): number {
   try {
     ms = parseDuration(v);
   } catch (e) {
-    throw new UsageError(`--max-duration: ${(e as Error).message}`);
+    throw new UsageError(`--max-duration: ${errorMessage(e)}`);
   }
   return checkMaxDuration(ms, v);
 }
@@ -81,7 +84,7 @@ export function parseNemesisFlag(v: string | undefined): string | undefined {
   try {
     parseNemesis(v);
   } catch (e) {
-    throw new UsageError(`--nemesis: ${(e as Error).message}`);
+    throw new UsageError(`--nemesis: ${errorMessage(e)}`);
   }
   return v;
 }

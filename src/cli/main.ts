@@ -45,16 +45,16 @@ async function dispatch(argv: string[]): Promise<number> {
   let exit = 0;
   const subName = name ? argv[argv.indexOf(name) + 1] : undefined;
   const sub = name && subName ? SUBCOMMANDS[name]?.[subName] : undefined;
-  if (entry && sub) {
+  if (name && entry && sub) {
     const mod = (await sub.load()).default;
-    y = y.command(name!, entry.describe, (b) =>
+    y = y.command(name, entry.describe, (b) =>
       b.command(sub.usage, mod.describe, (c) => withExamples(mod, c), async (args) => {
         exit = await mod.handler(args);
       }),
     );
-  } else if (entry) {
+  } else if (name && entry) {
     const mod = (await entry.load()).default;
-    y = y.command(name!, mod.describe, (b) => withExamples(mod, b), async (args) => {
+    y = y.command(name, mod.describe, (b) => withExamples(mod, b), async (args) => {
       exit = await mod.handler(args);
     });
   } else {
@@ -67,7 +67,7 @@ async function dispatch(argv: string[]): Promise<number> {
     await y
       .fail((msg, err) => {
         if (err && !(err instanceof UsageError)) throw err;
-        // Report once, then throw so yargs stops here instead of running the handler anyway.
+        // Report once, then throw (getOptions is on every yargs instance but not in its typings: hence the cast below) so yargs stops here instead of running the handler anyway.
         if (!failed) process.stderr.write(`pouchproof: ${withSuggestion(msg ?? err?.message ?? '', entry ? optionNames(y as unknown as OptionsHolder) : Object.keys(COMMANDS), !!entry)}\n`);
         failed = true;
         throw err ?? new UsageError(msg);
@@ -100,7 +100,7 @@ function optionNames(y: OptionsHolder): string[] {
 function withSuggestion(msg: string, known: readonly string[], options: boolean): string {
   const m = /^Unknown arguments?: (.+)$/.exec(msg);
   if (!m) return msg;
-  const words = m[1]!.split(', ');
+  const words = m[1].split(', ');
   // yargs names a kebab-case flag twice, as typed and camel-cased: keep the spelling the user typed.
   const kebab = (w: string) => w.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const typed = words.filter((w) => !/[A-Z]/.test(w) || !words.includes(kebab(w)));

@@ -1,6 +1,7 @@
 /** Bad input to a command, of the given error classes, as one line on stderr and exit code 4; an unreachable target, exit 3. */
 import { TargetUnreachableError } from '../target/connect-probe.ts';
 import { exitCodeOfError } from './error-exit.ts';
+import { errorMessage } from '../spec/index.ts';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -10,7 +11,7 @@ export function oneLineErrors<A>(handle: (argv: A) => Promise<number>, classes: 
       return await handle(argv);
     } catch (e) {
       if (!(e instanceof TargetUnreachableError) && !classes.some((c) => e instanceof c)) throw e;
-      process.stderr.write(`pouchproof: ${(e as Error).message.replace(/[\r\n]+/g, ' ')}\n`);
+      process.stderr.write(`pouchproof: ${errorMessage(e).replace(/[\r\n]+/g, ' ')}\n`);
       return exitCodeOfError(e, classes);
     }
   };

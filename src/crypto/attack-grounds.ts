@@ -71,8 +71,9 @@ export interface Audited {
 
 /** What an attack's verdict is, per reading where it depends on one: the audit's second column. */
 export function verdictText(a: Audited): string {
-  if (a.expect !== 'assumption') return a.expect;
-  const name = a.assumption!;
+  // Entries expecting 'assumption' are built by depends(), which always names one.
+  const name = a.assumption;
+  if (a.expect !== 'assumption' || name === undefined) return a.expect;
   const per = assumptionOf(name).choices.map((c, i) => {
     const v = i === 0 ? a.defaultVerdict : a.verdictsUnder?.find((x) => x.value === c.value)?.verdict;
     return `${c.value} ${v ?? 'not judged'}`;

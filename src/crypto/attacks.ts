@@ -15,7 +15,7 @@ import { createHash, createHmac, createPublicKey, type JsonWebKey, type KeyObjec
 import { sha384, sha512 } from '@noble/hashes/sha2.js';
 import { blake3 as blake3Xof } from '@noble/hashes/blake3.js';
 import {
-  CHARSETS, LIMITS, MAX_SAFE, PouchOperation, UUID_MAX, UUID_NIL, commitOperations,
+  CHARSETS, LIMITS, MAX_SAFE, PouchOperation, UUID_MAX, UUID_NIL, commitOperations, isRecord,
   type AssumptionName, type Node, type ReadingOf,
 } from '../spec/index.ts';
 import {
@@ -107,7 +107,7 @@ function signedBy(ctx: AttackContext, header = headerJson(ctx.kid), body: unknow
 }
 
 function parts(h: string): { seg: string; sig: Uint8Array } {
-  const [seg, , sig] = h.split('.') as [string, string, string];
+  const [seg, , sig] = h.split('.');
   return { seg, sig: new Uint8Array(Buffer.from(sig, 'base64url')) };
 }
 
@@ -129,9 +129,9 @@ function derivedUuid(label: string): string {
 const HEX = '0123456789abcdef';
 /** Another valid UUID: the first hex digit (unconstrained by version and variant) moved on by one. */
 function otherUuid(u: string, label: string): string {
-  const i = HEX.indexOf(u[0]!.toLowerCase());
+  const i = HEX.indexOf(u[0].toLowerCase());
   if (i < 0 || u.toLowerCase() === UUID_NIL || u.toLowerCase() === UUID_MAX) return derivedUuid(label);
-  return HEX[(i + 1) % 16]! + u.slice(1);
+  return HEX[(i + 1) % 16] + u.slice(1);
 }
 
 /** A value of the same spec type as `value` but different, staying inside the stated limits. */
@@ -140,16 +140,16 @@ function changed(node: Node, value: unknown, label: string): unknown {
     case 'uuid':
       return typeof value === 'string' ? otherUuid(value, label) : derivedUuid(label);
     case 'enum': {
-      const i = node.values.indexOf(value as string);
+      const i = typeof value === 'string' ? node.values.indexOf(value) : -1;
       return node.values[(i + 1) % node.values.length];
     }
     case 'string': {
       const chars = CHARSETS[node.charset ?? 'base64url'].chars;
       if (typeof value === 'string' && value.length > 0) {
-        const i = chars.indexOf(value[0]!);
-        return chars[(i + 1) % chars.length]! + value.slice(1);
+        const i = chars.indexOf(value[0]);
+        return chars[(i + 1) % chars.length] + value.slice(1);
       }
-      return chars[0]!.repeat(Math.max(1, (node.length && LIMITS[node.length].min) || 1));
+      return chars[0].repeat(Math.max(1, (node.length && LIMITS[node.length].min) || 1));
     }
     case 'integer': {
       const lim = node.range ? LIMITS[node.range] : undefined;
@@ -161,13 +161,12 @@ function changed(node: Node, value: unknown, label: string): unknown {
       return value !== true;
     case 'array': {
       const min = node.count ? (LIMITS[node.count].min ?? 0) : 0;
-      const items = Array.isArray(value) ? (value as unknown[]) : [];
+      const items: readonly unknown[] = Array.isArray(value) ? value : [];
       if (items.length > Math.max(min, 1)) return items.slice(0, -1);
       return [...items, changed(node.items, items[items.length - 1], `${label}/item`)];
     }
     case 'object': {
-      const src = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-      const out: Record<string, unknown> = { ...src };
+      const out: Record<string, unknown> = value !== null && typeof value === 'object' ? { ...value } : {};
       for (const [k, f] of Object.entries(node.fields)) if (f.node.kind === 'uuid' && k in out) out[k] = changed(f.node, out[k], `${label}/${k}`);
       return out;
     }
@@ -176,18 +175,24 @@ function changed(node: Node, value: unknown, label: string): unknown {
   }
 }
 
+/** The second device of an attack that `needs: 'otherDevice'`: the runner applies such an attack only where the profile gives one. */
+function otherDevice(ctx: AttackContext): { kid: string; privateKey: KeyObject } {
+  if (!ctx.otherDevice) throw new Error('an attack that needs a second device was applied without one (its `needs` is checked before apply)');
+  return ctx.otherDevice;
+}
+
 function firstOp(ctx: AttackContext): Record<string, unknown> {
   const ops = ctx.body['ops'];
-  const op = Array.isArray(ops) ? (ops[0] as unknown) : undefined;
-  return op !== null && typeof op === 'object' ? (op as Record<string, unknown>) : {};
+  const op: unknown = Array.isArray(ops) ? ops[0] : undefined;
+  return isRecord(op) ? op : {};
 }
 
 /** The body with ops[0][field] changed (signed over the original). */
 function opFieldChanged(ctx: AttackContext, field: string): Record<string, unknown> {
   const body = structuredClone(ctx.body);
-  const ops = Array.isArray(body['ops']) ? (body['ops'] as unknown[]) : (body['ops'] = [{}]) as unknown[];
+  const ops: unknown[] = Array.isArray(body['ops']) ? body['ops'] : (body['ops'] = [{}]);
   const op = { ...firstOp(ctx) };
-  op[field] = changed(PouchOperation.fields[field]!.node, op[field], `op/${field}`);
+  op[field] = changed(PouchOperation.fields[field].node, op[field], `op/${field}`);
   ops[0] = op;
   return body;
 }
@@ -196,8 +201,9 @@ function opFieldChanged(ctx: AttackContext, field: string): Record<string, unkno
 function otherCommit(ctx: AttackContext): Record<string, unknown> {
   const body = structuredClone(ctx.body);
   body['operation_id'] = otherUuid(String(body['operation_id'] ?? ''), 'replay/operation');
-  const ops = Array.isArray(body['ops']) ? (body['ops'] as Record<string, unknown>[]) : [];
-  if (ops[0]) ops[0] = { ...ops[0], artifact_id: otherUuid(String(ops[0]['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(ops[0]['revision_id'] ?? ''), 'replay/revision') };
+  const ops: unknown[] = Array.isArray(body['ops']) ? body['ops'] : [];
+  const first = ops[0];
+  if (isRecord(first)) ops[0] = { ...first, artifact_id: otherUuid(String(first['artifact_id'] ?? ''), 'replay/artifact'), revision_id: otherUuid(String(first['revision_id'] ?? ''), 'replay/revision') };
   return body;
 }
 
@@ -212,8 +218,8 @@ function sec1Of(jwk: JsonWebKey): Uint8Array {
 
 function reversedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversedKeys);
-  if (v === null || typeof v !== 'object') return v;
-  const rec = v as Record<string, unknown>;
+  if (!isRecord(v)) return v;
+  const rec = v;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(rec).sort().reverse()) out[k] = reversedKeys(rec[k]);
   return out;
@@ -224,7 +230,7 @@ function unicodeEscapedWire(body: unknown): Uint8Array {
   const text = canonicalize(body);
   const m = /^\{"([^"\\]*)"/.exec(text);
   if (!m) return enc(text);
-  const escaped = [...m[1]!].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const escaped = [...m[1]].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
   return enc(`{"${escaped}"${text.slice(m[0].length)}`);
 }
 
@@ -356,7 +362,7 @@ const MUST_REJECT: SignatureAttack[] = [
     ...Object.keys(commitOperations.body.fields).map((field) =>
       reject(`body.${field}-changed`, `${field} changed after signing`, (c) => {
         const body = structuredClone(c.body);
-        body[field] = changed(commitOperations.body.fields[field]!.node, body[field], field);
+        body[field] = changed(commitOperations.body.fields[field].node, body[field], field);
         return plain(c, signedBy(c), body);
       }),
     ),
@@ -438,13 +444,13 @@ const READING_DEPENDENT: SignatureAttack[] = [
     also: [G.kidHint],
   }),
   depends('device.other', 'a valid signature by another enrolled device, with its own kid', 'kid-binding', 'reject', (c) =>
-    plain(c, detached(c, headerJson(c.otherDevice!.kid), scalarOf(c.otherDevice!.privateKey), c.body)), {
+    plain(c, detached(c, headerJson(otherDevice(c).kid), scalarOf(otherDevice(c).privateKey), c.body)), {
     needs: 'otherDevice',
     verdictsUnder: [{ value: 'unbound', verdict: 'accept' }, { value: 'caller-key', verdict: 'reject' }],
     also: [G.kidHint],
   }),
   depends('device.other-key-own-kid', "another device's key with this device's kid", 'kid-binding', 'reject', (c) =>
-    plain(c, detached(c, headerJson(c.kid), scalarOf(c.otherDevice!.privateKey), c.body)), {
+    plain(c, detached(c, headerJson(c.kid), scalarOf(otherDevice(c).privateKey), c.body)), {
     needs: 'otherDevice',
     verdictsUnder: [{ value: 'unbound', verdict: 'reject' }, { value: 'caller-key', verdict: 'reject' }],
     also: [G.kidHint],

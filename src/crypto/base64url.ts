@@ -28,7 +28,7 @@ export function fromB64u(s: string): Uint8Array {
   const rem = s.length % 4;
   if (rem === 1) throw new Base64UrlError('not base64url: impossible length');
   if (rem !== 0) {
-    const last = VALUE[s.charCodeAt(s.length - 1)]!;
+    const last = VALUE[s.charCodeAt(s.length - 1)];
     const unusedBits = rem === 2 ? 0b1111 : 0b11;
     if ((last & unusedBits) !== 0) throw new Base64UrlError('not base64url: non-canonical final character');
   }

@@ -69,17 +69,16 @@ function serialise(v: unknown, ancestors: Set<object>, strict = true): string {
       } else {
         const proto: unknown = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) {
-          const kind = (v as { constructor?: { name?: unknown } }).constructor?.name;
+          const kind = (v).constructor?.name;
           throw new Refusal(`${typeof kind === 'string' && kind ? kind : 'non-plain'} object is not JSON data`);
         }
-        const rec = v as Record<string, unknown>;
-        const keys = Object.keys(rec).sort();
+        const keys = Object.keys(v).sort();
         out = '{';
         for (let i = 0; i < keys.length; i++) {
-          const k = keys[i]!;
+          const k = keys[i];
           if (i > 0) out += ',';
           try {
-            out += str(k, strict) + ':' + serialise(rec[k], ancestors, strict);
+            out += str(k, strict) + ':' + serialise(Reflect.get(v, k), ancestors, strict);
           } catch (e) {
             if (e instanceof Refusal) e.segments.push(k);
             throw e;
@@ -98,7 +97,7 @@ function serialise(v: unknown, ancestors: Set<object>, strict = true): string {
 function pathOf(segments: readonly (string | number)[]): string {
   let p = '$';
   for (let i = segments.length - 1; i >= 0; i--) {
-    const s = segments[i]!;
+    const s = segments[i];
     p += typeof s === 'number' ? `[${s}]` : IDENTIFIER.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
   }
   return p;
@@ -134,14 +133,13 @@ function collect(v: unknown, depth: number, names: Set<string>): void {
       }
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) {
-        const kind = (v as { constructor?: { name?: unknown } }).constructor?.name;
+        const kind = (v).constructor?.name;
         throw new Refusal(`${typeof kind === 'string' && kind ? kind : 'non-plain'} object is not JSON data`);
       }
-      const rec = v as Record<string, unknown>;
-      for (const k of Object.keys(rec)) {
+      for (const k of Object.keys(v)) {
         names.add(k);
         try {
-          collect(rec[k], depth + 1, names);
+          collect(Reflect.get(v, k), depth + 1, names);
         } catch (e) {
           if (e instanceof Refusal) e.segments.push(k);
           throw e;

@@ -5,6 +5,7 @@
  */
 import { createECDH, createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { Base64UrlError, b64u, fromB64u } from './base64url.ts';
+import { isRecord } from '../spec/index.ts';
 
 export interface DeviceKeyPair {
   privateJwk: JsonWebKey;
@@ -23,7 +24,13 @@ export function generateDeviceKey(): DeviceKeyPair {
   return { privateJwk: privateKey.export({ format: 'jwk' }), publicJwk: publicKey.export({ format: 'jwk' }) };
 }
 
-function member(jwk: Record<string, unknown>, name: string, what: string): Uint8Array {
+/** The member as its base64url text, once `member` has checked it. */
+function memberText(jwk: Readonly<Record<string, unknown>>, name: string, what: string): string {
+  member(jwk, name, what);
+  return String(jwk[name]);
+}
+
+function member(jwk: Readonly<Record<string, unknown>>, name: string, what: string): Uint8Array {
   const v = jwk[name];
   if (v === undefined) throw new KeyError(`${what}: member "${name}" is missing`);
   if (typeof v !== 'string') throw new KeyError(`${what}: member "${name}" is not a string`);
@@ -39,9 +46,9 @@ function member(jwk: Record<string, unknown>, name: string, what: string): Uint8
 }
 
 /** Shape checks shared by both imports; `use`, `key_ops` and `alg` must allow ES256 signing. */
-function checkJwk(jwk: unknown, what: string, op: 'sign' | 'verify'): Record<string, unknown> {
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) throw new KeyError(`${what}: not a JSON object`);
-  const rec = jwk as Record<string, unknown>;
+function checkJwk(jwk: unknown, what: string, op: 'sign' | 'verify'): Readonly<Record<string, unknown>> {
+  if (!isRecord(jwk)) throw new KeyError(`${what}: not a JSON object`);
+  const rec = jwk;
   if (rec['kty'] !== 'EC') throw new KeyError(`${what}: "kty" must be "EC"`);
   if (rec['crv'] !== 'P-256') throw new KeyError(`${what}: "crv" must be "P-256"`);
   if (rec['use'] !== undefined && rec['use'] !== 'sig') throw new KeyError(`${what}: "use" must be "sig" when present`);
@@ -72,7 +79,7 @@ export function privateKeyFromJwk(jwk: unknown): KeyObject {
   const d = member(rec, 'd', what);
   let key: KeyObject;
   try {
-    key = createPrivateKey({ key: { kty: 'EC', crv: 'P-256', x: rec['x'], y: rec['y'], d: rec['d'] } as JsonWebKey, format: 'jwk' });
+    key = createPrivateKey({ key: { kty: 'EC', crv: 'P-256', x: memberText(rec, 'x', what), y: memberText(rec, 'y', what), d: memberText(rec, 'd', what) }, format: 'jwk' });
   } catch {
     throw new KeyError(`${what}: "d", "x" and "y" do not form a valid P-256 key`);
   }
@@ -86,7 +93,7 @@ export function publicKeyFromJwk(jwk: unknown): KeyObject {
   const what = 'public JWK';
   const rec = checkJwk(jwk, what, 'verify');
   try {
-    return createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: rec['x'], y: rec['y'] } as JsonWebKey, format: 'jwk' });
+    return createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: memberText(rec, 'x', what), y: memberText(rec, 'y', what) }, format: 'jwk' });
   } catch {
     throw new KeyError(`${what}: ("x", "y") is not a point on P-256`);
   }

@@ -4,6 +4,7 @@
  * refused, so the only header a verifier acts on is one with exactly one meaning.
  */
 import { Base64UrlError, fromB64u } from './base64url.ts';
+import { isRecord } from '../spec/index.ts';
 
 export type HeaderResult = { ok: true; header: Readonly<Record<string, unknown>> } | { ok: false; reason: string };
 
@@ -31,7 +32,7 @@ export function duplicateMember(text: string): string | undefined {
       while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       const top = stack[stack.length - 1];
       if (top?.expectName) {
-        const name = JSON.parse(text.slice(i, j + 1)) as string;
+        const name = String(JSON.parse(text.slice(i, j + 1)));
         if (top.names.has(name)) return name;
         top.names.add(name);
         top.expectName = false;
@@ -64,10 +65,10 @@ export function parseProtectedHeader(segment: string): HeaderResult {
   } catch {
     return { ok: false, reason: 'protected header is not JSON' };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'protected header is not a JSON object' };
+  if (!isRecord(parsed)) return { ok: false, reason: 'protected header is not a JSON object' };
   const dup = duplicateMember(text);
   if (dup !== undefined) return { ok: false, reason: `duplicate "${dup.slice(0, 16)}" in protected header` };
-  const header = parsed as Record<string, unknown>;
+  const header = parsed;
   if (!Object.hasOwn(header, 'alg')) return { ok: false, reason: 'alg missing' };
   if (header['alg'] !== ES256) return { ok: false, reason: 'alg is not ES256' };
   for (const m of EXTENSION_MEMBERS) if (Object.hasOwn(header, m)) return { ok: false, reason: `${m} not supported` };

@@ -106,7 +106,7 @@ const N_BYTES = Buffer.from(P256_N.toString(16).padStart(64, '0'), 'hex');
 export function lowS(sig: Uint8Array): void {
   let borrow = 0;
   for (let i = 31; i >= 0; i--) {
-    const d = N_BYTES[i]! - sig[32 + i]! - borrow;
+    const d = N_BYTES[i] - sig[32 + i] - borrow;
     borrow = d < 0 ? 1 : 0;
     sig[32 + i] = d & 0xff;
   }
@@ -207,7 +207,7 @@ function verifyUnguarded(a: Parameters<typeof verifyServiceSignature>[0]): Verif
   if (value.length > MAX_HEADER_VALUE) return { ok: false, reason: 'header too long' };
   const parts = value.split('.');
   if (parts.length !== 3) return { ok: false, reason: `${parts.length} segments, not 3` };
-  const [headerSegment, payloadSegment, signatureSegment] = parts as [string, string, string];
+  const [headerSegment, payloadSegment, signatureSegment] = parts;
   if (payloadSegment !== '') return { ok: false, reason: 'payload segment not empty (not detached)' };
   const h = parseProtectedHeader(headerSegment);
   if (!h.ok) return h;

@@ -97,6 +97,20 @@ export function lengthBounds(node: Extract<Node, { kind: 'string' }>): { lo: num
   return { lo: l?.min ?? 0, hi: l?.max };
 }
 
+/** The stated maximum length of a string node: a maxLength constraint is listed only for a string that has one. */
+export function maxLengthOf(node: Extract<Node, { kind: 'string' }>): number {
+  const { hi } = lengthBounds(node);
+  if (hi === undefined) throw new Error('pouchproof: a maxLength constraint on a string whose limit states no maximum');
+  return hi;
+}
+
+/** The stated maximum count of an array node: a maxItems constraint is listed only for an array that has one. */
+export function maxCountOf(node: Extract<Node, { kind: 'array' }>): number {
+  const { hi } = countBounds(node);
+  if (hi === undefined) throw new Error('pouchproof: a maxItems constraint on an array whose limit states no maximum');
+  return hi;
+}
+
 /** An array node's count bounds. */
 export function countBounds(node: Extract<Node, { kind: 'array' }>): { lo: number; hi: number | undefined } {
   const l = node.count ? LIMITS[node.count] : undefined;
@@ -136,7 +150,7 @@ function stringArb(node: Extract<Node, { kind: 'string' }>, at: string, opts: Ar
 }
 
 function fieldArb(field: Field, at: string, opts: ArbitraryOptions): fc.Arbitrary<Slot> {
-  const value = arbitraryOf(field.node, { ...opts }, at) as fc.Arbitrary<Slot>;
+  const value = arbitraryOf(field.node, { ...opts }, at);
   if (onPath(at, opts.require) || opts.mode === 'max') return value;
   if (opts.mode === 'lean') {
     if (!field.required) return fc.constant(ABSENT);
@@ -151,6 +165,7 @@ function fieldArb(field: Field, at: string, opts: ArbitraryOptions): fc.Arbitrar
 /** Arbitrary JSON objects, for free-form nodes (4.4 `response`). */
 const freeFormObject: fc.Arbitrary<JsonObject> = fc
   .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
+  // a JSON round trip of fast-check's JSON dictionary is a JSON object; JSON.parse answers any
   .map((o) => JSON.parse(JSON.stringify(o)) as JsonObject);
 
 /**
@@ -192,7 +207,7 @@ export function arbitraryOf(node: Node, opts: ArbitraryOptions = {}, at = ''): f
       for (const [key, field] of Object.entries(node.fields)) shape[key] = fieldArb(field, childPath(at, key), opts);
       return fc.record(shape).map((rec) => {
         const out: JsonObject = {};
-        for (const [k, v] of Object.entries(rec)) if (v !== ABSENT) out[k] = v as Json;
+        for (const [k, v] of Object.entries(rec)) if (v !== ABSENT) out[k] = v;
         return out;
       });
     }

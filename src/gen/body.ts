@@ -6,15 +6,16 @@ import fc from 'fast-check';
 import { ENDPOINT_BY_ID, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { affectsCoherence, chainOps, coherent } from './coherence.ts';
-import { arrayDepth, concretePath, getAt, isObject, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
+import { arrayDepth, concretePath, getAt, isObject, objectValue, toJsonPath, withAt, type Json, type JsonObject, type Params, type RequestSample } from './json.ts';
 
 export function bodyArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<JsonObject> {
-  return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => coherent(endpoint, b) as JsonObject);
+  return arbitraryOf(ENDPOINT_BY_ID[endpoint].body, opts).map((b) => objectValue(coherent(endpoint, b), `the ${endpoint} body`));
 }
 
 export function paramsArbitrary(endpoint: EndpointId, opts: ArbitraryOptions = {}): fc.Arbitrary<Params> {
   const shape: Record<string, fc.Arbitrary<string>> = {};
   for (const [name, node] of Object.entries(ENDPOINT_BY_ID[endpoint].params)) {
+    // path parameters are uuid or string nodes, whose arbitraries draw strings
     shape[name] = arbitraryOf(node, { ...opts, require: undefined }, name) as fc.Arbitrary<string>;
   }
   return fc.record(shape);

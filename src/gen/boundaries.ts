@@ -14,13 +14,14 @@ import {
   REQUEST_CONSTRAINTS,
   UUID_MAX,
   UUID_NIL,
+  must,
   type AssumptionName,
   type Constraint,
   type EndpointId,
   type Node,
   type PatternName,
 } from '../spec/index.ts';
-import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
+import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, maxCountOf, maxLengthOf, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit } from './body.ts';
 import { FIRST_DAY, LAST_DAY, daysInMonth, leapDay, formatDay, anyYear, currentUtcDay } from './days.ts';
 import { getAt, type Json, type Params } from './json.ts';
@@ -63,12 +64,12 @@ const set = (a: fc.Arbitrary<Json>): fc.Arbitrary<Edit> => a.map((v) => ({ set: 
 const cpLen = (v: Json | undefined) => (typeof v === 'string' ? [...v].length : -1);
 
 function lengthSpecs(node: Extract<Node, { kind: 'string' }>, kind: 'minLength' | 'maxLength'): BoundarySpec[] {
-  const { lo, hi } = lengthBounds(node);
+  const { lo } = lengthBounds(node);
   const at = (n: number) => (v: Json | undefined) => cpLen(v) === n;
   if (kind === 'minLength') {
     return [{ bound: 'min', variant: `length=${lo}`, edit: set(stringOfLength(node, lo, 'bmp')), holds: at(lo) }];
   }
-  const max = hi!;
+  const max = maxLengthOf(node);
   const out: BoundarySpec[] = [{ bound: 'max', variant: `length=${max}`, edit: set(stringOfLength(node, max, 'ascii')), holds: at(max) }];
   if (!node.charset) {
     // Non-ASCII text at the maximum is too long if "characters" are bytes (or, astral, UTF-16 units).
@@ -81,20 +82,24 @@ function lengthSpecs(node: Extract<Node, { kind: 'string' }>, kind: 'minLength' 
 }
 
 function countSpecs(c: Constraint, node: Extract<Node, { kind: 'array' }>, kind: 'minItems' | 'maxItems'): BoundarySpec[] {
-  const { lo, hi } = countBounds(node);
+  const { lo } = countBounds(node);
   const items = (n: number): fc.Arbitrary<Edit> => set(fillerItems(c, n));
   const at = (n: number) => (v: Json | undefined) => Array.isArray(v) && v.length === n;
   if (kind === 'minItems') return [{ bound: 'min', variant: `count=${lo}`, edit: items(lo), holds: at(lo) }];
-  const out: BoundarySpec[] = [{ bound: 'max', variant: `count=${hi}`, edit: items(hi!), holds: at(hi!) }];
+  const hi = maxCountOf(node);
+  const out: BoundarySpec[] = [{ bound: 'max', variant: `count=${hi}`, edit: items(hi), holds: at(hi) }];
   if (lo === 0) out.push({ bound: 'min', variant: 'count=0', edit: items(0), holds: at(0) });
   return out;
 }
 
 function integerSpecs(node: Extract<Node, { kind: 'integer' }>, kind: 'min' | 'max'): BoundarySpec[] {
-  const l = LIMITS[node.range!];
+  const l = LIMITS[must(node.range, 'min and max constraints are listed only for an integer with a stated range')];
   const is = (n: number) => (v: Json | undefined) => v === n;
-  if (kind === 'min') return [{ bound: 'min', variant: `value=${l.min}`, edit: set(fc.constant(l.min!)), holds: is(l.min!) }];
-  const out: BoundarySpec[] = [{ bound: 'max', variant: `value=${l.max}`, edit: set(fc.constant(l.max!)), holds: is(l.max!) }];
+  if (kind === 'min') {
+    const min = must(l.min, 'a min constraint is listed only for a range that states a minimum');
+    return [{ bound: 'min', variant: `value=${min}`, edit: set(fc.constant(min)), holds: is(min) }];
+  }
+  const out: BoundarySpec[] = [{ bound: 'max', variant: `value=${l.max}`, edit: set(fc.constant(l.max)), holds: is(l.max) }];
   if (l.min === undefined) {
     // Bounded only above (2.7 usage counters): the JSON-safe bottom, valid as written.
     out.push({ bound: 'min', variant: `value=${-MAX_SAFE}`, assumption: 'usage-counters-negative', edit: set(fc.constant(-MAX_SAFE)), holds: is(-MAX_SAFE) });
@@ -149,7 +154,7 @@ function calendarSpecs(c: Constraint): BoundarySpec[] {
 }
 
 function charsetSpecs(c: Constraint, node: Extract<Node, { kind: 'string' }>): BoundarySpec[] {
-  const chars = CHARSETS[c.charset!].chars;
+  const chars = CHARSETS[must(c.charset, `${c.id}: a charset constraint names its charset`)].chars;
   const { lo, hi } = lengthBounds(node);
   const n = Math.min(Math.max(chars.length, lo), hi ?? chars.length);
   // A window of the alphabet, rotated: over samples every character, `-` and `_` included, is used.
@@ -191,7 +196,7 @@ export function boundarySpecs(c: Constraint): BoundarySpec[] {
     case 'uuid':
       return uuidSpecs();
     case 'pattern':
-      return PATTERN_BOUNDARIES[c.pattern!]();
+      return PATTERN_BOUNDARIES[must(c.pattern, `${c.id}: a pattern constraint names its pattern`)]();
     case 'calendar':
       return calendarSpecs(c);
     case 'charset':

@@ -6,7 +6,7 @@
  * (case-insensitively, assumption `revision-id-unique`). Deterministic in its input, so fast-check
  * can still shrink the body it came from.
  */
-import { ENDPOINT_BY_ID, type EndpointId, type Node } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, mapTable, type EndpointId, type Node } from '../spec/index.ts';
 import { getAt, isObject, withAt, type Json, type JsonObject } from './json.ts';
 import { applyCase, caseForm, isNilOrMax, versioned } from './uuid.ts';
 
@@ -52,7 +52,7 @@ export function chainOps(ops: readonly Json[]): Json[] {
       if (art !== undefined) op.artifact_id = art;
       heads.push({ artifact: op.artifact_id, head: op.revision_id });
     } else {
-      const h = heads[choose(op, heads.length)]!;
+      const h = heads[choose(op, heads.length)];
       if (h.artifact !== undefined) op.artifact_id = h.artifact;
       if (h.head !== undefined) op.base_revision_id = h.head;
       h.head = op.revision_id;
@@ -69,9 +69,7 @@ function chainedPaths(node: Node, at: readonly string[] = []): (readonly string[
   return Object.entries(node.fields).flatMap(([key, f]) => chainedPaths(f.node, [...at, key]));
 }
 
-const CHAINED: { readonly [Id in EndpointId]: readonly (readonly string[])[] } = Object.fromEntries(
-  Object.values(ENDPOINT_BY_ID).map((e) => [e.id, chainedPaths(e.body)]),
-) as { [Id in EndpointId]: (readonly string[])[] };
+const CHAINED: { readonly [Id in EndpointId]: readonly (readonly string[])[] } = mapTable(ENDPOINT_BY_ID, (e) => chainedPaths(e.body));
 
 /** The endpoint's coherence rewrite of a valid body; identity for endpoints that need none. */
 export function coherent(endpoint: EndpointId, body: Json): Json {

@@ -42,6 +42,7 @@ function fixedSeed(key: string): number {
 }
 
 function drawOne<T>(arb: fc.Arbitrary<T>, key: string, attempt: number): T {
+  // fc.sample with numRuns 1 answers exactly one value
   return fc.sample(arb, { seed: fixedSeed(`${key}#${attempt}`), numRuns: 1 })[0]!;
 }
 

@@ -22,8 +22,8 @@ function freshLower(like: string): string {
   if (isNilOrMax(like)) return fresh;
   const hex = fresh.replaceAll('-', '').split('');
   const old = like.toLowerCase().replaceAll('-', '');
-  hex[VERSION_INDEX] = old[VERSION_INDEX]!;
-  hex[VARIANT_INDEX] = old[VARIANT_INDEX]!;
+  hex[VERSION_INDEX] = old[VERSION_INDEX];
+  hex[VARIANT_INDEX] = old[VARIANT_INDEX];
   return hyphenate(hex.join(''));
 }
 
@@ -55,6 +55,7 @@ function perNode<T>(f: (node: Node) => T): (node: Node) => T {
   const memo = new WeakMap<Node, T>();
   return (node) => {
     if (!memo.has(node)) memo.set(node, f(node));
+    // set on the line above when missing; T itself may admit undefined, so has() is the test
     return memo.get(node)!;
   };
 }

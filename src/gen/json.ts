@@ -10,6 +10,11 @@ export interface JsonObject {
 
 export type Params = Record<string, string>;
 
+/** JSON text parsed: whatever JSON.parse answers is a JSON value, so it is typed as one rather than as `any`. Throws as JSON.parse does. */
+export function parseJsonValue(text: string): Json {
+  return JSON.parse(text);
+}
+
 /** A whole request: path parameters and body. */
 export interface RequestSample {
   readonly params: Params;
@@ -26,7 +31,7 @@ export function parseTemplate(template: string): PathSegment[] {
     const m = /^([^[]*)((?:\[\])*)$/.exec(part);
     if (!m) throw new Error(`not a template path: ${template}`);
     if (m[1]) out.push(m[1]);
-    for (let i = 0; i < m[2]!.length / 2; i++) out.push('[]');
+    for (let i = 0; i < m[2].length / 2; i++) out.push('[]');
   }
   return out;
 }
@@ -38,6 +43,12 @@ export function arrayDepth(template: string): number {
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A value drawn from an object node (every body and envelope node is one); throws, naming `what`, if the model ever says otherwise. */
+export function objectValue(v: Json, what: string): JsonObject {
+  if (!isObject(v)) throw new Error(`pouchproof: ${what} drew a value that is not a JSON object`);
+  return v;
 }
 
 /**
@@ -67,6 +78,7 @@ export function getAt(value: Json, path: readonly (string | number)[]): Json | u
   let cur: Json | undefined = value;
   for (const seg of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
+    // cur is an array or an object here; either is indexed by the path segment
     cur = (cur as Record<string | number, Json>)[seg];
   }
   return cur;
@@ -85,12 +97,14 @@ export function withAt(value: Json, path: readonly (string | number)[], next: Js
   if (Array.isArray(value) && typeof head === 'number') {
     const copy = value.slice();
     if (rest.length === 0 && next === undefined) copy.splice(head, 1);
+    // head indexes an existing item (the path was resolved before it is rewritten)
     else copy[head] = withAt(copy[head]!, rest, next);
     return copy;
   }
   if (isObject(value) && typeof head === 'string') {
     const copy: JsonObject = { ...value };
     if (rest.length === 0 && next === undefined) delete copy[head];
+    // head names an existing member (the path was resolved before it is rewritten)
     else copy[head] = withAt(copy[head]!, rest, next);
     return copy;
   }

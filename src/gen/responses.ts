@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { CONSTRAINT_BY_ID, ENDPOINT_BY_ID, INVENTORY, envelopeNode, issuesOf, schemasOf, type Constraint, type EndpointId } from '../spec/index.ts';
 import { arbitraryOf } from './arbitrary.ts';
 import { upperCased, type Edit } from './body.ts';
-import { arrayDepth, concretePath, getAt, toJsonPath, withAt, type Json, type JsonObject } from './json.ts';
+import { arrayDepth, concretePath, getAt, objectValue, toJsonPath, withAt, type Json, type JsonObject } from './json.ts';
 import { labelOf, violationSpecs, type ViolationLabel } from './violations.ts';
 
 export interface ResponseViolationCase {
@@ -20,7 +20,7 @@ export const RESPONSE_CONSTRAINTS: readonly Constraint[] = INVENTORY.filter((c) 
 
 function envelopeArbitrary(endpoint: EndpointId, require?: string): fc.Arbitrary<JsonObject> {
   // "Success responses carry ok true" (section 7): the schema only says boolean.
-  return arbitraryOf(envelopeNode(ENDPOINT_BY_ID[endpoint].data), { require }).map((b) => ({ ...(b as JsonObject), ok: true }));
+  return arbitraryOf(envelopeNode(ENDPOINT_BY_ID[endpoint].data), { require }).map((b) => ({ ...objectValue(b, `the ${endpoint} envelope`), ok: true }));
 }
 
 /** A valid success envelope of the endpoint. */

@@ -27,7 +27,7 @@ function decode(chars: string, draws: readonly number[], length: number): string
   for (const d of draws) {
     let x = d;
     for (let j = 0; j < per && out.length < length; j++) {
-      out.push(chars[x % chars.length]!);
+      out.push(chars[x % chars.length]);
       x = Math.floor(x / chars.length);
     }
   }

@@ -20,8 +20,8 @@ const HEX_DIGITS = UUID_GROUPS.reduce((a, b) => a + b, 0);
 /** Position in the hyphenated form of the `i`-th hex digit. */
 export function hyphenatedIndex(i: number): number {
   let groups = 0;
-  for (let acc = 0, g = 0; g < UUID_GROUPS.length && acc + UUID_GROUPS[g]! <= i; g++) {
-    acc += UUID_GROUPS[g]!;
+  for (let acc = 0, g = 0; g < UUID_GROUPS.length && acc + UUID_GROUPS[g] <= i; g++) {
+    acc += UUID_GROUPS[g];
     groups++;
   }
   return i + groups;

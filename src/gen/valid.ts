@@ -9,7 +9,7 @@ import { ENDPOINT_BY_ID, type Endpoint, type EndpointId } from '../spec/index.ts
 import type { ArbitraryOptions } from './arbitrary.ts';
 import { bodyArbitrary, paramsArbitrary } from './body.ts';
 import { limitBoundaries } from './boundaries.ts';
-import type { JsonObject, Params } from './json.ts';
+import { objectValue, type JsonObject, type Params } from './json.ts';
 
 export interface ValidOptions extends ArbitraryOptions {
   /** Mix in one-field-at-a-bound samples (default true unless `mode`, `lengths` or `counts` is given). */
@@ -38,7 +38,7 @@ export function validRequest(endpoint: Endpoint | EndpointId, opts: ValidOptions
   const plain = fc.record({ params: paramsArbitrary(id, opts), body: bodyArbitrary(id, opts) });
   const boundaries = wantsBoundaries(opts) ? limitBoundaries(id) : undefined;
   if (!boundaries) return plain;
-  const bounded = boundaries.map((b) => ({ params: b.params, body: b.body as JsonObject }));
+  const bounded = boundaries.map((b) => ({ params: b.params, body: objectValue(b.body, 'a boundary body') }));
   return fc.oneof({ weight: opts.boundaryOdds ?? 4, arbitrary: plain }, { weight: 1, arbitrary: bounded });
 }
 

@@ -9,6 +9,7 @@ import {
   CHARSETS,
   CONSTRAINT_BY_ID,
   REQUEST_CONSTRAINTS,
+  must,
   type AssumptionName,
   type Constraint,
   type ConstraintKind,
@@ -18,7 +19,7 @@ import {
   type SchemaOptions,
   type Scope,
 } from '../spec/index.ts';
-import { countBounds, integerBounds, lengthBounds, stringOfLength } from './arbitrary.ts';
+import { countBounds, integerBounds, lengthBounds, maxCountOf, maxLengthOf, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit, type Filler } from './body.ts';
 import { affectsCoherence } from './coherence.ts';
 import { anyYear, commonYear, formatDay, randomDay } from './days.ts';
@@ -136,7 +137,7 @@ const FORBIDDEN: readonly [string, string][] = [
 
 function charsetSpecs(c: Constraint): ViolationSpec[] {
   const node = stringNode(c);
-  const chars = CHARSETS[c.charset!].chars;
+  const chars = CHARSETS[must(c.charset, `${c.id}: a charset constraint names its charset`)].chars;
   const { lo, hi } = lengthBounds(node);
   const from = Math.max(lo, 1);
   const to = Math.min(hi ?? from + 16, from + 16);
@@ -227,7 +228,7 @@ const PATTERN_VIOLATIONS: { readonly [P in PatternName]: () => ViolationSpec[] }
 function enumSpecs(c: Constraint): ViolationSpec[] {
   const values = c.values ?? [];
   const out: ViolationSpec[] = [];
-  const unknown = ['frobnicate', 'unknown', 'x'].find((v) => !values.includes(v))!;
+  const unknown = must(['frobnicate', 'unknown', 'x'].find((v) => !values.includes(v)), `${c.id}: no enum of the spec holds all of frobnicate, unknown and x`);
   out.push({ variant: 'enum:unknown', what: `"${unknown}"`, edit: constant(unknown) });
   // The drawn value itself in upper case ("CREATE" for a create): another value in upper case may be refused for what it means.
   if (values.some((v) => !values.includes(v.toUpperCase()))) out.push({ variant: 'enum:case', what: 'its own value in upper case', edit: fc.constant({ upper: true } as const) });
@@ -243,7 +244,7 @@ function itemsEdit(c: Constraint, n: number, filler?: Filler): fc.Arbitrary<Edit
 /** The field left out, and for a body field also sent under its name in upper case. */
 function requiredSpecs(c: Constraint): ViolationSpec[] {
   const missing: ViolationSpec = { variant: 'missing', what: 'the field left out', edit: fc.constant({ remove: true } as const) };
-  const name = c.path.split('.').at(-1)!.replace(/\[\]$/, '');
+  const name = c.path.slice(c.path.lastIndexOf('.') + 1).replace(/\[\]$/, '');
   // Its value under the same name in upper case: the field is still missing, to all but a binder matching names without case (Go's encoding/json).
   if (c.scope !== 'body' || name === '' || name.toUpperCase() === name) return [missing];
   return [missing, { variant: 'missing:case-twin', what: `the field sent as ${name.toUpperCase()} instead`, edit: fc.constant({ rename: name.toUpperCase() }) }];
@@ -287,7 +288,7 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
     }
     case 'maxLength': {
       const n = stringNode(c);
-      const hi = lengthBounds(n).hi!;
+      const hi = maxLengthOf(n);
       return [{ variant: 'max+1', what: `${hi + 1} characters`, edit: set(stringOfLength(n, hi + 1, 'ascii')) }];
     }
     case 'minItems': {
@@ -295,7 +296,7 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
       return [{ variant: 'min-1', what: `${lo - 1} items`, edit: itemsEdit(c, lo - 1) }];
     }
     case 'maxItems': {
-      const hi = node.kind === 'array' ? countBounds(node).hi! : 0;
+      const hi = node.kind === 'array' ? maxCountOf(node) : 0;
       const out: ViolationSpec[] = [{ variant: 'max+1', what: `${hi + 1} items`, edit: itemsEdit(c, hi + 1) }];
       // Chained ops of every type meet a server's own state rules (3: not shown), whose refusal hides the count's.
       if (affectsCoherence(c.endpoint, c.path)) out.push({ variant: 'max+1:creates', what: `${hi + 1} creates of new artifacts`, edit: itemsEdit(c, hi + 1, 'creates') });
@@ -304,7 +305,7 @@ export function violationSpecs(c: Constraint): ViolationSpec[] {
     case 'charset':
       return charsetSpecs(c);
     case 'pattern':
-      return PATTERN_VIOLATIONS[c.pattern!]();
+      return PATTERN_VIOLATIONS[must(c.pattern, `${c.id}: a pattern constraint names its pattern`)]();
     case 'calendar':
       return calendarSpecs();
     case 'uuid':

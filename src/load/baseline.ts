@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { LatencySummary } from './histogram.ts';
 import type { BaselineComparison, ComparisonRow, LoadRunResult, LoadTarget, RelativeMetric, Spectrum } from './result.ts';
-import { compare, formatMetric, METRIC_ALTERNATION, metricOf, ThresholdError, type Comparator, type Measured, type ThresholdResult } from './thresholds.ts';
+import { compare, formatMetric, isComparator, isMetric, METRIC_ALTERNATION, metricOf, ThresholdError, type Comparator, type Measured, type ThresholdResult } from './thresholds.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export type ChangeUnit = '%' | 'pp';
 
@@ -41,10 +42,10 @@ export function isRelativeThreshold(source: string): boolean {
 export function parseRelativeThreshold(source: string): RelativeThreshold {
   const m = REL_RE.exec(source);
   if (!m) throw new ThresholdError(`bad relative threshold "${source}": expected a signed change from the baseline, e.g. 'p99<+10%', 'goodput>-5%', 'errors<+0.5pp', 'capacity>-10%'`);
-  const metric = m[1] as RelativeMetric;
-  const unit = m[5] as ChangeUnit;
+  const [, metric, op, , , unit] = m;
+  if (!(metric === 'capacity' || isMetric(metric)) || !isComparator(op) || !(unit === '%' || unit === 'pp')) throw new ThresholdError(`bad relative threshold "${source}": unknown metric, comparison or unit`);
   if (unit === 'pp' && metric !== 'errors') throw new ThresholdError(`bad relative threshold "${source}": percentage points (pp) bound the error rate only; ${metric} changes in %`);
-  return { source, metric, op: m[2] as Comparator, value: Number(`${m[3]}${m[4]}`), unit };
+  return { source, metric, op, value: Number(`${m[3]}${m[4]}`), unit };
 }
 
 /** What a comparison needs of a stored load.json. */
@@ -97,7 +98,7 @@ export async function readBaseline(path: string): Promise<BaselineRun> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new BaselineError(`baseline ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new BaselineError(`baseline ${file}: cannot read it (${errorCode(e) ?? errorMessage(e)})`);
   }
   let json: unknown;
   try {
@@ -107,7 +108,7 @@ export async function readBaseline(path: string): Promise<BaselineRun> {
   }
   const r = BaselineSchema.safeParse(json);
   if (!r.success) {
-    const i = r.error.issues[0]!;
+    const i = r.error.issues[0];
     throw new BaselineError(`baseline ${file}: not a pouchproof load.json (${i.path.join('.') || 'top level'}: ${i.message})`);
   }
   const d = r.data;

@@ -30,9 +30,9 @@ function canonicalWriter<T extends object>(keys: readonly (keyof T & string)[]):
   return (o) => {
     let s = '';
     for (let i = 0; i < sorted.length; i++) {
-      const v = o[sorted[i]!];
+      const v = o[sorted[i]];
       if (v === undefined) continue;
-      s += (s === '' ? first[i]! : later[i]!) + JSON.stringify(v);
+      s += (s === '' ? first[i] : later[i]) + JSON.stringify(v);
     }
     return s === '' ? '{}' : s + '}';
   };
@@ -165,14 +165,15 @@ export class CommitBuilder {
     };
     let body = '';
     for (let i = 0; i < COMMIT_ORDER.length; i++) {
-      const v = top[COMMIT_ORDER[i]!];
-      if (v !== undefined) body += `${body === '' ? '{' : ','}${COMMIT_KEY_TEXT[i]!}:${v}`;
+      const v = top[COMMIT_ORDER[i]];
+      if (v !== undefined) body += `${body === '' ? '{' : ','}${COMMIT_KEY_TEXT[i]}:${v}`;
     }
     body += '}';
     return {
       pouchId: chain.pouchId,
       chain,
       base: from,
+      // the loop above runs at least once (opsPerBatch >= 1), setting base to the last revision
       finalRevision: base!,
       ops: shape.opsPerBatch,
       body,
@@ -184,7 +185,7 @@ export class CommitBuilder {
 /** Artifacts spread over pouches, disjoint per worker because every id is drawn from its own seed. */
 export function makeChains(rng: Rng, pouches: readonly string[], artifacts: number): ArtifactChain[] {
   const out: ArtifactChain[] = [];
-  for (let i = 0; i < artifacts; i++) out.push({ pouchId: pouches[i % pouches.length]!, artifactId: rng.uuid(), head: null, applied: 0 });
+  for (let i = 0; i < artifacts; i++) out.push({ pouchId: pouches[i % pouches.length], artifactId: rng.uuid(), head: null, applied: 0 });
   return out;
 }
 
@@ -217,7 +218,7 @@ export function usageRow(rng: Rng, key: UsageKey, maxCounter: number): UsageRowV
   return { ...key, input: rng.int(maxCounter), output: rng.int(maxCounter), cache_read: rng.int(maxCounter), cache_write: rng.int(maxCounter) };
 }
 
-const USAGE_ROWS_FIELD = Object.keys(reportUsage.body.fields)[0]!;
+const USAGE_ROWS_FIELD = Object.keys(reportUsage.body.fields)[0];
 
 export function usageBody(rows: readonly UsageRowValue[]): string {
   return `{${JSON.stringify(USAGE_ROWS_FIELD)}:[${rows.map(writeRow).join(',')}]}`;

@@ -14,6 +14,7 @@ import { withTarget } from '../target/resolve.ts';
 import { LoadUsageError, runLoad, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
 import type { CapacityBounds, CapacityPhase, CapacitySearch, CapacityStatus, CapacityStep, LoadRunResult } from './result.ts';
 import { parseThreshold, type Threshold } from './thresholds.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export interface CapacityOptions {
   /** One or more absolute thresholds, comma-separated: 'p99<50ms' or 'p99<50ms,errors<0.1%'. */
@@ -60,7 +61,7 @@ export function parseObjective(objective: string): Threshold[] {
     try {
       return parseThreshold(p);
     } catch (e) {
-      throw new LoadUsageError(`--find-capacity: ${(e as Error).message}`);
+      throw new LoadUsageError(`--find-capacity: ${errorMessage(e)}`);
     }
   });
   return list.some((t) => t.metric === 'errors') ? list : [...list, parseThreshold(DEFAULT_ERROR_BOUND)];
@@ -139,17 +140,19 @@ function describe(status: CapacityStatus, plan: Plan, steps: readonly CapacitySt
   const within = `within ${plan.objective.map((t) => t.source).join(', ')}`;
   const at = lo === undefined ? '' : `${rateText(lo)} req/s ${within}`;
   const beyond = hi === undefined ? '' : steps.find((s) => s.offered === hi);
-  const broke = beyond ? ` (${rateText(hi!)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
+  const broke = beyond && hi !== undefined ? ` (${rateText(hi)} req/s broke ${beyond.objective.filter((t) => !t.passed).map((t) => `${t.threshold}: ${t.actualText}`).join(', ')})` : '';
   switch (status) {
     case 'found': return `capacity: ${at}${broke}`;
     case 'at-max-rate': return `capacity: at least ${at}: the highest rate allowed (--max-rate) held`;
     case 'generator-limited': {
+      // a capacity search ends with at least one step
       const g = steps.at(-1)!;
       return `capacity: ${lo === undefined ? 'not established' : `at least ${at}`}; at ${rateText(g.offered)} req/s the load generator itself was the limit (${g.generatorNote}), so the knee there is the generator's, not the target's: add --workers or cores`;
     }
     case 'budget-spent': return lo === undefined
       ? `capacity: not established: the search's budget (${steps.length} steps, ${plan.budgetMs / 1000} s) ran out before any rate was within${broke}`
       : `capacity: at least ${at}; the search's budget (${plan.maxSteps} steps, ${plan.budgetMs / 1000} s) ran out before the knee was narrowed to ${(plan.resolution * 100).toFixed(0)}%${broke}`;
+    // a capacity search ends with at least one step
     case 'none-within': return `capacity: none: even ${rateText(steps.at(-1)!.offered)} req/s was not ${within}${broke}`;
     case 'interrupted': return `capacity: search interrupted${lo === undefined ? '' : `; at least ${at}`}`;
     default: return status satisfies never;

@@ -12,6 +12,7 @@ import type { KindTally } from './tally.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
 import type { Flight, Sender } from './sender.ts';
 import { Timeline } from './timeline.ts';
+import { errorMessage } from '../spec/index.ts';
 
 /** What a model does for the shared run. */
 export interface ModelDriver {
@@ -126,7 +127,7 @@ export class EngineRun {
     try {
       return this.o.source.complete(r, res);
     } catch (e) {
-      return { ok: false, units: 0, reason: `scenario error: ${(e as Error).message}`, error: true };
+      return { ok: false, units: 0, reason: `scenario error: ${errorMessage(e)}`, error: true };
     } finally {
       this.judgeMs += performance.now() - g;
     }

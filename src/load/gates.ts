@@ -30,7 +30,7 @@ export async function prepareGates(scenario: string, i: GateInput): Promise<Gate
   const relative = i.thresholds.filter(isRelativeThreshold).map(parseRelativeThreshold);
   const absolute = i.thresholds.filter((t) => !isRelativeThreshold(t));
   if (relative.length > 0 && i.baseline === undefined) {
-    throw new LoadUsageError(`threshold "${relative[0]!.source}" is relative: it needs a run to compare with, --baseline PATH/load.json`);
+    throw new LoadUsageError(`threshold "${relative[0].source}" is relative: it needs a run to compare with, --baseline PATH/load.json`);
   }
   if (i.findCapacity === undefined && (i.maxRate !== undefined || i.stepMs !== undefined)) {
     throw new LoadUsageError(`${i.maxRate !== undefined ? '--max-rate' : '--step-duration'} belongs to a capacity search: add --find-capacity 'p99<50ms'`);

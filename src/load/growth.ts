@@ -41,8 +41,8 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
   const my = ys.reduce((a, b) => a + b, 0) / n;
   let num = 0, den = 0;
   for (let i = 0; i < n; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
   }
   return den > 0 ? num / den : NaN;
 }
@@ -50,16 +50,16 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
 export function judgeGrowth(axis: string, points: readonly CurvePoint[]): GrowthVerdict {
   const pts = points.filter((p) => p.value > 0 && p.min > 0).sort((a, b) => a.value - b.value);
   if (pts.length < 2) return { exponent: NaN, superlinear: false, message: `${axis}: too few points to judge` };
-  const top = pts[pts.length - 1]!.value;
+  const top = pts[pts.length - 1].value;
   let upper = pts.filter((p) => p.value >= top * UPPER_FRACTION);
   if (upper.length < 2) upper = pts.slice(-2);
   const exponent = slope(upper.map((p) => Math.log(p.value)), upper.map((p) => Math.log(p.min)));
-  const smallest = points.reduce((m, p) => (p.value < m.value ? p : m), points[0]!);
-  const rise = pts[pts.length - 1]!.min - smallest.min;
+  const smallest = points.reduce((m, p) => (p.value < m.value ? p : m), points[0]);
+  const rise = pts[pts.length - 1].min - smallest.min;
   const superlinear = exponent > SUPERLINEAR_EXPONENT && rise > MIN_GROWTH_US;
-  const from = upper[0]!.value;
+  const from = upper[0].value;
   const message = superlinear
-    ? `${axis}: latency grows worse than linearly (exponent ${exponent.toFixed(2)} from ${from} to ${top}, fastest request ${(smallest.min / 1000).toFixed(2)} → ${(pts[pts.length - 1]!.min / 1000).toFixed(2)} ms)`
+    ? `${axis}: latency grows worse than linearly (exponent ${exponent.toFixed(2)} from ${from} to ${top}, fastest request ${(smallest.min / 1000).toFixed(2)} → ${(pts[pts.length - 1].min / 1000).toFixed(2)} ms)`
     : `${axis}: growth at most linear (exponent ${Number.isFinite(exponent) ? exponent.toFixed(2) : 'n/a'} from ${from} to ${top})`;
   return { exponent, superlinear, message };
 }

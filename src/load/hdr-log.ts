@@ -5,6 +5,7 @@
  */
 import * as hdr from 'hdr-histogram-js';
 import { encodeHistogram, newHistogram, type Histogram } from './histogram.ts';
+import { errorMessage } from '../spec/index.ts';
 
 /** The tag of the histogram of every request's latency. */
 export const LATENCY_TAG = 'latency';
@@ -48,7 +49,7 @@ export function readHdrLog(text: string, what: string): Record<string, string> {
       try {
         h = reader.nextIntervalHistogram();
       } catch (e) {
-        throw new HdrLogError(`${what}: interval ${read + 1} cannot be decoded (${(e as Error).message})`);
+        throw new HdrLogError(`${what}: interval ${read + 1} cannot be decoded (${errorMessage(e)})`);
       }
       if (!h) break;
       read++;

@@ -163,7 +163,7 @@ export class ResponseParser {
 
   /** One byte of the CRLF that closes a chunk's data. */
   private chunkEnd(buf: Buffer, i: number): number | FeedResult {
-    const b = buf[i]!;
+    const b = buf[i];
     if (b === CR && !this.sawCr) this.sawCr = true;
     else if (b === LF) this.state = State.ChunkSize;
     else return error('chunk data not followed by CRLF');
@@ -258,7 +258,7 @@ export class ResponseParser {
     }
     let s = this.scan;
     for (let i = from; i < end; i++) {
-      const c = buf[i]!;
+      const c = buf[i];
       if (c === LF) {
         if (s !== 0) {
           this.scan = 0;
@@ -275,7 +275,7 @@ export class ResponseParser {
   /** The response is complete; `extra`: bytes follow it that no request asked for, so the connection is not reused. */
   private finish(extra: boolean): FeedResult {
     const body =
-      this.bodyText ?? (this.body.length === 0 ? '' : this.body.length === 1 ? this.body[0]!.toString('utf8') : Buffer.concat(this.body, this.bodyBytes).toString('utf8'));
+      this.bodyText ?? (this.body.length === 0 ? '' : this.body.length === 1 ? this.body[0].toString('utf8') : Buffer.concat(this.body, this.bodyBytes).toString('utf8'));
     return { kind: 'done', status: this.status, body, keepAlive: this.keepAlive && !extra, keepAliveMs: this.keepAliveMs, extra };
   }
 
@@ -401,5 +401,5 @@ function named(text: string, pos: number, lower: string): boolean {
 /** The size of a chunk from its line (hex, then optional extensions), or undefined. */
 function chunkSize(line: string): number | undefined {
   const m = /^([0-9a-fA-F]{1,13})[ \t]*(?:;[^\r\n]*)?\r?\n$/.exec(line);
-  return m ? parseInt(m[1]!, 16) : undefined;
+  return m ? parseInt(m[1], 16) : undefined;
 }

@@ -11,6 +11,7 @@ import type { CheckResult, Params, RequestSource, Scenario } from './scenario.ts
 import { ScenarioSourceError } from './define.ts';
 import { importScenario } from './scenario-file.ts';
 import type { AbortSample } from './abort.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export interface JobSpec {
   /** URL (file:) of the module whose default export is the Scenario. */
@@ -56,7 +57,7 @@ function sourceOf(scenario: Scenario, job: JobSpec): RequestSource {
       connections: job.connections,
     });
   } catch (e) {
-    throw new ScenarioSourceError(`scenario ${scenario.name} could not build its requests: ${(e as Error).message ?? String(e)}`);
+    throw new ScenarioSourceError(`scenario ${scenario.name} could not build its requests: ${errorMessage(e)}`);
   }
 }
 
@@ -75,7 +76,7 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, sinks:
   const scenario = await importScenario(job.scenarioUrl);
   const source = sourceOf(scenario, job);
   const live = job.live && onLive ? new LiveRecorder() : undefined;
-  const ticker = live ? setInterval(() => onLive!(live.snapshot()), LIVE_EVERY_MS) : undefined;
+  const ticker = live && onLive ? setInterval(() => onLive(live.snapshot()), LIVE_EVERY_MS) : undefined;
   ticker?.unref();
   const engine = await runEngine({
     baseUrl: job.profile.baseUrl,
@@ -93,14 +94,14 @@ export async function runJob(job: JobSpec, ready?: () => Promise<number>, sinks:
     ...(live ? { observer: live } : {}),
   }).finally(() => clearInterval(ticker));
   // The last snapshot holds every request, so the counters end equal to the run's totals.
-  if (live) onLive!(live.snapshot());
+  if (live && onLive) onLive(live.snapshot());
   let checks: CheckResult[] = [];
   if (job.runChecks && source.check) {
     const sender = new Sender(job.profile.baseUrl, 1, job.timeoutMs, undefined, job.profile);
     try {
       checks = await source.check((r) => sender.request(r));
     } catch (e) {
-      checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${(e as Error).message}` }];
+      checks = [{ name: 'checks', passed: false, message: `could not run the checks: ${errorMessage(e)}` }];
     } finally {
       await sender.close();
     }

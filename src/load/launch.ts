@@ -20,6 +20,7 @@ import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
 import { shareModel, validateModel, type LoadModel } from './engine.ts';
 import { parseStages, peakTarget, stagesDurationMs, type Stages } from './stages.ts';
 import { parseThreshold, shareOfThreshold } from './thresholds.ts';
+import { errorMessage } from '../spec/index.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 4. */
 export class LoadUsageError extends Error {}
@@ -102,7 +103,7 @@ function usage<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    throw new LoadUsageError((e as Error).message);
+    throw new LoadUsageError(errorMessage(e));
   }
 }
 
@@ -139,7 +140,8 @@ function runShape(o: RunLoadOptions) {
   const thresholds = usage(() => (o.thresholds ?? []).map(parseThreshold));
   const abortThresholds = usage(() => (o.abortThresholds ?? []).map(parseThreshold)).map((t) => shareOfThreshold(t, o.shard?.count ?? 1));
   if (o.rate !== undefined && o.rate <= 0) throw new LoadUsageError('--rate must be positive');
-  const stages = typeof o.stages === 'string' ? usage(() => parseStages(o.stages as string)) : o.stages;
+  const given = o.stages;
+  const stages = typeof given === 'string' ? usage(() => parseStages(given)) : given;
   if (stages && o.durationMs !== undefined) throw new LoadUsageError('--stages sets the run\'s duration: leave out --duration');
   if (stages && o.rate !== undefined) throw new LoadUsageError('--stages shapes the rate itself: leave out --rate');
   const durationMs = stages ? stagesDurationMs(stages.stages) : (o.durationMs ?? DEFAULT_DURATION_MS);
@@ -147,7 +149,8 @@ function runShape(o: RunLoadOptions) {
   if (!(durationMs > 0) || !(maxRequests >= 1)) throw new LoadUsageError('a load run needs a positive duration and request count');
   const shard = o.shard;
   if (shard && maxRequests < shard.count) throw new LoadUsageError(`--max-requests ${maxRequests} cannot be split over ${shard.count} shards`);
-  const listen = o.metricsListen !== undefined ? usage(() => parseMetricsListen(o.metricsListen!)) : undefined;
+  const listenAt = o.metricsListen;
+  const listen = listenAt !== undefined ? usage(() => parseMetricsListen(listenAt)) : undefined;
   return { params, thresholds, abortThresholds, stages, durationMs, maxRequests, listen };
 }
 

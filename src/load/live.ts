@@ -7,7 +7,7 @@
  * Counters are cumulative since the thread started measuring; rates and busy share cover the time
  * since the previous snapshot.
  */
-import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import type { LoadRequest, LoadResponse } from './scenario.ts';
 import { PHASES, phaseDurations } from './phases.ts';
 import { AbandonedError, type Flight, type SenderObserver } from './sender.ts';
@@ -25,7 +25,7 @@ export const LATENCY_BUCKETS_S = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
 /** The index of the bucket `seconds` falls in (LATENCY_BUCKETS_S.length: +Inf). */
 function bucketOf(seconds: number): number {
   let i = 0;
-  while (i < LATENCY_BUCKETS_S.length && seconds > LATENCY_BUCKETS_S[i]!) i++;
+  while (i < LATENCY_BUCKETS_S.length && seconds > LATENCY_BUCKETS_S[i]) i++;
   return i;
 }
 
@@ -83,7 +83,7 @@ export class LiveRecorder implements SenderObserver {
   private inFlight = 0;
   private sentTotal = 0;
   private settledTotal = 0;
-  private last = { at: performance.now(), sent: 0, settled: 0, elu: performance.eventLoopUtilization() as EventLoopUtilization };
+  private last = { at: performance.now(), sent: 0, settled: 0, elu: performance.eventLoopUtilization() };
 
   private op(kind: string): OperationFigures {
     let o = this.ops.get(kind);
@@ -99,9 +99,9 @@ export class LiveRecorder implements SenderObserver {
 
   settled(f: Flight, res: LoadResponse | Error, inFlight: number): void {
     const o = this.op(f.req.kind);
-    o.outcomes[OUTCOMES.indexOf(outcomeOf(res))]!++;
+    o.outcomes[OUTCOMES.indexOf(outcomeOf(res))]++;
     const s = Math.max(0, (now() - f.intended) / 1000);
-    o.buckets[bucketOf(s)]!++;
+    o.buckets[bucketOf(s)]++;
     o.sumSeconds += s;
     this.settledTotal++;
     this.inFlight = inFlight;
@@ -109,10 +109,10 @@ export class LiveRecorder implements SenderObserver {
     if (!(res instanceof Error) && f.ended > 0) {
       phaseDurations(f, this.durations);
       for (let p = 0; p < PHASES.length; p++) {
-        const us = this.durations[p]!;
+        const us = this.durations[p];
         if (us < 0) continue;
-        this.phases[p]!.buckets[bucketOf(us / 1e6)]!++;
-        this.phases[p]!.sumSeconds += us / 1e6;
+        this.phases[p].buckets[bucketOf(us / 1e6)]++;
+        this.phases[p].sumSeconds += us / 1e6;
       }
     }
   }

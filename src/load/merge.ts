@@ -15,7 +15,8 @@ import type { ShardResult } from './shard-record.ts';
 import { addCounts, addTallies, mergeHistograms } from './tally.ts';
 import { brokenLine, judgeThresholds, parseThreshold } from './thresholds.ts';
 import { emptyBucket, type SecondBucket } from './timeline.ts';
-import { PHASES, phaseFigures, phaseTag, type Phase } from './phases.ts';
+import { PHASES, phaseFigures, phaseTag } from './phases.ts';
+import { errorMessage, tableOf } from '../spec/index.ts';
 
 export class MergeError extends Error {}
 
@@ -34,7 +35,7 @@ export interface MergeOutput {
 }
 
 function same<T>(rs: readonly ShardResult[], f: (r: ShardResult) => T, what: string): T {
-  const first = f(rs[0]!);
+  const first = f(rs[0]);
   const other = rs.find((r) => JSON.stringify(f(r)) !== JSON.stringify(first));
   if (other) throw new MergeError(`the shards are not of one run: ${what} differs (${JSON.stringify(first)} vs ${JSON.stringify(f(other))}, shard ${other.shard.index})`);
   return first;
@@ -86,7 +87,7 @@ function mergedStages(rs: readonly ShardResult[]): Pick<LoadRunResult, 'stages'>
 /** The phases, when every shard logged them (shards from before phases were recorded have none: then no phases, rather than a part). */
 function mergedPhases(kept: readonly ShardInput[], histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'phases'> {
   if (!kept.every((s) => PHASES.every((p) => s.histograms[phaseTag(p)] !== undefined))) return {};
-  return { phases: phaseFigures(Object.fromEntries(PHASES.map((p) => [p, histograms[phaseTag(p)]!])) as Record<Phase, string>) };
+  return { phases: phaseFigures(tableOf(PHASES, (p) => histograms[phaseTag(p)])) };
 }
 
 /** What every shard must say alike to be parts of one run; the shard count N they agree on. */
@@ -108,14 +109,14 @@ function mergedThresholds(kept: readonly ShardInput[], o: MergeOptions): ReturnT
   try {
     return sources.map(parseThreshold);
   } catch (e) {
-    throw new MergeError((e as Error).message);
+    throw new MergeError(errorMessage(e));
   }
 }
 
 /** The whole run's latency figures, from the merged histograms. */
 function mergedLatency(histograms: Readonly<Record<string, string>>): Pick<LoadRunResult, 'latency' | 'spectrum' | 'errorLatency' | 'errorHistogram'> {
   const h = newHistogram();
-  mergeEncoded(h, histograms[LATENCY_TAG]!);
+  mergeEncoded(h, histograms[LATENCY_TAG]);
   const latency = summarize(h);
   const spec = spectrum(h);
   h.destroy();
@@ -147,6 +148,7 @@ function mergedGenerator(rs: readonly ShardResult[]): LoadRunResult['generator']
     prepareMs: rs.flatMap((r) => r.generator.prepareMs),
     limited: limited.length > 0,
     note: limited.length
+      // only reached when limited lists a shard whose generator was limited
       ? `the load generator was saturated in shard${limited.length > 1 ? 's' : ''} ${limited.join(', ')} of ${rs.length} (${rs.find((r) => r.generator.limited)!.generator.note}): the figures are a lower bound for the server`
       : `every one of the ${rs.length} shards' load generators had headroom`,
   };
@@ -175,7 +177,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
   const judged = judgeThresholds(thresholds, { latencyUs: lat.latency, errorRate, goodput: rates.goodput, rps: rates.rps });
   const checks = rs.flatMap((r) => r.checks.map((c) => ({ ...c, name: `shard ${r.shard.index}: ${c.name}` })));
   const why = failedBecause(rs, judged, checks);
-  const first = rs[0]!;
+  const first = rs[0];
   const rate = rs.reduce((a, r) => a + (r.rate ?? 0), 0);
   const result: LoadRunResult = {
     runId: o.runId ?? `${loadRunId(first.scenario)}-merged`,
@@ -201,7 +203,7 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     errorLatency: lat.errorLatency,
     errorHistogram: lat.errorHistogram,
     spectrum: lat.spectrum,
-    histogram: histograms[LATENCY_TAG]!,
+    histogram: histograms[LATENCY_TAG],
     timeline,
     reasons: tally.reasons,
     kinds: tally.kinds,

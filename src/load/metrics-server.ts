@@ -4,7 +4,6 @@
  * worker threads) sends no load itself; a scrape costs a few hundred microseconds of it.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { METRICS_PATH } from './live.ts';
 import type { LiveMetrics } from './metrics.ts';
 
@@ -52,7 +51,8 @@ export async function serveMetrics(listen: MetricsListen, metrics: LiveMetrics):
     server.listen(listen.port, listen.host, resolve);
   });
   server.unref();
-  const a = server.address() as AddressInfo;
+  const a = server.address();
+  if (a === null || typeof a === 'string') throw new Error('pouchproof: the metrics server listens on a TCP port, which has an address');
   const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
   return {
     url: `http://${host}:${a.port}${METRICS_PATH}`,

@@ -41,7 +41,7 @@ function histogramValues(name: string, labels: Record<string, string | number>, 
   let cumulative = 0;
   b.buckets.forEach((n, i) => {
     cumulative += n;
-    out.push({ value: cumulative, labels: { ...labels, le: i < LATENCY_BUCKETS_S.length ? LATENCY_BUCKETS_S[i]! : '+Inf' }, metricName: `${name}_bucket` });
+    out.push({ value: cumulative, labels: { ...labels, le: i < LATENCY_BUCKETS_S.length ? LATENCY_BUCKETS_S[i] : '+Inf' }, metricName: `${name}_bucket` });
   });
   out.push({ value: b.sumSeconds, labels, metricName: `${name}_sum` }, { value: cumulative, labels, metricName: `${name}_count` });
   return out;
@@ -86,11 +86,11 @@ export class LiveMetrics implements LiveSink {
       const l = { ...base, operation };
       sent.push({ value: o.sent, labels: l });
       o.outcomes.forEach((n, i) => {
-        if (n > 0) requests.push({ value: n, labels: { ...l, outcome: OUTCOMES[i]! } });
+        if (n > 0) requests.push({ value: n, labels: { ...l, outcome: OUTCOMES[i] } });
       });
       latency.push(...histogramValues('pouchproof_request_duration_seconds', l, o));
     }
-    const phases = s.phases.flatMap((b, i) => histogramValues('pouchproof_request_phase_seconds', { ...base, phase: PHASES[i]! }, b));
+    const phases = s.phases.flatMap((b, i) => histogramValues('pouchproof_request_phase_seconds', { ...base, phase: PHASES[i] }, b));
     const gauge = (value: number, extra: Record<string, string | number> = {}): Value[] => (current ? [{ value, labels: { ...base, ...extra } }] : []);
     return [
       metric('pouchproof_requests_total', 'counter', 'Requests settled, by operation and outcome (status class, transport_error, timeout, abandoned).', requests),

@@ -10,6 +10,7 @@
  * like the total (HdrHistogram buckets add).
  */
 import { encodeHistogram, mergeEncoded, newHistogram, recordUs, spectrum, summarize, type LatencySummary } from './histogram.ts';
+import { tableOf } from '../spec/index.ts';
 
 export const PHASES = ['blocked', 'connect', 'tls', 'send', 'wait', 'receive'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -72,12 +73,12 @@ export class PhaseRecorder {
 
   record(t: PhaseTimes): void {
     phaseDurations(t, this.durations);
-    for (let i = 0; i < PHASES.length; i++) if (this.durations[i]! >= 0) recordUs(this.hists[i]!, this.durations[i]!);
+    for (let i = 0; i < PHASES.length; i++) if (this.durations[i] >= 0) recordUs(this.hists[i], this.durations[i]);
   }
 
   /** The encoded histograms; the recorder is spent afterwards. */
   finish(): PhaseHistograms {
-    const out = Object.fromEntries(PHASES.map((p, i) => [p, encodeHistogram(this.hists[i]!)])) as Record<Phase, string>;
+    const out = tableOf(PHASES, (_, i) => encodeHistogram(this.hists[i]));
     for (const h of this.hists) h.destroy();
     return out;
   }
@@ -85,7 +86,7 @@ export class PhaseRecorder {
 
 /** Phase histograms of several engines, shards or sweep points, added exactly. */
 export function mergePhases(all: ReadonlyArray<Partial<PhaseHistograms> | undefined>): PhaseHistograms {
-  return Object.fromEntries(PHASES.map((p) => [p, mergeAll(all.map((x) => x?.[p]).filter((x): x is string => x !== undefined)).histogram])) as Record<Phase, string>;
+  return tableOf(PHASES, (p) => mergeAll(all.map((x) => x?.[p]).filter((x): x is string => x !== undefined)).histogram);
 }
 
 function mergeAll(encoded: readonly string[]): PhaseFigures {
@@ -100,5 +101,5 @@ function mergeAll(encoded: readonly string[]): PhaseFigures {
 
 /** The figures reports show, from merged histograms. */
 export function phaseFigures(h: PhaseHistograms): PhaseResult {
-  return Object.fromEntries(PHASES.map((p) => [p, mergeAll([h[p]])])) as Record<Phase, PhaseFigures>;
+  return tableOf(PHASES, (p) => mergeAll([h[p]]));
 }

@@ -2,7 +2,7 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, errorCode, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BodySigner } from '../target/signing.ts';
@@ -79,8 +79,8 @@ type UncheckedEnvelope<Id extends EndpointId> = { readonly ok?: unknown; readonl
 
 function envelope<Id extends EndpointId>(res: LoadResponse): UncheckedEnvelope<Id> | undefined {
   try {
-    const j = JSON.parse(res.body) as unknown;
-    return j && typeof j === 'object' ? (j as UncheckedEnvelope<Id>) : undefined;
+    const j = parseJson(res.body);
+    return j && typeof j === 'object' ? (j) : undefined;
   } catch {
     return undefined;
   }
@@ -91,7 +91,7 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
   if (res instanceof AbandonedError) return { ok: false, units: 0, reason: res.reason, error: true };
   if (res instanceof ConnectionSetupError) return { ok: false, units: 0, reason: `transport: ${res.message}`, error: true };
   if (res instanceof Error) {
-    const code = (res as { code?: string }).code ?? '';
+    const code = errorCode(res) ?? '';
     const why = /timeout/i.test(code) || /timeout/i.test(res.name) ? 'timeout' : `transport: ${code || res.message.slice(0, 60)}`;
     return { ok: false, units: 0, reason: why, error: true };
   }
@@ -103,7 +103,8 @@ export function failureOf(res: LoadResponse | Error): RequestOutcome | undefined
 function success(res: LoadResponse | Error): LoadResponse | RequestOutcome {
   const failed = failureOf(res);
   if (failed) return failed;
-  const r = res as LoadResponse;
+  if (res instanceof Error) throw new Error(`pouchproof: failureOf judges every error, yet not ${res.name}`);
+  const r = res;
   if (r.status < 200 || r.status > 299) return { ok: false, units: 0, reason: `http ${r.status}` };
   return r;
 }
@@ -115,6 +116,7 @@ export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutc
   const env = envelope<'commitOperations'>(r);
   const results = env?.data?.results;
   if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
+  // each result is checked below (x.status); the array comes from the parsed JSON
   const notApplied = (results as (Unchecked<OperationResultValue> | null)[]).find((x) => !x || x.status !== APPLIED);
   if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String(notApplied.status)}` };
   if (results.length !== ops) return { ok: false, units: 0, reason: `results for ${results.length} of ${ops} ops`, error: true };

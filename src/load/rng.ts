@@ -58,8 +58,8 @@ export class Rng {
       const x = this.u32();
       for (let k = 28; k >= 0; k -= 4) s += HEX[(x >>> k) & 15];
     }
-    const version = UUID_VERSIONS[3]!; // '4': random
-    const variant = UUID_VARIANTS[this.u32() & 3]!.toLowerCase();
+    const version = UUID_VERSIONS[3]; // '4': random
+    const variant = UUID_VARIANTS[this.u32() & 3].toLowerCase();
     return `${s.slice(0, 8)}-${s.slice(8, 12)}-${version}${s.slice(13, 16)}-${variant}${s.slice(17, 20)}-${s.slice(20, 32)}`;
   }
 
@@ -93,7 +93,7 @@ export class Rng {
     let hi = cdf.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (cdf[mid]! > u) hi = mid;
+      if (cdf[mid] > u) hi = mid;
       else lo = mid + 1;
     }
     return lo;
@@ -108,7 +108,7 @@ export function zipfCdf(n: number, s: number): Float64Array {
     sum += 1 / (i + 1) ** s;
     cdf[i] = sum;
   }
-  for (let i = 0; i < n; i++) cdf[i]! /= sum;
+  for (let i = 0; i < n; i++) cdf[i] /= sum;
   cdf[n - 1] = 1;
   return cdf;
 }

@@ -88,7 +88,8 @@ async function runOnce(o: ExecuteOptions & { control: Int32Array }, params: Para
     ...(o.live ? { live: true } : {}),
   }));
   const generation = o.live?.begin(o.model.kind === 'open' ? o.model.rate : undefined) ?? 0;
-  const merged = await runJobs(jobs, o.workers > 0, o.startAtMs, o.live ? (i, s) => o.live!.update(generation, i, s) : undefined, judge ? (i, s) => judge.offer(i, s) : undefined);
+  const live = o.live;
+  const merged = await runJobs(jobs, o.workers > 0, o.startAtMs, live ? (i, s) => live.update(generation, i, s) : undefined, judge ? (i, s) => judge.offer(i, s) : undefined);
   return judge?.aborted ? { ...merged, aborted: judge.aborted } : merged;
 }
 
@@ -114,10 +115,11 @@ export async function executeLoad(options: ExecuteOptions): Promise<LoadRunResul
   const t0 = Date.now();
   let last = 0;
   const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
-  const progress = options.onProgress
+  const onProgress = options.onProgress;
+  const progress = onProgress
     ? setInterval(() => {
         const done = Atomics.load(control, CONTROL_COMPLETED);
-        options.onProgress!(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / every)}/s)`);
+        onProgress(`  ${Math.round((Date.now() - t0) / 1000)} s: ${done} responses (${Math.round(((done - last) * 1000) / every)}/s)`);
         last = done;
       }, every)
     : undefined;
@@ -290,7 +292,7 @@ async function sweep(o: Options, points: readonly SweepPoint[]): Promise<{ merge
 
 /** Sweep points run one after another: their timelines are laid end to end, the rest added. */
 function combine(rs: readonly MergedResult[]): MergedResult {
-  const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]!).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
+  const peak = (f: (r: MergedResult) => number[]): number[] => f(rs[0]).map((_, i) => Math.max(...rs.map((r) => f(r)[i] ?? 0)));
   return {
     ...mergeHistograms(rs.map((r) => r.histogram)),
     ...errorHistograms(rs.map((r) => r.errorHistogram)),
@@ -298,7 +300,7 @@ function combine(rs: readonly MergedResult[]): MergedResult {
     timeline: rs.flatMap((r) => r.timeline.slice(0, Math.max(1, Math.ceil(r.wallMs / 1000)))),
     wallMs: rs.reduce((a, r) => a + r.wallMs, 0),
     generatorBusy: peak((r) => r.generatorBusy),
-    prepareMs: rs[0]!.prepareMs.map((_, i) => rs.reduce((a, r) => a + (r.prepareMs[i] ?? 0), 0)),
+    prepareMs: rs[0].prepareMs.map((_, i) => rs.reduce((a, r) => a + (r.prepareMs[i] ?? 0), 0)),
     loopUtilization: peak((r) => r.loopUtilization),
     checks: rs.flatMap((r) => r.checks),
     stats: addCounts(rs.map((r) => r.stats)),

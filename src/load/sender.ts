@@ -388,7 +388,8 @@ export class Sender {
   /** A connection is free: it takes the oldest waiting request, or waits itself. */
   release(conn: Conn): void {
     while (this.waitingHead < this.waiting.length) {
-      const next = this.waiting[this.waitingHead]!;
+      const next = this.waiting[this.waitingHead];
+      // releases the slot for the collector; the queue's element type has no hole
       this.waiting[this.waitingHead++] = undefined as never;
       if (this.waitingHead === this.waiting.length) {
         this.waiting.length = 0;
@@ -425,6 +426,7 @@ export class Sender {
       host: viaNemesis === undefined ? this.host : '127.0.0.1',
       port: viaNemesis ?? this.port,
       noDelay: true,
+      // Node's onread hands back the Buffer it was given (readBuffer is a Buffer)
       onread: { buffer: this.readBuffer, callback: (n: number, buf: Uint8Array) => (conn.onData(s, buf as Buffer, 0, n), true) },
     });
     return this.watch(conn, s, false);
@@ -512,7 +514,7 @@ class HeaderWriter {
   }
 
   linesOf(headers: Readonly<Record<string, string>>): HeaderLines {
-    for (let i = 0; i < this.recentHeaders.length; i++) if (this.recentHeaders[i] === headers) return this.recentLines[i]!;
+    for (let i = 0; i < this.recentHeaders.length; i++) if (this.recentHeaders[i] === headers) return this.recentLines[i];
     const own = fieldLines(headers, undefined);
     let out: HeaderLines = own;
     // A signed request brings a new header object each time: without profile-wide headers, nothing more to do.
@@ -533,7 +535,7 @@ function fieldLines(headers: Readonly<Record<string, string>>, over: Readonly<Re
   let host = false;
   const taken = over ? new Set(Object.keys(over).map((k) => k.toLowerCase())) : undefined;
   for (const name in headers) {
-    const value = headers[name]!;
+    const value = headers[name];
     const lower = name.toLowerCase();
     if (taken?.has(lower)) continue;
     if (!TOKEN.test(name) || BAD_VALUE.test(value) || OWN_FIELDS.has(lower)) return new InvalidRequestError(`invalid ${name} header`);

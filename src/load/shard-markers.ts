@@ -35,9 +35,10 @@ export function splitShardBlocks(text: string, what: string): ShardBlock[] {
     const m = re.exec(line);
     if (m) {
       const prefix = line.slice(0, m.index);
-      const [, kind, label, name] = m as unknown as [string, string, string, string];
+      const [, kind, label, name] = m;
       if (kind === 'begin') {
-        if (open.has(prefix)) throw new ShardMarkerError(`${what}: ${open.get(prefix)!.label} ${open.get(prefix)!.name} has no end line before the next begin`);
+        const already = open.get(prefix);
+        if (already) throw new ShardMarkerError(`${what}: ${already.label} ${already.name} has no end line before the next begin`);
         open.set(prefix, { name, label, lines: [] });
       } else {
         const b = open.get(prefix);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { LoadRunResult } from './result.ts';
+import { errorMessage } from '../spec/index.ts';
 
 export const SHARD_FORMAT = 'pouchproof-load-shard';
 export const SHARD_VERSION = 1;
@@ -82,13 +83,14 @@ export function parseShardRecord(text: string, what: string): ShardRecord {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new ShardRecordError(`${what} is not JSON (${(e as Error).message})`);
+    throw new ShardRecordError(`${what} is not JSON (${errorMessage(e)})`);
   }
   const p = recordSchema.safeParse(raw);
   if (!p.success) {
-    const issue = p.error.issues[0]!;
+    const issue = p.error.issues[0];
     throw new ShardRecordError(`${what} is not a pouchproof shard record: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   if (p.data.result.shard.index >= p.data.result.shard.count) throw new ShardRecordError(`${what}: shard index ${p.data.result.shard.index} is not below its count ${p.data.result.shard.count}`);
-  return p.data as unknown as ShardRecord;
+  // z.infer of the record schema widens the readonly literals ShardRecord names
+  return p.data as ShardRecord;
 }

@@ -34,9 +34,9 @@ export function parseStages(text: string): Stages {
     const unit: StageUnit = m[3] === 'c' ? 'connections' : 'rate';
     const target = Number(m[2]);
     if (unit === 'connections' && !Number.isInteger(target)) throw new RangeError(`bad stage "${p.trim()}": connections are a whole number`);
-    return { unit, stage: { durationMs: parseDuration(m[1]!.trim()), target } };
+    return { unit, stage: { durationMs: parseDuration(m[1].trim()), target } };
   });
-  const unit = read[0]!.unit;
+  const unit = read[0].unit;
   if (read.some((r) => r.unit !== unit)) throw new RangeError(`bad --stages "${text}": mix of rates (/s) and connections (c); one list shapes one model`);
   return { unit, stages: read.map((r) => r.stage) };
 }

@@ -4,6 +4,7 @@
  * way (by addition); only their timelines and wall times combine differently.
  */
 import { encodeHistogram, mergeEncoded, newHistogram, summarize, type LatencySummary } from './histogram.ts';
+import { tableOf } from '../spec/index.ts';
 
 export interface KindTally {
   sent: number;
@@ -37,7 +38,7 @@ export function addCounts(all: ReadonlyArray<Readonly<Record<string, number>>>):
 }
 
 export function addTallies(all: readonly Tally[]): { -readonly [K in keyof Tally]: Tally[K] extends number ? number : K extends 'kinds' ? Record<string, KindTally> : Record<string, number> } {
-  const sum = Object.fromEntries(COUNTERS.map((c) => [c, all.reduce((a, t) => a + t[c], 0)])) as Record<(typeof COUNTERS)[number], number>;
+  const sum = tableOf(COUNTERS, (c) => all.reduce((a, t) => a + t[c], 0));
   const kinds: Record<string, KindTally> = {};
   for (const t of all)
     for (const [k, v] of Object.entries(t.kinds)) {

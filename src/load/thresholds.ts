@@ -11,6 +11,10 @@ export const METRICS = ['p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'goodput'
 export type Metric = (typeof METRICS)[number];
 export type Comparator = '<' | '<=' | '>' | '>=';
 
+/** Whether a regex group holds one of the metrics (the patterns' alternations are built from METRICS). */
+export const isMetric = (s: string): s is Metric => METRICS.some((m) => m === s);
+export const isComparator = (s: string): s is Comparator => s === '<' || s === '<=' || s === '>' || s === '>=';
+
 export interface Threshold {
   readonly source: string;
   readonly metric: Metric;
@@ -36,7 +40,7 @@ export function parseThreshold(source: string): Threshold {
   const a = ABORT.exec(source);
   if (!a && /:/.test(source)) throw new ThresholdError(`bad threshold "${source}": after the bound only ':abort' or ':abort-after=30s' may follow`);
   const bare = parseBound(a ? source.slice(0, a.index) : source, source);
-  return a ? { ...bare, abort: { afterMs: a[1] === undefined ? 0 : Number(a[1]) * ABORT_UNIT_MS[a[2]!]! } } : bare;
+  return a ? { ...bare, abort: { afterMs: a[1] === undefined ? 0 : Number(a[1]) * ABORT_UNIT_MS[a[2]] } } : bare;
 }
 
 function parseBound(text: string, source: string): Threshold {
@@ -44,13 +48,13 @@ function parseBound(text: string, source: string): Threshold {
   if (!m) {
     throw new ThresholdError(`bad threshold "${source}": expected e.g. 'p99<50ms', 'errors<0.1%', 'goodput>2000/s' (metrics p50 p90 p99 p99.9 max errors goodput rps)`);
   }
-  const metric = m[1] as Metric;
-  const op = m[2] as Comparator;
+  const [, metric, op] = m;
+  if (!isMetric(metric) || !isComparator(op)) throw new ThresholdError(`bad threshold "${source}": unknown metric or comparison`);
   const n = Number(m[3]);
   const unit = m[4];
   if (LATENCY.includes(metric)) {
     if (!unit || !(unit in UNIT_US)) throw new ThresholdError(`bad threshold "${source}": a latency needs a unit us, ms or s`);
-    return { source, metric, op, value: n * UNIT_US[unit]! };
+    return { source, metric, op, value: n * UNIT_US[unit] };
   }
   if (metric === 'errors') {
     if (unit !== '%') throw new ThresholdError(`bad threshold "${source}": errors are given in %, e.g. errors<0.1%`);

@@ -32,7 +32,7 @@ export class Timeline {
 
   private at(now: number): SecondBucket {
     const i = Math.min(this.buckets.length - 1, Math.max(0, Math.floor((now - this.t0) / 1000)));
-    return this.buckets[i]!;
+    return this.buckets[i];
   }
 
   /** A request offered at `at` (its due time, or its send). */
@@ -55,7 +55,7 @@ export function mergeTimelines(all: ReadonlyArray<readonly SecondBucket[]>): Sec
   const out = Array.from({ length: n }, emptyBucket);
   for (const t of all)
     t.forEach((b, i) => {
-      const o = out[i]!;
+      const o = out[i];
       o.completed += b.completed;
       o.ok += b.ok;
       o.units += b.units;

@@ -10,7 +10,7 @@ import type { FaultSet } from './faults.ts';
 import type { ReadingSet } from './readings.ts';
 import { scanJson } from './json-scan.ts';
 import { firstValue, holdsLoneSurrogate, longestNumber, withEscapedControls, withoutComments, withPlainNumbers } from './lenient-json.ts';
-import { BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
+import { errorMessage, BODY_SIZE_CAP_BYTES } from '../spec/index.ts';
 
 /**
  * Request size limits are not shown (section 8); assumption `body-size-limit` lets a server reject
@@ -76,7 +76,7 @@ export function readBody(req: IncomingMessage, faults: FaultSet): Promise<Uint8A
     req.on('end', () => {
       if (done) return;
       done = true;
-      const buf = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+      const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
       resolve(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
     });
     req.on('error', (e) => {
@@ -119,7 +119,7 @@ export function parseJsonBody(raw: Uint8Array, faults: FaultSet, readings: Readi
     try {
       value = JSON.parse(text);
     } catch (e) {
-      throw badRequest('invalid_json', `request body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
+      throw badRequest('invalid_json', `request body is not valid JSON: ${errorMessage(e).slice(0, 120)}`);
     }
   }
   if (faults.has('deep-nesting-crash')) depthOf(value);

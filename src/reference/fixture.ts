@@ -7,7 +7,7 @@ import { randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:c
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../crypto/keys.ts';
-import { PATTERNS, type MemberKind } from '../spec/index.ts';
+import { errorCode, errorMessage, PATTERNS, type MemberKind } from '../spec/index.ts';
 
 export interface FixtureBrowser {
   readonly token: string;
@@ -89,7 +89,7 @@ const FixtureSchema = z.strictObject({
 export function parseFixture(json: unknown): Fixture {
   const r = FixtureSchema.safeParse(json);
   if (!r.success) {
-    const i = r.error.issues[0]!;
+    const i = r.error.issues[0];
     throw new Error(`fixture ${i.path.join('.') || '(root)'}: ${i.message}`);
   }
   const out = r.data;
@@ -100,18 +100,20 @@ export function parseFixture(json: unknown): Fixture {
       if (tokens.has(t)) throw new Error(`fixture ${which}: every member needs its own token`);
       tokens.add(t);
     }
-    let publicJwk = acc.device.publicJwk as JsonWebKey | undefined;
+    let publicJwk = acc.device.publicJwk;
     try {
       if (acc.device.privateJwk) privateKeyFromJwk(acc.device.privateJwk);
-      publicJwk ??= acc.device.privateJwk as JsonWebKey | undefined;
+      publicJwk ??= acc.device.privateJwk;
       if (!publicJwk) throw new Error('publicJwk or privateJwk is required');
       publicKeyFromJwk(publicJwk);
     } catch (e) {
-      throw new Error(`fixture ${which}.device: ${(e as Error).message}`);
+      throw new Error(`fixture ${which}.device: ${errorMessage(e)}`);
     }
-    const { d: _d, ...pub } = publicJwk as JsonWebKey & { d?: string };
+    const { d: _d, ...pub } = publicJwk;
+    // the fixture is being built here; its device's public key is set once checked
     (acc.device as { publicJwk: JsonWebKey }).publicJwk = pub;
   }
+  // every account was completed in the loop above
   return out as Fixture;
 }
 
@@ -120,7 +122,7 @@ export async function loadFixture(path: string): Promise<Fixture> {
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read fixture ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new Error(`cannot read fixture ${path}: ${errorCode(e) ?? 'error'}`);
   }
   let json: unknown;
   try {
@@ -156,6 +158,7 @@ export function directoryOf(fx: Fixture): Directory {
     callerFor: (t) => callers.get(t),
     deviceKey: (id) => keys.get(id),
     member: (id) => members.get(id),
+    // the primary account's browser and device are registered as callers above
     fallback: (kind) => callers.get(kind === 'browser' ? fx.primary.browser.token : fx.primary.device.token)!,
   };
 }

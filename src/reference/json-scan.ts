@@ -73,7 +73,7 @@ function readKey(s: string, start: number, raw = false): { key: string; end: num
   // Stryker disable next-line all: `raw` is the duplicate-keys-escaped fault only
   if (!escaped || raw) return { key: text.slice(1, -1), end: i + 1 };
   try {
-    return { key: JSON.parse(text) as string, end: i + 1 };
+    return { key: String(JSON.parse(text)), end: i + 1 };
   } catch {
     return undefined;
   }

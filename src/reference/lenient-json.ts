@@ -67,7 +67,7 @@ export function firstValue(text: string): string {
   let depth = 0;
   let i = 0;
   while (i < text.length) {
-    const c = text[i]!;
+    const c = text[i];
     if (c === '"') {
       i = stringEnd(text, i);
       if (depth === 0) return text.slice(0, i);

@@ -63,13 +63,16 @@ export const SWITCHABLE: readonly Assumption<AssumptionName>[] = Object.freeze(A
 
 /** Every non-default reading the reference serves (`serve --reading`). */
 export const ALTERNATIVES: readonly Reading[] = Object.freeze(
+  // c is one of a's choices, so (name, value) is a Reading; the pairing is lost across the union
   SWITCHABLE.flatMap((a) => a.choices.filter((c) => c.value !== a.default).map((c) => ({ name: a.name, value: c.value }) as Reading)),
 );
 
+// a Reading's name and value form a ReadingKey; template types do not distribute over the pair
 export const keyOf = (r: Reading): ReadingKey => `${r.name}=${r.value}` as ReadingKey;
 
 /** The readings of `Readings` as a list (registry order). */
 export function readingsList(r: Readings): Reading[] {
+  // r[a.name] is one of a's readings, so (name, value) is a Reading; the pairing is lost across the union
   return ASSUMPTIONS.filter((a) => r[a.name] !== undefined).map((a) => ({ name: a.name, value: r[a.name] }) as Reading);
 }
 

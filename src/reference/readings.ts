@@ -31,19 +31,21 @@ export class ReadingSet {
 
   constructor(readings: Readings = {}) {
     // Re-validated: a caller in plain JS (or a cast) can hand in anything.
-    this.chosen = parseReadings(readings as Readonly<Record<string, string>>);
+    this.chosen = parseReadings(readings);
     const active: Record<string, string> = {};
     for (const r of readingsList(this.chosen)) if (r.value !== DEFAULT_ASSUMPTIONS[r.name]) active[r.name] = r.value;
-    this.active = Object.freeze(active) as Readings;
+    this.active = Object.freeze(active);
   }
 
   /** The reading served for `name`: the chosen one, else the registry default. */
   of<N extends AssumptionName>(name: N): ReadingOf<N> {
+    // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return (this.chosen[name] ?? DEFAULT_ASSUMPTIONS[name]) as ReadingOf<N>;
   }
 
   /** The reading chosen explicitly for `name`, if any (for the few defaults that allow several behaviours, e.g. `any-4xx`). */
   chosenOf<N extends AssumptionName>(name: N): ReadingOf<N> | undefined {
+    // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return this.chosen[name] as ReadingOf<N> | undefined;
   }
 
@@ -63,7 +65,7 @@ export class ReadingSet {
  * otherwise for the same assumption.
  */
 export function resolveReadings(chosen: Readings, faults: readonly FaultName[]): ReadingSet {
-  const out: Record<string, string> = { ...parseReadings(chosen as Readonly<Record<string, string>>) };
+  const out: Record<string, string> = { ...parseReadings(chosen) };
   const source: Record<string, string> = {};
   for (const name of faults) {
     const f = FAULTS.find((x) => x.name === name);
@@ -79,5 +81,5 @@ export function resolveReadings(chosen: Readings, faults: readonly FaultName[]):
       source[r.name] ??= name;
     }
   }
-  return new ReadingSet(out as Readings);
+  return new ReadingSet(out);
 }

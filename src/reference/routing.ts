@@ -35,7 +35,7 @@ function authenticate(req: IncomingMessage, e: Endpoint, s: Served): Caller {
   const m = BEARER.exec(req.headers.authorization ?? '');
   // `auth-scheme-500`: the token is read as the header's second word after a scheme assumed to be Bearer, so any other scheme fails unhandled.
   if (s.faults.has('auth-scheme-500') && req.headers.authorization !== undefined && !m) throw new Error(`cannot read the bearer token of "${req.headers.authorization.split(' ')[0]}"`);
-  const caller = m ? s.directory.callerFor(m[1]!) : undefined;
+  const caller = m ? s.directory.callerFor(m[1]) : undefined;
   if (caller) return caller;
   // `credentials-required=open` (the `auth-ignored` fault is that reading): served as the primary account.
   if (s.readings.is('credentials-required', 'open')) return s.directory.fallback(e.caller);
@@ -46,7 +46,7 @@ function authenticate(req: IncomingMessage, e: Endpoint, s: Served): Caller {
 
 /** The endpoint a request names, its path parameters, and who calls it: 404, 405, 401, 403 or 400 `invalid_path` otherwise. */
 function admit(req: IncomingMessage, s: Served): { endpoint: Endpoint; params: Record<string, string>; caller: Caller } {
-  const path = (req.url ?? '/').split('?', 1)[0]!;
+  const path = (req.url ?? '/').split('?', 1)[0];
   const route = matchPath(req.method ?? '', path);
   if (!route) {
     const other = METHODS.find((m) => m !== req.method && matchPath(m, path));
@@ -78,11 +78,12 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const badBody = validator.check(endpoint, body);
   const context = { endpoint, caller, rawBody, headers: req.headers, faults, readings, unnamed, store, directory, fixture, connection: req.socket };
   if (badBody) {
+    // reportUsage's params were validated by the router before the body
     if (faults.has('usage-partial-store') && endpoint.id === 'reportUsage') await storeRowsBefore(body, (b) => !validator.check(endpoint, b), { ...context, params: params as EndpointParams<'reportUsage'> });
     throw badBody;
   }
   // Both were checked against this endpoint's nodes above: they have its types.
-  const typed = { params: params as EndpointParams<EndpointId>, body: body as EndpointBody<EndpointId> };
+  const typed = { params: params, body: body as EndpointBody<EndpointId> };
   return dispatch(endpoint.id, { ...context, ...typed });
 }
 

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { answerClientError, errorOutcome, metaOf, replyOutcome, writeOutcome } from './answer.ts';
 import { HttpError } from './errors.ts';
 import { STALL_MS, STALL_PERIOD_MS } from './fault-catalogue.ts';
@@ -117,7 +117,9 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 
 /** The URL a client reaches a listening server at: a wildcard host is reached on loopback, an IPv6 one in brackets. */
 function urlOf(server: Server, host: string): string {
-  const { port } = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('pouchproof: the reference listens on a TCP port, which has an address');
+  const { port } = address;
   const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }

@@ -6,11 +6,11 @@
  * src/crypto's, through OpenSSL, which knows every form. The signature faults sit exactly where a
  * hand-written verifier would take each shortcut.
  */
-import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { b64u, fromB64u } from '../crypto/base64url.ts';
 import { parseProtectedHeader } from '../crypto/protected-header.ts';
 import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type HighS, type SignatureForm } from '../crypto/service-signature.ts';
-import { PouchOperation, commitOperations, type ObjectNode } from '../spec/index.ts';
+import { PouchOperation, commitOperations, isRecord, parseJson, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
 import { SIGNATURE_SHORTCUT_FAULTS, type FaultName } from './fault-catalogue.ts';
 import type { FaultSet } from './faults.ts';
@@ -23,8 +23,8 @@ const unauthorized = (message: string): HttpError => new HttpError(401, 'invalid
 
 // Stryker disable all: segments, claimsAlgNone, isZeroSignature, requestDto and kidNamesNoDevice run only under their faults (docs/mutation.md)
 function segments(header: string): [string, string, string] | undefined {
-  const parts = header.split('.');
-  return parts.length === 3 ? (parts as [string, string, string]) : undefined;
+  const [a, b, c, ...rest] = header.split('.');
+  return c !== undefined && rest.length === 0 ? [a, b, c] : undefined;
 }
 
 /** A shortcut taken by the `signature-alg-none` fault: trusts the header's own alg. */
@@ -32,8 +32,8 @@ function claimsAlgNone(header: string): boolean {
   const s = segments(header);
   if (!s) return false;
   try {
-    const h = JSON.parse(Buffer.from(fromB64u(s[0])).toString('utf8')) as { alg?: unknown };
-    return typeof h === 'object' && h !== null && h.alg === 'none';
+    const h = parseJson(Buffer.from(fromB64u(s[0])).toString('utf8'));
+    return isRecord(h) && h.alg === 'none';
   } catch {
     return false;
   }
@@ -58,7 +58,7 @@ function isZeroSignature(header: string): boolean {
  */
 function requestDto(body: unknown): unknown {
   const pick = (v: unknown, node: ObjectNode): Record<string, unknown> => {
-    const src = v as Record<string, unknown>;
+    const src = isRecord(v) ? v : {};
     const out: Record<string, unknown> = {};
     for (const [k, field] of Object.entries(node.fields)) if (field.required && k in src) out[k] = src[k];
     return out;
@@ -79,13 +79,15 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
   const s = segments(a.header);
   if (!s) return false;
   const [seg, payloadSeg, sigSeg] = s;
-  let h: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    h = JSON.parse(Buffer.from(fromB64u(seg)).toString('utf8')) as Record<string, unknown>;
+    parsed = parseJson(Buffer.from(fromB64u(seg)).toString('utf8'));
   } catch {
     return false;
   }
-  if (h === null || typeof h !== 'object' || typeof h['kid'] !== 'string') return false;
+  if (!isRecord(parsed) || typeof parsed['kid'] !== 'string') return false;
+  const h = parsed;
+  const kid = parsed['kid'];
   const digest = (): Uint8Array => signingDigest(a.parsedBody, a.rawBody, a.form);
   const input = (): Buffer => signingInput(seg, payloadOf(digest(), a.form.jwsForm));
   const has = (f: FaultName): boolean => a.faults.has(f);
@@ -95,17 +97,17 @@ function shortcutAccepts(a: { header: string; rawBody: Uint8Array; parsedBody: u
     return sig.length === mac.length && timingSafeEqual(sig, mac);
   };
   // A key file named by kid (path traversal reaches /dev/null, whose empty content is the HS256 secret); kid is then a path, never bound to the caller.
-  if (has('signature-kid-path') && h['alg'] === 'HS256' && h['kid'].includes('../')) return h['kid'].endsWith('/dev/null') && hmacMatches('');
-  if (a.expectedKid !== undefined && h['kid'] !== a.expectedKid) return false;
-  const key = a.keyFor(h['kid']);
+  if (has('signature-kid-path') && h['alg'] === 'HS256' && kid.includes('../')) return kid.endsWith('/dev/null') && hmacMatches('');
+  if (a.expectedKid !== undefined && kid !== a.expectedKid) return false;
+  const key = a.keyFor(kid);
   try {
     if (has('signature-hmac-public-key') && h['alg'] === 'HS256' && key) {
       // jsonwebtoken < 4.2.2: one "secretOrPublicKey" for every alg, so HS256 is keyed with the public key's PEM.
       return hmacMatches(String(key.export({ type: 'spki', format: 'pem' })));
     }
     if (h['alg'] !== 'ES256') return false;
-    if (has('signature-embedded-jwk') && h['jwk'] !== null && typeof h['jwk'] === 'object') {
-      return verifyEs256(input(), sigSeg, createPublicKey({ key: h['jwk'] as JsonWebKey, format: 'jwk' }), a.highS).ok;
+    if (has('signature-embedded-jwk') && isRecord(h['jwk'])) {
+      return verifyEs256(input(), sigSeg, createPublicKey({ key: { ...h['jwk'] }, format: 'jwk' }), a.highS).ok;
     }
     // The first certificate's key, with no chain built to a trusted root.
     if (has('signature-x5c-trusted') && Array.isArray(h['x5c']) && typeof h['x5c'][0] === 'string') {

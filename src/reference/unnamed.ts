@@ -34,6 +34,7 @@ export type UnnamedName = (typeof LIST)[number]['name'];
 export const UNNAMED: readonly UnnamedInfo<UnnamedName>[] = Object.freeze(LIST);
 
 const NAMES: ReadonlySet<string> = new Set(UNNAMED.map((x) => x.name));
+const isUnnamedName = (n: string): n is UnnamedName => NAMES.has(n);
 
 /** The unnamed behaviours one server instance serves. */
 export class UnnamedSet {
@@ -43,7 +44,7 @@ export class UnnamedSet {
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !NAMES.has(n));
     if (unknown.length > 0) throw new Error(`unknown unnamed behaviour${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${UNNAMED.map((x) => x.name).join(', ')}`);
-    this.names = Object.freeze([...new Set(names as UnnamedName[])]);
+    this.names = Object.freeze([...new Set(names.filter(isUnnamedName))]);
     this.on = new Set(this.names);
   }
 

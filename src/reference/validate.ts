@@ -24,6 +24,8 @@ import {
   charsetSource,
   codePointLength,
   issuesOf,
+  isRecord,
+  mapTable,
   jsonPath,
   schemasOf,
   toZod,
@@ -134,7 +136,7 @@ function valueAt(root: unknown, at: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const k of at) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k as string];
+    v = Reflect.get(v, k);
   }
   return v;
 }
@@ -157,9 +159,9 @@ const ANY_HEX_UUID = new RegExp(`^${UUID_GROUPS.map((n) => `[0-9a-fA-F]{${n}}`).
 
 /** The charset of each body field and path parameter that has one, by endpoint, scope and template path. */
 const CHARSET_AT: ReadonlyMap<string, CharsetName> = new Map(
-  REQUEST_CONSTRAINTS.filter((c) => c.kind === 'charset' && c.scope !== 'response' && c.charset).map((c) => [`${c.endpoint} ${c.scope} ${c.path}`, c.charset!]),
+  REQUEST_CONSTRAINTS.flatMap((c): [string, CharsetName][] => (c.kind === 'charset' && c.scope !== 'response' && c.charset ? [[`${c.endpoint} ${c.scope} ${c.path}`, c.charset]] : [])),
 );
-const CHARSET_RE = new Map((Object.keys(CHARSETS) as CharsetName[]).map((n) => [n, new RegExp(charsetSource(n))]));
+const CHARSET_RE = mapTable(CHARSETS, (_, n) => new RegExp(charsetSource(n)));
 /** `charset-ascii-range`: the base64url class written with the range A-z, which spans [ \ ] ^ _ and the backtick too. */
 const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
 
@@ -172,7 +174,7 @@ const A_TO_Z_RANGE = /^[A-z0-9_-]*$/;
  */
 // Not mutated (inside the block above): runs only under the envelope-regex-backtracking fault.
 function backtrackOnMismatch(issues: readonly SchemaIssue[], body: unknown): void {
-  const alphabet = CHARSET_RE.get('base64url')!;
+  const alphabet = CHARSET_RE.base64url;
   for (const i of issues) {
     const v = i.kind === 'charset' && i.path === 'ops[].envelope' ? valueAt(body, i.at) : undefined;
     if (typeof v !== 'string') continue;
@@ -187,7 +189,7 @@ function passesBeforeNewline(e: Endpoint, scope: 'body' | 'params', i: SchemaIss
   switch (i.kind) {
     case 'charset': {
       const charset = CHARSET_AT.get(`${e.id} ${scope} ${i.path}`);
-      return charset !== undefined && CHARSET_RE.get(charset)!.test(head);
+      return charset !== undefined && CHARSET_RE[charset].test(head);
     }
     case 'pattern':
       return PATTERNS.day.regex.test(head);
@@ -207,12 +209,12 @@ function loosened(e: Endpoint, i: SchemaIssue, body: unknown, faults: FaultSet):
   for (const [fault, path, limit] of COUNT_ONE_OVER) {
     if (i.kind === 'maxItems' && i.path === path && faults.has(fault)) {
       const v = valueAt(body, i.at);
-      if (Array.isArray(v) && v.length <= LIMITS[limit].max! + 1) return true;
+      if (Array.isArray(v) && v.length <= LIMITS[limit].max + 1) return true;
     }
   }
   if (i.kind === 'min' && i.path === 'ops[].key_gen' && faults.has('key-gen-zero-accepted')) {
     const v = valueAt(body, i.at);
-    if (typeof v === 'number' && v >= LIMITS.keyGen.min! - 1) return true;
+    if (typeof v === 'number' && v >= LIMITS.keyGen.min - 1) return true;
   }
   // The DTO declares the required-but-nullable base optional (`base_revision_id?: string | null`): absent passes, and is read as null.
   if (i.kind === 'required' && i.path === 'ops[].base_revision_id' && (faults.has('nullable-missing-as-null') || faults.has('nullable-missing-rewritten'))) return true;
@@ -251,7 +253,7 @@ function bound(node: Node, v: unknown, faults: FaultSet): unknown {
   switch (node.kind) {
     case 'object': {
       if (v === null || typeof v !== 'object' || Array.isArray(v) || node.freeForm) return v;
-      const out: Record<string, unknown> = { ...(v as Record<string, unknown>) };
+      const out: Record<string, unknown> = { ...v };
       for (const [key, field] of Object.entries(node.fields)) {
         if (!(key in out) && faults.has('field-names-case-insensitive')) {
           // Go's encoding/json: an exact match first, else any member whose name equals the field's without case.
@@ -294,7 +296,7 @@ const EXCLUSIVE_MAX: readonly (readonly [FaultName, LimitName])[] = [
 // Stryker restore all
 
 const rosterStatement = toZod(RosterStatement);
-const ENVELOPE_NODE = PouchOperation.fields['envelope']!.node;
+const ENVELOPE_NODE = PouchOperation.fields['envelope'].node;
 const rosterKeyEnvelope = toZod(RosterKeyEnvelope);
 
 /** What a server checks beyond the schema: its stricter readings and faults, resolved once. */
@@ -386,7 +388,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
       case 'array': {
         if (!Array.isArray(v)) return;
         // Stryker disable next-line all: the exclusive-limit faults only
-        if (node.count && s.exclusive.has(node.count) && v.length >= LIMITS[node.count].max!) add('maxItems', at);
+        if (node.count && s.exclusive.has(node.count) && v.length >= LIMITS[node.count].max) add('maxItems', at);
         // Where the spec wants a minimum it states one; this reading asks an item of every required list without one.
         const statedMin = node.count ? (LIMITS[node.count].min ?? 0) : 0;
         if (s.emptyListsRejected && required && statedMin === 0 && v.length === 0) add('minItems', at);
@@ -394,7 +396,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         return;
       }
       case 'object': {
-        if (typeof v !== 'object' || Array.isArray(v)) return;
+        if (!isRecord(v)) return;
         if (node.freeForm) return;
         // The roster's stricter forms applied to every statement and key envelope.
         // Stryker disable next-line all: the roster-limits-everywhere fault only
@@ -402,7 +404,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
           for (const i of issuesOf(node === Statement ? rosterStatement : rosterKeyEnvelope, v)) add(i.kind, [...at, ...i.at]);
         }
         if (s.unknownRejected) for (const key of Object.keys(v)) if (!Object.hasOwn(node.fields, key)) add('unknown-field', [...at, key]);
-        for (const [key, field] of Object.entries(node.fields)) visit(field.node, (v as Record<string, unknown>)[key], [...at, key], field.required);
+        for (const [key, field] of Object.entries(node.fields)) visit(field.node, v[key], [...at, key], field.required);
         return;
       }
       case 'enum':

@@ -78,16 +78,16 @@ function entry(ex: ExchangeReport, pageref: string, f: FindingReport): Record<st
 }
 
 export function toHar(report: Report): string {
-  const findings = report.properties.flatMap((p) => p.findings).filter((f) => f.exchanges?.length);
-  const pages = findings.map((f, i) => ({
-    startedDateTime: f.exchanges![0]!.startedAt,
+  const findings = report.properties.flatMap((p) => p.findings).flatMap((f) => (f.exchanges?.length ? [{ f, exchanges: f.exchanges }] : []));
+  const pages = findings.map(({ f, exchanges }, i) => ({
+    startedDateTime: exchanges[0].startedAt,
     id: `finding-${i + 1}`,
     title: `${f.kind}: ${f.property} (§${f.section}): ${f.message.split('\n')[0]}`,
     pageTimings: {},
     ...(f.replay ? { comment: `pouchproof replay ${f.replay}` } : {}),
   }));
   const entries = findings
-    .flatMap((f, i) => f.exchanges!.map((ex) => entry(ex, `finding-${i + 1}`, f)))
+    .flatMap(({ f, exchanges }, i) => exchanges.map((ex) => entry(ex, `finding-${i + 1}`, f)))
     .sort((a, b) => String(a.startedDateTime).localeCompare(String(b.startedDateTime)));
   const har = {
     log: {

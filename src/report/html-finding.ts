@@ -14,7 +14,7 @@ const pre = (s: string): string => `<pre>${esc(s)}</pre>`;
 export function stepsOf(counterexample: string | undefined): string[] | undefined {
   if (!counterexample) return undefined;
   const steps = counterexample.split('\n').map((l) => /^(\d+)\. (.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
-  return steps.length > 0 && steps.every((m, i) => Number(m[1]) === i + 1) ? steps.map((m) => m[2]!) : undefined;
+  return steps.length > 0 && steps.every((m, i) => Number(m[1]) === i + 1) ? steps.map((m) => m[2]) : undefined;
 }
 
 function statusText(ex: ExchangeReport): string {

@@ -70,8 +70,9 @@ export function toJunit(report: Report): string {
 
     if (p.status === 'interrupted') notes.push({ kind: 'transport', property: p.id, section: p.section, message: 'interrupted before it finished' });
     // What the property vouched on, against its floor: a pass says how much evidence it rests on.
-    const judged = p.evidence && (p.status === 'passed' || p.status === 'inconclusive') ? evidenceCell(p) : undefined;
-    const floor = judged ? [`[evidence] ${judged} (floor: ${Math.round(p.evidence!.floor.random * 100)}% of random, ${Math.round(p.evidence!.floor.coverage * 100)}% of coverage)`] : [];
+    const ev = p.evidence;
+    const judged = ev && (p.status === 'passed' || p.status === 'inconclusive') ? evidenceCell(p) : undefined;
+    const floor = judged && ev ? [`[evidence] ${judged} (floor: ${Math.round(ev.floor.random * 100)}% of random, ${Math.round(ev.floor.coverage * 100)}% of coverage)`] : [];
     if (notes.length || floor.length) {
       const text = [...floor, ...notes.map((f) => `[${f.kind}${f.assumption ? ` ${f.assumption}` : ''}] ${f.message}${f.occurrences && f.occurrences > 1 ? ` (${f.occurrences} cases)` : ''}`)].join('\n');
       body.push(`      <system-out>${xmlEscape(text)}</system-out>`);

@@ -41,19 +41,22 @@ export function capacityMarkdown(r: LoadRunResult): string {
     L.push(`| ${s.index} | ${s.phase} | ${rateText(s.offered)} | ${n0(s.sent)} | ${n0(s.rps)} | ${s.goodput.toFixed(1)} | ${ms(s.latency.p50)} | ${ms(s.latency.p90)} | ${ms(s.latency.p99)} | ${pct(s.errorRate)} | ${verdict(s)}${s.generatorLimited ? ' (generator saturated)' : ''} |`);
   }
   const limited = c.steps.filter((s) => s.generatorLimited);
-  if (limited.length) L.push('', `Load generator: at ${limited.map((s) => `${rateText(s.offered)}`).join(', ')} req/s ${limited.at(-1)!.generatorNote}.`);
+  const lastLimited = limited.at(-1);
+  if (lastLimited) L.push('', `Load generator: at ${limited.map((s) => `${rateText(s.offered)}`).join(', ')} req/s ${lastLimited.generatorNote}.`);
   return L.join('\n');
 }
 
 /** Offered rates on a log scale when they span a factor of 4 or more, as doubling steps do. */
 function axis(steps: readonly CapacityStep[]): { x: (rate: number) => number; ticks: ReadonlyArray<readonly [number, string]>; label: string } {
   const rates = [...new Set(steps.map((s) => s.offered))].sort((a, b) => a - b);
-  const log = rates.at(-1)! / rates[0]! >= 4;
+  // the axis is drawn only for a non-empty list of steps
+  const log = rates.at(-1)! / rates[0] >= 4;
   const x = (rate: number): number => (log ? Math.log2(rate) : rate);
   // Bisection steps crowd around the knee: a tick only where its label has room.
-  const span = Math.max(1e-9, x(rates.at(-1)!) - x(rates[0]!));
+  const span = Math.max(1e-9, x(rates.at(-1)!) - x(rates[0]));
   const ticks: Array<readonly [number, string]> = [];
   for (const r of rates) {
+    // ticks is non-empty (checked on the same line)
     if (ticks.length > 0 && x(r) - ticks.at(-1)![0] < span / 9) {
       // The highest rate keeps its tick, at the expense of the one before.
       if (r !== rates.at(-1) || ticks.length === 1) continue;
@@ -78,16 +81,17 @@ export function capacityCharts(r: LoadRunResult): string {
   // By offered rate, not in the order the search visited them (a bisection zig-zags around the knee).
   const steps = [...c.steps].sort((a, b) => a.offered - b.offered || a.index - b.index);
   const { x, ticks, label } = axis(steps);
-  const lo = x(steps[0]!.offered), hi = x(steps.at(-1)!.offered);
+  // the chart is drawn only for a non-empty list of steps
+  const lo = x(steps[0].offered), hi = x(steps.at(-1)!.offered);
   const objectives = c.objective.map(parseThreshold).filter((t) => t.metric in LATENCY_METRICS);
   // Far beyond the knee latency is the queue's length, not the server's: clip it a little above the objective.
   const clip = objectives.length ? 3 * Math.max(...objectives.map((t) => t.value)) : Infinity;
   const clipped = steps.some((s) => s.latency.p99 > clip);
-  const lat = (name: 'p50' | 'p90' | 'p99', color: string): Series => ({ name: `${name} ms`, color, points: steps.map((s) => [x(s.offered), Math.min(clip, LATENCY_METRICS[name]!(s)) / 1000] as const) });
+  const lat = (name: 'p50' | 'p90' | 'p99', color: string): Series => ({ name: `${name} ms`, color, points: steps.map((s) => [x(s.offered), Math.min(clip, LATENCY_METRICS[name](s)) / 1000] as const) });
   const latency: Series[] = [lat('p50', '#1f77b4'), lat('p90', '#ff7f0e'), lat('p99', '#9467bd')];
   const top = Math.max(...latency.flatMap((s) => s.points.map((p) => p[1])));
   const bounds: Series[] = objectives.map((t) => ({ name: `objective ${t.source}`, color: '#d62728', dashed: true, points: [[lo, t.value / 1000], [hi, t.value / 1000]] }));
-  const latencyChart = lineChart([...latency, ...bounds, ...kneeSeries(c, x, Math.max(top, ...bounds.map((b) => b.points[0]![1])))], {
+  const latencyChart = lineChart([...latency, ...bounds, ...kneeSeries(c, x, Math.max(top, ...bounds.map((b) => b.points[0][1])))], {
     title: `Latency against offered rate${clipped ? ` (clipped at ${clip / 1000} ms)` : ''}`, xLabel: label, yLabel: 'ms', xTicks: ticks,
   });
   const through: Series[] = [

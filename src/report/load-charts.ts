@@ -45,7 +45,7 @@ export function phasesSection(r: LoadFigures, h: 'h2' | 'h3'): string {
     const s = p[k].latency;
     return `<tr><th>${k}</th>${[s.p50, s.p90, s.p99, s.p999, s.max].map((v) => `<td>${ms(v)}</td>`).join('')}<td>${s.count}</td></tr>`;
   }).join('\n');
-  const chart = spectraChart(PHASES.map((k, i) => ({ name: k, color: PHASE_COLORS[i]!, spectrum: p[k].spectrum })), 'Phases of a request by percentile');
+  const chart = spectraChart(PHASES.map((k, i) => ({ name: k, color: PHASE_COLORS[i], spectrum: p[k].spectrum })), 'Phases of a request by percentile');
   return `<${h}>Phases of a request</${h}>
 <table class="figures"><tr><th>phase (ms)</th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th><th>samples</th></tr>
 ${rows}

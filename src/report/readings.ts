@@ -26,7 +26,7 @@ export function evidenceSummary(r: ProbeResult): string {
   const parts: string[] = [];
   if (r.status === 'found') {
     if (r.detail) parts.push(r.detail);
-    const others = (r.consistent as readonly string[]).filter((c) => c !== r.reading);
+    const others = (r.consistent).filter((c) => c !== r.reading);
     if (others.length) parts.push(`also fits ${others.join(', ')}`);
     parts.push(`${r.evidence.length} request${r.evidence.length === 1 ? '' : 's'}`);
   } else {

@@ -13,5 +13,6 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
     }
     return v;
   };
+  // walk keeps every value's shape and only masks strings, so it answers a T
   return walk(value) as T;
 }

@@ -5,6 +5,7 @@
  * load run when there was one. A pure function of the report object.
  */
 import { exampleLine, stoppedLine } from './examples.ts';
+import { isRecord, keysOf } from '../spec/index.ts';
 import type { ProbeResult } from '../check/orchestrate/discover/index.ts';
 import { findingHtml } from './html-finding.ts';
 import { htmlPage } from './html-page.ts';
@@ -39,7 +40,7 @@ export function verdictWord(report: Report): 'passed' | 'failed' | 'inconclusive
 
 /** Finding kinds in the order the page lists them: what fails the run first. */
 const KIND_RANK: Readonly<Record<FindingReport['kind'], number>> = { crash: 0, violation: 1, 'server-error': 2, error: 3, performance: 4, unknown: 5, assumption: 6, transport: 7, skipped: 8 };
-const KIND_ORDER = (Object.keys(KIND_RANK) as FindingReport['kind'][]).sort((a, b) => KIND_RANK[a] - KIND_RANK[b]);
+const KIND_ORDER = keysOf(KIND_RANK).sort((a, b) => KIND_RANK[a] - KIND_RANK[b]);
 
 function sectionKey(s: string): number[] {
   return s.split('.').map((x) => (/^\d+$/.test(x) ? Number(x) : Number.MAX_SAFE_INTEGER));
@@ -94,20 +95,23 @@ function propertiesHtml(report: Report, anchors: ReadonlyMap<FindingReport, numb
     .join('\n');
 }
 
+/** A row of discovery's table as report.json keeps it: the members the page reads are there (the rest as discovery wrote them). */
+function isProbeRow(r: unknown): r is ProbeResult {
+  return isRecord(r) && typeof r.assumption === 'string' && Array.isArray(r.evidence);
+}
+
 /** The readings table, read defensively: its shape belongs to src/check/orchestrate/discover (report.json keeps it as it came). */
 function readingsHtml(readings: unknown): string {
-  if (typeof readings !== 'object' || readings === null) return '';
-  const table = (readings as { table?: unknown }).table;
-  if (!Array.isArray(table)) return '';
-  const rows = table.filter((r): r is ProbeResult => typeof r === 'object' && r !== null && typeof (r as ProbeResult).assumption === 'string' && Array.isArray((r as ProbeResult).evidence));
-  const mismatches = ((readings as { mismatches?: unknown }).mismatches ?? []) as { assumption?: string; fixed?: string; observed?: string }[];
+  if (!isRecord(readings) || !Array.isArray(readings.table)) return '';
+  const rows = readings.table.filter(isProbeRow);
+  const mismatches = Array.isArray(readings.mismatches) ? readings.mismatches.map((m: unknown) => (isRecord(m) ? m : {})) : [];
   const found = rows.filter((r) => r.status === 'found').length;
   return `<section id="readings"><h2>Readings of the target</h2>
 <p>${found} of ${rows.length} readings observed before the run; the run was judged under them (and under what the profile or <code>--assume</code> fixed).</p>
 <table><thead><tr><th>assumption</th><th>reading</th><th>evidence</th></tr></thead><tbody>
 ${rows.map((r) => `<tr><td><code>${esc(r.assumption)}</code></td><td>${esc(readingCell(r))}</td><td>${esc(evidenceSummary(r))}${r.evidence.length ? `<details><summary>evidence</summary><pre>${esc(r.evidence.join('\n'))}</pre></details>` : ''}</td></tr>`).join('\n')}
 </tbody></table>
-${Array.isArray(mismatches) && mismatches.length ? `<p class="bad">Fixed readings the target was seen not to take: ${mismatches.map((m) => esc(`${m.assumption ?? '?'} fixed to ${m.fixed ?? '?'}, observed ${m.observed ?? '?'}`)).join('; ')}</p>` : ''}
+${mismatches.length ? `<p class="bad">Fixed readings the target was seen not to take: ${mismatches.map((m) => esc(`${String(m.assumption ?? '?')} fixed to ${String(m.fixed ?? '?')}, observed ${String(m.observed ?? '?')}`)).join('; ')}</p>` : ''}
 </section>`;
 }
 
@@ -131,12 +135,13 @@ ${rows.map((r) => `<tr data-gap="${gaps(r) ? 1 : 0}"><td><code>${esc(r.constrain
 
 /** The load figures of `start`, when they are a load run's (and not a note that it was skipped or failed). */
 function loadHtml(load: unknown): string {
-  if (typeof load !== 'object' || load === null) return '';
-  const l = load as Partial<Record<keyof LoadFigures, unknown>> & { error?: unknown; skipped?: unknown };
+  if (!isRecord(load)) return '';
+  const l = load;
   if (typeof l.error === 'string') return `<section id="load"><h2>Load</h2><p class="bad">the load run failed: ${esc(l.error)}</p></section>`;
   if (typeof l.skipped === 'string') return `<section id="load"><h2>Load</h2><p>the load run was skipped: ${esc(l.skipped)}</p></section>`;
   const ok = Array.isArray(l.spectrum) && Array.isArray(l.timeline) && Array.isArray(l.checks) && Array.isArray(l.thresholds) && [l.totals, l.rates, l.latency, l.target, l.generator].every((x) => typeof x === 'object' && x !== null);
   if (!ok) return '';
+  // The members the section reads are checked above; the figures inside them are src/load's, written by pouchproof.
   const r = load as LoadFigures;
   return `<section id="load"><h2>Load: ${esc(r.scenario)} <span class="badge ${r.exitCode === 0 ? 's-passed' : 's-failed'}">${r.exitCode === 0 ? 'passed' : 'failed'}</span></h2>\n${loadSection(r, 'h3')}</section>`;
 }
@@ -192,7 +197,7 @@ ${propertiesHtml(report, anchors)}
 <section id="findings"><h2>Findings (${findings.length})</h2>
 ${findings.length ? `<div class="filters"><label>show <select id="kind-filter"><option value="">every kind</option>${kinds.map((k) => `<option value="${k}">${k}</option>`).join('')}</select></label></div>` : '<p>None.</p>'}
 <p class="muted">A violation rests on words of SPEC.md (quoted as its ground) and fails the run; an assumption finding names a reading of something the spec does not show, and never fails it; an unknown is what neither the spec nor an identified reading decides, never a violation and never a pass. Values shown as *** are secrets from the profile.</p>
-${findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
+${/* every finding got an anchor above */ findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
 </section>
 ${readingsHtml(report.readings)}
 ${coverageHtml(report.coverage)}

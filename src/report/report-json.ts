@@ -3,12 +3,13 @@
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
 import { RecordedExchangeSchema } from '../check/run/exchange-record.ts';
-import { NEMESIS_FAULTS, type NemesisFault } from '../target/nemesis/index.ts';
+import { NEMESIS_FAULTS } from '../target/nemesis/index.ts';
 import { z } from 'zod';
 import { runExitCode, type Finding, type PhaseLedger, type PropertyResult, type RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
 import type { CoverageRow, CoverageTable } from '../check/run/coverage-table.ts';
 import { redactDeep } from './redact-deep.ts';
+import { tableOf } from '../spec/index.ts';
 
 export const REPORT_SCHEMA_ID = 'pouchproof/report@2';
 
@@ -160,7 +161,7 @@ export const ReportSchema = z.strictObject({
       spec: z.string(),
       seed: z.number().int(),
       requests: Count,
-      injected: z.strictObject(Object.fromEntries(NEMESIS_FAULTS.map((f) => [f, Count])) as Record<NemesisFault, typeof Count>),
+      injected: z.strictObject(tableOf(NEMESIS_FAULTS, () => Count)),
       retries: Count,
       unanswered: Count,
     })

@@ -5,7 +5,7 @@
  * have theirs, and fail the run only under `--fail-on performance`.
  */
 import { examplesMarkdown, stoppedLine } from './examples.ts';
-import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
+import { ASSUMPTION_BY_NAME, isRecord } from '../spec/index.ts';
 import { coverageHeadline } from './coverage-md.ts';
 import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
@@ -202,11 +202,11 @@ export function toSummaryMarkdown(report: Report): string {
 
 /** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/orchestrate/discover). */
 export function readingsHeadline(readings: unknown): string | undefined {
-  if (typeof readings !== 'object' || readings === null) return undefined;
-  const r = readings as { readings?: Record<string, string>; table?: { status?: string }[] };
-  const found = (r.table ?? []).filter((x) => x.status === 'found').length;
-  const differ = Object.entries(r.readings ?? {}).filter(([k, v]) => (DEFAULT_ASSUMPTIONS as Record<string, string>)[k] !== v);
-  return `${found} of ${(r.table ?? []).length} observed; ${differ.length ? `the run was judged under ${differ.map(([k, v]) => `\`${k}=${v}\``).join(', ')}` : 'all as the registry reads them'}`;
+  if (!isRecord(readings)) return undefined;
+  const table = Array.isArray(readings.table) ? readings.table : [];
+  const found = table.filter((x) => isRecord(x) && x.status === 'found').length;
+  const differ = Object.entries(isRecord(readings.readings) ? readings.readings : {}).filter(([k, v]) => ASSUMPTION_BY_NAME.get(k)?.default !== v);
+  return `${found} of ${table.length} observed; ${differ.length ? `the run was judged under ${differ.map(([k, v]) => `\`${k}=${v}\``).join(', ')}` : 'all as the registry reads them'}`;
 }
 
 /**
@@ -216,20 +216,21 @@ export function readingsHeadline(readings: unknown): string | undefined {
  * refused, where it ignores them) would end saying nothing of it.
  */
 export function fixedNotTaken(readings: unknown): string[] {
-  if (typeof readings !== 'object' || readings === null) return [];
-  const m = (readings as { mismatches?: unknown }).mismatches;
-  if (!Array.isArray(m)) return [];
-  return m.map((x: { assumption?: unknown; fixed?: unknown; observed?: unknown }) => `${String(x.assumption ?? '?')}: fixed to ${String(x.fixed ?? '?')}, the target was seen to take ${String(x.observed ?? '?')}`);
+  if (!isRecord(readings) || !Array.isArray(readings.mismatches)) return [];
+  return readings.mismatches.map((m: unknown) => {
+    const x = isRecord(m) ? m : {};
+    return `${String(x.assumption ?? '?')}: fixed to ${String(x.fixed ?? '?')}, the target was seen to take ${String(x.observed ?? '?')}`;
+  });
 }
 
 /** One line about the short load run of `npm start`, read defensively (its shape belongs to src/load). */
 export function loadHeadline(load: unknown): string | undefined {
-  if (typeof load !== 'object' || load === null) return undefined;
-  const l = load as Record<string, unknown>;
+  if (!isRecord(load)) return undefined;
+  const l = load;
   if (typeof l.skipped === 'string') return `load run skipped: ${l.skipped}`;
   if (typeof l.error === 'string') return `load run failed: ${l.error}`;
   const num = (o: unknown, k: string): number | undefined => {
-    const v = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined;
+    const v = isRecord(o) ? o[k] : undefined;
     return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
   };
   const ok = num(l.rates, 'okPerSecond') ?? num(l.rates, 'rps');

@@ -65,13 +65,13 @@ export function lineChart(series: readonly Series[], o: ChartOptions): string {
   out.push(`<text transform="translate(14 ${H / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
   // Legend entries side by side, each as wide as its name (about 6 px a character at 11 px).
   const legendX: number[] = [];
-  for (const [i] of series.entries()) legendX.push(i === 0 ? ML + 10 : legendX[i - 1]! + 28 + 6 * series[i - 1]!.name.length);
+  for (const [i] of series.entries()) legendX.push(i === 0 ? ML + 10 : legendX[i - 1] + 28 + 6 * series[i - 1].name.length);
   series.forEach((s, i) => {
     if (s.points.length === 0) return;
     const d = s.points.map((p, k) => `${k === 0 ? 'M' : 'L'}${X(p[0]).toFixed(1)} ${Y(p[1]).toFixed(1)}`).join(' ');
     out.push(`<path d="${d}" fill="none" stroke="${esc(s.color)}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     if (!s.dashed) for (const p of s.points) out.push(`<circle cx="${X(p[0]).toFixed(1)}" cy="${Y(p[1]).toFixed(1)}" r="2.5" fill="${esc(s.color)}"/>`);
-    out.push(`<rect x="${legendX[i]!.toFixed(1)}" y="${MT + 2}" width="12" height="4" fill="${esc(s.color)}"/><text x="${(legendX[i]! + 16).toFixed(1)}" y="${MT + 8}">${esc(s.name)}</text>`);
+    out.push(`<rect x="${legendX[i].toFixed(1)}" y="${MT + 2}" width="12" height="4" fill="${esc(s.color)}"/><text x="${(legendX[i] + 16).toFixed(1)}" y="${MT + 8}">${esc(s.name)}</text>`);
   });
   out.push('</svg>');
   return out.join('');

@@ -56,7 +56,7 @@ export function timelineSvg(t: TimelineReport): string {
         // A label starting late in the axis is drawn leftwards from its bar's end, so it stays inside.
         const anchorEnd = x1 > LEFT + (W - LEFT - RIGHT) * 0.55;
         out.push(
-          `<g class="op${pending ? ' pending' : ''}" data-op="${op.id}"><title>${esc(`${label} (${fmt(op.callMs)} ms → ${pending ? 'no answer: may or may not have taken effect' : `${fmt(op.retMs!)} ms`})`)}</title>` +
+          `<g class="op${/* not pending, so the op returned */ pending ? ' pending' : ''}" data-op="${op.id}"><title>${esc(`${label} (${fmt(op.callMs)} ms → ${pending ? 'no answer: may or may not have taken effect' : `${fmt(op.retMs!)} ms`})`)}</title>` +
             `<rect x="${x1.toFixed(1)}" y="${by}" width="${(x2 - x1).toFixed(1)}" height="10" rx="2"${pending ? ' stroke-dasharray="6 4"' : ''}/>` +
             `<line x1="${x1.toFixed(1)}" x2="${x1.toFixed(1)}" y1="${by - 3}" y2="${by + 13}"/>` +
             (pending ? `<path d="M${x2.toFixed(1)} ${by - 2} l6 7 l-6 7" fill="none"/>` : `<line x1="${x2.toFixed(1)}" x2="${x2.toFixed(1)}" y1="${by - 3}" y2="${by + 13}"/>`) +

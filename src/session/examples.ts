@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { isFailing, type ExampleReplay, type RunResult } from '../check/run/index.ts';
 import { MAX_DISTINCT_FAILURES } from '../check/run/random-phase.ts';
 import { UsageError } from './usage-error.ts';
+import { errorCode, errorMessage, isRecord, parseJson } from '../spec/index.ts';
 
 export const DEFAULT_EXAMPLES_DIR = '.pouchproof/examples';
 /** Stored cases per property at most (the oldest go first): as many as a run reports distinct failures. */
@@ -73,7 +74,7 @@ export class ExampleStore {
     try {
       for (const id of touched) await this.updateOne(id, found.get(id) ?? [], gone, now);
     } catch (e) {
-      throw new UsageError(`cannot write the example database under ${this.dir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (--no-examples turns it off)`);
+      throw new UsageError(`cannot write the example database under ${this.dir}: ${errorCode(e) ?? errorMessage(e)} (--no-examples turns it off)`);
     }
   }
 
@@ -93,9 +94,9 @@ export class ExampleStore {
 
   private async read(name: string): Promise<StoreFile | undefined> {
     try {
-      const f = JSON.parse(await readFile(join(this.dir, name), 'utf8')) as Partial<StoreFile>;
-      if (f.schema !== 'pouchproof-examples/1' || typeof f.property !== 'string' || !Array.isArray(f.cases)) return undefined;
-      return { schema: f.schema, property: f.property, cases: f.cases.filter((c): c is Stored => typeof c?.replay === 'string' && typeof c.lastSeen === 'string' && typeof c.firstSeen === 'string') };
+      const f = parseJson(await readFile(join(this.dir, name), 'utf8'));
+      if (!isRecord(f) || f.schema !== 'pouchproof-examples/1' || typeof f.property !== 'string' || !Array.isArray(f.cases)) return undefined;
+      return { schema: f.schema, property: f.property, cases: f.cases.filter((c: unknown): c is Stored => isRecord(c) && typeof c.replay === 'string' && typeof c.lastSeen === 'string' && typeof c.firstSeen === 'string') };
     } catch {
       return undefined;
     }

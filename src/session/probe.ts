@@ -28,7 +28,7 @@ export async function probeReadings(target: ReadyTarget, bounds: ReturnType<type
   try {
     const fixed = target.fixed;
     const discovery = await discoverReadings(target.profile, client, { embedded: target.embedded, fixed, ...bounds });
-    const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
+    const assumptions = resolveAssumptions({ ...(discovery.readings), ...(fixed) });
     const unknownReadings = new Map(discovery.table.flatMap((r) => (r.status === 'unknown' && fixed[r.assumption] === undefined ? [[r.assumption, r.why] as const] : [])));
     return { target: { ...target, profile: { ...target.profile, assumptions } }, discovery, unknownReadings };
   } finally {

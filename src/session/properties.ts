@@ -8,7 +8,7 @@ import { UsageError } from './usage-error.ts';
 
 /** Every property of the catalogue, loaded on first use (the reference and the CLI start without it). */
 export async function loadAllProperties(): Promise<readonly Property[]> {
-  const mod = (await import('../../properties/index.ts')) as { ALL_PROPERTIES: readonly Property[] };
+  const mod = (await import('../../properties/index.ts'));
   return mod.ALL_PROPERTIES;
 }
 

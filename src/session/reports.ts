@@ -7,6 +7,7 @@ import type { Profile } from '../target/profile.ts';
 import type { ReadyTarget } from './target.ts';
 import { toolVersion } from '../check/run/tool-version.ts';
 import { UsageError } from './usage-error.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export const DEFAULT_REPORT_DIR = 'reports';
 
@@ -52,7 +53,7 @@ export async function saveReport(reportDir: string, report: Report, secrets: rea
   try {
     return await writeReports(reportDir, report, secrets, extra, formats);
   } catch (e) {
-    throw new UsageError(`cannot write the reports to ${reportDir}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot write the reports to ${reportDir}: ${errorCode(e) ?? errorMessage(e)}`);
   }
 }
 

@@ -4,7 +4,7 @@
  * and readings it serves), with the readings the user fixed applied. Opening never probes the
  * network; whether the target answers is the session's to find out and report.
  */
-import { DEFAULT_ASSUMPTIONS, resolveAssumptions, type Readings } from '../spec/index.ts';
+import { errorMessage, DEFAULT_ASSUMPTIONS, readingEntries, resolveAssumptions, type Readings } from '../spec/index.ts';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import type { Profile } from '../target/profile.ts';
 import { parseNemesis, type NemesisPlan } from '../target/nemesis/index.ts';
@@ -44,10 +44,10 @@ export async function openTarget(o: TargetOptions = {}, embedded: EmbeddedOption
       ? { profile: o.profile, embedded: false, close: async () => undefined }
       : await asUsage(() => resolveTarget(chooseTarget({ ...(path !== undefined ? { profilePath: path } : {}), ...(o.target !== undefined ? { url: o.target } : {}), ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.readings ? { readings: embedded.readings } : {}), ...(embedded.unnamed ? { unnamed: embedded.unnamed } : {}) })));
   try {
-    const served = t.embedded && embedded.readings ? { ...(embedded.readings as Record<string, string>) } : {};
+    const served = t.embedded && embedded.readings ? { ...(embedded.readings) } : {};
     const profile = withAssumptions(t.profile, { ...served, ...(o.assume ?? {}) });
     // What the user fixed (the profile's readings that differ from the registry, and `assume`): the probe keeps them.
-    const fixed = Object.fromEntries(Object.entries(profile.assumptions).filter(([k, v]) => v !== DEFAULT_ASSUMPTIONS[k as keyof typeof DEFAULT_ASSUMPTIONS] || (o.assume !== undefined && k in o.assume))) as Readings;
+    const fixed = Object.fromEntries(readingEntries(profile.assumptions).filter(([k, v]) => v !== DEFAULT_ASSUMPTIONS[k] || (o.assume !== undefined && k in o.assume)));
     return { ...t, profile, fixed };
   } catch (e) {
     await t.close();
@@ -60,7 +60,7 @@ export function withAssumptions(profile: Profile, overrides: Readonly<Record<str
   try {
     return { ...profile, assumptions: resolveAssumptions({ ...profile.assumptions, ...overrides }) };
   } catch (e) {
-    throw new UsageError(`--assume: ${(e as Error).message}`);
+    throw new UsageError(`--assume: ${errorMessage(e)}`);
   }
 }
 
@@ -71,7 +71,7 @@ export function withNemesis(profile: Profile, spec: string | undefined, flag = '
   try {
     plan = parseNemesis(spec);
   } catch (e) {
-    throw new UsageError(`${flag}: ${(e as Error).message}`);
+    throw new UsageError(`${flag}: ${errorMessage(e)}`);
   }
   if (profile.proxy) throw new UsageError(`${flag}: the nemesis holds the connections to the target itself: it cannot go through the proxy the profile (or the environment) names`);
   return { ...profile, nemesis: plan };

@@ -53,17 +53,20 @@ export function checkRate(perSecond: number, text = String(perSecond)): number {
   return perSecond;
 }
 
+const isFailOnKind = (w: string): w is FailOnKind => FAIL_ON_KINDS.some((k) => k === w);
+const isReportFormat = (f: string): f is ReportFormat => REPORT_FORMATS.some((k) => k === f);
+
 export function checkFailOn(kinds: readonly string[], text = kinds.join(',')): FailOnKind[] {
-  const bad = kinds.filter((w) => !(FAIL_ON_KINDS as readonly string[]).includes(w));
+  const bad = kinds.filter((w) => !isFailOnKind(w));
   if (bad.length || kinds.length === 0) throw new UsageError(`--fail-on expects ${FAIL_ON_KINDS.join(', ')}; got "${bad.join(',') || text}"`);
-  return [...new Set(kinds as FailOnKind[])];
+  return [...new Set(kinds.filter(isFailOnKind))];
 }
 
 /** Report formats as asked (`--report json,junit`, or the library's `reports`): each a known one, at least one. */
 export function checkReportFormats(formats: readonly string[], text = formats.join(',')): ReportFormat[] {
-  const bad = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
+  const bad = formats.filter((f) => !isReportFormat(f));
   if (bad.length || formats.length === 0) throw new UsageError(`--report: unknown format "${bad.join(',') || text}"; the formats are ${REPORT_FORMATS.join(', ')} (default: all)`);
-  return [...new Set(formats as ReportFormat[])];
+  return [...new Set(formats.filter(isReportFormat))];
 }
 
 export { DEFAULT_RUNS };
@@ -72,7 +75,7 @@ export { DEFAULT_RUNS };
 export function checkGlobs(name: string, globs: readonly unknown[]): string[] {
   const bad = globs.find((g) => typeof g !== 'string' || g.trim() === '' || /\s/.test(g.trim()));
   if (bad !== undefined) throw new UsageError(`--${name} expects property id globs, e.g. usage.* or 'commits.**', got ${JSON.stringify(bad)}`);
-  return globs.map((g) => (g as string).trim());
+  return globs.filter((g) => typeof g === 'string').map((g) => g.trim());
 }
 
 /** The example database's directory: a path, not an empty word. */

@@ -293,7 +293,18 @@ export type Readings = Partial<AssumptionSet>;
 /** How a run's readings are chosen: discovered from the target first (`auto`), or the registry defaults. */
 export type ReadingsMode = 'auto' | 'defaults';
 
+// built from each entry's own default, which is one of its choices; fromEntries answers strings
 export const DEFAULT_ASSUMPTIONS: AssumptionSet = Object.freeze(Object.fromEntries(ASSUMPTIONS.map((x) => [x.name, x.default])) as AssumptionSet);
+
+/** Whether `name` is an assumption of the registry. */
+export function isAssumptionName(name: string): name is AssumptionName {
+  return ASSUMPTION_BY_NAME.has(name);
+}
+
+/** The readings as [name, value] pairs, typed by name (Object.entries answers plain strings). */
+export function readingEntries(readings: Readings): [AssumptionName, string][] {
+  return Object.entries(readings).flatMap(([name, value]): [AssumptionName, string][] => (isAssumptionName(name) && typeof value === 'string' ? [[name, value]] : []));
+}
 
 /** Whether `value` is one of the readings of `name`. */
 export function isReading<N extends AssumptionName>(name: N, value: string): value is ReadingOf<N> {
@@ -307,6 +318,7 @@ export function readingsOf<N extends AssumptionName>(name: N): ReadingOf<N>[] {
 
 /** The assumption's registry entry (total: every name has one). */
 export function assumptionOf(name: AssumptionName): Assumption<AssumptionName> {
+  // ASSUMPTION_BY_NAME holds every name of the registry
   return ASSUMPTION_BY_NAME.get(name)!;
 }
 
@@ -317,7 +329,7 @@ export function readingsCovering(s: Situation): { readonly assumption: Assumptio
 
 /** Whether the run's reading of the assumption that covers `s` lets the target refuse it. */
 export function coveredBy(s: Situation, readings: AssumptionSet): AssumptionName | undefined {
-  return readingsCovering(s).find((r) => (readings as Readonly<Record<string, string>>)[r.assumption] === r.value)?.assumption;
+  return readingsCovering(s).find((r) => (readings)[r.assumption] === r.value)?.assumption;
 }
 
 /** Whether a registry reading has alternatives. */
@@ -339,10 +351,10 @@ export function parseReadings(overrides: Readonly<Record<string, string>> = {}):
     }
     out[name] = value;
   }
-  return Object.freeze(out) as Readings;
+  return Object.freeze(out);
 }
 
 /** The defaults with `overrides` applied (validated as `parseReadings` does). */
 export function resolveAssumptions(overrides: Readonly<Record<string, string>> = {}): AssumptionSet {
-  return Object.freeze({ ...DEFAULT_ASSUMPTIONS, ...parseReadings(overrides) }) as AssumptionSet;
+  return Object.freeze({ ...DEFAULT_ASSUMPTIONS, ...parseReadings(overrides) });
 }

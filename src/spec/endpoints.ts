@@ -217,7 +217,7 @@ export function listedParams(e: Endpoint): { readonly name: string; readonly lis
 
 /** Names of a template's `{placeholders}`, in order. */
 export function pathParamNames(e: Endpoint): string[] {
-  return [...e.pathTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return [...e.pathTemplate.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 }
 
 /** Fills a path template. Values are percent-encoded so a hostile value cannot escape its segment. */
@@ -247,9 +247,9 @@ export function matchPath(method: string, path: string): { endpoint: Endpoint; p
     if (!m) continue;
     const params: Record<string, string> = {};
     try {
-      for (const [i, n] of names.entries()) params[n] = decodeURIComponent(m[i + 1]!);
+      for (const [i, n] of names.entries()) params[n] = decodeURIComponent(m[i + 1]);
     } catch {
-      for (const [i, n] of names.entries()) params[n] = m[i + 1]!;
+      for (const [i, n] of names.entries()) params[n] = m[i + 1];
     }
     return { endpoint, params };
   }

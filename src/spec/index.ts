@@ -12,3 +12,4 @@ export * from './usage-merge.ts';
 export * from './grounds.ts';
 export * from './wording.ts';
 export * from './response-size.ts';
+export * from './narrow.ts';

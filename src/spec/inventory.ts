@@ -10,7 +10,7 @@ import { ENDPOINTS, type Endpoint, type EndpointId } from './endpoints.ts';
 import { CLAUSES, clauseGround, readingGround, type Ground, type SpecClause } from './grounds.ts';
 import { CHARSETS, LIMITS, type CharsetName, type LimitName } from './limits.ts';
 import { PATTERNS, type PatternName } from './patterns.ts';
-import { childPath, itemPath, type Field, type Node, type ObjectNode } from './model.ts';
+import { childPath, itemPath, type Node, type ObjectNode } from './model.ts';
 import { bodySentence, dataSentences, paramSentence, tableRows, type FieldWording } from './wording.ts';
 import { envelopeNode } from './zod.ts';
 
@@ -87,8 +87,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('type', `${path} is a string`);
       if (node.length) {
         const l = LIMITS[node.length];
-        if (l.min !== undefined && l.min > 0) add('minLength', l.text, { limit: node.length, section: l.sections[0]! });
-        if (l.max !== undefined) add('maxLength', l.text, { limit: node.length, section: l.sections[0]! });
+        if (l.min !== undefined && l.min > 0) add('minLength', l.text, { limit: node.length, section: l.sections[0] });
+        if (l.max !== undefined) add('maxLength', l.text, { limit: node.length, section: l.sections[0] });
       }
       if (node.charset) add('charset', `${path}: ${CHARSETS[node.charset].text}`, { charset: node.charset });
       if (node.pattern) {
@@ -107,8 +107,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('integer', `${path} is an integer`);
       if (node.range) {
         const l = LIMITS[node.range];
-        if (l.min !== undefined) add('min', l.text, { limit: node.range, section: l.sections[0]! });
-        if (l.max !== undefined) add('max', l.text, { limit: node.range, section: l.sections[0]! });
+        if (l.min !== undefined) add('min', l.text, { limit: node.range, section: l.sections[0] });
+        if (l.max !== undefined) add('max', l.text, { limit: node.range, section: l.sections[0] });
       }
       break;
     }
@@ -123,8 +123,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       add('type', `${path} is an array`);
       if (node.count) {
         const l = LIMITS[node.count];
-        if (l.min !== undefined && l.min > 0) add('minItems', l.text, { limit: node.count, section: l.sections[0]! });
-        if (l.max !== undefined) add('maxItems', l.text, { limit: node.count, section: l.sections[0]! });
+        if (l.min !== undefined && l.min > 0) add('minItems', l.text, { limit: node.count, section: l.sections[0] });
+        if (l.max !== undefined) add('maxItems', l.text, { limit: node.count, section: l.sections[0] });
       }
       break;
     }
@@ -174,8 +174,9 @@ function walk(
   if (node.kind === 'array') walk(node.items, itemPath(path), section, { nullable: false, required: true }, words, ctx, out);
   if (node.kind === 'object' && !node.freeForm) {
     const fieldWords = wordsOf(node, ctx.form);
-    for (const [key, f] of Object.entries(node.fields) as [string, Field][]) {
+    for (const [key, f] of Object.entries(node.fields)) {
       const p = childPath(path, key);
+      // fieldWords is built from the same node's fields
       const w = fieldWords.get(key)!;
       if (f.required) out.push({ kind: 'required', path: p, section: f.section, text: `${p} is required`, clause: clauseFor('required', w), node: f.node, nullable: f.nullable, required: true });
       if (!f.nullable) out.push({ kind: 'not-null', path: p, section: f.section, text: `${p} is not nullable`, clause: clauseFor('not-null', w), node: f.node, nullable: false, required: f.required });

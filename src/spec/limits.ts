@@ -4,6 +4,7 @@
  * in the project writes one of these numbers: schemas, generators, the reference server and the
  * reports all read them from here.
  */
+import { keysOf } from './narrow.ts';
 
 /** 2^53 - 1: the spec's "9007199254740991". */
 export const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -21,7 +22,8 @@ export interface Limit {
   readonly text: string;
 }
 
-function limit(unit: LimitUnit, bounds: { min?: number; max?: number }, sections: string[], text: string): Limit {
+/** A limit typed by the bounds it states, so `LIMITS.keyGen.min` is a number where the spec gives one. */
+function limit<B extends { readonly min?: number; readonly max?: number }>(unit: LimitUnit, bounds: B, sections: string[], text: string): Limit & Readonly<B> {
   return Object.freeze({ unit, ...bounds, sections: Object.freeze(sections), text });
 }
 
@@ -50,7 +52,7 @@ export const LIMITS = Object.freeze({
 
 export type LimitName = keyof typeof LIMITS;
 
-export const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
+export const LIMIT_NAMES = keysOf(LIMITS);
 
 /**
  * Character classes. `chars` is the exact set of allowed characters; generators draw from it and
@@ -67,9 +69,9 @@ const az = AZ.toLowerCase();
 const DIGITS = '0123456789';
 
 export const CHARSETS = Object.freeze({
-  base64url: { chars: AZ + az + DIGITS + '_-', sections: ['2.3', '2.4', '2.5'], text: 'alphabet A-Z a-z 0-9 _ -' } as Charset,
-  assistant: { chars: az + DIGITS + '-', sections: ['2.7'], text: 'a-z 0-9 -' } as Charset,
-  lowerHex: { chars: DIGITS + 'abcdef', sections: ['4.3'], text: 'lowercase hexadecimal' } as Charset,
+  base64url: { chars: AZ + az + DIGITS + '_-', sections: ['2.3', '2.4', '2.5'], text: 'alphabet A-Z a-z 0-9 _ -' },
+  assistant: { chars: az + DIGITS + '-', sections: ['2.7'], text: 'a-z 0-9 -' },
+  lowerHex: { chars: DIGITS + 'abcdef', sections: ['4.3'], text: 'lowercase hexadecimal' },
 });
 
 export type CharsetName = keyof typeof CHARSETS;

@@ -173,9 +173,11 @@ export type FieldsOf<S extends Readonly<Record<string, FieldSpec>>> = { readonly
 export function obj<const S extends Readonly<Record<string, FieldSpec>>>(name: string, section: string, fields: S): ObjectNode<FieldsOf<S>> {
   const out: Record<string, Field> = {};
   for (const [key, spec] of Object.entries(fields)) {
+    // a field spec is a node or a [node, options] pair; Array.isArray cannot tell a readonly tuple apart
     const [node, opts]: readonly [Node, FieldOpts] = Array.isArray(spec) ? (spec as readonly [Node, FieldOpts]) : [spec as Node, { required: true, nullable: false }];
     out[key] = Object.freeze({ node, required: opts.required, nullable: opts.nullable, section });
   }
+  // out holds exactly the fields of S, built from them in the loop above
   return Object.freeze({ kind: 'object', name, section, fields: Object.freeze(out) as FieldsOf<S> & Fields });
 }
 

@@ -43,7 +43,7 @@ export function caselessSource(re: RegExp): string {
   const src = re.source;
   let out = '';
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
+    const c = src[i];
     if (c === '\\') {
       out += src.slice(i, i + 2);
       i++;
@@ -128,7 +128,7 @@ class Components {
     if (o.freeForm) return { ...meta, type: 'object', additionalProperties: true };
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    for (const [key, field] of Object.entries(o.fields) as [string, Field][]) {
+    for (const [key, field] of Object.entries(o.fields)) {
       properties[key] = this.field(field, side);
       if (field.required) required.push(key);
     }
@@ -233,7 +233,7 @@ function pascal(name: string): string {
   return name
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('');
 }
 

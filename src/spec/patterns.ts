@@ -28,7 +28,10 @@ export const UUID_MAX = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 /** Group lengths of the 8-4-4-4-12 form. */
 export const UUID_GROUPS = [8, 4, 4, 4, 12] as const;
 
-export const PATTERNS = Object.freeze({
+/** Each entry typed as a Pattern (its optional members kept on every one), the names inferred from the table. */
+const patternTable = <K extends string>(table: Record<K, Pattern>): Readonly<Record<K, Pattern>> => Object.freeze(table);
+
+export const PATTERNS = patternTable({
   uuid: {
     regex: new RegExp(
       `^(?:${HEX}{${UUID_GROUPS[0]}}-${HEX}{${UUID_GROUPS[1]}}-[${UUID_VERSIONS}]${HEX}{${UUID_GROUPS[2] - 1}}-[${UUID_VARIANTS}]${HEX}{${UUID_GROUPS[3] - 1}}-${HEX}{${UUID_GROUPS[4]}}` +
@@ -37,9 +40,9 @@ export const PATTERNS = Object.freeze({
     ),
     sections: ['2.2'],
     text: '8-4-4-4-12 hex, version 1-8, variant 8/9/a/b, or nil, or all-f',
-  } as Pattern,
+  },
   /** 2.7: "20YY-MM-DD": four digits beginning 20, then two digits, two digits. */
-  day: { regex: /^20\d{2}-\d{2}-\d{2}$/, sections: ['2.7'], text: '20YY-MM-DD', calendarAssumption: 'day-calendar-valid' } as Pattern,
+  day: { regex: /^20\d{2}-\d{2}-\d{2}$/, sections: ['2.7'], text: '20YY-MM-DD', calendarAssumption: 'day-calendar-valid' },
 });
 
 export type PatternName = keyof typeof PATTERNS;

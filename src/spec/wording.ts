@@ -11,7 +11,7 @@ import { reportUsage } from './endpoints.ts';
 import type { SpecClause } from './grounds.ts';
 import { CHARSETS, LIMITS, type CharsetName, type LimitName } from './limits.ts';
 import { PATTERNS } from './patterns.ts';
-import type { Field, Node, ObjectNode } from './model.ts';
+import type { Node, ObjectNode } from './model.ts';
 import { KeyEnvelope, OperationResult, PouchOperation, Roster, RosterKeyEnvelope, RosterStatement, Statement, UsageRow } from './resources.ts';
 
 /** A field's words: `head` states its presence and type; `full` adds its constraints column. */
@@ -121,7 +121,7 @@ function columnWords(node: Node, named: Set<CharsetName>): string {
 export function tableRows(o: ObjectNode, prefix = ''): ReadonlyMap<string, FieldWording> {
   const named = new Set<CharsetName>();
   const out = new Map<string, FieldWording>();
-  for (const [key, f] of Object.entries(o.fields) as [string, Field][]) {
+  for (const [key, f] of Object.entries(o.fields)) {
     const head = `${prefix}${key} | ${typeWords(f.node, f.nullable, f.section)} | ${f.required ? 'yes' : 'no'}`;
     const column = columnWords(f.node, named);
     const full = column ? `${head} | ${COLUMN_PREFIX.get(o)?.(key) ?? ''}${column}` : head;
@@ -137,7 +137,7 @@ export function tableRows(o: ObjectNode, prefix = ''): ReadonlyMap<string, Field
  */
 export function dataSentences(o: ObjectNode): ReadonlyMap<string, FieldWording> {
   const out = new Map<string, FieldWording>();
-  for (const [key, f] of Object.entries(o.fields) as [string, Field][]) {
+  for (const [key, f] of Object.entries(o.fields)) {
     const type = typeWords(f.node, f.nullable, f.section);
     let head: string;
     let full: string;

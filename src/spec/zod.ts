@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import type { ConstraintKind } from './constraints.ts';
 import { templatePath } from './constraints.ts';
-import { CHARSETS, LIMITS, charsetSource, codePointLength, type CharsetName, type LimitName } from './limits.ts';
+import { CHARSETS, LIMITS, charsetSource, codePointLength, type LimitName } from './limits.ts';
 import { PATTERNS } from './patterns.ts';
+import { mapTable } from './narrow.ts';
 import type { Endpoint, EndpointId, EndpointOf } from './endpoints.ts';
 import type { Infer, Node, ObjectNode } from './model.ts';
 import { obj, bool } from './model.ts';
@@ -26,11 +27,11 @@ const typeError = (iss: { input?: unknown }): ConstraintKind =>
   iss.input === undefined ? 'required' : iss.input === null ? 'not-null' : 'type';
 const enumError = (iss: { input?: unknown }): ConstraintKind => (typeof iss.input === 'string' ? 'enum' : typeError(iss));
 
-const charsetRegex = new Map((Object.keys(CHARSETS) as CharsetName[]).map((name) => [name, new RegExp(charsetSource(name))]));
+const charsetRegex = mapTable(CHARSETS, (_, name) => new RegExp(charsetSource(name)));
 
 /** True when `day` (already matching the pattern) names a real calendar day. */
 export function isCalendarDay(day: string): boolean {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [y, m, d] = day.split('-').map(Number);
   const t = new Date(Date.UTC(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
@@ -64,7 +65,7 @@ function build(node: Node, opts: Required<SchemaOptions>): z.ZodType {
       if (min !== undefined && min > 0) s = s.refine((v) => lengthOf(v, opts) >= min, { message: 'minLength' });
       if (max !== undefined) s = s.refine((v) => lengthOf(v, opts) <= max, { message: 'maxLength' });
       if (node.charset) {
-        const re = charsetRegex.get(node.charset)!;
+        const re = charsetRegex[node.charset];
         s = s.refine((v) => re.test(v), { message: 'charset' });
       }
       if (node.pattern) {
@@ -88,7 +89,7 @@ function build(node: Node, opts: Required<SchemaOptions>): z.ZodType {
     case 'boolean':
       return z.boolean({ error: typeError });
     case 'enum':
-      return z.enum(node.values as [string, ...string[]], { error: enumError });
+      return z.enum(node.values, { error: enumError });
     case 'array': {
       let a: z.ZodType<unknown[]> = z.array(build(node.items, opts), { error: typeError });
       const { min, max } = bounds(node.count);
@@ -135,6 +136,7 @@ export interface SchemaIssue {
 export function issuesOf(schema: z.ZodType, value: unknown): SchemaIssue[] {
   const r = schema.safeParse(value);
   if (r.success) return [];
+  // every error function of build() answers a ConstraintKind as the issue's message
   return r.error.issues.map((i) => ({ kind: i.message as ConstraintKind, path: templatePath(i.path), at: i.path }));
 }
 
@@ -151,6 +153,7 @@ const cache = new Map<string, unknown>();
 
 export function schemasOf<E extends Endpoint>(e: E, options: SchemaOptions = {}): EndpointSchemas<E> {
   const key = `${e.id}|${JSON.stringify({ ...DEFAULT_SCHEMA_OPTIONS, ...options })}`;
+  // each entry was built from the endpoint its key names (see the cache's comment)
   const cached = cache.get(key) as EndpointSchemas<E> | undefined;
   if (cached) return cached;
   const s: EndpointSchemas<E> = Object.freeze({

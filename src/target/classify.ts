@@ -2,7 +2,7 @@
  * Judging a response: the five verdicts and a short sentence saying why. Pure, so the rules can be
  * tested without a network.
  */
-import { schemasOf, issuesOf, type Endpoint } from '../spec/index.ts';
+import { parseJson, schemasOf, issuesOf, type Endpoint } from '../spec/index.ts';
 import { errorCodes } from './error-codes.ts';
 import { describeProxyFailure } from './proxy.ts';
 import { describeTlsFailure } from './tls.ts';
@@ -40,7 +40,7 @@ export type TransportFailure = (typeof TRANSPORT_FAILURES)[number];
 export function parseJsonBody(body: string, truncated: boolean): { json: unknown } | undefined {
   if (truncated || body.trim() === '') return undefined;
   try {
-    return { json: JSON.parse(body) as unknown };
+    return { json: parseJson(body) };
   } catch {
     return undefined;
   }
@@ -48,7 +48,7 @@ export function parseJsonBody(body: string, truncated: boolean): { json: unknown
 
 function isJsonMediaType(contentType: string | undefined): boolean {
   if (!contentType) return false;
-  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  const media = contentType.split(';')[0].trim().toLowerCase();
   return media === 'application/json';
 }
 

@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/canonical.ts';
 import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
+import { causeChain } from './error-codes.ts';
 import type { Identity, Profile } from './profile.ts';
 import { shownProxy, type ProxyRoute } from './proxy.ts';
 import { signatureFor, type SignatureOption } from './signing.ts';
@@ -122,6 +123,7 @@ export type TypedExchange<E extends EndpointId> = Exchange & { readonly data?: E
 
 /** The typed door of a request the spec allows; anything else (a broken body, raw bytes) goes through `call`, the raw one. */
 export function typedCall<E extends EndpointId>(call: (o: CallOptions) => Promise<Exchange>, endpoint: E, req: TypedRequest<E>, o: Omit<CallOptions, 'endpoint' | 'params' | 'body' | 'rawBody'> = {}): Promise<TypedExchange<E>> {
+  // EndpointParams<E> is a mapped type over a generic E, which the checker does not resolve to its string record.
   return call({ ...o, endpoint, params: req.params as Record<string, string>, body: req.body }).then((ex) => withData<E>(ex));
 }
 
@@ -147,6 +149,7 @@ export function resentAfterNoAnswer(ex: Exchange): boolean {
 /** The exchange with its validated `data`, typed (present only for an accepted answer, whose envelope the endpoint's schema passed). */
 export function withData<E extends EndpointId>(ex: Exchange): TypedExchange<E> {
   if (ex.verdict !== 'accepted') return ex;
+  // Classification accepted this answer only after E's envelope schema passed it: `data` is E's.
   const json = ex.response?.json as { data?: EndpointData<E> } | undefined;
   return json?.data === undefined ? ex : { ...ex, data: json.data };
 }
@@ -277,7 +280,7 @@ export class TargetClient {
     const status = ex.response?.status;
     const due = status === undefined ? [] : (this.profile.credentials ?? []).filter((c) => c.refreshOn.has(status) && c.gave(ex.request.headers[c.header]));
     if (due.length === 0 || o.signal?.aborted) return ex;
-    const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header]!)));
+    const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header])));
     const failed = due.filter((_, i) => !fresh[i]).map((c) => `${c.field}: ${c.lastFailure ?? 'the command gave the same value again'}`);
     if (failed.length) return { ...ex, refreshed: `answered ${status}; running the credential's command again did not help (${failed.join('; ')}), so the request was not sent again` };
     const again = await this.callThrottled(o);
@@ -412,8 +415,8 @@ export class TargetClient {
       return { ex: { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } }, stale: false };
     } catch (err) {
       // undici reports a proxy's 407 to a forwarded request as an invalid argument: it is the proxy's answer, not pouchproof's bug.
-      if ((err as { code?: unknown }).code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test((err as Error).message)) {
-        throw new Error(`cannot send ${endpoint.id}: ${(err as Error).message}`);
+      if (err instanceof Error && 'code' in err && err.code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test(err.message)) {
+        throw new Error(`cannot send ${endpoint.id}: ${err.message}`);
       }
       const j = this.judgeFailure(err, watch, stage, timeoutMs, t0);
       const ex: Exchange = {
@@ -439,6 +442,7 @@ export class TargetClient {
       watch.gateWaiting = waiting;
       if (!waiting) watch.arm(); // the time bound restarts once released
     };
+    // undici's types list only Readable for a body; it streams any async iterable (see above).
     const body = o.gate ? (gatedBody(request.body, o.gate, onGate, o.onHeld) as unknown as Readable) : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
     return this.dispatcher.request({
       origin: this.origin,
@@ -456,7 +460,7 @@ export class TargetClient {
    * that stayed shut) blames nothing on the target; anything else is the transport's failure.
    */
   private judgeFailure(err: unknown, watch: CallWatch, stage: FailureStage, timeoutMs: number, t0: number): { verdict: Verdict; reason: string; failure?: TransportFailure } {
-    if (err instanceof GateRejected || (err as { cause?: unknown }).cause instanceof GateRejected) {
+    if (err instanceof GateRejected || (typeof err === 'object' && err !== null && 'cause' in err && err.cause instanceof GateRejected)) {
       return { verdict: 'transport-error', reason: 'not sent: the gate promise was rejected', failure: 'aborted' };
     }
     if (watch.aborted && !watch.timedOut) {
@@ -611,7 +615,7 @@ async function readCapped(body: Dispatcher.ResponseData['body'], max: number, in
   let size = 0;
   let overCap = false;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    for await (const chunk of body) {
       const room = max - size;
       if (chunk.length > room) {
         if (room > 0) chunks.push(chunk.subarray(0, room));
@@ -657,11 +661,9 @@ async function* gatedBody(
 
 /** Bytes the connection had read when it failed (undici's socket info on its errors), 0 when unknown. */
 function socketBytesRead(err: unknown): number {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const read = (e as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
-    if (typeof read === 'number') return read;
-    e = (e as { cause?: unknown }).cause;
+  for (const e of causeChain(err)) {
+    const socket = 'socket' in e ? e.socket : undefined;
+    if (typeof socket === 'object' && socket !== null && 'bytesRead' in socket && typeof socket.bytesRead === 'number') return socket.bytesRead;
   }
   return 0;
 }

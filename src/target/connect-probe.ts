@@ -14,6 +14,7 @@ import type { ProxyRoute } from './proxy.ts';
 import { shownProxy } from './proxy.ts';
 import { describeTlsFailure, tlsConnectOptions, type TlsSettings } from './tls.ts';
 import { TunnelError, connectToProxy, openTunnel } from './tunnel.ts';
+import { errorCode } from '../spec/index.ts';
 
 /**
  * The target could not be reached, where a command cannot go on without it (replay, load): one line,
@@ -98,7 +99,7 @@ class Probe {
     const handshakeFrom = performance.now();
     const servername = t.tls?.servername ?? (isIP(host) === 0 ? host : undefined);
     const s = this.hold(tlsConnect({ ...tlsConnectOptions(t.tls), socket, ...(servername ? { servername } : {}), ALPNProtocols: ['http/1.1'] }));
-    s.on('error', (e) => this.done({ ok: false, reason: describeTlsFailure(e, u.host) ?? `TLS with ${u.host} failed (${(e as NodeJS.ErrnoException).code ?? e.message})`, refused: false }));
+    s.on('error', (e) => this.done({ ok: false, reason: describeTlsFailure(e, u.host) ?? `TLS with ${u.host} failed (${errorCode(e) ?? e.message})`, refused: false }));
     s.once('secureConnect', () => {
       const wait = Math.min(this.left(), Math.max(MIN_ALERT_WAIT_MS, 2 * (performance.now() - handshakeFrom)));
       s.resume();

@@ -145,15 +145,16 @@ function options(ref: CommandRef, src: SecretSource) {
 
 function runSync(ref: CommandRef, src: SecretSource): Ran {
   try {
-    return { stdout: execFileSync(ref.command[0]!, ref.command.slice(1), { ...options(ref, src), stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return { stdout: execFileSync(ref.command[0], ref.command.slice(1), { ...options(ref, src), stdio: ['ignore', 'pipe', 'pipe'] }) };
   } catch (e) {
+    // execFileSync throws an Error with the child's status and output
     return { error: e as NonNullable<Ran['error']> };
   }
 }
 
 function runAsync(ref: CommandRef, src: SecretSource): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = execFile(ref.command[0]!, ref.command.slice(1), options(ref, src), (error, stdout, stderr) => {
+    const child = execFile(ref.command[0], ref.command.slice(1), options(ref, src), (error, stdout, stderr) => {
       resolve(error ? { error: { code: error.code, signal: error.signal, killed: error.killed, stderr } } : { stdout });
     });
     child.stdin?.end();

@@ -2,12 +2,16 @@
 
 /** The codes on an error and its causes, outermost first. */
 export function errorCodes(err: unknown): string[] {
-  const out: string[] = [];
+  return causeChain(err).flatMap((e) => ('code' in e && typeof e.code === 'string' ? [e.code] : []));
+}
+
+/** An error and its causes, outermost first; five deep at most, as a cause chain may loop. */
+export function causeChain(err: unknown): object[] {
+  const out: object[] = [];
   let e: unknown = err;
   for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') out.push(code);
-    e = (e as { cause?: unknown }).cause;
+    out.push(e);
+    e = 'cause' in e ? e.cause : undefined;
   }
   return out;
 }
@@ -18,7 +22,7 @@ export function innermostMessage(err: unknown): string {
   let msg = err instanceof Error ? err.message : String(err);
   for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
     if (e instanceof Error && e.message) msg = e.message;
-    e = (e as { cause?: unknown }).cause;
+    e = 'cause' in e ? e.cause : undefined;
   }
   return msg.replace(/[\r\n]+/g, ' ');
 }

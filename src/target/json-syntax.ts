@@ -28,13 +28,14 @@ class Scanner {
   constructor(private readonly text: string) {}
 
   ws(): void {
-    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]!)) this.i++;
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i])) this.i++;
   }
 
   /** The character at the cursor as a message may show it: printable ASCII quoted, anything else as a code point (never the text around it). */
   fail(expected: string): never {
     const { text, i } = this;
     if (i >= text.length) throw new Stop(i, `unexpected end of input, expected ${expected}`);
+    // i is within text (checked on the line above)
     const c = text.codePointAt(i)!;
     const shown = c >= 0x21 && c < 0x7f ? `'${String.fromCodePoint(c)}'` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
     throw new Stop(i, `unexpected ${shown}, expected ${expected}`);

@@ -6,7 +6,7 @@ export function isLoopbackAddress(addr: string): boolean {
   if (isIP(a) === 4) return a.startsWith('127.');
   if (a === '::1' || a === '0:0:0:0:0:0:0:1') return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  return mapped ? mapped[1]!.startsWith('127.') : false;
+  return mapped ? mapped[1].startsWith('127.') : false;
 }
 
 /** A URL hostname that is loopback without asking DNS: `localhost` (RFC 6761 keeps it and its subdomains there) or a loopback address. */

@@ -26,6 +26,7 @@ import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.
 import { redact } from './redact.ts';
 import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
 import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
+import { errorCode, errorMessage, parseJson } from '../spec/index.ts';
 
 export interface Identity {
   kind: MemberKind;
@@ -119,7 +120,7 @@ const MAX_CONNECTIONS = 1024;
 // ---------------------------------------------------------------------------------------------
 
 /** The spec's own UUID rule (2.2); its failures carry constraint kinds, translated in `describe`. */
-const UuidSchema = toZod(uuid()) as z.ZodType<string>;
+const UuidSchema = toZod(uuid());
 
 const EnvRef = z.strictObject({ env: z.string().min(1) });
 const FileRef = z.strictObject({ file: z.string().min(1) });
@@ -236,7 +237,7 @@ export const ProfileFileSchema = z.strictObject({
     try {
       parseNemesis(s);
     } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      ctx.addIssue({ code: 'custom', message: errorMessage(e) });
     }
   }).optional(),
 });
@@ -353,18 +354,20 @@ function resolveHeaders(
 function resolveJwk(ref: unknown, field: string, src: SecretSource, secrets: SecretCollector): KeyObject {
   let jwk: unknown = ref;
   if (typeof ref === 'object' && ref !== null && ('env' in ref || 'file' in ref) && !('kty' in ref)) {
+    // checked on the line above: an object with env or file
     const text = readSecretText(ref as { env: string } | { file: string }, field, src);
     secrets.add(text);
     secrets.add(text.trim());
     try {
       jwk = JSON.parse(text);
     } catch {
+      // not env, so it is the file form
       const what = 'env' in ref ? `environment variable ${String(ref.env)}` : `file ${JSON.stringify((ref as { file: string }).file)}`;
       fail(field, `${what} does not hold a JSON object`);
     }
   }
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) fail(field, 'expected a JWK object');
-  const d = (jwk as { d?: unknown }).d;
+  const d = 'd' in jwk ? jwk.d : undefined;
   if (typeof d === 'string') secrets.add(d);
   secrets.add(JSON.stringify(jwk));
   secrets.add(JSON.stringify(jwk, null, 2));
@@ -580,14 +583,14 @@ export async function loadProfile(path: string, env: NodeJS.ProcessEnv = process
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new ProfileError(`cannot read profile ${JSON.stringify(path)} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+    throw new ProfileError(`cannot read profile ${JSON.stringify(path)} (${errorCode(e) ?? 'unreadable'})`);
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const syntax = findJsonSyntaxError(text);
   if (syntax) {
     throw new ProfileError(`${path}: invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.problem}`);
   }
-  return parseProfile(JSON.parse(text) as unknown, { baseDir: dirname(path), env });
+  return parseProfile(parseJson(text), { baseDir: dirname(path), env });
 }
 
 /** `--target URL`: no credentials, default assumptions. */

@@ -96,8 +96,8 @@ export function noProxyExempts(hostname: string, port: number, noProxy: string):
     const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
     const hostPort = /^([^:]+):(\d+)$/.exec(entry);
     // A bare IPv6 address (or block) has colons of its own: only `[addr]:port` names a port for it.
-    if (bracketed) [name, only] = [bracketed[1]!, bracketed[2]];
-    else if (hostPort) [name, only] = [hostPort[1]!, hostPort[2]];
+    if (bracketed) [name, only] = [bracketed[1], bracketed[2]];
+    else if (hostPort) [name, only] = [hostPort[1], hostPort[2]];
     if (only !== undefined && Number(only) !== port) continue;
     if (name.includes('/')) {
       if (cidrContains(name, host)) return true;
@@ -116,7 +116,7 @@ function cidrContains(cidr: string, host: string): boolean {
   if (family === 0 || isIP(host) !== family || !/^\d+$/.test(bits ?? '')) return false;
   const list = new BlockList();
   try {
-    list.addSubnet(net!, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
+    list.addSubnet(net, Number(bits), family === 4 ? 'ipv4' : 'ipv6');
   } catch {
     return false;
   }

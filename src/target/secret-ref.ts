@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { FieldError } from './field-error.ts';
+import { errorCode } from '../spec/index.ts';
 
 export type SecretRef = string | { env: string } | { file: string };
 
@@ -31,7 +32,7 @@ export function readSecretText(ref: { env: string } | { file: string }, field: s
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'unreadable';
+    const code = errorCode(e) ?? 'unreadable';
     throw new SecretRefError(field, `cannot read file ${JSON.stringify(ref.file)} (${code})`);
   }
   text = text.replace(/\r?\n$/, '');

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { blake3 } from '../crypto/blake3.ts';
 import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
 import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
-import { readingsOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
+import { parseJson, readingsOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 
 export type SignatureOption = 'auto' | 'omit' | { header: string | undefined };
@@ -50,7 +50,7 @@ const CANONICAL_TEXT_AS_SENT = readingsOf('canonical-json').every(digestsCanonic
 /** The body as the server will parse it, or undefined when the bytes are not JSON. */
 function parsedBytes(bytes: Uint8Array): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as unknown };
+    return { value: parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) };
   } catch {
     return undefined;
   }

@@ -232,7 +232,7 @@ export class RecentRate {
   private readonly stamps: number[] = [];
   add(now = Date.now()): void {
     this.stamps.push(now);
-    while (this.stamps.length && this.stamps[0]! < now - 1000) this.stamps.shift();
+    while (this.stamps.length && this.stamps[0] < now - 1000) this.stamps.shift();
   }
   get perSecond(): number {
     return this.stamps.length;

@@ -7,8 +7,9 @@
  */
 import { type KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
-import { errorCodes, innermostMessage } from './error-codes.ts';
+import { causeChain, errorCodes, innermostMessage } from './error-codes.ts';
 import { FieldError } from './field-error.ts';
+import { errorCode, errorMessage } from '../spec/index.ts';
 
 export const TLS_MIN_VERSIONS = ['TLSv1.2', 'TLSv1.3'] as const;
 export type TlsMinVersion = (typeof TLS_MIN_VERSIONS)[number];
@@ -53,7 +54,7 @@ export function pemCertificates(text: string, field: string): X509Certificate[] 
 
 /** Checks a client certificate, its key and passphrase together; messages never quote the material. */
 export function checkClientIdentity(cert: string, key: string, passphrase: string | undefined): void {
-  const leaf = pemCertificates(cert, 'tls.cert')[0]!;
+  const leaf = pemCertificates(cert, 'tls.cert')[0];
   // OpenSSL's error for a missing passphrase differs between Node versions: the PEM says it is encrypted.
   if (passphrase === undefined && /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key)) {
     throw new TlsMaterialError('tls.key', 'the key is encrypted: set tls.passphrase');
@@ -62,9 +63,9 @@ export function checkClientIdentity(cert: string, key: string, passphrase: strin
   try {
     k = createPrivateKey({ key, format: 'pem', ...(passphrase !== undefined ? { passphrase } : {}) });
   } catch (e) {
-    const code = (e as { code?: string }).code ?? '';
+    const code = errorCode(e) ?? '';
     if (code === 'ERR_MISSING_PASSPHRASE') throw new TlsMaterialError('tls.key', 'the key is encrypted: set tls.passphrase');
-    if (passphrase !== undefined && /BAD_DECRYPT|DECRYPT|bad decrypt/i.test(`${code} ${(e as Error).message}`)) {
+    if (passphrase !== undefined && /BAD_DECRYPT|DECRYPT|bad decrypt/i.test(`${code} ${errorMessage(e)}`)) {
       throw new TlsMaterialError('tls.passphrase', 'does not decrypt tls.key');
     }
     throw new TlsMaterialError('tls.key', 'not a PEM private key (-----BEGIN PRIVATE KEY-----, or an RSA/EC key in PEM)');
@@ -131,11 +132,9 @@ export function describeTlsFailure(err: unknown, host: string): string | undefin
 }
 
 function altNames(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && typeof e === 'object' && e !== null; depth++) {
-    const cert = (e as { cert?: { subjectaltname?: unknown } }).cert;
-    if (cert && typeof cert.subjectaltname === 'string') return cert.subjectaltname;
-    e = (e as { cause?: unknown }).cause;
+  for (const e of causeChain(err)) {
+    const cert = 'cert' in e ? e.cert : undefined;
+    if (typeof cert === 'object' && cert !== null && 'subjectaltname' in cert && typeof cert.subjectaltname === 'string') return cert.subjectaltname;
   }
   return undefined;
 }

@@ -57,7 +57,7 @@ export function openTunnel(route: ProxyRoute, host: string, port: number, o: { t
       reject(e);
     };
     const timer = setTimeout(() => fail(new TunnelError(`no answer from the proxy ${shown} to CONNECT ${target} within ${o.timeoutMs} ms`)), o.timeoutMs);
-    const onError = (e: Error): void => fail(new TunnelError(describeProxyFailure(e, shown, target) ?? `the proxy ${shown} failed: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+    const onError = (e: NodeJS.ErrnoException): void => fail(new TunnelError(describeProxyFailure(e, shown, target) ?? `the proxy ${shown} failed: ${e.code ?? e.message}`));
     const onClose = (): void => fail(new TunnelError(`the proxy ${shown} closed the connection before answering CONNECT ${target}`));
     const onData = (d: Buffer): void => {
       head = Buffer.concat([head, d]);

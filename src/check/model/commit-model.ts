@@ -70,6 +70,7 @@ export class PouchModel {
 
   /** Artifacts whose head is known, the one touched last first. */
   usable(): ArtifactModel[] {
+    // touched holds only ids registered in byId when first touched
     return this.touched.filter((id) => !this.lost.has(id)).map((id) => this.byId.get(id)!);
   }
 
@@ -190,7 +191,7 @@ function reading(assumption: AssumptionName, message: string): ModelVerdict {
 export function judgeReplay(first: AppliedCommit, fates: readonly OpFate[], results: readonly (string | undefined)[], readings: AssumptionSet): ModelVerdict {
   for (const [i, fate] of fates.entries()) {
     if (fate === 'applied' && results[i] !== undefined && results[i] !== first.results[i]) {
-      return { kind: 'stale', op: i, message: `${describeOp(first.ops[i]!, i)} of the replay answered ${results[i]} instead of its first answer ${first.results[i]}: it applied again on a base that was no longer the head` };
+      return { kind: 'stale', op: i, message: `${describeOp(first.ops[i], i)} of the replay answered ${results[i]} instead of its first answer ${first.results[i]}: it applied again on a base that was no longer the head` };
     }
   }
   if (fates.some((f) => f === 'unknown')) return OK;

@@ -106,8 +106,8 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
   let num = 0;
   let den = 0;
   for (let i = 0; i < n; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
   }
   return den > 0 ? num / den : NaN;
 }
@@ -131,7 +131,7 @@ export function judgeCost(baseline: CostPoint, points: readonly CostPoint[]): Co
   // Growth per doubling of the size between consecutive points (normalised to an exact doubling); NaN where the smaller cost did not rise.
   const doublings = marginal.slice(-3).flatMap((m, i, last) => {
     if (i === 0) return [];
-    const prev = last[i - 1]!;
+    const prev = last[i - 1];
     return [prev.cost > 0 && m.cost > 0 ? (m.cost / prev.cost) ** (Math.LN2 / Math.log(m.size / prev.size)) : NaN];
   });
   const everyDoubling = doublings.length === 2 && doublings.every((d) => d >= DOUBLING_FACTOR);
@@ -154,6 +154,7 @@ function shuffler(seed: number): <T>(xs: readonly T[]) => T[] {
     const out = [...xs];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
+      // i and j are within out (a Fisher-Yates swap); its element type admits undefined
       [out[i], out[j]] = [out[j]!, out[i]!];
     }
     return out;
@@ -240,16 +241,16 @@ async function measureOnce(m: Measurement, deadline: number): Promise<Measured> 
     for (let round = 0; round < COST_ROUNDS; round++) {
       if (Date.now() > deadline) return { refused: `the probe's time budget ran out at ${d.what} ${size}`, ...(reached !== undefined ? { reached } : {}), fastest, requests };
       const pair = shuffle([d.baseline, size]);
-      const took = together ? await Promise.all(pair.map(take)) : [await take(pair[0]!), await take(pair[1]!)];
+      const took = together ? await Promise.all(pair.map(take)) : [await take(pair[0]), await take(pair[1])];
       for (const [k, ms] of took.entries()) {
-        const refused = keep(pair[k]!, ms);
+        const refused = keep(pair[k], ms);
         if (refused !== undefined) return { refused, requests };
       }
     }
     // Even the fastest of the rounds many times the linear model's prediction: evidence in itself, no need to climb further.
     const at = fastest.get(size)!;
     if (base !== undefined && reached !== undefined) {
-      const now = fastest.get(d.baseline)!;
+      const now = fastest.get(d.baseline)!; // the baseline size is measured first, so it has a fastest time
       const excess = at - now - predicted;
       if (excess >= Math.max(OUTLIER_MIN_MS, OUTLIER_BASELINES * now) && at - now > OUTLIER_FACTOR * Math.max(predicted, 0)) {
         return { outlier: { size, ms: at, predicted: now + predicted }, reached: size, fastest, requests };
@@ -270,6 +271,7 @@ async function measureOnce(m: Measurement, deadline: number): Promise<Measured> 
 }
 
 function judgeFastest(d: CostDimension, fastest: ReadonlyMap<number, number>): CostEvidence {
+  // asked only for sizes that were measured, each of which has a fastest time
   const point = (size: number): CostPoint => ({ size, ms: fastest.get(size)! });
   return judgeCost(point(d.baseline), d.sizes.filter((s) => fastest.has(s)).map(point));
 }

@@ -23,7 +23,7 @@ function plainString(node: Extract<Node, { kind: 'string' }>): string {
   const n = Math.max(l?.min ?? 1, Math.min(4, l?.max ?? 4));
   const chars = node.charset ? CHARSETS[node.charset].chars : CHARSETS.base64url.chars;
   // The middle of the alphabet: no edge character a lenient or strict parser could trip on.
-  const ch = chars[Math.floor(chars.length / 3)]!;
+  const ch = chars[Math.floor(chars.length / 3)];
   return ch.repeat(n);
 }
 
@@ -49,7 +49,7 @@ export function plainValue(node: Node, fill: OptionalMembers = NONE, at = ''): J
     case 'boolean':
       return true;
     case 'enum':
-      return node.values[0]!;
+      return node.values[0];
     case 'array': {
       const min = node.count ? (LIMITS[node.count].min ?? 1) : 1;
       return Array.from({ length: Math.max(1, min) }, () => plainValue(node.items, fill, itemPath(at)));

@@ -4,7 +4,7 @@
  * one (assumption), or none (violation). The spec gives no read endpoint; `stored` is all we see.
  * The merge itself is the spec model's (`mergeUsageRow`); this file only replays plans through it.
  */
-import { assumptionOf, mergeUsageRow, USAGE_COUNTERS, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../spec/index.ts';
+import { mergeUsageRow, readingsOf, USAGE_COUNTERS, usageKey, type ReadingOf, type UsageCounter, type UsageKeyReading, type UsageRowValue } from '../../spec/index.ts';
 
 export type Counter = UsageCounter;
 /** A usage row (2.7), as the spec model types it. */
@@ -12,8 +12,8 @@ export type UsageRow = UsageRowValue;
 
 export type KeyReading = UsageKeyReading;
 export type StoredReading = ReadingOf<'usage-stored-meaning'>;
-export const KEY_READINGS = assumptionOf('usage-row-key').choices.map((c) => c.value) as readonly KeyReading[];
-export const STORED_READINGS = assumptionOf('usage-stored-meaning').choices.map((c) => c.value) as readonly StoredReading[];
+export const KEY_READINGS: readonly KeyReading[] = readingsOf('usage-row-key');
+export const STORED_READINGS: readonly StoredReading[] = readingsOf('usage-stored-meaning');
 
 /** The key of the registry's default reading: what the generators draw collisions over. */
 export function rowKey(r: UsageRow): string {
@@ -129,7 +129,7 @@ export function resentAt(answers: StoredAnswers, i: number): boolean {
 
 /** What request `i` answers as the second copy of itself (the first applied, its answer lost): the state is the same, stored may not be. */
 export function replayPrediction(plan: readonly UsageRequest[], i: number, key: KeyReading, stored: StoredReading): number | undefined {
-  return predict([...plan.slice(0, i + 1), plan[i]!], key, stored)[i + 1];
+  return predict([...plan.slice(0, i + 1), plan[i]], key, stored)[i + 1];
 }
 
 /**

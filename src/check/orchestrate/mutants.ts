@@ -154,7 +154,7 @@ export function median(xs: readonly number[]): number | undefined {
   if (xs.length === 0) return undefined;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /** Runs a load-only fault's load checks: killed when one of them detects it. */
@@ -166,7 +166,7 @@ async function runLoadChecks(f: FaultDescriptor, checks: Readonly<Record<string,
   let requests = 0;
   let message = '';
   for (const id of ids) {
-    const v = await checks[id]!([f.name]);
+    const v = await checks[id]([f.name]);
     requests += v.requests;
     if (v.detected) {
       kills.push({ property: id, kind: 'violation' });
@@ -292,8 +292,10 @@ async function runCleanLoadChecks(results: readonly FaultResult[], o: MutantsOpt
   const usedChecks = [...new Set(results.filter((r) => r.ran).flatMap((r) => r.expectedKillers))].filter((k) => o.loadChecks?.[k]);
   for (const id of usedChecks) {
     if (o.signal?.aborted) break;
+    const check = o.loadChecks?.[id];
+    if (!check) continue;
     const started = Date.now();
-    const v = await o.loadChecks![id]!([]);
+    const v = await check([]);
     const c: CleanRun = {
       seed: o.seed,
       requests: v.requests,
@@ -313,7 +315,7 @@ function tally(results: FaultResult[], clean: CleanRun[], o: MutantsOptions): Mu
   const expected = results.filter((r) => !r.loadOnly || r.ran);
   const survivors = expected.filter((r) => !r.killed).map((r) => r.fault);
   const falseFindings = clean.reduce((n, c) => n + c.falseFindings.length, 0);
-  const detections = results.filter((r) => r.requestsToDetection !== undefined).map((r) => r.requestsToDetection!);
+  const detections = results.flatMap((r) => (r.requestsToDetection !== undefined ? [r.requestsToDetection] : []));
   const interrupted = Boolean(o.signal?.aborted);
   const med = median(detections);
   return {

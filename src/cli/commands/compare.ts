@@ -46,8 +46,8 @@ async function resolveAll(argv: { readonly profile?: readonly string[] | undefin
 /** Unique names: the profile's, then its host where two share one. */
 function named(targets: readonly ResolvedTarget[]): CompareTarget[] {
   const base = targets.map((t) => (t.embedded ? REFERENCE_TARGET : t.profile.name || new URL(t.profile.baseUrl).host));
-  const names = base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n}@${new URL(targets[i]!.profile.baseUrl).host}` : n));
-  return targets.map((t, i) => ({ name: names.filter((x) => x === names[i]).length > 1 ? `${names[i]}#${i + 1}` : names[i]!, profile: t.profile, embedded: t.embedded }));
+  const names = base.map((n, i) => (base.filter((x) => x === n).length > 1 ? `${n}@${new URL(targets[i].profile.baseUrl).host}` : n));
+  return targets.map((t, i) => ({ name: names.filter((x) => x === names[i]).length > 1 ? `${names[i]}#${i + 1}` : names[i], profile: t.profile, embedded: t.embedded }));
 }
 
 const compare = defineCommand({
@@ -71,7 +71,7 @@ const compare = defineCommand({
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run-id>/ and reports/latest go' }),
   async handler(argv) {
     const seed = parseSeed(argv['seed']);
-    const runs = parsePositive('runs', argv['runs'], 25, 100_000)!;
+    const runs = parsePositive('runs', argv['runs'], 25, 100_000);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const only = parseOnly(argv['only']);
     const { load: loadName, 'load-duration': loadDuration } = argv;
@@ -96,14 +96,14 @@ const compare = defineCommand({
       if (scenario && !intr.signal.aborted) {
         const rows = [];
         for (let i = 0; i < resolved.length && !intr.signal.aborted; i++) {
-          say(`${targets[i]!.name}: load ${scenario.scenario.name} for ${loadDuration}`);
+          say(`${targets[i].name}: load ${scenario.scenario.name} for ${loadDuration}`);
           try {
-            const r = (await runLoad({ scenario, target: resolved[i]!, durationMs: loadDurationMs, allowRemote: argv['allow-remote'] === true, seed, signal: intr.signal })).result;
-            rows.push({ side: targets[i]!.name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
+            const r = (await runLoad({ scenario, target: resolved[i], durationMs: loadDurationMs, allowRemote: argv['allow-remote'] === true, seed, signal: intr.signal })).result;
+            rows.push({ side: targets[i].name, requests: r.totals.sent, rps: r.rates.rps, okPerSecond: r.rates.okPerSecond, p50Ms: r.latency.p50 / 1000, p99Ms: r.latency.p99 / 1000, errorRate: r.errorRate,
               checks: r.checks.length ? r.checks.map((k) => `${k.name} ${k.passed ? 'passed' : 'FAILED'}`).join(', ') : 'none' });
           } catch (e) {
             if (!(e instanceof LoadUsageError) && !(e instanceof TargetUnreachableError)) throw e;
-            rows.push({ side: targets[i]!.name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
+            rows.push({ side: targets[i].name, requests: 0, rps: 0, okPerSecond: 0, p50Ms: NaN, p99Ms: NaN, errorRate: NaN, checks: `not run: ${e.message}` });
           }
         }
         load = { scenario: scenario.scenario.name, settings: `${loadDuration} each, closed model, default connections`, rows };

@@ -18,6 +18,7 @@ import { parseThreshold } from '../../load/thresholds.ts';
 import { parseDuration, parseRate } from '../../load/units.ts';
 import { formatStages, parseStages, stagesDurationMs } from '../../load/stages.ts';
 import { DEFAULT_METRICS_PORT } from '../../load/live.ts';
+import { parseJson } from '../../spec/index.ts';
 
 /** Pods need time to be scheduled and pull the image before the shared start. */
 const DEFAULT_LEAD = '2m';
@@ -138,7 +139,7 @@ async function mountsOf(path: string): Promise<SecretMount[]> {
   const clean = text.replace(/^\uFEFF/, '');
   const syntax = findJsonSyntaxError(clean);
   if (syntax) throw new UsageError(`${path}: invalid JSON at line ${syntax.line}, column ${syntax.column}: ${syntax.problem}`);
-  const json = JSON.parse(clean) as unknown;
+  const json = parseJson(clean);
   const issue = profileFileIssues(json)[0];
   if (issue) throw new UsageError(`${path}: ${issue}`);
   return profileMounts(path, profileRefs(json));

@@ -46,6 +46,7 @@ async function handle(argv: FlagsOf<typeof mergeOptions>): Promise<number> {
   const files = loadReportFiles(r);
   // Shard files carry the public URL only; nothing secret reaches a merge.
   const dir = argv['report-dir'] !== undefined ? await writeExactDir(argv['report-dir'], files) : (await writeReportDir(argv.reports, r.runId, files, [])).dir;
+  // a merge that did not throw has its merged figures
   const m = r.merged!;
   const lines = [
     `merged ${m.present.length} of ${m.count} shards: ${r.totals.sent} requests in ${(r.totals.wallMs / 1000).toFixed(1)} s, ${r.rates.rps.toFixed(1)} req/s, goodput ${r.rates.goodput.toFixed(1)} ${r.unit}/s`,

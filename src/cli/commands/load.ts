@@ -25,6 +25,7 @@ import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolv
 import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
 import { checkSeed } from '../../session/values.ts';
+import { errorMessage } from '../../spec/index.ts';
 
 /** `--param name=value`, repeated, as raw values for the scenario's declarations to check. */
 export function parseParams(list: readonly string[]): Record<string, string> {
@@ -89,7 +90,7 @@ function nemesisPlanOf(spec: string): NemesisPlan {
   try {
     return parseNemesis(spec);
   } catch (e) {
-    throw new UsageError(`--nemesis: ${(e as Error).message}`);
+    throw new UsageError(`--nemesis: ${errorMessage(e)}`);
   }
 }
 

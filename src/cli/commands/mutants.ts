@@ -3,13 +3,14 @@ import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type 
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
-import { faultReadingConflict, parseReadingArgs, type FaultName } from '../../reference/index.ts';
+import { faultReadingConflict, parseReadingArgs } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
+import { errorMessage } from '../../spec/index.ts';
 
 
 /**
@@ -22,7 +23,7 @@ async function selectFaults(
   reading: readonly string[] | undefined,
   probed: boolean,
 ): Promise<{ faults: FaultDescriptor[]; skipped: string[]; readings: Readings | undefined }> {
-  const { FAULTS } = (await import('../../reference/fault-catalogue.ts')) as { FAULTS: readonly FaultDescriptor[] };
+  const { FAULTS } = (await import('../../reference/fault-catalogue.ts'));
   const wanted = fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
   const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;
@@ -30,11 +31,11 @@ async function selectFaults(
   try {
     readings = reading ? parseReadingArgs(reading) : undefined;
   } catch (e) {
-    throw new UsageError(`--reading: ${(e as Error).message}`);
+    throw new UsageError(`--reading: ${errorMessage(e)}`);
   }
   const skipped: string[] = [];
   for (const f of all) {
-    const why = readings && faultReadingConflict(f.name as FaultName, readings);
+    const why = readings && faultReadingConflict(f.name, readings);
     if (why && wanted?.length) throw new UsageError(`--reading: ${why}; leave that fault out`);
     if (why) skipped.push(`${f.name} (${why})`);
   }
@@ -65,6 +66,7 @@ async function writeReports(
   const summary = mutantsSummary(result);
   const reportDir = typeof o.reportDir === 'string' ? o.reportDir : DEFAULT_REPORT_DIR;
   const first = result.clean.find((c) => c.run && c.profile);
+  // mutantsSummary builds an object; its declared type is the report's loose JSON value
   const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
   if (first?.run && first.profile) {
     const target = { profile: first.profile, embedded: true, fixed: {}, close: async () => undefined };
@@ -99,7 +101,7 @@ const mutants = defineCommand({
       .option('unnamed', { type: 'string', array: true, describe: 'serve this unnamed behaviour beside every fault and probe the readings first, as a run does (--assume auto): a fault must still be killed, not left unknown (repeatable; see serve --list-unnamed)' }),
   async handler(argv) {
     const seed = parseSeed(argv.seed);
-    const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000)!;
+    const runs = parsePositive('runs', argv.runs, DEFAULT_RUNS, 100_000);
     const seeds = argv.seeds;
     if (!Number.isInteger(seeds) || seeds < 0 || seeds > 100) throw new UsageError(`--seeds must be an integer from 0 to 100, got ${argv.seeds}`);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);

@@ -9,7 +9,7 @@
 import type { Argv } from 'yargs';
 import { discoverReadings, probeClient } from '../../check/orchestrate/discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
-import { parseReadings, type Readings } from '../../spec/index.ts';
+import { errorMessage, parseReadings, type Readings } from '../../spec/index.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { checkTargetFlags, referenceOption, type TargetFlags } from '../ci.ts';
@@ -28,7 +28,7 @@ export function parseNameValues(flag: string, args: readonly string[] | undefine
   try {
     return parseReadings(out);
   } catch (e) {
-    throw new UsageError(`${flag}: ${(e as Error).message}`);
+    throw new UsageError(`${flag}: ${errorMessage(e)}`);
   }
 }
 
@@ -65,7 +65,7 @@ async function resolve(argv: TargetFlags, readings: Readings): Promise<Target> {
   try {
     ref = await startReference({ host: '127.0.0.1', port: 0, readings });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(errorMessage(e));
   }
   const served = Object.entries(ref.readings).map(([n, v]) => `${n}=${String(v)}`);
   return {

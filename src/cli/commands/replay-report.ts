@@ -13,6 +13,7 @@ import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';
 import type { TargetFlags } from '../ci.ts';
 import { UsageError } from '../command.ts';
+import { errorCode, errorMessage, isRecord } from '../../spec/index.ts';
 
 interface Flags extends TargetFlags {
   readonly assume?: readonly string[] | undefined;
@@ -25,13 +26,13 @@ export async function reportTokens(path: string): Promise<{ property: string; re
   try {
     doc = JSON.parse(await readFile(path, 'utf8'));
   } catch (e) {
-    throw new UsageError(`--report ${path}: cannot read a report.json there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`--report ${path}: cannot read a report.json there (${errorCode(e) ?? errorMessage(e)})`);
   }
-  const props = (doc as { properties?: unknown }).properties;
-  if (typeof doc !== 'object' || doc === null || (doc as { schema?: unknown }).schema === undefined || !Array.isArray(props)) throw new UsageError(`--report ${path}: not a pouchproof report.json`);
+  if (!isRecord(doc) || doc.schema === undefined || !Array.isArray(doc.properties)) throw new UsageError(`--report ${path}: not a pouchproof report.json`);
   const seen = new Map<string, string>();
-  for (const p of props as { findings?: { property?: unknown; replay?: unknown }[] }[]) {
-    for (const f of p.findings ?? []) if (typeof f.replay === 'string' && typeof f.property === 'string' && !seen.has(f.replay)) seen.set(f.replay, f.property);
+  for (const p of doc.properties.filter(isRecord)) {
+    const findings = Array.isArray(p.findings) ? p.findings.filter(isRecord) : [];
+    for (const f of findings) if (typeof f.replay === 'string' && typeof f.property === 'string' && !seen.has(f.replay)) seen.set(f.replay, f.property);
   }
   return [...seen].map(([replay, property]) => ({ property, replay }));
 }

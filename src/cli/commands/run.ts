@@ -74,7 +74,7 @@ export function parseSuiteArgs(argv: SuiteFlags): ParsedSuiteArgs {
     session: {
       readings: parseAssumeMode(argv.assume, 'auto'),
       seed: parseSeed(argv.seed),
-      runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, MAX_RUNS)!,
+      runs: parsePositive('runs', argv.runs, DEFAULT_RUNS, MAX_RUNS),
       ...(only ? { only } : {}),
       ...(exclude ? { exclude } : {}),
       ...(maxFailures !== undefined ? { maxFailures } : {}),

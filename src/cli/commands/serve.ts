@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
 import { EXIT } from '../../check/run/exit-code.ts';
-import { ASSUMPTIONS } from '../../spec/index.ts';
+import { errorCode, errorMessage, ASSUMPTIONS } from '../../spec/index.ts';
 import { FAULTS, NEMESIS_ONLY_FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
 import type { Readings } from '../../spec/index.ts';
 
@@ -90,7 +90,7 @@ async function referenceOptionsOf(argv: ServeFlags): Promise<ReferenceOptions & 
     readings = parseReadingArgs(argv.reading);
     if (argv['fixture'] !== undefined) fixture = await loadFixture(argv.fixture);
   } catch (e) {
-    throw new BadInput((e as Error).message);
+    throw new BadInput(errorMessage(e));
   }
   // A crash fault takes this process down for real, as an uncaught exception would (exit 70, EX_SOFTWARE).
   const onCrash = (): void => {
@@ -108,7 +108,7 @@ async function writeProfile(ref: RunningReference, profilePath: string): Promise
     await chmod(profilePath, 0o600);
   } catch (e) {
     await ref.close();
-    throw new BadInput(`cannot write the profile to ${profilePath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new BadInput(`cannot write the profile to ${profilePath}: ${errorCode(e) ?? errorMessage(e)}`);
   }
 }
 
@@ -130,7 +130,8 @@ function announce(ref: RunningReference, profilePath: string, readings: Readings
   const active = readingsList(ref.readings).map(keyOf);
   const nemesisOnly = faults.filter(isNemesisOnly);
   // Readings a fault *is* are the defect under test: the suite is not told to assume them.
-  const judged = readingsList(Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings) as Readings).map(keyOf);
+  const required: Readings = Object.assign({}, ...ref.faults.filter(isFaultName).map((f) => faultInfo(f).requires ?? {}), readings);
+  const judged = readingsList(required).map(keyOf);
   process.stdout.write(
     `pouchproof reference listening on ${ref.url}\n` +
       `profile written to ${profilePath}\n` +
@@ -151,7 +152,7 @@ async function run(argv: ServeFlags): Promise<number> {
   try {
     ref = await startReference(options);
   } catch (e) {
-    throw new BadInput((e as Error).message);
+    throw new BadInput(errorMessage(e));
   }
   const profilePath = resolve(argv['profile-out']);
   await writeProfile(ref, profilePath);

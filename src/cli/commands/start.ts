@@ -4,6 +4,7 @@ import { loadReportFiles } from '../../report/load-report.ts';
 import { defineCommand } from '../command.ts';
 import { openTarget } from '../../session/index.ts';
 import { parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
+import { errorMessage } from '../../spec/index.ts';
 
 /** Upper bound of the load part of `npm start`, all told (warm-up, start-up and checks included). */
 export const START_LOAD_MS = 15_000;
@@ -42,8 +43,8 @@ const start = defineCommand({
           const { histogram: _histogram, ...figures } = result;
           return { load: figures, files: loadReportFiles(result) };
         } catch (e) {
-          view.line(`load: failed: ${(e as Error).message}`);
-          return { load: { error: (e as Error).message } };
+          view.line(`load: failed: ${errorMessage(e)}`);
+          return { load: { error: errorMessage(e) } };
         }
       });
     } finally {

@@ -81,7 +81,7 @@ function checkBlobIdsQuadratic(ops: readonly Op[]): void {
   ops.forEach((op, k) => {
     const ids = op.blob_ids;
     for (let i = 0; i < ids.length; i++) {
-      if (ids.indexOf(ids[i]!) !== i) throw badRequest('invalid_body', `ops[${k}].blob_ids: duplicate blob id`);
+      if (ids.indexOf(ids[i]) !== i) throw badRequest('invalid_body', `ops[${k}].blob_ids: duplicate blob id`);
     }
   });
 }
@@ -215,6 +215,7 @@ const SNOWFLAKE_EPOCH_MS = Date.UTC(2020, 0, 1);
  */
 function asSnowflakes(data: CommitData | OffSpec): unknown {
   const shift = (Date.now() - SNOWFLAKE_EPOCH_MS) * 2 ** 22;
+  // called only for a listed CommitData, never an off-spec answer
   const { results } = data as CommitData;
   return { results: results.map((r) => ({ ...r, seq: shift + r.seq, high_water: shift + r.high_water })) };
 }
@@ -296,6 +297,7 @@ function answer(ctx: Context, body: CommitBody, id: Idempotency, verdicts: reado
     throw refusal(readings, 'conflict', message, data);
   }
   const listed = resultsOf(verdicts, highWater);
+  // resultsOf answers CommitData unless a fault asks otherwise, which is not the case here
   const results = ctx.unnamed.has('results-reordered') ? offSpec({ results: [...(listed as CommitData).results].reverse() }) : listed;
   const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(faults.has('seq-snowflake') ? offSpec(asSnowflakes(results)) : results, faults) };
   remember({ status: reply.status, data: reply.data });

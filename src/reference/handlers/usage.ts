@@ -6,7 +6,7 @@
  * `usage-stored-meaning` says: the rows this request inserted or raised (default), the rows held
  * for the source after it, or the rows of the request.
  */
-import { LIMITS, MAX_SAFE, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type EndpointBody, type UsageRowValue } from '../../spec/index.ts';
+import { LIMITS, MAX_SAFE, isRecord, USAGE_COUNTERS, USAGE_KEY_FIELDS_BY_READING, mergeUsageRow, usageKey, usageTotal, type EndpointBody, type UsageRowValue } from '../../spec/index.ts';
 import { dataOut, type Handler, type RequestContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import type { FaultSet } from '../faults.ts';
@@ -99,11 +99,11 @@ class ListedRows implements Staged {
   }
   get(key: string, row: Row): Row | undefined {
     const i = this.indexOf(key, row);
-    return i < 0 ? undefined : this.rows[i]!.row;
+    return i < 0 ? undefined : this.rows[i].row;
   }
   set(key: string, row: Row): void {
     const i = this.indexOf(key, row);
-    if (i >= 0) this.rows[i]!.row = row;
+    if (i >= 0) this.rows[i].row = row;
     else this.rows.push({ key, row });
     this.last = undefined;
   }
@@ -207,7 +207,7 @@ function countedReports(unnamed: RequestContext['unnamed'], store: object, scope
  * body; `valid` tells whether a body is valid (the server's own validator).
  */
 export async function storeRowsBefore(body: unknown, valid: (body: unknown) => boolean, ctx: Omit<RequestContext<'reportUsage'>, 'body'>): Promise<void> {
-  const rows = typeof body === 'object' && body !== null && Array.isArray((body as { rows?: unknown }).rows) ? (body as { rows: unknown[] }).rows : [];
+  const rows: readonly unknown[] = isRecord(body) && Array.isArray(body.rows) ? body.rows : [];
   const before: unknown[] = [];
   for (const row of rows) {
     if (!valid({ rows: [row] })) break;

@@ -61,17 +61,23 @@ function byTime(a: Node, b: Node): number {
 }
 
 function lift(n: Node): void {
+  // a call node is always linked to its return node (eventList)
   const m = n.match!;
+  // every listed node has a prev: the list starts at a sentinel head
   n.prev!.next = n.next;
   if (n.next) n.next.prev = n.prev;
+  // the return node is listed too, after the sentinel head
   m.prev!.next = m.next;
   if (m.next) m.next.prev = m.prev;
 }
 
 function unlift(n: Node): void {
+  // a call node is always linked to its return node (eventList)
   const m = n.match!;
+  // the return node had a prev when lifted, and lift keeps it
   m.prev!.next = m;
   if (m.next) m.next.prev = m;
+  // the call node had a prev when lifted, and lift keeps it
   n.prev!.next = n;
   if (n.next) n.next.prev = n;
 }
@@ -103,7 +109,7 @@ export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Op
   let remaining = ops.filter((o) => !isPending(o)).length;
   const words = new Uint32Array(Math.ceil(ops.length / 32) || 1);
   const flip = (i: number): void => {
-    words[i >>> 5]! ^= 1 << (i & 31);
+    words[i >>> 5] ^= 1 << (i & 31);
   };
   const seen = new Set<string>();
   const stack: { node: Node; state: S }[] = [];
@@ -114,7 +120,7 @@ export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Op
     if (remaining === 0) return { verdict: 'ok', steps };
     if (++steps > maxSteps) return { verdict: 'unknown', steps };
     if (entry && entry.kind === 0) {
-      const op = ops[entry.op]!;
+      const op = ops[entry.op];
       const r = model.step(state, op.input, op.output);
       if (r.ok) {
         flip(entry.op);
@@ -138,7 +144,7 @@ export function searchPartition<S, I, O>(model: Model<S, I, O>, ops: readonly Op
     if (!top) return { verdict: 'violation', steps };
     state = top.state;
     flip(top.node.op);
-    if (!isPending(ops[top.node.op]!)) remaining++;
+    if (!isPending(ops[top.node.op])) remaining++;
     unlift(top.node);
     entry = top.node.next;
   }
@@ -153,7 +159,7 @@ function minimise<S, I, O>(model: Model<S, I, O>, ops: readonly Operation<I, O>[
   let steps = 0;
   // Latest first: the contradiction usually sits among the later operations.
   for (let i = current.length - 1; i >= 0; i--) {
-    if (isPending(current[i]!)) continue;
+    if (isPending(current[i])) continue;
     const trial = current.map((o, j) => (j === i ? weakened(o) : o));
     const r = searchPartition(model, trial, maxSteps);
     steps += r.steps;

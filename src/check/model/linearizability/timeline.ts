@@ -26,6 +26,7 @@ export function renderTimeline<I, O>(ops: readonly Operation<I, O>[], o: Timelin
   const lines = [`${' '.repeat(who)}  ${fmt(0).padEnd(width - fmt(t1 - t0).length, ' ')}${fmt(t1 - t0)}`];
   for (const op of sorted) {
     const a = col(op.call);
+    // not pending, so the operation returned
     const b = isPending(op) ? width - 1 : Math.max(a, col(op.ret!));
     const bar = Array.from({ length: width }, (_, i) => (i < a || i > b ? ' ' : i === a ? '[' : i === b ? (isPending(op) ? '>' : ']') : '=')).join('');
     lines.push(`${op.client.padEnd(who)} |${bar}| #${op.id} ${o.label(op)}`);
@@ -63,6 +64,7 @@ export function timelineData<I, O>(title: string, ops: readonly Operation<I, O>[
       client: op.client,
       label: label(op),
       callMs: round(op.call - t0),
+      // not pending, so the operation returned
       ...(isPending(op) ? {} : { retMs: round(Math.max(op.ret!, op.call) - t0) }),
     })),
   };

@@ -15,7 +15,7 @@
  * readings. Cases are compared only where no side failed the property: a failing side shrinks, and
  * its later cases are no longer the others' cases.
  */
-import { DEFAULT_ASSUMPTIONS, type AssumptionName } from '../../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, readingEntries } from '../../../spec/index.ts';
 import { toCurl } from '../../../target/curl.ts';
 import type { Exchange } from '../../../target/client.ts';
 import { redact } from '../../../target/redact.ts';
@@ -39,8 +39,8 @@ const CELL_RANK = ['violation', 'server-error', 'error', 'transport', 'assumptio
 
 export function cellOf(r: PropertyResult | undefined): Cell {
   if (!r) return 'not run';
-  const kinds = r.findings.map((f) => String(f.kind));
-  const rank = (k: string) => (CELL_RANK.includes(k) ? CELL_RANK.indexOf(k) : isFailing(k as Finding['kind']) ? 1.5 : 2.5);
+  const kinds = r.findings.map((f) => f.kind);
+  const rank = (k: Finding['kind']) => (CELL_RANK.includes(k) ? CELL_RANK.indexOf(k) : isFailing(k) ? 1.5 : 2.5);
   const worst = [...kinds].sort((a, b) => rank(a) - rank(b))[0];
   return worst ?? String(r.status);
 }
@@ -209,7 +209,7 @@ function sideSummary(s: SideRun): SideSummary {
   const findings: Record<string, number> = {};
   for (const f of s.run.results.flatMap((r) => r.findings)) findings[f.kind] = (findings[f.kind] ?? 0) + 1;
   const readings: Record<string, string> = {};
-  for (const [k, v] of Object.entries(s.judgedUnder.assumptions)) if (DEFAULT_ASSUMPTIONS[k as AssumptionName] !== v) readings[k] = String(v);
+  for (const [k, v] of readingEntries(s.judgedUnder.assumptions)) if (DEFAULT_ASSUMPTIONS[k] !== v) readings[k] = v;
   return {
     name: s.target.name,
     target: redact(s.target.profile.baseUrl, s.target.profile.secrets),
@@ -249,7 +249,7 @@ function readingRows(runs: readonly SideRun[]): ReadingRow[] {
     for (const s of runs) {
       const r = s.discovery.table.find((x) => x.assumption === assumption);
       // A reading the profile fixes is the side's reading, whatever the probe saw (a mismatch is shown as detail).
-      const fixed = (s.discovery.fixed as Record<string, string>)[assumption];
+      const fixed = (s.discovery.fixed)[assumption];
       const c = readingCellOf(r);
       cells[s.target.name] = fixed ?? c.cell;
       details[s.target.name] = fixed && fixed !== c.cell ? `fixed by the profile; the probe saw ${c.cell}` : c.detail;
@@ -310,7 +310,9 @@ function findingDivergences(runs: readonly SideRun[]): Divergence[] {
     const wrong = runs.filter((s) => g.bySide.has(s.target.name)).map((s) => s.target.name);
     // Found on every side: no divergence between them (the matrix and the exit code still show it).
     if (wrong.length === runs.length) continue;
-    const first = g.bySide.get(wrong[0]!)!;
+    const first = g.bySide.get(wrong[0]);
+    // Found on no side that ran: nothing diverges.
+    if (!first) continue;
     out.push({
       kind: g.kind,
       title: `${g.kind} in ${g.property}${g.judgement && g.judgement !== g.property ? ` (${g.judgement})` : ''} on ${wrong.join(', ')} only: ${first.message}`,
@@ -376,16 +378,17 @@ function compareCases(runs: readonly SideRun[], byId: ReadonlyMap<string, Proper
     const results = runs.map((s) => s.run.results.find((r) => r.id === id));
     // A side that failed the property shrank: its later cases are not the others' cases.
     if (results.some((r) => r?.findings.some((f) => isFailing(f.kind)))) continue;
-    const sides = runs.filter((s, i) => comparable(results[i]) && (s.cases.get(id)?.length ?? 0) > 0);
+    const sides = runs.flatMap((run, i) => {
+      const cases = run.cases.get(id);
+      return comparable(results[i]) && cases?.length ? [{ run, cases }] : [];
+    });
     if (sides.length < 2) continue;
-    const base = sides[0]!;
-    const baseCases = base.cases.get(id)!;
-    for (const other of sides.slice(1)) {
-      const otherCases = other.cases.get(id)!;
+    const { run: base, cases: baseCases } = sides[0];
+    for (const { run: other, cases: otherCases } of sides.slice(1)) {
       const n = Math.min(baseCases.length, otherCases.length);
       for (let i = 0; i < n; i++) {
         compared++;
-        const d = diffFacts(caseFacts(baseCases[i]!), caseFacts(otherCases[i]!));
+        const d = diffFacts(caseFacts(baseCases[i]), caseFacts(otherCases[i]));
         if (d.length) diffs.push({ property: id, index: i, base: base.target.name, other: other.target.name, diffs: d });
       }
     }
@@ -419,7 +422,7 @@ async function learnNoise(runs: readonly SideRun[], cmp: CaseComparison, o: Comp
       const second = again.cases.get(p) ?? [];
       const set = new Set<string>();
       for (let i = 0; i < Math.min(first.length, second.length); i++) {
-        for (const d of diffFacts(caseFacts(first[i]!), caseFacts(second[i]!))) set.add(fieldOf(d.path));
+        for (const d of diffFacts(caseFacts(first[i]), caseFacts(second[i]))) set.add(fieldOf(d.path));
       }
       if (set.size) {
         fields.set(`${s.target.name}|${p}`, set);
@@ -450,7 +453,8 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
       if (h.fields.length < MAX_DIFFS_SHOWN) h.fields.push(line);
     }
     for (const name of [d.base, d.other]) {
-      if (!h.repro.has(name)) h.repro.set(name, curlsOf(side.get(name)!.cases.get(d.property)?.[d.index] ?? [], side.get(name)!));
+      const run = side.get(name);
+      if (run && !h.repro.has(name)) h.repro.set(name, curlsOf(run.cases.get(d.property)?.[d.index] ?? [], run));
     }
   };
   for (const d of cmp.diffs) {
@@ -470,7 +474,7 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
       }
       continue;
     }
-    const key = `${d.property}|${fieldOf(remaining[0]!.path)}`;
+    const key = `${d.property}|${fieldOf(remaining[0].path)}`;
     const h = unclassified.get(key) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, string[]>(), property: d.property, base: d.base, other: d.other };
     hit(h, d, remaining);
     unclassified.set(key, h);
@@ -481,7 +485,10 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
     property: h.property,
     cases: h.cases,
     fields: h.fields,
-    sides: runs.filter((s) => h.repro.has(s.target.name)).map((s) => ({ name: s.target.name, verdict: cellOf(s.run.results.find((r) => r.id === h.property)), repro: h.repro.get(s.target.name)! })),
+    sides: runs.flatMap((s) => {
+      const repro = h.repro.get(s.target.name);
+      return repro ? [{ name: s.target.name, verdict: cellOf(s.run.results.find((r) => r.id === h.property)), repro }] : [];
+    }),
   }));
   return { divergences, byAssumption, noiseCases };
 }

@@ -15,6 +15,7 @@
  * A summary is a list of facts `path = value`, in the order the case made its requests.
  */
 import type { Exchange } from '../../../target/client.ts';
+import { isRecord } from '../../../spec/index.ts';
 
 export interface Fact {
   /** `#2 reportUsage data.stored`: the exchange's place in the case, its endpoint, the field. */
@@ -87,10 +88,11 @@ function walk(w: Walk, path: string, key: string, v: unknown, depth: number): vo
     if (depth < MAX_DEPTH) for (const [i, x] of v.entries()) walk(w, `${path}[${i}]`, key, x, depth + 1);
     return;
   }
-  if (v !== null && typeof v === 'object') {
+  // Arrays were taken above: every other object is a record here.
+  if (isRecord(v)) {
     const keys = Object.keys(v).sort();
     w.out.push({ path: `${w.prefix} ${path}`, value: `{${keys.join(',')}}` });
-    if (depth < MAX_DEPTH) for (const k of keys) walk(w, `${path}.${k}`, k, (v as Record<string, unknown>)[k], depth + 1);
+    if (depth < MAX_DEPTH) for (const k of keys) walk(w, `${path}.${k}`, k, v[k], depth + 1);
     return;
   }
   w.out.push({ path: `${w.prefix} ${path}`, value: scalar(w, key, v) });
@@ -103,13 +105,12 @@ function answerFacts(ex: Exchange, prefix: string, w: Omit<Walk, 'out' | 'prefix
   if (!r) return [{ path: `${prefix} answer`, value: `no response (${ex.verdict})` }];
   const cls = `${Math.floor(r.status / 100)}xx`;
   if (r.status >= 400 && r.status < 500) {
-    const json = r.json as { ok?: unknown } | undefined;
-    const envelope = json !== null && typeof json === 'object' && !Array.isArray(json) && json.ok === false;
+    const envelope = isRecord(r.json) && r.json.ok === false;
     return [{ path: `${prefix} answer`, value: `refused ${cls}${envelope ? ', ok false' : ''}` }];
   }
   out.push({ path: `${prefix} answer`, value: `${cls} ${ex.verdict}` });
-  const json = r.json as { ok?: unknown; data?: unknown } | undefined;
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+  const json = r.json;
+  if (isRecord(json)) {
     out.push({ path: `${prefix} ok`, value: String(json.ok) });
     walk({ ...w, out, prefix }, 'data', 'data', json.data, 0);
   }

@@ -45,7 +45,7 @@ export async function probeSide(t: CompareTarget): Promise<{ discovery: Discover
   const client = probeClient(t.profile);
   try {
     const discovery = await discoverReadings(t.profile, client, { embedded: t.embedded, fixed });
-    const assumptions = resolveAssumptions({ ...(discovery.readings as Record<string, string>), ...(fixed as Record<string, string>) });
+    const assumptions = resolveAssumptions({ ...(discovery.readings), ...(fixed) });
     return { discovery, profile: { ...t.profile, assumptions } };
   } finally {
     await client.close().catch(() => undefined);
@@ -56,11 +56,12 @@ export async function probeSide(t: CompareTarget): Promise<{ discovery: Discover
 export async function recordSuite(t: CompareTarget, profile: Profile, s: SuiteSettings, only?: readonly string[]): Promise<{ run: RunResult; cases: CaseLog }> {
   const client = new RecordingClient(profile, { nemesisSeed: s.seed });
   const recorder = new CaseRecorder(client);
+  const chosen = only ?? s.only;
   try {
     const run = await runProperties(profile, s.props, {
       seed: s.seed,
       runs: s.runs,
-      ...(only ?? s.only ? { only: [...(only ?? s.only)!] } : {}),
+      ...(chosen ? { only: [...chosen] } : {}),
       ...(s.perRequestMs !== undefined ? { perRequestMs: s.perRequestMs } : {}),
       ...(s.perPropertyMs !== undefined ? { perPropertyMs: s.perPropertyMs } : {}),
       ...(s.signal ? { signal: s.signal } : {}),

@@ -33,16 +33,16 @@ type Listed = 'cli-request-exists' | 'browser-exists';
  * id the profile lists. 1-2 requests.
  */
 async function probeListed<N extends Listed>(scope: Scope, name: N, endpoint: EndpointId, listed: readonly string[], field: keyof Profile, anyId: ReadingOf<N>, profileIds: ReadingOf<N>): Promise<ProbeResult[]> {
-  if (!scope.env.identity('browser')) return [notObservable(name, NO_BROWSER) as ProbeResult];
+  if (!scope.env.identity('browser')) return [notObservable(name, NO_BROWSER)];
   const plain = plainRequest(endpoint);
   const fresh = answerOf(await scope.send(`${endpoint} on a fresh id`, { endpoint, params: plain.params, body: plain.body }));
-  if (fresh === 'accepted') return [decide(name, [anyId], scope.evidence) as ProbeResult];
-  if (fresh === 'inconclusive') return [unknown(name, 'answered with a 5xx, no answer or a broken envelope', scope.evidence) as ProbeResult];
+  if (fresh === 'accepted') return [decide(name, [anyId], scope.evidence)];
+  if (fresh === 'inconclusive') return [unknown(name, 'answered with a 5xx, no answer or a broken envelope', scope.evidence)];
   const id = listed[0];
-  if (id === undefined) return [unknown(name, `a fresh id is refused, and the profile lists no ${String(field)} to tell a missing id from a refused request`, scope.evidence) as ProbeResult];
+  if (id === undefined) return [unknown(name, `a fresh id is refused, and the profile lists no ${String(field)} to tell a missing id from a refused request`, scope.evidence)];
   const again = answerOf(await scope.send(`${endpoint} on an id the profile lists`, { endpoint, params: { ...plain.params, id }, body: plain.body }));
-  if (again === 'accepted') return [decide(name, [profileIds], scope.evidence) as ProbeResult];
-  return [unknown(name, 'refused on a fresh id and on a listed one alike', scope.evidence) as ProbeResult];
+  if (again === 'accepted') return [decide(name, [profileIds], scope.evidence)];
+  return [unknown(name, 'refused on a fresh id and on a listed one alike', scope.evidence)];
 }
 
 export function probeCliRequests(scope: Scope): Promise<ProbeResult[]> {
@@ -62,6 +62,7 @@ export async function probeHeadSeq(scope: Scope, embedded: boolean): Promise<Pro
   const env = scope.env;
   const missing = missingCapability(env.profile, 'account-changes', { embedded }) ?? (env.identity('browser') ? undefined : NO_BROWSER);
   if (missing) return [notObservable('head-seq-semantics', `not probed: ${missing}`)];
+  // the plain changeUnlock body is 4.6's object with its required statements array
   const plain = plainRequest('changeUnlock').body as { statements: unknown[] };
   const change = async (what: string, n: number): Promise<number | undefined> => {
     const statements = Array.from({ length: n }, () => plain.statements[0]);
@@ -70,7 +71,7 @@ export async function probeHeadSeq(scope: Scope, embedded: boolean): Promise<Pro
   };
   const h1 = await change('a master-password change with 1 statement', 1);
   const h2 = await change('a master-password change with 2 statements', 2);
-  if (h1 === undefined || h2 === undefined) return [unknown(name, 'a change was not accepted or answered no integer head_seq', scope.evidence) as ProbeResult];
+  if (h1 === undefined || h2 === undefined) return [unknown(name, 'a change was not accepted or answered no integer head_seq', scope.evidence)];
   const rise = h2 - h1;
   return [decide('head-seq-semantics', rise === 1 ? ['per-change'] : rise === 2 ? ['per-statement'] : [], scope.evidence, `head_seq ${h1} then ${h2}`)];
 }

@@ -60,6 +60,7 @@ export async function probeErrorResponse(scope: Scope): Promise<ProbeResult[]> {
   if (a === 'accepted') return [unknown('error-response', 'a body whose rows is not a list was accepted: no refusal to read', scope.evidence)];
   const json = ex.response?.json;
   const envelope = isRecord(json) && json.ok === false;
+  // an answer was classified above, so the exchange has a response
   const status = ex.response!.status;
   // A refusal under a 2xx is told apart by its status alone: only ok-false-any-status answers one.
   if (status < 400) return [decide('error-response', ['ok-false-any-status'], scope.evidence, `a ${status} with an envelope, ok false`)];

@@ -30,6 +30,7 @@ export async function createOne(scope: Scope, what: string, pouchId: string, for
 const FORMS: readonly JwsForm[] = choicesOf('jws-form');
 
 function pick<T>(list: readonly T[]): T {
+  // callers pass a non-empty list; the index is within it
   return list[Math.floor(Math.random() * list.length)]!;
 }
 
@@ -68,7 +69,7 @@ export async function probeCommitAccess(scope: Scope): Promise<CommitAccess> {
   }
   const conclude = (forms: JwsForm[], existence: ReadingOf<'pouch-existence'>): CommitAccess => {
     // Both forms verifying leaves nothing to tell apart: the harness may sign in either, and signs in the default.
-    const form = forms.includes('digest-payload') ? 'digest-payload' : forms[0]!;
+    const form = forms.includes('digest-payload') ? 'digest-payload' : forms[0];
     const jws = decide('jws-form', [form], scope.evidence, forms.length > 1 ? 'both forms verified' : undefined);
     return { results: [jws, decide('pouch-existence', [existence], scope.evidence)], base: baseOf(env, form, existence) };
   };

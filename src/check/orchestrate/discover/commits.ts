@@ -28,7 +28,7 @@ async function setupCreate(scope: Scope, base: CommitBase, pouch: string, o: Op,
  */
 export async function probeConflicts(scope: Scope, base: CommitBase): Promise<ProbeResult[]> {
   const names = ['conflict-behaviour', 'conflict-status', 'batch-atomicity'] as const;
-  const allUnknown = (why: string): ProbeResult[] => names.map((n) => unknown(n, why, scope.evidence) as ProbeResult);
+  const allUnknown = (why: string): ProbeResult[] => names.map((n) => unknown(n, why, scope.evidence));
   const env = scope.env;
   const pouch = base.pouch();
   const y = env.uuid();

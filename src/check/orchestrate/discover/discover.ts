@@ -17,7 +17,7 @@
  * silently overridden.
  */
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_ASSUMPTIONS, type AssumptionName, type Readings } from '../../../spec/index.ts';
+import { DEFAULT_ASSUMPTIONS, readingEntries, type AssumptionName, type Readings } from '../../../spec/index.ts';
 import type { TargetClient } from '../../../target/client.ts';
 import type { Profile } from '../../../target/profile.ts';
 import { probeBrowsers, probeCallerKinds, probeCliRequests, probeCredentials, probeHeadSeq } from './access.ts';
@@ -72,10 +72,10 @@ async function runProbe(env: DiscoveryEnv, p: Probe): Promise<ProbeResult[]> {
   try {
     const out = await p.run(scope);
     const missing = p.covers.filter((n) => !out.some((r) => r.assumption === n));
-    return [...out, ...missing.map((n) => unknown(n, 'the probe returned no result for it', scope.evidence) as ProbeResult)];
+    return [...out, ...missing.map((n) => unknown(n, 'the probe returned no result for it', scope.evidence))];
   } catch (e) {
     const why = e instanceof OutOfTime ? e.message : `the probe failed: ${env.redact(e instanceof Error ? e.message : String(e))}`;
-    return p.covers.map((n) => unknown(n, why, scope.evidence) as ProbeResult);
+    return p.covers.map((n) => unknown(n, why, scope.evidence));
   }
 }
 
@@ -137,15 +137,15 @@ async function probeAll(env: DiscoveryEnv, embedded: boolean): Promise<ProbeResu
     });
   } catch (e) {
     const why = e instanceof OutOfTime ? e.message : `the preflight failed: ${env.redact(e instanceof Error ? e.message : String(e))}`;
-    return DISCOVERABLE.map((n) => unknown(n, why, pre.evidence) as ProbeResult);
+    return DISCOVERABLE.map((n) => unknown(n, why, pre.evidence));
   }
   const answer = answerOf(preflight);
   if (answer === 'inconclusive') {
     const why = `the target did not answer a plain request usably (${shortAnswer(preflight)}); nothing was probed`;
-    return DISCOVERABLE.map((n) => unknown(n, env.redact(why), pre.evidence) as ProbeResult);
+    return DISCOVERABLE.map((n) => unknown(n, env.redact(why), pre.evidence));
   }
   const usageWhy = !device ? NO_USAGE_CALLER : answer === 'refused' ? 'a plain usage report by the device is refused, so no usage probe can tell a reading from that refusal' : undefined;
-  const usage = usageWhy ? skipAll(USAGE_PROBES, (n) => (device ? unknown(n, usageWhy, pre.evidence) : notObservable(n, usageWhy)) as ProbeResult) : undefined;
+  const usage = usageWhy ? skipAll(USAGE_PROBES, (n) => (device ? unknown(n, usageWhy, pre.evidence) : notObservable(n, usageWhy))) : undefined;
 
   let access: Awaited<ReturnType<typeof probeCommitAccess>> | undefined;
   const stage1 = await runAll(env, [
@@ -161,35 +161,35 @@ async function probeAll(env: DiscoveryEnv, embedded: boolean): Promise<ProbeResu
     }),
   ]);
   const base = access?.base;
-  const noBase = (n: AssumptionName): ProbeResult => (env.signer() ? unknown(n, access?.why ?? 'the commit base could not be settled') : notObservable(n, NO_DEVICE)) as ProbeResult;
+  const noBase = (n: AssumptionName): ProbeResult => (env.signer() ? unknown(n, access?.why ?? 'the commit base could not be settled') : notObservable(n, NO_DEVICE));
   const emptyLists = probe(['empty-lists'], (s) => probeEmptyLists(s, base));
   if (!base) {
-    const stage2 = usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy)) as ProbeResult] : await runAll(env, [emptyLists]);
+    const stage2 = usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy))] : await runAll(env, [emptyLists]);
     return [...(usage ?? []), ...stage1, ...stage2, ...COMMIT_NAMES.map(noBase)];
   }
   const stage2 = await runAll(env, [...commitProbes(base), ...(usageWhy ? [] : [emptyLists])]);
   const stage3 = await runAll(env, [probe(['seq-semantics'], (s) => probeSeq(s, base))]);
-  return [...(usage ?? []), ...stage1, ...stage2, ...stage3, ...(usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy)) as ProbeResult] : [])];
+  return [...(usage ?? []), ...stage1, ...stage2, ...stage3, ...(usageWhy ? [(device ? unknown('empty-lists', usageWhy) : notObservable('empty-lists', usageWhy))] : [])];
 }
 
 function conclude(results: readonly ProbeResult[], fixed: Readings, requests: number, durationMs: number): Discovery {
   const byName = new Map<AssumptionName, ProbeResult>();
   for (const r of results) if (!byName.has(r.assumption)) byName.set(r.assumption, r);
-  const table = DISCOVERABLE.map((n) => byName.get(n) ?? (notObservable(n, 'no probe reveals it') as ProbeResult));
+  const table = DISCOVERABLE.map((n) => byName.get(n) ?? (notObservable(n, 'no probe reveals it')));
   const readings: Record<string, string> = {};
   for (const r of table) if (r.status === 'found') readings[r.assumption] = r.reading;
   const mismatches: Mismatch[] = [];
-  for (const [name, value] of Object.entries(fixed) as [AssumptionName, string][]) {
+  for (const [name, value] of readingEntries(fixed)) {
     const r = byName.get(name);
-    if (r?.status === 'found' && !(r.consistent as readonly string[]).includes(value)) mismatches.push({ assumption: name, fixed: value, observed: r.reading });
+    if (r?.status === 'found' && !r.consistent.some((c) => c === value)) mismatches.push({ assumption: name, fixed: value, observed: r.reading });
     readings[name] = value;
   }
-  return { readings: Object.freeze(readings) as Readings, table, fixed, mismatches, requests, durationMs };
+  return { readings: Object.freeze(readings), table, fixed, mismatches, requests, durationMs };
 }
 
 /** The readings as NAME=VALUE overrides of the defaults (what differs from the registry). */
 export function nonDefault(readings: Readings): Readings {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(readings) as [AssumptionName, string][]) if (DEFAULT_ASSUMPTIONS[name] !== value) out[name] = value;
-  return out as Readings;
+  for (const [name, value] of readingEntries(readings)) if (DEFAULT_ASSUMPTIONS[name] !== value) out[name] = value;
+  return out;
 }

@@ -4,7 +4,7 @@
  * "unknown" (the target answered in none of the known readings, or not at all). Evidence is one
  * line per request, secrets already masked.
  */
-import { ASSUMPTIONS, assumptionOf, readingsOf, type AssumptionName, type ReadingOf } from '../../../spec/index.ts';
+import { ASSUMPTIONS, assumptionOf, isReading, readingsOf, type AssumptionName, type ReadingOf } from '../../../spec/index.ts';
 import type { Answer } from './env.ts';
 
 interface Base<N extends AssumptionName> {
@@ -24,7 +24,8 @@ export type ProbeResultOf<N extends AssumptionName> =
   | (Base<N> & { readonly status: 'not-observable'; readonly why: string })
   | (Base<N> & { readonly status: 'unknown'; readonly why: string });
 
-export type ProbeResult = { readonly [N in AssumptionName]: ProbeResultOf<N> }[AssumptionName];
+/** Any assumption's result: each probe's own `ProbeResultOf<N>` is one, so none needs a cast to join a table. */
+export type ProbeResult = ProbeResultOf<AssumptionName>;
 
 /**
  * The assumptions discovery reports on: every one a server decides with more than one reading.
@@ -48,13 +49,15 @@ export function unknown<N extends AssumptionName>(assumption: N, why: string, ev
  */
 export function decide<N extends AssumptionName>(assumption: N, consistent: readonly ReadingOf<N>[], evidence: readonly string[], detail?: string): ProbeResultOf<N> {
   const a = assumptionOf(assumption);
-  const fits = a.choices.filter((c) => consistent.includes(c.value as ReadingOf<N>));
+  const fits = a.choices.filter((c) => consistent.some((r) => r === c.value));
   if (fits.length === 0) return unknown(assumption, `none of the known readings (${a.choices.map((c) => c.value).join(', ')}) fits what the target answered`, evidence);
   // Identified, not guessed: one reading alone fits, or the default with alternatives that only narrow it.
   const onlyNarrowing = fits.some((c) => c.value === a.default) && fits.every((c) => c.value === a.default || c.narrows);
-  const reading = fits.length === 1 ? (fits[0]!.value as ReadingOf<N>) : onlyNarrowing ? (a.default as ReadingOf<N>) : undefined;
+  const fitting = fits.map((c) => c.value).filter((v): v is ReadingOf<N> => isReading(assumption, v));
+  const chosen = fits.length === 1 ? fits[0].value : onlyNarrowing ? a.default : undefined;
+  const reading = chosen !== undefined && isReading(assumption, chosen) ? chosen : undefined;
   if (reading === undefined) return unknown(assumption, `the answers fit several readings (${fits.map((c) => c.value).join(', ')}), and nothing seen tells them apart`, evidence);
-  return { assumption, status: 'found', reading, consistent: fits.map((c) => c.value as ReadingOf<N>), evidence, ...(detail ? { detail } : {}) };
+  return { assumption, status: 'found', reading, consistent: fitting, evidence, ...(detail ? { detail } : {}) };
 }
 
 /** Every reading of `name`, registry order, typed. */

@@ -72,7 +72,7 @@ export async function probeCanonical(scope: Scope, base: CommitBase): Promise<Pr
 
 /** The same signature with s replaced by n - s: the high-S twin. */
 function highSTwin(header: string): string {
-  const [h, p, sig] = header.split('.') as [string, string, string];
+  const [h, p, sig] = header.split('.');
   const bytes = Buffer.from(fromB64u(sig));
   const s = BigInt(`0x${bytes.subarray(32).toString('hex')}`);
   Buffer.from((P256_N - s).toString(16).padStart(64, '0'), 'hex').copy(bytes, 32);

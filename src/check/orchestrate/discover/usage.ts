@@ -37,7 +37,7 @@ export async function probeStored(scope: Scope): Promise<ProbeResult[]> {
   const source = scope.env.sourceId();
   const observed: (number | undefined)[] = [];
   for (const [i, req] of plan.entries()) {
-    const ex = await report(scope, `calibration report ${i + 1} of ${plan.length}`, source, req.rows as unknown as Record<string, unknown>[]);
+    const ex = await report(scope, `calibration report ${i + 1} of ${plan.length}`, source, req.rows);
     observed.push(answerOf(ex) === 'accepted' ? integerIn(ex, 'stored') : undefined);
   }
   if (observed.some((o) => o === undefined)) {
@@ -89,7 +89,7 @@ const ASTRAL = '\u{1F600}';
  * units fit, bytes do not). 3 requests.
  */
 export async function probeCharacters(scope: Scope): Promise<ProbeResult[]> {
-  const max = LIMITS.modelLength.max!;
+  const max = LIMITS.modelLength.max;
   const half = Math.floor(max / 2);
   const answers = await Promise.all([
     reportOne(scope, 'a model of 1 astral character (control)', { model: ASTRAL }),
