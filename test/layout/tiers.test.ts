@@ -19,7 +19,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import config, { SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import config, { LONGEST_FIRST, SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
+import { sequencerFor } from '../sequencer.ts';
 import { FAULTS } from '../../src/reference/fault-catalogue.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
 import { COST_FAULTS } from '../check/cost-probe-apart.ts';
@@ -105,5 +107,24 @@ describe('the test tiers', () => {
     const timed = files.filter((f) => TIMED_TIER.some((g) => matchesGlob(f, g))).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
     expect(COST_FAULTS.length).toBeGreaterThan(0);
     expect(COST_FAULTS.map((f) => f.name).filter((name) => !timed.some((t) => t.includes(`'${name}'`)))).toEqual([]);
+  });
+
+  it('hand the workers the slow tier first, its longest files first, then the fast tier, and the timed group last', async () => {
+    const slow = files.filter((f) => inTier(tiers.find((t) => t.name === 'slow')!, f));
+    expect(LONGEST_FIRST.filter((f) => !slow.includes(f)), 'LONGEST_FIRST names slow files').toEqual([]);
+    // vitest's own order (a fresh clone: no durations, larger files first) is what the sequencer starts from.
+    const spec = (project: string, file: string, groupOrder = 0) => ({ project: { name: project, config: { root: REPO_ROOT, isolate: true, sequence: { groupOrder } } }, moduleId: join(REPO_ROOT, file) }) as unknown as TestSpecification;
+    const ctx = { config: { root: REPO_ROOT }, cache: { getFileTestResults: () => undefined, getFileStats: (key: string) => ({ size: statSync(join(REPO_ROOT, key.slice(key.indexOf(':') + 1))).size }) } } as unknown as Vitest;
+    const Sequencer = sequencerFor(LONGEST_FIRST, 'slow');
+    const specs = [
+      ...fastFiles.slice(0, 5).map((f) => spec('fast', f)),
+      ...TIMED_TIER.map((f) => spec('slow-timed', f, 1)),
+      ...[...slow].reverse().map((f) => spec('slow', f)),
+    ];
+    const order = (await new Sequencer(ctx).sort(specs)).map((s) => `${s.project.name}:${relative(REPO_ROOT, s.moduleId).split(sep).join('/')}`);
+    expect(order.slice(0, LONGEST_FIRST.length)).toEqual(LONGEST_FIRST.map((f) => `slow:${f}`));
+    expect(order.slice(LONGEST_FIRST.length, slow.length).every((k) => k.startsWith('slow:'))).toBe(true);
+    expect(order.slice(slow.length, slow.length + 5).every((k) => k.startsWith('fast:'))).toBe(true);
+    expect(order.slice(-TIMED_TIER.length)).toEqual(expect.arrayContaining(TIMED_TIER.map((f) => `slow-timed:${f}`)));
   });
 });
