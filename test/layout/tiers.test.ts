@@ -15,6 +15,13 @@
  * boundaries 27, reference/faults 20, properties/sequences 19, reference/fuzz 18. The rest of the
  * slow tier is slow by kind (load windows, spawned processes), whatever it took; so is
  * independent/correct (the whole suite against test/independent/'s server in a child process: 25 s alone).
+ *
+ * Issue 32's CI halving (vitest's recorded durations, load average 5–15, seconds per file): unnamed 266,
+ * zoo-2 306, zoo-1 208, zoo-3 170, verdicts 153, mutants 188, mutants-unnamed 68, mutants-readings 60,
+ * then pack 26 and the CLI files 13–26 (LONGEST_FIRST in vitest.config.ts hands out the first nine first).
+ * On one seed in CI, eight zoo tests took 126 s where they took 192 s on two (load 13); a clean run of
+ * the kill matrix's correct reference without coverage takes ~3/4 of the one with it (48 s against 66 s
+ * at load 15), and CI now makes two of them where it made five.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
