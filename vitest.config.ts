@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { sequencerFor } from './test/sequencer.ts';
 
 /**
  * The slow tier (docs/CONTRIBUTING.md, "Tests"): files that run the suite many times, judge timing or run the load
@@ -65,6 +66,24 @@ export const SLOW_TIER = [
  */
 export const TIMED_TIER = ['test/properties/performance.test.ts', 'test/properties/cost-killers.test.ts', 'test/cli/fail-on.test.ts'];
 
+/**
+ * The slow files handed to the workers first, longest first (test/sequencer.ts), by the figures in
+ * test/layout/tiers.test.ts; the rest of the slow tier follows, then the fast tier. Paths, not globs.
+ */
+export const LONGEST_FIRST = [
+  'test/precision/unnamed.test.ts',
+  'test/precision/zoo-2.test.ts',
+  'test/precision/zoo-1.test.ts',
+  'test/precision/zoo-3.test.ts',
+  'test/precision/verdicts.test.ts',
+  'test/precision/wrong-guess.test.ts',
+  'test/check/mutants.test.ts',
+  'test/check/mutants-unnamed.test.ts',
+  'test/check/mutants-readings.test.ts',
+  'test/precision/zoo-histories.test.ts',
+  'test/precision/zoo-nemesis.test.ts',
+];
+
 export default defineConfig({
   // A scenario file (examples/) imports the package by its name, as a user's does: in the test process
   // too it is the sources (Node's hooks do this for the CLI and the load workers: src/load/scenario-hooks.mjs).
@@ -76,6 +95,7 @@ export default defineConfig({
     // of CI's cores (vitest's default leaves one of two cores idle).
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: sequencerFor(LONGEST_FIRST, 'slow') },
     // bin/pouchproof.js prefers a build in dist/ when there is one: the suite tests the sources, never a stale build.
     // The example database is off unless a test names its own directory: one test's stored cases must
     // never be re-run first by another's run of the same target (the embedded reference is one target).

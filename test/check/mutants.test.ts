@@ -1,9 +1,9 @@
 /**
  * The suite against the reference's named faults: every fault is killed — by the conformance
  * suite, or by a load check for the faults only load can see — by at least one of the killers its
- * catalogue entry expects, and the correct reference's runs are clean over five seeds at the default
- * number of cases: no finding of any kind but an expected skip, every property run to its planned
- * cases (src/check/orchestrate/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
+ * catalogue entry expects, and the correct reference's runs are clean over CLEAN_SEEDS seeds at the
+ * default number of cases: no finding of any kind but an expected skip, every property run to its
+ * planned cases (src/check/orchestrate/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
  * Without the cost probe and its faults: this file runs beside a second test worker, where latency is
  * not judged; the timed group kills them (test/check/cost-probe-apart.ts).
  */
@@ -13,12 +13,22 @@ import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { LOAD_CHECKS } from '../../scenarios/checks.ts';
 import { FAULTS_WITHOUT_COST, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
+import { seedCount } from '../sweep.ts';
+
+/**
+ * Clean runs of the correct reference: two in CI, five in the sweep (test/sweep.ts). The first holds
+ * the coverage phase, the same whatever the seed; each further one adds 25 random cases per property
+ * costs ~3/4 of one with coverage (the clean runs were most of this file), while in CI the readings
+ * zoo's told runs hold the same suite to the same clean standard on the reference in 44 more readings
+ * (test/precision/zoo.ts).
+ */
+const CLEAN_SEEDS = seedCount('POUCHPROOF_MUTANT_SEEDS', { ci: 2, sweep: 5 });
 
 const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults });
 
 describe('mutants', () => {
-  it('kills every fault but the cost faults and finds nothing in the correct reference over 5 seeds', async () => {
-    const r = await runMutants(WITHOUT_COST_PROBE, FAULTS_WITHOUT_COST, embedded, { seed: 1234, runs: 25, seeds: 5, perPropertyMs: 45_000, loadChecks: LOAD_CHECKS });
+  it(`kills every fault but the cost faults and finds nothing in the correct reference over ${CLEAN_SEEDS} seeds`, async () => {
+    const r = await runMutants(WITHOUT_COST_PROBE, FAULTS_WITHOUT_COST, embedded, { seed: 1234, runs: 25, seeds: CLEAN_SEEDS, perPropertyMs: 45_000, loadChecks: LOAD_CHECKS });
     expect(r.faults.filter((f) => !f.ran).map((f) => f.fault)).toEqual([]);
     const survivors = r.faults.filter((f) => !f.killed).map((f) => f.fault);
     const falseFindings = r.clean.flatMap((c) => c.falseFindings.map((x) => `${c.loadCheck ?? `seed ${c.seed}`} ${x.property} ${x.kind}: ${x.message}`));
@@ -35,7 +45,7 @@ describe('mutants', () => {
       const info = FAULTS.find((x) => x.name === f.fault)!;
       if (info.deviatesFrom) expect(f.kills.every((k) => k.kind === 'assumption' && k.assumption === info.deviatesFrom), f.fault).toBe(true);
     }
-    expect(r.clean.filter((c) => !c.loadCheck)).toHaveLength(5);
+    expect(r.clean.filter((c) => !c.loadCheck)).toHaveLength(CLEAN_SEEDS);
     expect(r.clean.filter((c) => c.loadCheck).map((c) => c.loadCheck).sort()).toEqual(Object.keys(LOAD_CHECKS).sort());
     expect(r.exitCode).toBe(0);
   }, 600_000);

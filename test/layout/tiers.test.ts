@@ -18,11 +18,20 @@
  * zoo-nemesis (the zoo's 33 cases that switch a reading the usage, commit and race properties read,
  * and 9 faults of the kill matrix, each once under the nemesis): 63 s of test time alone at load
  * average 11–13, the slow tier's growth for the nemesis.
+ *
+ * Issue 32's CI halving (vitest's recorded durations, load average 5–15, seconds per file): unnamed 266,
+ * zoo-2 306, zoo-1 208, zoo-3 170, verdicts 153, mutants 188, mutants-unnamed 68, mutants-readings 60,
+ * then pack 26 and the CLI files 13–26 (LONGEST_FIRST in vitest.config.ts hands out the first nine first).
+ * On one seed in CI, eight zoo tests took 126 s where they took 192 s on two (load 13); a clean run of
+ * the kill matrix's correct reference without coverage takes ~3/4 of the one with it (48 s against 66 s
+ * at load 15), and CI now makes two of them where it made five.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import config, { SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import config, { LONGEST_FIRST, SLOW_TIER, TIMED_TIER } from '../../vitest.config.ts';
+import { sequencerFor } from '../sequencer.ts';
 import { FAULTS } from '../../src/reference/fault-catalogue.ts';
 import { REPO_ROOT } from '../repo-paths.ts';
 import { COST_FAULTS } from '../check/cost-probe-apart.ts';
@@ -108,5 +117,24 @@ describe('the test tiers', () => {
     const timed = files.filter((f) => TIMED_TIER.some((g) => matchesGlob(f, g))).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
     expect(COST_FAULTS.length).toBeGreaterThan(0);
     expect(COST_FAULTS.map((f) => f.name).filter((name) => !timed.some((t) => t.includes(`'${name}'`)))).toEqual([]);
+  });
+
+  it('hand the workers the slow tier first, its longest files first, then the fast tier, and the timed group last', async () => {
+    const slow = files.filter((f) => inTier(tiers.find((t) => t.name === 'slow')!, f));
+    expect(LONGEST_FIRST.filter((f) => !slow.includes(f)), 'LONGEST_FIRST names slow files').toEqual([]);
+    // vitest's own order (a fresh clone: no durations, larger files first) is what the sequencer starts from.
+    const spec = (project: string, file: string, groupOrder = 0) => ({ project: { name: project, config: { root: REPO_ROOT, isolate: true, sequence: { groupOrder } } }, moduleId: join(REPO_ROOT, file) }) as unknown as TestSpecification;
+    const ctx = { config: { root: REPO_ROOT }, cache: { getFileTestResults: () => undefined, getFileStats: (key: string) => ({ size: statSync(join(REPO_ROOT, key.slice(key.indexOf(':') + 1))).size }) } } as unknown as Vitest;
+    const Sequencer = sequencerFor(LONGEST_FIRST, 'slow');
+    const specs = [
+      ...fastFiles.slice(0, 5).map((f) => spec('fast', f)),
+      ...TIMED_TIER.map((f) => spec('slow-timed', f, 1)),
+      ...[...slow].reverse().map((f) => spec('slow', f)),
+    ];
+    const order = (await new Sequencer(ctx).sort(specs)).map((s) => `${s.project.name}:${relative(REPO_ROOT, s.moduleId).split(sep).join('/')}`);
+    expect(order.slice(0, LONGEST_FIRST.length)).toEqual(LONGEST_FIRST.map((f) => `slow:${f}`));
+    expect(order.slice(LONGEST_FIRST.length, slow.length).every((k) => k.startsWith('slow:'))).toBe(true);
+    expect(order.slice(slow.length, slow.length + 5).every((k) => k.startsWith('fast:'))).toBe(true);
+    expect(order.slice(-TIMED_TIER.length)).toEqual(expect.arrayContaining(TIMED_TIER.map((f) => `slow-timed:${f}`)));
   });
 });
