@@ -9,14 +9,14 @@
  * least, and by rate.
  */
 import { COMMIT_PARAMS, commitSource } from '../scenarios/commit-throughput.ts';
-import { median as medianOf } from '../src/check/orchestrate/mutants.ts';
-import { runEngine } from '../src/load/engine.ts';
-import { LIVE_EVERY_MS, LiveRecorder } from '../src/load/live.ts';
-import { LiveMetrics } from '../src/load/metrics.ts';
-import { serveMetrics } from '../src/load/metrics-server.ts';
+import { median as medianOf } from '../src/mutants/mutants.ts';
+import { runEngine } from '../src/load/engine/engine.ts';
+import { LIVE_EVERY_MS, LiveRecorder } from '../src/load/metrics/live.ts';
+import { LiveMetrics } from '../src/load/metrics/metrics.ts';
+import { serveMetrics } from '../src/load/metrics/metrics-server.ts';
 import type { Profile } from '../src/target/profile.ts';
 import { performance } from 'node:perf_hooks';
-import { Flight, Sender } from '../src/load/sender.ts';
+import { Flight, Sender } from '../src/load/http1/sender.ts';
 import { startServer } from './load.bench.ts';
 
 const CONNECTIONS = 16;

@@ -5,7 +5,7 @@
  * and histories included), every fault detected
  * within the default run, median requests-to-detection ≤ 100. Prints figures; never fails.
  */
-import { median, runMutants } from '../src/check/orchestrate/mutants.ts';
+import { median, runMutants } from '../src/mutants/mutants.ts';
 import { DEFAULT_RUNS, isFailing, runProperties } from '../src/check/run/index.ts';
 import { FAULTS } from '../src/reference/index.ts';
 import { resolveTarget } from '../src/target/resolve.ts';

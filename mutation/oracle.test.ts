@@ -15,7 +15,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
-import { discoverReadings } from '../src/check/orchestrate/discover/discover.ts';
+import { discoverReadings } from '../src/discover/discover.ts';
 import type { Property } from '../src/check/property.ts';
 import { runProperties, type Finding } from '../src/check/run/index.ts';
 import { ALTERNATIVES, READING_SITES, keyOf } from '../src/reference/index.ts';

@@ -9,8 +9,8 @@
  * shows in every run; a descheduled process or a busy neighbour rarely hits two runs alike, so the
  * correct reference stays quiet on a loaded CI.
  */
-import type { LoadCheck } from '../src/check/orchestrate/mutants.ts';
-import { findCapacity } from '../src/load/capacity.ts';
+import type { LoadCheck } from '../src/mutants/mutants.ts';
+import { findCapacity } from '../src/load/gates/capacity.ts';
 import { runLoad } from '../src/load/launch.ts';
 import { STALL_MS } from '../src/reference/fault-catalogue.ts';
 import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/store-pool.ts';
@@ -30,7 +30,7 @@ export function confirmed(check: LoadCheck): LoadCheck {
 }
 
 export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
-  // The scenario confirms a curve that looks worse than linear with a second sweep itself (src/load/growth.ts).
+  // The scenario confirms a curve that looks worse than linear with a second sweep itself (src/load/stats/growth.ts).
   'load.cost-curve': async (faults) => {
     const { result } = await runLoad({ scenario: await loadScenarioByName('cost-curve'), target: { kind: 'embedded', faults }, params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3 });
     const bad = (result.curves ?? []).filter((c) => c.verdict.superlinear);

@@ -1,7 +1,7 @@
 /**
  * cost-curve (4.2): sweeps ops per batch, envelope size and blob ids per op one axis at a time (the
  * others at their base values), measuring latency and throughput at each point, and flags an axis
- * whose latency grows worse than linearly (src/load/growth.ts).
+ * whose latency grows worse than linearly (src/load/stats/growth.ts).
  */
 import { LIMITS } from '../src/spec/index.ts';
 import { defineScenario } from '../src/load/define.ts';

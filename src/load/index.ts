@@ -4,9 +4,9 @@
  */
 export { runLoad, loadRunId, LoadUsageError, type LoadedScenario, type RunLoadOptions, type RunLoadOutput } from './launch.ts';
 
-export { executeLoad, type ExecuteOptions } from './run.ts';
+export { executeLoad, type ExecuteOptions } from './execute.ts';
 export type { LoadRunResult, CurveResult } from './result.ts';
-export { parseThreshold, evaluateThresholds, ThresholdError, type Threshold, type ThresholdResult } from './thresholds.ts';
+export { parseThreshold, evaluateThresholds, ThresholdError, type Threshold, type ThresholdResult } from './gates/thresholds.ts';
 export { parseDuration, parseRate } from './units.ts';
 export { parseStages, formatStages, type Stage, type Stages } from './stages.ts';
 export { isLoopbackUrl } from './remote.ts';

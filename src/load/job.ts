@@ -4,13 +4,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Profile } from '../target/profile.ts';
-import { runEngine, type EngineResult, type LoadModel } from './engine.ts';
-import { Sender } from './sender.ts';
-import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './live.ts';
+import { runEngine, type EngineResult, type LoadModel } from './engine/engine.ts';
+import { Sender } from './http1/sender.ts';
+import { LIVE_EVERY_MS, LiveRecorder, type LiveSnapshot } from './metrics/live.ts';
 import type { CheckResult, Params, RequestSource, Scenario } from './scenario.ts';
 import { ScenarioSourceError } from './define.ts';
 import { importScenario } from './scenario-file.ts';
-import type { AbortSample } from './abort.ts';
+import type { AbortSample } from './engine/abort.ts';
 import { errorMessage } from '../spec/index.ts';
 
 export interface JobSpec {

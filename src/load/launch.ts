@@ -10,16 +10,16 @@ import { probeConnection, TargetUnreachableError } from '../target/connect-probe
 import { shownProxy } from '../target/proxy.ts';
 import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { ScenarioSourceError } from './define.ts';
-import { LiveMetrics } from './metrics.ts';
-import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics-server.ts';
+import { LiveMetrics } from './metrics/metrics.ts';
+import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics/metrics-server.ts';
 import { isLoopbackUrl } from './remote.ts';
 import type { LoadRunResult } from './result.ts';
-import { executeLoad } from './run.ts';
+import { executeLoad } from './execute.ts';
 import { resolveParams, type ParamValue, type Scenario } from './scenario.ts';
-import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shard.ts';
-import { shareModel, validateModel, type LoadModel } from './engine.ts';
+import { shareOf, sleepUntil, type ShardSpec, type StartAt } from './shards/shard.ts';
+import { shareModel, validateModel, type LoadModel } from './engine/engine.ts';
 import { parseStages, peakTarget, stagesDurationMs, type Stages } from './stages.ts';
-import { parseThreshold, shareOfThreshold } from './thresholds.ts';
+import { parseThreshold, shareOfThreshold } from './gates/thresholds.ts';
 import { errorMessage } from '../spec/index.ts';
 
 /** Bad input to a load run: the CLI prints the message as one line and exits 4. */

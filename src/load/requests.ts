@@ -8,7 +8,7 @@ import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BodySigner } from '../target/signing.ts';
 import type { BuiltCommit } from './bodies.ts';
 import type { Rng } from './rng.ts';
-import { AbandonedError, ConnectionSetupError } from './sender.ts';
+import { AbandonedError, ConnectionSetupError } from './http1/sender.ts';
 import type { LoadRequest, LoadResponse, RequestOutcome } from './scenario.ts';
 
 const APPLIED = RESULT_STATUSES[0];

@@ -1,19 +1,19 @@
 /**
  * What a load run produces, as types only: the result of one run (`LoadRunResult`), and the parts a
  * capacity search, a baseline comparison and a merge of shards add to it. Apart from the code that
- * computes them (run.ts, capacity.ts, baseline.ts, merge.ts), so that code and the reports can all
+ * computes them (execute.ts, capacity.ts, baseline.ts, merge.ts), so that code and the reports can all
  * read one result without importing each other.
  */
-import type { AbortedBy } from './engine-options.ts';
+import type { AbortedBy } from './engine/engine-options.ts';
 import type { NemesisSummary } from '../target/nemesis/index.ts';
-import type { GrowthVerdict } from './growth.ts';
-import type { LatencySummary } from './histogram.ts';
-import type { PhaseResult } from './phases.ts';
+import type { GrowthVerdict } from './stats/growth.ts';
+import type { LatencySummary } from './stats/histogram.ts';
+import type { PhaseResult } from './stats/phases.ts';
 import type { CheckResult, Params, Scenario } from './scenario.ts';
-import type { ShardSpec } from './shard.ts';
+import type { ShardSpec } from './shards/shard.ts';
 import type { Stages } from './stages.ts';
-import type { Metric, ThresholdResult } from './thresholds.ts';
-import type { SecondBucket } from './timeline.ts';
+import type { Metric, ThresholdResult } from './gates/thresholds.ts';
+import type { SecondBucket } from './stats/timeline.ts';
 
 /** Which target a run went to. */
 export interface LoadTarget {

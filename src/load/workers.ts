@@ -4,17 +4,17 @@
  */
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import type { AbortSample } from './abort.ts';
-import type { AbortedBy } from './engine-options.ts';
-import type { LatencySummary } from './histogram.ts';
+import type { AbortSample } from './engine/abort.ts';
+import type { AbortedBy } from './engine/engine-options.ts';
+import type { LatencySummary } from './stats/histogram.ts';
 import { runJob, type JobOutput, type JobSinks, type JobSpec } from './job.ts';
 import { ScenarioSourceError } from './define.ts';
-import type { LiveSnapshot } from './live.ts';
+import type { LiveSnapshot } from './metrics/live.ts';
 import { siblingModule } from './module-url.ts';
 import type { CheckResult } from './scenario.ts';
-import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './tally.ts';
-import { mergeTimelines, type SecondBucket } from './timeline.ts';
-import { mergePhases, type PhaseHistograms } from './phases.ts';
+import { addCounts, addTallies, errorHistograms, mergeHistograms, type KindTally, type Tally } from './stats/tally.ts';
+import { mergeTimelines, type SecondBucket } from './stats/timeline.ts';
+import { mergePhases, type PhaseHistograms } from './stats/phases.ts';
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY = siblingModule(import.meta.url, 'worker').href;

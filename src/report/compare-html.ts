@@ -4,8 +4,8 @@
  * what each side did), and the load figures when a load ran. Cells are shown as given, so a kind
  * this file does not know still shows.
  */
-import type { Comparison } from '../check/orchestrate/compare/index.ts';
-import type { LoadComparison } from './compare.ts';
+import type { Comparison } from '../compare/index.ts';
+import type { LoadComparison } from './compare-reports.ts';
 import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
 

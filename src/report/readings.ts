@@ -2,9 +2,9 @@
  * The readings table of a discovery (`pouchproof probe`, `--assume auto`): one row per assumption
  * a server decides, with the reading observed (or why none), and a short summary of the evidence.
  * As Markdown for reports and as plain lines for the console; JSON-ready for `--json`. Rendering
- * only: the discovery itself lives in src/check/orchestrate/discover.
+ * only: the discovery itself lives in src/discover.
  */
-import type { Discovery, ProbeResult } from '../check/orchestrate/discover/index.ts';
+import type { Discovery, ProbeResult } from '../discover/index.ts';
 import { DEFAULT_ASSUMPTIONS } from '../spec/index.ts';
 
 /** What the row says in the reading column. */

@@ -6,11 +6,11 @@
  */
 import { exampleLine, stoppedLine } from './examples.ts';
 import { isRecord, keysOf } from '../spec/index.ts';
-import type { ProbeResult } from '../check/orchestrate/discover/index.ts';
+import type { ProbeResult } from '../discover/index.ts';
 import { findingHtml } from './html-finding.ts';
 import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
-import { loadSection, type LoadFigures } from './load-charts.ts';
+import { loadSection, type LoadFigures } from './load/charts.ts';
 import { evidenceSummary, readingCell } from './readings.ts';
 import type { CoverageReport, FindingReport, Report } from './report-json.ts';
 import { verdictOf } from './summary-md.ts';
@@ -100,7 +100,7 @@ function isProbeRow(r: unknown): r is ProbeResult {
   return isRecord(r) && typeof r.assumption === 'string' && Array.isArray(r.evidence);
 }
 
-/** The readings table, read defensively: its shape belongs to src/check/orchestrate/discover (report.json keeps it as it came). */
+/** The readings table, read defensively: its shape belongs to src/discover (report.json keeps it as it came). */
 function readingsHtml(readings: unknown): string {
   if (!isRecord(readings) || !Array.isArray(readings.table)) return '';
   const rows = readings.table.filter(isProbeRow);

@@ -200,7 +200,7 @@ export function toSummaryMarkdown(report: Report): string {
   return `${sections.flatMap((section) => section(report)).join('\n')}\n`;
 }
 
-/** One line about the readings discovered before the run, read defensively (their shape belongs to src/check/orchestrate/discover). */
+/** One line about the readings discovered before the run, read defensively (their shape belongs to src/discover). */
 export function readingsHeadline(readings: unknown): string | undefined {
   if (!isRecord(readings)) return undefined;
   const table = Array.isArray(readings.table) ? readings.table : [];

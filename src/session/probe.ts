@@ -2,7 +2,7 @@
  * The readings probe of a session (`--assume auto`): how long it may take (decided here once), and
  * what the session takes from it: the readings to judge under, and the ones it could not identify.
  */
-import { discoverReadings, probeClient, type Discovery } from '../check/orchestrate/discover/index.ts';
+import { discoverReadings, probeClient, type Discovery } from '../discover/index.ts';
 import type { AssumptionName } from '../spec/index.ts';
 import { resolveAssumptions } from '../spec/index.ts';
 import type { ReadyTarget } from './target.ts';

@@ -7,7 +7,7 @@
  */
 import type { Property } from '../check/property.ts';
 import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
-import type { Discovery } from '../check/orchestrate/discover/index.ts';
+import type { Discovery } from '../discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
 import { selectProperties } from '../check/run/select.ts';
 import type { Report } from '../report/report-json.ts';

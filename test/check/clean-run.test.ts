@@ -1,11 +1,11 @@
 /**
- * The standard every run against the correct reference is held to (src/check/orchestrate/clean-run.ts): any
+ * The standard every run against the correct reference is held to (src/check/clean-run.ts): any
  * finding but an expected skip, and any property that did not run its planned cases to a pass, is a
  * problem — judged on real runs of synthetic properties against a stand-in target.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanRunProblems } from '../../src/check/orchestrate/clean-run.ts';
+import { cleanRunProblems } from '../../src/check/clean-run.ts';
 import { expectAccepted } from '../../src/check/judge/judge.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
 import { runProperties, type PropertyResult } from '../../src/check/run/index.ts';

@@ -1,12 +1,12 @@
 /** `pouchproof compare`: the same seeded cases against several reference servers, divergences classified. */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareTargets, type CompareTarget, type Comparison } from '../../src/check/orchestrate/compare/index.ts';
+import { compareTargets, type CompareTarget, type Comparison } from '../../src/compare/index.ts';
 import { loadAllProperties } from '../../src/session/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
-import { compareMarkdown } from '../../src/report/compare.ts';
+import { compareMarkdown } from '../../src/report/compare-reports.ts';
 import { compareHtml } from '../../src/report/compare-html.ts';
 import { closedPort } from '../cli/spawn-cli.ts';
 
@@ -110,7 +110,7 @@ describe('normalised answers', () => {
     ex(`http://h/v1/pouches/${pouch}/operations`, { ops: [{ artifact_id: art }] }, 200, { ok: true, data: { results: [{ status: 'applied', artifact_id: art, revision_id: 'aaaaaaaa-0000-4000-8000-000000000001', seq, high_water: seq } ] }, meta: { request_id: rid } });
 
   it('maps echoed ids by order, offsets seq, drops meta; a changed value is a difference', async () => {
-    const { caseFacts, diffFacts } = await import('../../src/check/orchestrate/compare/index.ts');
+    const { caseFacts, diffFacts } = await import('../../src/compare/index.ts');
     const a = caseFacts([commit('11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', 7, 'r1')]);
     const b = caseFacts([commit('33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444', 1000, 'r2')]);
     expect(diffFacts(a, b)).toEqual([]);

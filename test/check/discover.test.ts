@@ -7,7 +7,7 @@ import { seededRandom } from '../../src/gen/index.ts';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DISCOVERABLE, discoverReadings, probeClient, type Discovery, type ProbeResult } from '../../src/check/orchestrate/discover/index.ts';
+import { DISCOVERABLE, discoverReadings, probeClient, type Discovery, type ProbeResult } from '../../src/discover/index.ts';
 import { ALTERNATIVES, SWITCHABLE, keyOf, startReference, type Reading, type RunningReference } from '../../src/reference/index.ts';
 import { readingsConsoleLines, readingsMarkdown } from '../../src/report/readings.ts';
 import { ASSUMPTIONS, DEFAULT_ASSUMPTIONS, type AssumptionName, type Readings } from '../../src/spec/index.ts';

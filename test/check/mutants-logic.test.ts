@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectAccepted } from '../../src/check/judge/judge.ts';
-import { compareKillers, isLoadOnly, median, orderForFault, runMutants } from '../../src/check/orchestrate/mutants.ts';
+import { compareKillers, isLoadOnly, median, orderForFault, runMutants } from '../../src/mutants/mutants.ts';
 import { killMatrixMarkdown } from '../../src/report/mutants-md.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile } from './stand-in.ts';

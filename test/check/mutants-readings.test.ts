@@ -8,7 +8,7 @@
  * (test/check/cost-probe-apart.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { isLoadOnly, runMutants } from '../../src/check/orchestrate/mutants.ts';
+import { isLoadOnly, runMutants } from '../../src/mutants/mutants.ts';
 import { ALTERNATIVES, FAULTS, faultReadingConflict, keyOf, type Reading } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';

@@ -6,7 +6,7 @@
  * not depend on that choice. Faults that are readings are left out: the probe identifies them.
  */
 import { describe, expect, it } from 'vitest';
-import { runMutants } from '../../src/check/orchestrate/mutants.ts';
+import { runMutants } from '../../src/mutants/mutants.ts';
 import { FAULTS, UNNAMED } from '../../src/reference/index.ts';
 import { openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings } from '../../src/session/index.ts';
 import { isCostFault, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';

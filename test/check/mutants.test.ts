@@ -3,12 +3,12 @@
  * suite, or by a load check for the faults only load can see — by at least one of the killers its
  * catalogue entry expects, and the correct reference's runs are clean over CLEAN_SEEDS seeds at the
  * default number of cases: no finding of any kind but an expected skip, every property run to its
- * planned cases (src/check/orchestrate/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
+ * planned cases (src/check/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
  * Without the cost probe and its faults: this file runs beside a second test worker, where latency is
  * not judged; the timed group kills them (test/check/cost-probe-apart.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { compareKillers, runMutants } from '../../src/check/orchestrate/mutants.ts';
+import { compareKillers, runMutants } from '../../src/mutants/mutants.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { LOAD_CHECKS } from '../../scenarios/checks.ts';

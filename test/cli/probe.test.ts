@@ -1,7 +1,7 @@
 /** `pouchproof probe` through the CLI entry: the table, --json, --reading, a dead target, bad input. */
 import { closedPort, pouchproof } from './spawn-cli.ts';
 import { describe, expect, it } from 'vitest';
-import { DISCOVERABLE } from '../../src/check/orchestrate/discover/index.ts';
+import { DISCOVERABLE } from '../../src/discover/index.ts';
 
 
 

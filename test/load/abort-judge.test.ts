@@ -1,13 +1,13 @@
 /**
- * Abort thresholds are judged on the merge of every engine's samples (src/load/abort.ts), the
+ * Abort thresholds are judged on the merge of every engine's samples (src/load/engine/abort.ts), the
  * process's whole view, never on one worker's share: a percentile or an error rate of one share is
  * not the run's. Samples are built from real histograms, so the merge is HdrHistogram's own.
  */
 import { describe, expect, it } from 'vitest';
-import { AbortJudge, type AbortSample } from '../../src/load/abort.ts';
-import { CONTROL_ABORTED_BY, CONTROL_STOP, newControl } from '../../src/load/engine.ts';
-import { encodeHistogram, newHistogram, recordUs } from '../../src/load/histogram.ts';
-import { parseThreshold } from '../../src/load/thresholds.ts';
+import { AbortJudge, type AbortSample } from '../../src/load/engine/abort.ts';
+import { CONTROL_ABORTED_BY, CONTROL_STOP, newControl } from '../../src/load/engine/engine.ts';
+import { encodeHistogram, newHistogram, recordUs } from '../../src/load/stats/histogram.ts';
+import { parseThreshold } from '../../src/load/gates/thresholds.ts';
 
 /** An engine's sample: `fast` requests at 1 ms and `slow` at 100 ms, all completed, `errors` of them failed. */
 function sample(fast: number, slow: number, elapsedMs: number, errors = 0): AbortSample {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareGates } from '../../src/load/gates.ts';
+import { prepareGates } from '../../src/load/gates/gates.ts';
 import { LoadUsageError } from '../../src/load/launch.ts';
-import { BaselineError, checkBaseline, compareWithBaseline, isRelativeThreshold, judgeRelative, parseRelativeThreshold, readBaseline, withBaseline, type BaselineRun } from '../../src/load/baseline.ts';
+import { BaselineError, checkBaseline, compareWithBaseline, isRelativeThreshold, judgeRelative, parseRelativeThreshold, readBaseline, withBaseline, type BaselineRun } from '../../src/load/gates/baseline.ts';
 import type { LoadRunResult } from '../../src/load/result.ts';
-import { ThresholdError } from '../../src/load/thresholds.ts';
+import { ThresholdError } from '../../src/load/gates/thresholds.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-baseline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

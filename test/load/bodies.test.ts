@@ -3,7 +3,7 @@ import { canonicalize } from '../../src/crypto/canonical.ts';
 import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../../src/crypto/keys.ts';
 import { verifyServiceSignature, type CanonicalForm, type JwsForm } from '../../src/crypto/service-signature.ts';
 import { CommitBuilder, makeChains, usageBody, usageKeySpace, usageRow } from '../../src/load/bodies.ts';
-import { confirmGrowth, judgeGrowth } from '../../src/load/growth.ts';
+import { confirmGrowth, judgeGrowth } from '../../src/load/stats/growth.ts';
 import { isLoopbackAddress } from '../../src/load/remote.ts';
 import { Rng } from '../../src/load/rng.ts';
 import { DEFAULT_ASSUMPTIONS, LIMITS, assumptionOf, commitOperations, issuesOf, reportUsage, schemasOf } from '../../src/spec/index.ts';

@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarioByName } from '../../scenarios/index.ts';
 import { runLoad, type RunLoadOptions } from '../../src/load/launch.ts';
-import { abandonReason, RESPONSE_BODY_CAP_BYTES } from '../../src/load/sender.ts';
-import { DEFAULT_ERROR_BOUND } from '../../src/load/thresholds.ts';
+import { abandonReason, RESPONSE_BODY_CAP_BYTES } from '../../src/load/http1/sender.ts';
+import { DEFAULT_ERROR_BOUND } from '../../src/load/gates/thresholds.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
-import { toLoadMarkdown } from '../../src/report/load-md.ts';
+import { toLoadMarkdown } from '../../src/report/load/md.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { always500, dripBody, endlessBody, hangEvery, type Local } from '../cli/misbehaving-servers.ts';
 import { besideTimer } from '../timing.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityPlan, decide, parseObjective, roundRate } from '../../src/load/capacity.ts';
+import { capacityPlan, decide, parseObjective, roundRate } from '../../src/load/gates/capacity.ts';
 import { LoadUsageError } from '../../src/load/launch.ts';
 
 const plan = { maxRate: 1000, resolution: 0.05 };

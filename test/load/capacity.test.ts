@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenarioByName } from '../../scenarios/index.ts';
-import { findCapacity, type CapacityOptions } from '../../src/load/capacity.ts';
+import { findCapacity, type CapacityOptions } from '../../src/load/gates/capacity.ts';
 import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../../src/reference/index.ts';
 
 const KNEE = (STORE_POOL_SIZE * 1000) / STORE_HOLD_MS;

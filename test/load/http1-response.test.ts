@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RESPONSE_HEAD_CAP_BYTES, ResponseParser, type FeedResult } from '../../src/load/http1-response.ts';
+import { RESPONSE_HEAD_CAP_BYTES, ResponseParser, type FeedResult } from '../../src/load/http1/http1-response.ts';
 
 type Outcome = { kind: 'done'; status: number; body: string; keepAlive: boolean; keepAliveMs?: number } | { kind: 'over-cap' } | { kind: 'error'; message: RegExp } | { kind: 'more' };
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import loadK8s from '../../src/cli/commands/load-k8s.ts';
 import { generateDeviceKey } from '../../src/crypto/keys.ts';
-import { indexedJob, K8sError, profileMounts, scenarioConfigMap, type K8sJobOptions } from '../../src/load/k8s.ts';
+import { indexedJob, K8sError, profileMounts, scenarioConfigMap, type K8sJobOptions } from '../../src/load/k8s/k8s.ts';
 import { loadProfile, profileRefs } from '../../src/target/profile.ts';
 import { pouchproof } from '../cli/spawn-cli.ts';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';

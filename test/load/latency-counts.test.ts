@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeHistogram, newHistogram, recordUs } from '../../src/load/histogram.ts';
+import { encodeHistogram, newHistogram, recordUs } from '../../src/load/stats/histogram.ts';
 import { countAtLeast } from './latency-counts.ts';
 
 describe('countAtLeast', () => {

@@ -1,5 +1,5 @@
 /** Counting a run's latencies from its encoded HdrHistogram (what load.json keeps), for bounds a test derives from its own runs. */
-import { mergeEncoded, newHistogram } from '../../src/load/histogram.ts';
+import { mergeEncoded, newHistogram } from '../../src/load/stats/histogram.ts';
 
 /** How many recorded latencies are at least `us` (to HdrHistogram's 3 significant digits): read off the percentile where they begin. */
 export function countAtLeast(encoded: string, us: number): number {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LATENCY_BUCKETS_S, LiveRecorder, outcomeOf } from '../../src/load/live.ts';
-import { LiveMetrics } from '../../src/load/metrics.ts';
-import { MetricsListenError, parseMetricsListen, serveMetrics } from '../../src/load/metrics-server.ts';
-import { AbandonedError, Sender } from '../../src/load/sender.ts';
+import { LATENCY_BUCKETS_S, LiveRecorder, outcomeOf } from '../../src/load/metrics/live.ts';
+import { LiveMetrics } from '../../src/load/metrics/metrics.ts';
+import { MetricsListenError, parseMetricsListen, serveMetrics } from '../../src/load/metrics/metrics-server.ts';
+import { AbandonedError, Sender } from '../../src/load/http1/sender.ts';
 
 /** The value of the one sample named `name` with exactly these labels (in the exposition's order), or undefined. */
 function sample(text: string, line: string): number | undefined {

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Sender } from '../../src/load/sender.ts';
+import { Sender } from '../../src/load/http1/sender.ts';
 import type { LoadRequest, LoadResponse } from '../../src/load/scenario.ts';
 import { Nemesis, parseNemesis, upstreamOf } from '../../src/target/nemesis/index.ts';
 

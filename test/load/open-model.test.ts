@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEngine } from '../../src/load/engine.ts';
+import { runEngine } from '../../src/load/engine/engine.ts';
 import type { RequestSource } from '../../src/load/scenario.ts';
 
 let server: Server;

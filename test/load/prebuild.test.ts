@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import scenario, { PREBUILD_MAX, commitSource } from '../../scenarios/commit-throughput.ts';
 import type { BuiltCommit } from '../../src/load/bodies.ts';
-import { Sender } from '../../src/load/sender.ts';
+import { Sender } from '../../src/load/http1/sender.ts';
 import { resolveParams, type LoadRequest, type LoadResponse, type RequestSource } from '../../src/load/scenario.ts';
 import { loadEmbedded } from './embedded.ts';
 import { RESULT_STATUSES } from '../../src/spec/index.ts';

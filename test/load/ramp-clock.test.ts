@@ -5,12 +5,12 @@
  * time is waited for: the clock below runs its timers in order, jumping from one to the next.
  */
 import { describe, expect, it } from 'vitest';
-import type { EngineClock } from '../../src/load/engine-options.ts';
-import { connectionsAt, validateClosed } from '../../src/load/executor-closed.ts';
-import { openSchedule, validateOpen } from '../../src/load/executor-open.ts';
-import { Pacer } from '../../src/load/pacer.ts';
+import type { EngineClock } from '../../src/load/engine/engine-options.ts';
+import { connectionsAt, validateClosed } from '../../src/load/engine/executor-closed.ts';
+import { openSchedule, validateOpen } from '../../src/load/engine/executor-open.ts';
+import { Pacer } from '../../src/load/engine/pacer.ts';
 import { arrivalsBy, arrivalTimes, formatStages, parseStages, splitStages, type Stage } from '../../src/load/stages.ts';
-import { parseThreshold } from '../../src/load/thresholds.ts';
+import { parseThreshold } from '../../src/load/gates/thresholds.ts';
 
 /** A clock whose timers fire in due order when `runUntil` moves time; `lateBy` delays the timers set in a window, as a busy event loop would. */
 class TestClock implements EngineClock {

@@ -5,7 +5,7 @@ import { endsBefore } from '../timing.ts';
 
 describe('cost-curve', () => {
   // Each side is run once and the product's verdict checked once: a curve that looks worse than
-  // linear is swept again by the scenario itself before it is flagged (src/load/growth.ts).
+  // linear is swept again by the scenario itself before it is flagged (src/load/stats/growth.ts).
   const opts = { scenario: 'cost-curve', params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3 } as const;
 
   it('flags the quadratic blob-id check, confirmed by a second sweep', async () => {

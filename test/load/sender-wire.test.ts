@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LoadRequest } from '../../src/load/scenario.ts';
-import { InvalidRequestError, Sender } from '../../src/load/sender.ts';
+import { InvalidRequestError, Sender } from '../../src/load/http1/sender.ts';
 
 const req = (body = '{"a":1}', headers: Record<string, string> = { authorization: 'Bearer t', 'content-type': 'application/json' }, path = '/p/x?y=1'): LoadRequest => ({ method: 'POST', path, headers, body, kind: 'k' });
 

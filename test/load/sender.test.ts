@@ -1,8 +1,8 @@
 /** The engine's sender: each request settles once, with a capped body, within its deadline, never recursing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEngine } from '../../src/load/engine.ts';
+import { runEngine } from '../../src/load/engine/engine.ts';
 import type { LoadRequest, RequestSource } from '../../src/load/scenario.ts';
-import { AbandonedError, Sender } from '../../src/load/sender.ts';
+import { AbandonedError, Sender } from '../../src/load/http1/sender.ts';
 import { dripBody, endlessBody, type Local } from '../cli/misbehaving-servers.ts';
 import { besideTimer } from '../timing.ts';
 

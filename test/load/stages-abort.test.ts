@@ -14,7 +14,7 @@ import { loadScenarioByName } from '../../scenarios/index.ts';
 import { runLoad } from '../../src/load/index.ts';
 import { arrivalsBy, parseStages } from '../../src/load/stages.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
-import { writeLoadReport } from '../../src/report/load-report.ts';
+import { writeLoadReport } from '../../src/report/load/files.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { endsBefore } from '../timing.ts';
 

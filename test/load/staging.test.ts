@@ -9,7 +9,7 @@ import { loadScenarioByName } from '../../scenarios/index.ts';
 import { runLoad } from '../../src/load/launch.ts';
 import { TargetUnreachableError } from '../../src/target/connect-probe.ts';
 import type { LoadRequest } from '../../src/load/scenario.ts';
-import { Sender } from '../../src/load/sender.ts';
+import { Sender } from '../../src/load/http1/sender.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { parseProfile, type Profile } from '../../src/target/profile.ts';
 import { CLIENT_PASSPHRASE, TLS_DIR, connectProxy, httpServer, httpsServer, type TestProxy, type Running } from '../target/staging-servers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateThresholds, parseThreshold, ThresholdError } from '../../src/load/thresholds.ts';
+import { evaluateThresholds, parseThreshold, ThresholdError } from '../../src/load/gates/thresholds.ts';
 import { parseDuration, parseRate } from '../../src/load/units.ts';
 
 const measured = { latencyUs: { p50: 2000, p90: 10_000, p99: 40_000, p999: 90_000, max: 120_000 }, errorRate: 0.0005, goodput: 2500, rps: 3000 };

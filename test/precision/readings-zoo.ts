@@ -5,7 +5,7 @@
  * and nothing else; told of it (`--assume`), it reports nothing at all. The test suite and the
  * benchmark both run it.
  */
-import { cleanRunProblems, type CleanProblem } from '../../src/check/orchestrate/clean-run.ts';
+import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
 import type { Property } from '../../src/check/property.ts';
 import { runProperties, type Finding, type PropertyResult } from '../../src/check/run/index.ts';
 import { UNJUDGED_CAUSES } from '../../src/check/run/ledger.ts';

@@ -4,14 +4,14 @@
  * - every zoo case that switches a reading those properties read runs once, not told its readings:
  *   the retries turn no departure from a reading into a violation (assumption findings stay allowed);
  * - the faults of the kill matrix in those areas are still killed with the nemesis on, each by a
- *   finding `detectsFault` counts (src/check/orchestrate/mutants.ts).
+ *   finding `detectsFault` counts (src/mutants/mutants.ts).
  * One seed each, to stay affordable in the slow tier (figure in test/layout/tiers.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import COMMITS from '../../properties/commits.ts';
 import RACES from '../../properties/races.ts';
 import USAGE from '../../properties/usage.ts';
-import { detectsFault } from '../../src/check/orchestrate/mutants.ts';
+import { detectsFault } from '../../src/mutants/mutants.ts';
 import type { Property } from '../../src/check/property.ts';
 import { isFailing, runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { faultInfo, startReference, type FaultName } from '../../src/reference/index.ts';

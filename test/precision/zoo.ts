@@ -4,7 +4,7 @@
  * five with POUCHPROOF_ZOO_SEEDS=5), the default suite raises
  * no finding but assumption findings (and skips for what the profile lacks), and told the readings
  * (`--assume`) it raises no finding at all; in both, every property runs its planned cases to a pass
- * (src/check/orchestrate/clean-run.ts). Split over files so vitest runs them in parallel.
+ * (src/check/clean-run.ts). Split over files so vitest runs them in parallel.
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';

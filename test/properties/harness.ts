@@ -2,7 +2,7 @@
  * Runs properties against the embedded reference (with or without a named fault) through the real
  * runner, with a fixed seed and few runs, and tells which findings came back.
  */
-import { cleanRunProblems, type CleanProblem } from '../../src/check/orchestrate/clean-run.ts';
+import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
 import { isFailing, runProperties, type Finding, type PropertyResult } from '../../src/check/run/index.ts';
 import type { Property } from '../../src/check/property.ts';
 import { readingsList, keyOf, startReference, type RunningReference } from '../../src/reference/index.ts';
@@ -17,7 +17,7 @@ export interface Checked {
   readonly failing: Finding[];
   /** Assumption findings. */
   readonly assumptions: Finding[];
-  /** What keeps this from being a clean run (src/check/orchestrate/clean-run.ts): meaningful against the correct reference only. */
+  /** What keeps this from being a clean run (src/check/clean-run.ts): meaningful against the correct reference only. */
   readonly problems: CleanProblem[];
 }
 

@@ -11,7 +11,7 @@ import { timelineData } from '../../src/check/model/linearizability/index.ts';
 import type { Finding, RunResult } from '../../src/check/run/index.ts';
 import type { Exchange } from '../../src/target/client.ts';
 import { toHar } from '../../src/report/har.ts';
-import type { LoadFigures } from '../../src/report/load-charts.ts';
+import type { LoadFigures } from '../../src/report/load/charts.ts';
 import { toReportHtml, verdictWord } from '../../src/report/report-html.ts';
 import { buildReport, ReportSchema, type Report } from '../../src/report/report-json.ts';
 import { reportFiles } from '../../src/report/write.ts';

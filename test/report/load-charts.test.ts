@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CapacityStep, LoadRunResult } from '../../src/load/result.ts';
-import { emptyBucket } from '../../src/load/timeline.ts';
-import { capacityCharts } from '../../src/report/load-capacity.ts';
-import { achievedChart, throughputChart } from '../../src/report/load-charts.ts';
+import { emptyBucket } from '../../src/load/stats/timeline.ts';
+import { capacityCharts } from '../../src/report/load/capacity.ts';
+import { achievedChart, throughputChart } from '../../src/report/load/charts.ts';
 
 const latency = (p99Us: number) => ({ count: 100, min: 1000, mean: p99Us / 2, p50: p99Us / 2, p90: p99Us * 0.8, p99: p99Us, p999: p99Us, max: p99Us });
 

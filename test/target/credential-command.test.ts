@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { profileMounts } from '../../src/load/k8s.ts';
+import { profileMounts } from '../../src/load/k8s/k8s.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { secretForms } from '../../src/target/redact.ts';
 import { ProfileError, parseProfile, profileRefs } from '../../src/target/profile.ts';

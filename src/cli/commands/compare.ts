@@ -7,11 +7,11 @@
  */
 import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
-import { compareTargets, type CompareTarget } from '../../check/orchestrate/compare/index.ts';
+import { compareTargets, type CompareTarget } from '../../compare/index.ts';
 import { LoadUsageError, runLoad } from '../../load/launch.ts';
 import { TargetUnreachableError } from '../../target/connect-probe.ts';
 import { parseDuration } from '../../load/units.ts';
-import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare.ts';
+import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare-reports.ts';
 import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, REFERENCE_TARGET, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';

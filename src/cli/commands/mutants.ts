@@ -1,5 +1,5 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type MutantsResult } from '../../check/orchestrate/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type MutantsResult } from '../../mutants/mutants.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';

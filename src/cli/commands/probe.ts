@@ -1,13 +1,13 @@
 /**
  * `pouchproof probe`: the reading fingerprint of one target, i.e. which reading of every "not
- * shown" it takes, observed with a few requests per assumption (src/check/orchestrate/discover). Against a
+ * shown" it takes, observed with a few requests per assumption (src/discover). Against a
  * profile, a bare URL, or the embedded reference (named, or with no target outside CI: src/cli/ci.ts), optionally switched to readings
  * with `--reading NAME=VALUE`. Prints the table (or `--json`) and exits 0, or, when it could tell
  * nothing at all, 3 for a target that cannot be reached and 2 for one that answers garbage: either gets
  * `unknown` rows with the reason, and a CI step that probes it does not go green on a table of unknowns.
  */
 import type { Argv } from 'yargs';
-import { discoverReadings, probeClient } from '../../check/orchestrate/discover/index.ts';
+import { discoverReadings, probeClient } from '../../discover/index.ts';
 import { readingsConsoleLines, readingsJson } from '../../report/readings.ts';
 import { errorMessage, parseReadings, type Readings } from '../../spec/index.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } from '../../target/profile.ts';

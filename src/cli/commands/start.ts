@@ -1,6 +1,6 @@
 import { loadScenarioByName } from '../../../scenarios/index.ts';
 import { runLoad } from '../../load/launch.ts';
-import { loadReportFiles } from '../../report/load-report.ts';
+import { loadReportFiles } from '../../report/load/files.ts';
 import { defineCommand } from '../command.ts';
 import { openTarget } from '../../session/index.ts';
 import { parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';
