@@ -6,3 +6,4 @@ export * from './keys.ts';
 export * from './protected-header.ts';
 export * from './service-signature.ts';
 export * from './attacks.ts';
+export * from './attack-grounds.ts';

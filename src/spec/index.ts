@@ -13,3 +13,4 @@ export * from './grounds.ts';
 export * from './wording.ts';
 export * from './response-size.ts';
 export * from './narrow.ts';
+export * from './openapi.ts';

@@ -21,3 +21,6 @@ export const HANDLERS: Handlers = Object.freeze({
 export function dispatch<Id extends EndpointId>(id: Id, ctx: RequestContext<Id>): Reply<Id> | Promise<Reply<Id>> {
   return HANDLERS[id](ctx);
 }
+
+export { pouchKey } from './commit.ts';
+export { storeRowsBefore } from './usage.ts';
