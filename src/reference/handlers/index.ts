@@ -22,5 +22,5 @@ export function dispatch<Id extends EndpointId>(id: Id, ctx: RequestContext<Id>)
   return HANDLERS[id](ctx);
 }
 
-export { pouchKey } from './commit.ts';
+export { applyStreamedOps, pouchKey } from './commit.ts';
 export { storeRowsBefore } from './usage.ts';
