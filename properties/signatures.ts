@@ -5,9 +5,7 @@
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { GROUNDS } from '../src/crypto/attack-grounds.ts';
-import { SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack } from '../src/crypto/attacks.ts';
-import { signServiceSignature } from '../src/crypto/service-signature.ts';
+import { GROUNDS, SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack, signServiceSignature } from '../src/crypto/index.ts';
 import { blame, unexpected, type Blame } from '../src/check/judge/judge.ts';
 import { specJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';

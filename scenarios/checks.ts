@@ -9,11 +9,9 @@
  * shows in every run; a descheduled process or a busy neighbour rarely hits two runs alike, so the
  * correct reference stays quiet on a loaded CI.
  */
-import type { LoadCheck } from '../src/mutants/mutants.ts';
-import { findCapacity } from '../src/load/gates/capacity.ts';
-import { runLoad } from '../src/load/launch.ts';
-import { STALL_MS } from '../src/reference/fault-catalogue.ts';
-import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/store-pool.ts';
+import type { LoadCheck } from '../src/mutants/index.ts';
+import { findCapacity, runLoad } from '../src/load/index.ts';
+import { STALL_MS, STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/index.ts';
 import { loadScenarioByName } from './index.ts';
 
 /** A check whose detection counts only when a second run detects too (the second run's figures are reported). */

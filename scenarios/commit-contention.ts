@@ -6,11 +6,19 @@
  * before it produced (no two applied commits share a base), and a probe commit on the end of that
  * chain applies, so the server's head is the end of exactly the chain of applied commits.
  */
-import { makeChains, type BuiltCommit } from '../src/load/bodies.ts';
-import { commitRequest, judgeCommit } from '../src/load/requests.ts';
-import { zipfCdf } from '../src/load/rng.ts';
-import { defineScenario } from '../src/load/define.ts';
-import { num, type CheckResult, type LoadRequest, type RequestSource, type SourceContext } from '../src/load/scenario.ts';
+import {
+  makeChains,
+  type BuiltCommit,
+  commitRequest,
+  judgeCommit,
+  zipfCdf,
+  defineScenario,
+  num,
+  type CheckResult,
+  type LoadRequest,
+  type RequestSource,
+  type SourceContext,
+} from '../src/load/index.ts';
 import { COMMIT_PARAMS, committer } from './commit-throughput.ts';
 
 const overrides: Record<string, number> = { artifacts: 4, pouches: 1, blobs: 0, envelope: 64 };

@@ -7,12 +7,29 @@
  * than the generator's signing.
  */
 import { performance } from 'node:perf_hooks';
-import { CommitBuilder, checkShape, makeChains, type ArtifactChain, type BuiltCommit, type CommitShape } from '../src/load/bodies.ts';
-import { defineScenario } from '../src/load/define.ts';
-import { checkWeights, weightedPick } from '../src/load/mix.ts';
-import { callerOf, commitRequest, judgeCommit, pouchesFor } from '../src/load/requests.ts';
-import { Rng } from '../src/load/rng.ts';
-import { num, text, type LoadRequest, type ParamDef, type Params, type RequestSource, type SourceContext } from '../src/load/scenario.ts';
+import {
+  CommitBuilder,
+  checkShape,
+  makeChains,
+  type ArtifactChain,
+  type BuiltCommit,
+  type CommitShape,
+  defineScenario,
+  checkWeights,
+  weightedPick,
+  callerOf,
+  commitRequest,
+  judgeCommit,
+  pouchesFor,
+  Rng,
+  num,
+  text,
+  type LoadRequest,
+  type ParamDef,
+  type Params,
+  type RequestSource,
+  type SourceContext,
+} from '../src/load/index.ts';
 import { LIMITS, SIGNATURE_HEADER } from '../src/spec/index.ts';
 
 export const COMMIT_PARAMS: readonly ParamDef[] = [

@@ -4,8 +4,7 @@
  * whose latency grows worse than linearly (src/load/stats/growth.ts).
  */
 import { LIMITS } from '../src/spec/index.ts';
-import { defineScenario } from '../src/load/define.ts';
-import { num, text, type ParamDef, type Params, type SweepPoint } from '../src/load/scenario.ts';
+import { defineScenario, num, text, type ParamDef, type Params, type SweepPoint } from '../src/load/index.ts';
 import { COMMIT_PARAMS, commitSource } from './commit-throughput.ts';
 
 export const AXES = { ops: 'ops', envelope: 'envelope', blobs: 'blobs' } as const;

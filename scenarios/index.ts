@@ -2,9 +2,7 @@
  * The load scenarios by name, with the module URL a worker thread imports to rebuild each, and a
  * user's own scenario by its file's path (`--scenario ./mine.ts`, src/load/scenario-file.ts).
  */
-import type { LoadedScenario } from '../src/load/launch.ts';
-import { siblingModule } from '../src/load/module-url.ts';
-import { importScenario, isScenarioPath, loadScenarioFile } from '../src/load/scenario-file.ts';
+import { type LoadedScenario, siblingModule, importScenario, isScenarioPath, loadScenarioFile } from '../src/load/index.ts';
 
 export const SCENARIO_NAMES = ['commit-throughput', 'commit-contention', 'usage-flood', 'cost-curve', 'mixed'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];

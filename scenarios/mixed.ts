@@ -2,10 +2,7 @@
  * mixed: a weighted blend of commit-throughput, commit-contention and usage-flood in one run, each
  * with its default parameters and its own invariant checks (the mix of src/load/mix.ts).
  */
-import { Rng } from '../src/load/rng.ts';
-import { defineScenario } from '../src/load/define.ts';
-import { mixSources } from '../src/load/mix.ts';
-import { resolveParams, text, type RequestSource, type Scenario, type SourceContext } from '../src/load/scenario.ts';
+import { Rng, defineScenario, mixSources, resolveParams, text, type RequestSource, type Scenario, type SourceContext } from '../src/load/index.ts';
 import contention, { contentionSource } from './commit-contention.ts';
 import throughput, { commitSource } from './commit-throughput.ts';
 import usage, { usageSource } from './usage-flood.ts';

@@ -4,11 +4,23 @@
  * key must hold (the larger total, per the usage-row-key reading) has to change nothing. A server
  * that adds rows up, or lets the last write win, holds something else and answers otherwise.
  */
-import { usageBody, usageKeySpace, usageRow, type UsageKey } from '../src/load/bodies.ts';
-import { callerOf, judgeUsage, usageRequest } from '../src/load/requests.ts';
-import { Rng } from '../src/load/rng.ts';
-import { defineScenario } from '../src/load/define.ts';
-import { num, type CheckResult, type LoadRequest, type RequestSource, type Send, type SourceContext } from '../src/load/scenario.ts';
+import {
+  usageBody,
+  usageKeySpace,
+  usageRow,
+  type UsageKey,
+  callerOf,
+  judgeUsage,
+  usageRequest,
+  Rng,
+  defineScenario,
+  num,
+  type CheckResult,
+  type LoadRequest,
+  type RequestSource,
+  type Send,
+  type SourceContext,
+} from '../src/load/index.ts';
 import { LIMITS, USAGE_COUNTERS, mergeUsageRow, usageKey, type UsageRowValue } from '../src/spec/index.ts';
 
 interface Token {

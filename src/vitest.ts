@@ -7,8 +7,17 @@
 import { afterAll, beforeAll, describe, test, type TestContext } from 'vitest';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import type { Property } from './check/property.ts';
-import { isFailing, runProperties, DEFAULT_PROPERTY_MS, DEFAULT_RUNS, type FailOnKind, type Finding, type PropertyResult, type RunResult } from './check/run/index.ts';
-import { selectProperties } from './check/run/select.ts';
+import {
+  isFailing,
+  runProperties,
+  DEFAULT_PROPERTY_MS,
+  DEFAULT_RUNS,
+  type FailOnKind,
+  type Finding,
+  type PropertyResult,
+  type RunResult,
+  selectProperties,
+} from './check/run/index.ts';
 import { checkExamplesDir, checkPositive, drawSeed, ExampleStore, MAX_FAILURES_FLAG, openTarget, probeBounds, probeReadings, type TargetOptions } from './session/index.ts';
 import { findingDetail } from './report/console.ts';
 import type { AssumptionName, ReadingsMode } from './spec/index.ts';

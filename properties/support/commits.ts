@@ -11,7 +11,7 @@ import { commitOutcome, type CommitOutcome } from '../../src/check/judge/commit-
 import { judgeServed } from '../../src/check/judge/controls.ts';
 import { blame, type Blame, unexpected } from '../../src/check/judge/judge.ts';
 import { plainRequest } from '../../src/check/model/plain.ts';
-import { pickListed, prepare } from '../../src/check/run/prepare.ts';
+import { pickListed, prepare } from '../../src/check/run/index.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { parseJsonValue, type RequestSample } from '../../src/gen/index.ts';
 import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';

@@ -5,7 +5,7 @@
  */
 import { judgeServed, type ServedOptions } from '../../src/check/judge/controls.ts';
 import { plainRequest } from '../../src/check/model/plain.ts';
-import { prepare } from '../../src/check/run/prepare.ts';
+import { prepare } from '../../src/check/run/index.ts';
 import type { CaseContext, Outcome } from '../../src/check/property.ts';
 import type { RequestSample } from '../../src/gen/index.ts';
 import type { EndpointId } from '../../src/spec/index.ts';

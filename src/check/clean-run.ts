@@ -7,9 +7,8 @@
  * an expected skip", never as a list of bad kinds: a finding kind added later counts at once.
  */
 import type { Profile } from '../target/profile.ts';
-import { missingCapabilities } from './run/capabilities.ts';
+import { missingCapabilities, plannedRuns, type Finding, type PropertyResult, type RunFindingKind } from './run/index.ts';
 import type { Property } from './property.ts';
-import { plannedRuns, type Finding, type PropertyResult, type RunFindingKind } from './run/index.ts';
 
 /** One reason a run is not clean: a finding, or a property that did not run its planned cases to a pass (`incomplete`). */
 export interface CleanProblem {

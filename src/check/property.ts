@@ -11,8 +11,7 @@ import type { Profile } from '../target/profile.ts';
 import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judge/judgements.ts';
 
 export type { Judgement, JudgementGround, PerformanceGround } from './judge/judgements.ts';
-import type { TimelineData } from './model/linearizability/timeline.ts';
-import type { RecordedHistory } from './model/linearizability/recorded.ts';
+import type { TimelineData, RecordedHistory } from './model/linearizability/index.ts';
 import type { CostCurve } from './model/cost-growth.ts';
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */

@@ -3,12 +3,11 @@
  * then checked by the session's own rules (src/session/values.ts), so a flag and the library's
  * option say the same thing when they are wrong.
  */
-import { parseDuration } from '../load/units.ts';
-import type { ReadingsMode } from '../spec/index.ts';
+import { parseDuration } from '../load/index.ts';
+import { type ReadingsMode, errorMessage } from '../spec/index.ts';
 import { parseNemesis } from '../target/nemesis/index.ts';
 import { checkTargetFlags, type TargetFlags } from './ci.ts';
 import { checkExamplesDir, checkFailOn, checkGlobs, checkMaxDuration, checkReportFormats, checkPositive, checkRate, checkSeed, DEFAULT_EXAMPLES_DIR, DEFAULT_MAX_DURATION_MS, drawSeed, openTarget, UsageError, type ReadyTarget } from '../session/index.ts';
-import { errorMessage } from '../spec/index.ts';
 
 /**
  * The number a flag's text spells, or NaN. yargs' own `type: 'number'` reads an empty text as 0, so a

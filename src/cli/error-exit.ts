@@ -4,7 +4,7 @@
  * error of neither kind is pouchproof's own trouble: it has shown nothing about the target, so it
  * could not vouch (2), rather than claim the target broke the spec (1).
  */
-import { EXIT } from '../check/run/exit-code.ts';
+import { EXIT } from '../check/run/index.ts';
 import { TargetUnreachableError } from '../target/connect-probe.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -7,8 +7,7 @@ import { hideBin } from 'yargs/helpers';
 import { UsageError, type CommandModule } from './command.ts';
 import { closest } from './suggest.ts';
 // Its own module, not the session's index: `--version` loads nothing else.
-import { toolVersion } from '../check/run/tool-version.ts';
-import { EXIT } from '../check/run/exit-code.ts';
+import { toolVersion, EXIT } from '../check/run/index.ts';
 import { exitCodeOfError } from './error-exit.ts';
 import { boundHeapGrowth } from './heap.ts';
 

@@ -1,2 +1,2 @@
 /** The error for bad input to pouchproof itself lives with the session (the library throws it too). */
-export { asUsage, UsageError } from '../session/usage-error.ts';
+export { asUsage, UsageError } from '../session/index.ts';

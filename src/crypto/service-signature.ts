@@ -14,7 +14,7 @@ import { blake3 } from './blake3.ts';
 import { CanonicalizationError, canonicalize, sortedCompact } from './canonical.ts';
 import { isP256 } from './keys.ts';
 import { parseProtectedHeader } from './protected-header.ts';
-import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/assumptions.ts';
+import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/index.ts';
 
 /** What the signature hashes: a reading of assumption `canonical-json`. */
 export type CanonicalForm = ReadingOf<'canonical-json'>;

@@ -5,7 +5,7 @@
  */
 import type { AssumptionName, EndpointId, ReadingOf } from '../spec/index.ts';
 import type { Profile } from '../target/profile.ts';
-import { missingCapability } from '../check/run/capabilities.ts';
+import { missingCapability } from '../check/run/index.ts';
 import { plainRequest } from '../check/model/plain.ts';
 import { usageRow } from './build.ts';
 import { answerOf, integerIn, type Scope } from './env.ts';

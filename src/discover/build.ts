@@ -5,8 +5,7 @@
  * names (`Service-Signature`, section 5). `src/check` cannot reach the properties' builders, and
  * probes need fewer knobs.
  */
-import { canonicalize } from '../crypto/canonical.ts';
-import { signServiceSignature, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
+import { canonicalize, signServiceSignature, type CanonicalForm, type JwsForm } from '../crypto/index.ts';
 import type { Exchange } from '../target/client.ts';
 import type { OpType } from '../spec/index.ts';
 import { plainDay } from '../check/model/plain.ts';

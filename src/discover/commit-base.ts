@@ -4,7 +4,7 @@
  * (`pouch-existence`). Every later commit probe builds on the form and pouch rule found here.
  */
 import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/index.ts';
-import type { JwsForm } from '../crypto/service-signature.ts';
+import type { JwsForm } from '../crypto/index.ts';
 import { commitOutcome, type BatchFate } from '../check/judge/commit-outcome.ts';
 import { commit, op, signerId, type SignForm } from './build.ts';
 import type { DiscoveryEnv, Scope } from './env.ts';

@@ -3,9 +3,7 @@
  * whether a high-S twin verifies, whose key verifies and what the kid names, and whether browsers
  * must sign too. Each sends creates of fresh artifacts in the JWS form already found.
  */
-import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
-import { b64u, fromB64u } from '../crypto/base64url.ts';
-import { P256_N } from '../crypto/service-signature.ts';
+import { canonicalize, sortedCompact, b64u, fromB64u, P256_N } from '../crypto/index.ts';
 import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/index.ts';
 import { commitOutcome, type BatchFate } from '../check/judge/commit-outcome.ts';
 import { commit, commitBody, op, signatureOf, signerId, type CommitOptions, type Op } from './build.ts';

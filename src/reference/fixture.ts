@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../crypto/keys.ts';
+import { generateDeviceKey, privateKeyFromJwk, publicKeyFromJwk } from '../crypto/index.ts';
 import { errorCode, errorMessage, PATTERNS, type MemberKind } from '../spec/index.ts';
 
 export interface FixtureBrowser {

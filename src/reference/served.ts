@@ -3,7 +3,7 @@
  * choices, the validator bent by them, the fixture's credentials and the store (seeded with the
  * fixture's pouches when they must exist first). The routing, the answers and the lifecycle all read it.
  */
-import { pouchKey } from './handlers/commit.ts';
+import { pouchKey } from './handlers/index.ts';
 import { directoryOf, generateFixture, type Directory, type Fixture } from './fixture.ts';
 import { FaultSet } from './faults.ts';
 import { resolveReadings, type ReadingSet } from './readings.ts';

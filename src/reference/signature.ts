@@ -7,9 +7,19 @@
  * hand-written verifier would take each shortcut.
  */
 import { X509Certificate, createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
-import { b64u, fromB64u } from '../crypto/base64url.ts';
-import { parseProtectedHeader } from '../crypto/protected-header.ts';
-import { payloadOf, protectedHeaderSegment, signingDigest, signingInput, verifyEs256, verifyServiceSignature, type HighS, type SignatureForm } from '../crypto/service-signature.ts';
+import {
+  b64u,
+  fromB64u,
+  parseProtectedHeader,
+  payloadOf,
+  protectedHeaderSegment,
+  signingDigest,
+  signingInput,
+  verifyEs256,
+  verifyServiceSignature,
+  type HighS,
+  type SignatureForm,
+} from '../crypto/index.ts';
 import { PouchOperation, commitOperations, isRecord, parseJson, type ObjectNode } from '../spec/index.ts';
 import { HttpError } from './errors.ts';
 import { SIGNATURE_SHORTCUT_FAULTS, type FaultName } from './fault-catalogue.ts';

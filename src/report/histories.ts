@@ -16,7 +16,7 @@
  * Times are integer nanoseconds after the history's first invocation.
  */
 import type { RecordedHistory } from '../check/model/linearizability/index.ts';
-import type { PropertyResult } from '../check/run/result.ts';
+import type { PropertyResult } from '../check/run/index.ts';
 
 type Op = RecordedHistory['ops'][number];
 

@@ -1,5 +1,5 @@
 /** `mutants.md`: the kill matrix of `pouchproof mutants` as Markdown. */
-import { compareKillers, type FaultResult, type MutantsResult } from '../mutants/mutants.ts';
+import { compareKillers, type FaultResult, type MutantsResult } from '../mutants/index.ts';
 import { cell } from './markdown.ts';
 
 /** How a property saw a fault, after its id: nothing for a violation, else the kind (and the reading). */

@@ -2,7 +2,7 @@
  * The nemesis in words (docs/nemesis.md): the run's line (what was injected, how often, the retries
  * it caused) and one exchange's faults. Rendering only: the faults are the nemesis's, the counts the client's.
  */
-import type { LoadRunResult } from '../load/result.ts';
+import type { LoadRunResult } from '../load/index.ts';
 import type { ExchangeReport, Report } from './report-json.ts';
 
 /** The run's nemesis line, or undefined for a run on a clean wire. */

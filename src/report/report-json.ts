@@ -2,12 +2,19 @@
  * `report.json`: the machine-readable record of a run. Its schema is the zod schema below and is
  * documented in docs/report-schema.md; `schema` names its version so consumers can tell.
  */
-import { RecordedExchangeSchema } from '../check/run/exchange-record.ts';
+import {
+  RecordedExchangeSchema,
+  runExitCode,
+  type Finding,
+  type PhaseLedger,
+  type PropertyResult,
+  type RunResult,
+  type CoverageRow,
+  type CoverageTable,
+} from '../check/run/index.ts';
 import { NEMESIS_FAULTS } from '../target/nemesis/index.ts';
 import { z } from 'zod';
-import { runExitCode, type Finding, type PhaseLedger, type PropertyResult, type RunResult } from '../check/run/index.ts';
 import type { Property } from '../check/property.ts';
-import type { CoverageRow, CoverageTable } from '../check/run/coverage-table.ts';
 import { redactDeep } from './redact-deep.ts';
 import { tableOf } from '../spec/index.ts';
 

@@ -10,8 +10,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isFailing, type ExampleReplay, type RunResult } from '../check/run/index.ts';
-import { MAX_DISTINCT_FAILURES } from '../check/run/random-phase.ts';
+import { isFailing, type ExampleReplay, type RunResult, MAX_DISTINCT_FAILURES } from '../check/run/index.ts';
 import { UsageError } from './usage-error.ts';
 import { errorCode, errorMessage, isRecord, parseJson } from '../spec/index.ts';
 

@@ -5,7 +5,7 @@ export * from './probe.ts';
 export * from './properties.ts';
 export * from './reports.ts';
 export * from './values.ts';
-export { toolVersion } from '../check/run/tool-version.ts';
+export { toolVersion } from '../check/run/index.ts';
 export { UsageError, asUsage } from './usage-error.ts';
 export * from './examples.ts';
 export { TargetUnreachableError } from '../target/connect-probe.ts';

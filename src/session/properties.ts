@@ -3,7 +3,7 @@
  * may add properties of their own made with `defineProperty` beside it; then `--only` and `--exclude` globs.
  */
 import type { Property } from '../check/property.ts';
-import { selectProperties } from '../check/run/select.ts';
+import { selectProperties } from '../check/run/index.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Every property of the catalogue, loaded on first use (the reference and the CLI start without it). */

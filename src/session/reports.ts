@@ -1,11 +1,10 @@
 /** A session's report, built and written the same way for every entry. */
 import type { Property } from '../check/property.ts';
-import type { FailOnKind, RunResult } from '../check/run/index.ts';
+import { type FailOnKind, type RunResult, toolVersion } from '../check/run/index.ts';
 import { buildReport, type Report } from '../report/report-json.ts';
 import { writeReports, type ReportFormat, type WrittenReports } from '../report/write.ts';
 import type { Profile } from '../target/profile.ts';
 import type { ReadyTarget } from './target.ts';
-import { toolVersion } from '../check/run/tool-version.ts';
 import { UsageError } from './usage-error.ts';
 import { errorCode, errorMessage } from '../spec/index.ts';
 

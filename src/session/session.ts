@@ -6,10 +6,19 @@
  * (a `UsageError`, one line).
  */
 import type { Property } from '../check/property.ts';
-import { makeRunId, runProperties, type FailOnKind, type ProgressEvent, type RunOptions, type RunResult } from '../check/run/index.ts';
+import {
+  makeRunId,
+  runProperties,
+  type FailOnKind,
+  type ProgressEvent,
+  type RunOptions,
+  type RunResult,
+  selectProperties,
+  toolVersion,
+  type ExampleReplay,
+} from '../check/run/index.ts';
 import type { Discovery } from '../discover/index.ts';
 import { readingsConsoleLines, readingsJson, readingsMarkdown } from '../report/readings.ts';
-import { selectProperties } from '../check/run/select.ts';
 import type { Report } from '../report/report-json.ts';
 import { EMBEDDED_WORDS } from '../report/summary-md.ts';
 import type { ReadingsMode } from '../spec/index.ts';
@@ -20,8 +29,6 @@ import { DEFAULT_PROPERTIES_AT_ONCE } from './values.ts';
 import { propertiesFor } from './properties.ts';
 import { reportOf } from './reports.ts';
 import { unreachableReason, withNemesis, type ReadyTarget } from './target.ts';
-import { toolVersion } from '../check/run/tool-version.ts';
-import type { ExampleReplay } from '../check/run/index.ts';
 import { exampleLine } from '../report/examples.ts';
 import { ExampleStore } from './examples.ts';
 import { historyFiles } from '../report/histories.ts';

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { canonicalize } from '../crypto/canonical.ts';
+import { canonicalize } from '../crypto/index.ts';
 import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import { causeChain } from './error-codes.ts';

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { privateKeyFromJwk } from '../crypto/keys.ts';
+import { privateKeyFromJwk } from '../crypto/index.ts';
 import {
   API_PREFIX,
   PATTERNS,
@@ -17,6 +17,9 @@ import {
   uuid,
   type AssumptionSet,
   type MemberKind,
+  errorCode,
+  errorMessage,
+  parseJson,
 } from '../spec/index.ts';
 import { BAD_HEADER_VALUE, CommandCredential, isCommandRef, type CommandRef } from './credential-command.ts';
 import { findJsonSyntaxError } from './json-syntax.ts';
@@ -26,7 +29,6 @@ import { parseProxyUrl, proxyFor, proxySecrets, type ProxyRoute } from './proxy.
 import { redact } from './redact.ts';
 import { readSecretText, resolveSecretString, type SecretRef, type SecretSource } from './secret-ref.ts';
 import { TLS_MIN_VERSIONS, checkClientIdentity, pemCertificates, type MaterialOrigin, type TlsSettings } from './tls.ts';
-import { errorCode, errorMessage, parseJson } from '../spec/index.ts';
 
 export interface Identity {
   kind: MemberKind;

@@ -4,9 +4,7 @@
  * devices sign) and what is hashed, under the run's readings of `canonical-json` and `jws-form`.
  */
 import type { KeyObject } from 'node:crypto';
-import { blake3 } from '../crypto/blake3.ts';
-import { canonicalize, sortedCompact } from '../crypto/canonical.ts';
-import { signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/service-signature.ts';
+import { blake3, canonicalize, sortedCompact, signDigest, signingDigest, type CanonicalForm, type JwsForm } from '../crypto/index.ts';
 import { parseJson, readingsOf, type AssumptionSet, type Endpoint } from '../spec/index.ts';
 import type { Identity } from './profile.ts';
 

@@ -24,7 +24,7 @@ import { assumptionMismatch, constraintViolation, describeResponse, expectAccept
 import { refusesPerOp } from './commit-outcome.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
-import { prepare } from '../run/prepare.ts';
+import { prepare } from '../run/index.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../property.ts';
 import { assumptionOfSituation, refusalExpected, situationsIn, type SituationAt } from '../model/situations.ts';
 

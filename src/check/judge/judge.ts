@@ -8,7 +8,7 @@
 import type { AssumptionName, AssumptionSet, SpecClause } from '../../spec/index.ts';
 import type { Exchange } from '../../target/client.ts';
 import { givenUpNote } from '../../target/throttle.ts';
-import type { TimelineData } from '../model/linearizability/timeline.ts';
+import type { TimelineData } from '../model/linearizability/index.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
 import { PASS, type Failure, type Outcome } from '../property.ts';
 

@@ -12,7 +12,7 @@ import { vetOutcome } from '../judge/grounds.ts';
 import { unknownOutcome, type Judgement, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
 import type { Slots } from './pool.ts';
-import type { RecordedHistory } from '../model/linearizability/recorded.ts';
+import type { RecordedHistory } from '../model/linearizability/index.ts';
 
 export interface CaseDeps {
   readonly profile: Profile;

@@ -9,7 +9,7 @@ import type { Profile } from '../../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
 import { Environment } from '../judge/environment.ts';
 import type { CaseContext } from '../property.ts';
-import type { RecordedHistory } from '../model/linearizability/recorded.ts';
+import type { RecordedHistory } from '../model/linearizability/index.ts';
 
 /** Requests in a row that got no complete response before the run judges the target unreachable. */
 export const UNREACHABLE_AFTER = 8;

@@ -4,7 +4,7 @@
  * minimal pair, the same request with that constraint met, was accepted).
  */
 import { REQUEST_CONSTRAINTS, type ConstraintKind, type EndpointId, type Scope } from '../../spec/index.ts';
-import { variantCounts } from '../../gen/coverage.ts';
+import { variantCounts } from '../../gen/index.ts';
 import type { CoverageSide } from '../property.ts';
 
 /** What one coverage case showed. */

@@ -3,7 +3,7 @@
  * reports: the first `MAX_HISTORIES` of them (the shrinker's later cases add little), and a count
  * of the rest so that the index can say some were left out.
  */
-import type { RecordedHistory } from '../model/linearizability/recorded.ts';
+import type { RecordedHistory } from '../model/linearizability/index.ts';
 import { MAX_HISTORIES, type PropertyResult } from './result.ts';
 
 export class HistoryShelf {

@@ -4,8 +4,7 @@
  */
 import type { NemesisSummary } from '../../target/nemesis/index.ts';
 import type { RecordedExchange } from './exchange-record.ts';
-import type { TimelineData } from '../model/linearizability/timeline.ts';
-import type { RecordedHistory } from '../model/linearizability/recorded.ts';
+import type { TimelineData, RecordedHistory } from '../model/linearizability/index.ts';
 import type { CostCurve } from '../model/cost-growth.ts';
 import type { CoverageObservation, CoverageTable } from './coverage-table.ts';
 import type { FindingKind } from '../property.ts';

@@ -8,9 +8,8 @@
 import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { compareTargets, type CompareTarget } from '../../compare/index.ts';
-import { LoadUsageError, runLoad } from '../../load/launch.ts';
+import { LoadUsageError, runLoad, parseDuration } from '../../load/index.ts';
 import { TargetUnreachableError } from '../../target/connect-probe.ts';
-import { parseDuration } from '../../load/units.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare-reports.ts';
 import { compareHtml } from '../../report/compare-html.ts';
 import { writeReportDir } from '../../report/write.ts';

@@ -1,6 +1,6 @@
 import { defineCommand } from '../command.ts';
 import { DEFAULT_FLOOR } from '../../check/property.ts';
-import { selectProperties } from '../../check/run/select.ts';
+import { selectProperties } from '../../check/run/index.ts';
 import { groundLines, groundRows } from '../../report/grounds-list.ts';
 import { loadAllProperties } from '../../session/index.ts';
 import { parseOnly } from '../args.ts';

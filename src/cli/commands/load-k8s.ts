@@ -5,19 +5,33 @@ import { stringify } from 'yaml';
 import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { numberOption } from '../args.ts';
-import { checkSeed } from '../../session/values.ts';
+import { checkSeed } from '../../session/index.ts';
 import { basename } from 'node:path';
 import { SCENARIO_NAMES, loadScenario } from '../../../scenarios/index.ts';
-import { K8sError, checkScenarioFile, indexedJob, k8sRecipe, podScenarioPath, profileMounts, scenarioConfigMap, type K8sJobOptions, type ScenarioFile, type SecretMount } from '../../load/k8s/k8s.ts';
-import { isScenarioPath } from '../../load/scenario-file.ts';
-import { resolveParams } from '../../load/scenario.ts';
+import {
+  K8sError,
+  checkScenarioFile,
+  indexedJob,
+  k8sRecipe,
+  podScenarioPath,
+  profileMounts,
+  scenarioConfigMap,
+  type K8sJobOptions,
+  type ScenarioFile,
+  type SecretMount,
+  isScenarioPath,
+  resolveParams,
+  parseThreshold,
+  parseDuration,
+  parseRate,
+  formatStages,
+  parseStages,
+  stagesDurationMs,
+  DEFAULT_METRICS_PORT,
+} from '../../load/index.ts';
 import { parseParams } from './load.ts';
 import { findJsonSyntaxError } from '../../target/json-syntax.ts';
 import { profileFileIssues, profileRefs } from '../../target/profile.ts';
-import { parseThreshold } from '../../load/gates/thresholds.ts';
-import { parseDuration, parseRate } from '../../load/units.ts';
-import { formatStages, parseStages, stagesDurationMs } from '../../load/stages.ts';
-import { DEFAULT_METRICS_PORT } from '../../load/metrics/live.ts';
 import { parseJson } from '../../spec/index.ts';
 
 /** Pods need time to be scheduled and pull the image before the shared start. */

@@ -1,13 +1,8 @@
 import type { Argv } from 'yargs';
 import { defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
-import { HdrLogError } from '../../load/shards/hdr-log.ts';
-import { MergeError, mergeShards } from '../../load/shards/merge.ts';
-import { ShardInputError, collectShards } from '../../load/shards/shard-files.ts';
-import { ShardMarkerError } from '../../load/shards/shard-markers.ts';
-import { ShardRecordError } from '../../load/shards/shard-record.ts';
-import { loadReportFiles } from '../../report/load/files.ts';
-import { ms } from '../../report/load/md.ts';
+import { HdrLogError, MergeError, mergeShards, ShardInputError, collectShards, ShardMarkerError, ShardRecordError } from '../../load/index.ts';
+import { loadReportFiles, ms } from '../../report/load/index.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { writeExactDir } from '../../report/write-exact.ts';
 

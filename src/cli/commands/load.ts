@@ -5,26 +5,41 @@ import { asUsage, defineCommand, UsageError, type FlagsOf } from '../command.ts'
 import { oneLineErrors } from '../one-line-errors.ts';
 import { interruptible } from '../interrupt.ts';
 import { SCENARIO_NAMES, loadScenario } from '../../../scenarios/index.ts';
-import { LoadUsageError, loadRunId, type RunLoadOptions } from '../../load/launch.ts';
-import { parseDuration, parseRate } from '../../load/units.ts';
-import { parseShard, parseStartAt, shardSuffix, type ShardSpec, type StartAt } from '../../load/shards/shard.ts';
-import { formatShardBlocks } from '../../load/shards/shard-markers.ts';
-import { parseThreshold } from '../../load/gates/thresholds.ts';
-import { loadReportFiles, writeLoadReport } from '../../report/load/files.ts';
-import { shardReportFiles } from '../../report/load/shard.ts';
+import {
+  LoadUsageError,
+  loadRunId,
+  type RunLoadOptions,
+  parseDuration,
+  parseRate,
+  parseShard,
+  parseStartAt,
+  shardSuffix,
+  type ShardSpec,
+  type StartAt,
+  formatShardBlocks,
+  parseThreshold,
+  BaselineError,
+  ThresholdError,
+  prepareGates,
+  runGated,
+  abortLine,
+} from '../../load/index.ts';
+import {
+  loadReportFiles,
+  writeLoadReport,
+  shardReportFiles,
+  latencyScope,
+  ms,
+  thresholdName,
+  capacityConsole,
+  baselineConsole,
+} from '../../report/load/index.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { redact } from '../../target/redact.ts';
-import { latencyScope, ms, thresholdName } from '../../report/load/md.ts';
-import { BaselineError } from '../../load/gates/baseline.ts';
-import { ThresholdError } from '../../load/gates/thresholds.ts';
-import { capacityConsole } from '../../report/load/capacity.ts';
-import { baselineConsole } from '../../report/load/baseline.ts';
-import { prepareGates, runGated } from '../../load/gates/gates.ts';
-import { abortLine } from '../../load/execute.ts';
 import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
 import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
-import { checkSeed } from '../../session/values.ts';
+import { checkSeed } from '../../session/index.ts';
 import { errorMessage } from '../../spec/index.ts';
 
 /** `--param name=value`, repeated, as raw values for the scenario's declarations to check. */

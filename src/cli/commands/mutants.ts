@@ -1,16 +1,15 @@
 import { LOAD_CHECKS } from '../../../scenarios/checks.ts';
-import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type MutantsResult } from '../../mutants/mutants.ts';
+import { compareKillers, mutantsSummary, runMutants, type FaultDescriptor, type MutantsResult } from '../../mutants/index.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { killHow, killMatrixMarkdown } from '../../report/mutants-md.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { faultReadingConflict, parseReadingArgs } from '../../reference/index.ts';
-import type { Readings } from '../../spec/index.ts';
+import { type Readings, errorMessage } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
-import { errorMessage } from '../../spec/index.ts';
 
 
 /**

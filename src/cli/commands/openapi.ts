@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { stringify } from 'yaml';
 import { defineCommand, UsageError } from '../command.ts';
-import { openApiDocument } from '../../spec/openapi.ts';
+import { openApiDocument } from '../../spec/index.ts';
 import { toolVersion } from '../../session/index.ts';
 
 const FORMATS = ['json', 'yaml'] as const;

@@ -14,7 +14,7 @@ import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile } 
 import { defineCommand, UsageError } from '../command.ts';
 import { checkTargetFlags, referenceOption, type TargetFlags } from '../ci.ts';
 import { REFERENCE_TARGET } from '../../target/resolve.ts';
-import { EXIT } from '../../check/run/exit-code.ts';
+import { EXIT } from '../../check/run/index.ts';
 import { unreachableReason } from '../../session/index.ts';
 
 /** `NAME=VALUE` arguments, each possibly comma-separated, validated by the registry. */

@@ -5,9 +5,7 @@
  * one still fails, 2 when one could not be judged or no longer fits, else 0.
  */
 import { readFile } from 'node:fs/promises';
-import { isFailing, replayToken } from '../../check/run/index.ts';
-import { readReplayToken } from '../../check/run/replay-token.ts';
-import type { ExampleVerdict } from '../../check/run/index.ts';
+import { isFailing, replayToken, readReplayToken, type ExampleVerdict } from '../../check/run/index.ts';
 import { exampleLine } from '../../report/examples.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { parsePositive, targetFromArgs } from '../args.ts';

@@ -1,9 +1,5 @@
 import { defineCommand, UsageError } from '../command.ts';
-import { encodeReplayToken, readReplayToken, type ReplayToken } from '../../check/run/replay-token.ts';
-import { toolVersion } from '../../check/run/tool-version.ts';
-import { EXIT } from '../../check/run/exit-code.ts';
-import { isFailing, replayProperty } from '../../check/run/index.ts';
-import { tokenFit } from '../../check/run/token-fit.ts';
+import { encodeReplayToken, readReplayToken, type ReplayToken, toolVersion, EXIT, isFailing, replayProperty, tokenFit } from '../../check/run/index.ts';
 import { replayReport } from './replay-report.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';

@@ -2,10 +2,9 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
-import { EXIT } from '../../check/run/exit-code.ts';
-import { errorCode, errorMessage, ASSUMPTIONS } from '../../spec/index.ts';
+import { EXIT } from '../../check/run/index.ts';
+import { errorCode, errorMessage, ASSUMPTIONS, type Readings } from '../../spec/index.ts';
 import { FAULTS, NEMESIS_ONLY_FAULTS, READING_SITES, UNNAMED, choicesLine, faultInfo, isFaultName, keyOf, loadFixture, parseReadingArgs, readingsList, startReference, type Fixture, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
-import type { Readings } from '../../spec/index.ts';
 
 const DEFAULT_PORT = 4567;
 const DEFAULT_PROFILE = 'reports/reference-profile.json';

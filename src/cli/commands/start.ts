@@ -1,6 +1,6 @@
 import { loadScenarioByName } from '../../../scenarios/index.ts';
-import { runLoad } from '../../load/launch.ts';
-import { loadReportFiles } from '../../report/load/files.ts';
+import { runLoad } from '../../load/index.ts';
+import { loadReportFiles } from '../../report/load/index.ts';
 import { defineCommand } from '../command.ts';
 import { openTarget } from '../../session/index.ts';
 import { parseSuiteArgs, runAndReport, suiteOptions } from './run.ts';

@@ -3,7 +3,7 @@
  * thresholds' verdicts) in load.md, load.html and on the console, and both runs' latency spectra on
  * one chart in load.html.
  */
-import type { BaselineComparison, ComparisonRow, LoadRunResult } from '../../load/result.ts';
+import type { BaselineComparison, ComparisonRow, LoadRunResult } from '../../load/index.ts';
 import { esc } from '../html-text.ts';
 import { spectraChart } from './charts.ts';
 

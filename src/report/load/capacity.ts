@@ -3,9 +3,7 @@
  * (latency percentiles and throughput against the offered rate, with the objective and the
  * capacity marked) in load.html, one line on the console.
  */
-import { rateText } from '../../load/gates/capacity.ts';
-import type { CapacitySearch, CapacityStep, LoadRunResult } from '../../load/result.ts';
-import { parseThreshold } from '../../load/gates/thresholds.ts';
+import { rateText, type CapacitySearch, type CapacityStep, type LoadRunResult, parseThreshold } from '../../load/index.ts';
 import { esc } from '../html-text.ts';
 import { lineChart, type Series } from '../svg-chart.ts';
 import { ms, n0, pct } from './md.ts';

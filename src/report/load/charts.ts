@@ -2,10 +2,9 @@
  * A load run's figures and charts as an HTML fragment (inline SVG): the body of load.html, and the
  * load section of report.html when `start` ran its short load.
  */
-import type { LoadRunResult, MergeNotes } from '../../load/result.ts';
+import { type LoadRunResult, type MergeNotes, PHASES } from '../../load/index.ts';
 import { esc } from '../html-text.ts';
 import { publicUrl } from './json.ts';
-import { PHASES } from '../../load/stats/phases.ts';
 import { latencyScope, modelText, ms, PHASES_NOTE, thresholdName } from './md.ts';
 import { lineChart } from '../svg-chart.ts';
 

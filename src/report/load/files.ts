@@ -1,5 +1,5 @@
 /** The three files of a load run (load.json, load.md, load.html), alone or beside another report (`npm start`). */
-import type { LoadRunResult } from '../../load/result.ts';
+import type { LoadRunResult } from '../../load/index.ts';
 import { baselineHtml, baselineMarkdown } from './baseline.ts';
 import { capacityHtml, capacityMarkdown } from './capacity.ts';
 import { toLoadHtml } from './html.ts';

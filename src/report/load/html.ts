@@ -2,7 +2,7 @@
  * `load.html`: one self-contained page (inline CSS and SVG, no script, no network) with the latency
  * percentile spectrum, throughput over time and the cost curves, readable in any browser.
  */
-import type { LoadRunResult } from '../../load/result.ts';
+import type { LoadRunResult } from '../../load/index.ts';
 import { esc } from '../html-text.ts';
 import { loadSection } from './charts.ts';
 import { CHART_CSS } from '../svg-chart.ts';

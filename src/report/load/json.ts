@@ -1,5 +1,5 @@
 /** `load.json`: the whole result of a load run, versioned, with the merged HdrHistogram for re-analysis. */
-import type { LoadRunResult } from '../../load/result.ts';
+import type { LoadRunResult } from '../../load/index.ts';
 
 export const LOAD_JSON_VERSION = 1;
 

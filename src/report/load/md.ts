@@ -1,9 +1,7 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
 import { loadNemesisLine } from '../nemesis.ts';
-import type { LoadRunResult, MergeNotes } from '../../load/result.ts';
-import { PHASES } from '../../load/stats/phases.ts';
+import { type LoadRunResult, type MergeNotes, PHASES, formatStages } from '../../load/index.ts';
 import { publicUrl } from './json.ts';
-import { formatStages } from '../../load/stages.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
 export const n0 = (x: number): string => Math.round(x).toLocaleString('en-US');

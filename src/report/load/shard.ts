@@ -1,8 +1,5 @@
 /** The files a shard adds to its report directory for `load merge`: shard.json and shard.hlog. */
-import { ERROR_LATENCY_TAG, LATENCY_TAG, writeHdrLog } from '../../load/shards/hdr-log.ts';
-import type { LoadRunResult } from '../../load/result.ts';
-import { PHASES, phaseTag } from '../../load/stats/phases.ts';
-import { SHARD_HLOG, SHARD_JSON, toShardRecord } from '../../load/shards/shard-record.ts';
+import { ERROR_LATENCY_TAG, LATENCY_TAG, writeHdrLog, type LoadRunResult, PHASES, phaseTag, SHARD_HLOG, SHARD_JSON, toShardRecord } from '../../load/index.ts';
 import { publicUrl } from './json.ts';
 
 export function shardReportFiles(r: LoadRunResult, thresholds: readonly string[]): Record<string, string> {
