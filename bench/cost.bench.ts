@@ -7,11 +7,12 @@
 import { runProperties } from '../src/check/run/index.ts';
 import { resolveTarget } from '../src/target/resolve.ts';
 import PERFORMANCE from '../properties/performance.ts';
+import { EMBEDDED_REFERENCE } from '../src/reference/embedded.ts';
 
 const RUNS = Number(process.env.BENCH_COST_RUNS ?? 8);
 
 async function series(faults: readonly string[]): Promise<{ ms: number[]; requests: number[]; flagged: number; evidence?: string }> {
-  const t = await resolveTarget({ kind: 'embedded', faults });
+  const t = await resolveTarget({ kind: 'embedded', faults }, EMBEDDED_REFERENCE);
   const out = { ms: [] as number[], requests: [] as number[], flagged: 0, evidence: undefined as string | undefined };
   try {
     for (let i = 0; i < RUNS; i++) {

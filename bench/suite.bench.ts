@@ -11,10 +11,11 @@ import { FAULTS } from '../src/reference/index.ts';
 import { resolveTarget } from '../src/target/resolve.ts';
 import { ALL_PROPERTIES } from '../properties/index.ts';
 import { LOAD_CHECKS } from '../scenarios/checks.ts';
+import { EMBEDDED_REFERENCE } from '../src/reference/embedded.ts';
 
 const SEED = Number(process.env.BENCH_SEED ?? 20260101);
 
-const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults });
+const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults }, EMBEDDED_REFERENCE);
 
 export async function run(): Promise<void> {
   const t = await embedded([]);

@@ -22,6 +22,7 @@ import { ALTERNATIVES, READING_SITES, keyOf } from '../src/reference/index.ts';
 import { DEFAULT_ASSUMPTIONS, type Readings } from '../src/spec/index.ts';
 import { TargetClient } from '../src/target/client.ts';
 import { resolveTarget, type ResolvedTarget } from '../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../src/reference/embedded.ts';
 
 const SEED = 20260521;
 /** Cases per property under the default readings: enough to reach the reference's branches, few enough for a thousand mutants. */
@@ -57,7 +58,7 @@ afterEach(async () => {
 });
 
 async function findings(props: readonly Property[], readings: Readings, runs: number, coverage = true): Promise<{ found: string[]; ran: boolean }> {
-  target = await resolveTarget({ kind: 'embedded', readings });
+  target = await resolveTarget({ kind: 'embedded', readings }, EMBEDDED_REFERENCE);
   const profile = { ...target.profile, assumptions: { ...target.profile.assumptions, ...readings } };
   const run = await runProperties(profile, props, { seed: SEED, runs, embedded: true, endOnFailure: true, perPropertyMs: PROPERTY_MS, perRequestMs: REQUEST_MS, coverage, concurrency: COVERAGE_CONCURRENCY });
   const all = run.results.flatMap((r) => r.findings);
@@ -75,7 +76,7 @@ async function findings(props: readonly Property[], readings: Readings, runs: nu
  * the leniency.
  */
 async function mismatches(readings: Readings): Promise<string[]> {
-  target = await resolveTarget({ kind: 'embedded', readings });
+  target = await resolveTarget({ kind: 'embedded', readings }, EMBEDDED_REFERENCE);
   const client = new TargetClient(target.profile);
   try {
     const d = await discoverReadings(target.profile, client, { embedded: true, fixed: { ...DEFAULT_ASSUMPTIONS, ...readings } as Readings, requestTimeoutMs: REQUEST_MS });

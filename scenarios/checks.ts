@@ -12,6 +12,7 @@
 import type { LoadCheck } from '../src/mutants/index.ts';
 import { findCapacity, runLoad } from '../src/load/index.ts';
 import { STALL_MS, STORE_HOLD_MS, STORE_POOL_SIZE } from '../src/reference/index.ts';
+import { EMBEDDED_REFERENCE } from '../src/reference/embedded.ts';
 import { loadScenarioByName } from './index.ts';
 
 /** A check whose detection counts only when a second run detects too (the second run's figures are reported). */
@@ -30,7 +31,7 @@ export function confirmed(check: LoadCheck): LoadCheck {
 export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
   // The scenario confirms a curve that looks worse than linear with a second sweep itself (src/load/stats/growth.ts).
   'load.cost-curve': async (faults) => {
-    const { result } = await runLoad({ scenario: await loadScenarioByName('cost-curve'), target: { kind: 'embedded', faults }, params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3 });
+    const { result } = await runLoad({ scenario: await loadScenarioByName('cost-curve'), target: { kind: 'embedded', faults }, ...EMBEDDED_REFERENCE, params: { axes: 'blobs' }, connections: 1, workers: 0, durationMs: 4000, seed: 3 });
     const bad = (result.curves ?? []).filter((c) => c.verdict.superlinear);
     return { detected: bad.length > 0, message: bad.map((c) => c.verdict.message).join('; ') || 'no axis grows worse than linearly', requests: result.totals.completed };
   },
@@ -38,7 +39,7 @@ export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
     // Half the stall: a correct server is far below it, a stalling one (p99 ≈ STALL_MS − 1% of the period) far above.
     const threshold = `p99<${STALL_MS / 2}ms`;
     const p99 = async (f: readonly string[]) => {
-      const { result } = await runLoad({ scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults: f }, rate: 200, durationMs: 3000, workers: 0, seed: 5, thresholds: [threshold] });
+      const { result } = await runLoad({ scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults: f }, ...EMBEDDED_REFERENCE, rate: 200, durationMs: 3000, workers: 0, seed: 5, thresholds: [threshold] });
       return { ...result.thresholds[0]!, requests: result.totals.completed };
     };
     const run = await p99(faults);
@@ -54,7 +55,7 @@ export const LOAD_CHECKS: Readonly<Record<string, LoadCheck>> = {
     // The correct reference holds that rate far within the objective; a step beyond the generator caused is no detection.
     const maxRate = (2 * STORE_POOL_SIZE * 1000) / STORE_HOLD_MS;
     const { result } = await findCapacity(
-      { scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults }, workers: 1, seed: 7 },
+      { scenario: await loadScenarioByName('commit-throughput'), target: { kind: 'embedded', faults }, ...EMBEDDED_REFERENCE, workers: 1, seed: 7 },
       { objective: 'p99<100ms', startRate: maxRate / 4, maxRate, stepMs: 400, budgetMs: 10_000, maxSteps: 3, minRequests: 0 },
     );
     const c = result.capacity!;

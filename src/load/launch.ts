@@ -8,7 +8,7 @@ import type { NemesisPlan } from '../target/nemesis/index.ts';
 import { availableParallelism } from 'node:os';
 import { probeConnection, TargetUnreachableError } from '../target/connect-probe.ts';
 import { shownProxy } from '../target/proxy.ts';
-import { withTarget, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
+import { withTarget, type EmbeddedStarter, type ResolvedTarget, type TargetChoice } from '../target/resolve.ts';
 import { ScenarioSourceError } from './define.ts';
 import { LiveMetrics } from './metrics/metrics.ts';
 import { METRICS_LINGER_MS, parseMetricsListen, serveMetrics, type MetricsListen } from './metrics/metrics-server.ts';
@@ -36,6 +36,8 @@ export interface RunLoadOptions {
   readonly params?: Readonly<Record<string, ParamValue>>;
   /** A target to resolve (and close at the end), or one already resolved (left open). */
   readonly target: TargetChoice | ResolvedTarget;
+  /** Starts the embedded reference when `target` chooses it: injected by the caller (src/reference/embedded.ts), never imported here. */
+  readonly startEmbedded?: EmbeddedStarter;
   readonly durationMs?: number;
   readonly maxRequests?: number;
   /** Open model at this many requests per second; absent: closed model. */
@@ -233,5 +235,5 @@ export async function runLoad(o: RunLoadOptions): Promise<RunLoadOutput> {
       .finally(() => metrics?.server.close(METRICS_LINGER_MS))
       .catch((e: Error) => Promise.reject(e instanceof RangeError || e instanceof ScenarioSourceError ? new LoadUsageError(e.message) : e));
     return { result, secrets: profile.secrets };
-  });
+  }, o);
 }

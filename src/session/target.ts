@@ -9,6 +9,7 @@ import { probeConnection, TargetUnreachableError } from '../target/connect-probe
 import type { Profile } from '../target/profile.ts';
 import { parseNemesis, type NemesisPlan } from '../target/nemesis/index.ts';
 import { chooseTarget, resolveTarget, TargetError, type ResolvedTarget } from '../target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../reference/embedded.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface TargetOptions {
@@ -42,7 +43,7 @@ export async function openTarget(o: TargetOptions = {}, embedded: EmbeddedOption
   const t: ResolvedTarget =
     typeof o.profile === 'object'
       ? { profile: o.profile, embedded: false, close: async () => undefined }
-      : await asUsage(() => resolveTarget(chooseTarget({ ...(path !== undefined ? { profilePath: path } : {}), ...(o.target !== undefined ? { url: o.target } : {}), ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.readings ? { readings: embedded.readings } : {}), ...(embedded.unnamed ? { unnamed: embedded.unnamed } : {}) })));
+      : await asUsage(() => resolveTarget(chooseTarget({ ...(path !== undefined ? { profilePath: path } : {}), ...(o.target !== undefined ? { url: o.target } : {}), ...(embedded.faults ? { faults: embedded.faults } : {}), ...(embedded.readings ? { readings: embedded.readings } : {}), ...(embedded.unnamed ? { unnamed: embedded.unnamed } : {}) }), EMBEDDED_REFERENCE));
   try {
     const served = t.embedded && embedded.readings ? { ...(embedded.readings) } : {};
     const profile = withAssumptions(t.profile, { ...served, ...(o.assume ?? {}) });

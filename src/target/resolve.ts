@@ -1,18 +1,37 @@
 /**
  * Which target a run talks to, decided in one place for every command and benchmark: a profile
- * file, a bare URL, or the embedded reference. The reference is started here and lives until the
- * resolved target's `close()`; a profile or URL target has nothing to close.
+ * file, a bare URL, or the embedded reference. The reference is started through the starter the
+ * caller injects (the session, the command, a test: src/reference/embedded.ts), so this layer,
+ * the HTTP client's, never loads the reference server; it lives until the resolved target's
+ * `close()`. A profile or URL target has nothing to close.
  */
-import type { ReferenceOptions, RunningReference } from '../reference/index.ts';
+import type { Readings } from '../spec/index.ts';
 import { loadProfile, parseProfile, profileForUrl, ProfileError, type Profile, type ProfileFile } from './profile.ts';
 
 /** What to start for the embedded reference. */
 export interface EmbeddedChoice {
   readonly kind: 'embedded';
-  readonly faults?: ReferenceOptions['faults'];
-  readonly readings?: ReferenceOptions['readings'];
+  readonly faults?: readonly string[];
+  readonly readings?: Readings;
   /** Choices the spec allows that the registry does not name (the reference's unnamed behaviours). */
-  readonly unnamed?: ReferenceOptions['unnamed'];
+  readonly unnamed?: readonly string[];
+}
+
+/** A started embedded server, as far as a target needs it. */
+export interface EmbeddedServer {
+  readonly url: string;
+  /** A complete profile file, credentials included. */
+  readonly profile: ProfileFile;
+  readonly faults: readonly string[];
+  close(): Promise<void>;
+}
+
+/** Starts the embedded reference (src/reference/embedded.ts's startEmbeddedReference). */
+export type EmbeddedStarter = (c: Omit<EmbeddedChoice, 'kind'>) => Promise<EmbeddedServer>;
+
+/** What resolving a target may need from the layers above: the embedded reference's starter, when the choice may be `embedded`. */
+export interface TargetDeps {
+  readonly startEmbedded?: EmbeddedStarter;
 }
 
 export type TargetChoice =
@@ -24,8 +43,8 @@ export interface ResolvedTarget {
   readonly profile: Profile;
   /** The target is the embedded reference started for this run. */
   readonly embedded: boolean;
-  /** The running embedded reference (its url, faults and fixture). */
-  readonly reference?: RunningReference;
+  /** The running embedded reference (its url, profile and faults). */
+  readonly reference?: EmbeddedServer;
   close(): Promise<void>;
 }
 
@@ -63,26 +82,22 @@ async function asTargetError<T>(f: () => T | Promise<T>): Promise<T> {
   }
 }
 
-async function startEmbedded(c: EmbeddedChoice): Promise<ResolvedTarget> {
-  // Loaded only when needed: a run against a profile never pays for the reference's modules.
-  const { startReference } = await import('../reference/index.ts');
-  const reference = await startReference({
-    host: '127.0.0.1',
-    port: 0,
-    ...(c.faults ? { faults: c.faults } : {}),
-    ...(c.readings ? { readings: c.readings } : {}),
-    ...(c.unnamed ? { unnamed: c.unnamed } : {}),
-  }).catch((e: unknown) => Promise.reject(new TargetError(`the embedded reference: ${e instanceof Error ? e.message : String(e)}`)));
+async function startEmbedded(c: EmbeddedChoice, deps: TargetDeps): Promise<ResolvedTarget> {
+  // A caller that can reach `embedded` passes the starter; one that forgot is a defect of pouchproof, said in one line.
+  if (!deps.startEmbedded) throw new TargetError('the embedded reference is not available here: its caller passes no startEmbedded');
+  const options = { ...(c.faults ? { faults: c.faults } : {}), ...(c.readings ? { readings: c.readings } : {}), ...(c.unnamed ? { unnamed: c.unnamed } : {}) };
+  const reference = await deps
+    .startEmbedded(options)
+    .catch((e: unknown) => Promise.reject(new TargetError(`the embedded reference: ${e instanceof Error ? e.message : String(e)}`)));
   try {
-    // `satisfies`: the reference's document is a profile file by type, so this parse is a formality the compiler vouches for.
-    return { profile: parseProfile(reference.profile satisfies ProfileFile), embedded: true, reference, close: () => reference.close() };
+    return { profile: parseProfile(reference.profile), embedded: true, reference, close: () => reference.close() };
   } catch (e) {
     await reference.close();
     throw e;
   }
 }
 
-export async function resolveTarget(choice: TargetChoice): Promise<ResolvedTarget> {
+export async function resolveTarget(choice: TargetChoice, deps: TargetDeps = {}): Promise<ResolvedTarget> {
   switch (choice.kind) {
     case 'profile-file': {
       const profile = await asTargetError(() => loadProfile(choice.path));
@@ -93,7 +108,7 @@ export async function resolveTarget(choice: TargetChoice): Promise<ResolvedTarge
       return { profile, embedded: false, close: nothingToClose };
     }
     case 'embedded':
-      return startEmbedded(choice);
+      return startEmbedded(choice, deps);
     default:
       return choice satisfies never;
   }
@@ -103,9 +118,9 @@ export async function resolveTarget(choice: TargetChoice): Promise<ResolvedTarge
  * Runs `use` with a target: a choice is resolved here and closed when `use` settles; a target
  * already resolved belongs to its caller and is left open.
  */
-export async function withTarget<T>(target: TargetChoice | ResolvedTarget, use: (t: ResolvedTarget) => Promise<T>): Promise<T> {
+export async function withTarget<T>(target: TargetChoice | ResolvedTarget, use: (t: ResolvedTarget) => Promise<T>, deps: TargetDeps = {}): Promise<T> {
   if (!('kind' in target)) return use(target);
-  const t = await resolveTarget(target);
+  const t = await resolveTarget(target, deps);
   try {
     return await use(t);
   } finally {

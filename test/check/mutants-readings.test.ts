@@ -13,6 +13,7 @@ import { ALTERNATIVES, FAULTS, faultReadingConflict, keyOf, type Reading } from 
 import type { Readings } from '../../src/spec/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { FAULTS_WITHOUT_COST, isCostFault, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 /** The fault's companion reading: the next alternative in rotation that makes sense with it. */
 export function companion(index: number, fault: (typeof FAULTS)[number]['name']): Reading | undefined {
@@ -33,7 +34,7 @@ describe('mutants on a reference that reads the spec differently', () => {
       if (!r) continue;
       const readings = { [r.name]: r.value } as Readings;
       const start = async (faults: readonly string[]) => {
-        const t = await resolveTarget({ kind: 'embedded', faults, readings });
+        const t = await resolveTarget({ kind: 'embedded', faults, readings }, EMBEDDED_REFERENCE);
         return { ...t, profile: { ...t.profile, assumptions: { ...t.profile.assumptions, ...readings } } };
       };
       const m = await runMutants(WITHOUT_COST_PROBE, [f], start, { seed: 77 + i, runs: 25, seeds: 0, perPropertyMs: 45_000 });

@@ -13,6 +13,7 @@ import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { LOAD_CHECKS } from '../../scenarios/checks.ts';
 import { FAULTS_WITHOUT_COST, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 import { seedCount } from '../sweep.ts';
 
 /**
@@ -24,7 +25,7 @@ import { seedCount } from '../sweep.ts';
  */
 const CLEAN_SEEDS = seedCount('POUCHPROOF_MUTANT_SEEDS', { ci: 2, sweep: 5 });
 
-const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults });
+const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults }, EMBEDDED_REFERENCE);
 
 describe('mutants', () => {
   it(`kills every fault but the cost faults and finds nothing in the correct reference over ${CLEAN_SEEDS} seeds`, async () => {

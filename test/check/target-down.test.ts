@@ -15,11 +15,12 @@ import { defineProperty, type Property } from '../../src/check/property.ts';
 import { runProperties, runExitCode } from '../../src/check/run/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { standInProfile } from './stand-in.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const byId = (id: string): Property => ALL_PROPERTIES.find((p) => p.id === id)!;
 
 async function againstFault(fault: string, ids: string[]) {
-  const t = await resolveTarget({ kind: 'embedded', faults: [fault] });
+  const t = await resolveTarget({ kind: 'embedded', faults: [fault] }, EMBEDDED_REFERENCE);
   try {
     return await runProperties(t.profile, ids.map(byId), { seed: 11, runs: 5, embedded: true, perRequestMs: 5000 });
   } finally {
@@ -86,7 +87,7 @@ describe('a target that goes down under a request', () => {
 
 describe('the run\'s time budget', () => {
   it('shares the budget out; a property it left no time for is inconclusive and listed as not run; the run exits 2', async () => {
-    const t = await resolveTarget({ kind: 'embedded' });
+    const t = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
     try {
       const call = (ctx: Parameters<Property['check']>[0]) => ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] } });
       const quick = defineProperty<number>({
@@ -122,7 +123,7 @@ describe('the run\'s time budget', () => {
 
 describe('a time bound that ends calls never makes a finding of them', () => {
   it('a property that reads a failed call as a target that stopped serving: cut, not a server error', async () => {
-    const t = await resolveTarget({ kind: 'embedded' });
+    const t = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
     try {
       const call = (ctx: Parameters<Property['check']>[0]) => ctx.call({ endpoint: 'reportUsage', params: { sourceId: ctx.sourceId() }, body: { rows: [] } });
       const strict = defineProperty<number>({
@@ -147,7 +148,7 @@ describe('a time bound that ends calls never makes a finding of them', () => {
 
   it('the whole suite on a tiny budget against the correct reference: no violation, server error or crash, ever', async () => {
     for (const seed of [1, 2, 3]) {
-      const t = await resolveTarget({ kind: 'embedded' });
+      const t = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
       try {
         const run = await runProperties(t.profile, ALL_PROPERTIES, { seed, runs: 25, maxDurationMs: 2500, embedded: true });
         const alarms = run.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'skipped');

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenarioByName } from '../../scenarios/index.ts';
 import { findCapacity, type CapacityOptions } from '../../src/load/gates/capacity.ts';
 import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../../src/reference/index.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const KNEE = (STORE_POOL_SIZE * 1000) / STORE_HOLD_MS;
 // Twice the fault's knee: past it the queue grows by KNEE requests a second, far beyond the objective within one step.
@@ -15,7 +16,7 @@ const MAX_RATE = 2 * KNEE;
 const OPTIONS: CapacityOptions = { objective: 'p99<150ms', startRate: MAX_RATE / 8, maxRate: MAX_RATE, stepMs: 400, budgetMs: 8000, maxSteps: 6, minRequests: 0 };
 
 async function search(faults: string[]) {
-  const { result } = await findCapacity({ scenario: await loadScenarioByName('usage-flood'), target: { kind: 'embedded', faults }, workers: 0, seed: 17 }, OPTIONS);
+  const { result } = await findCapacity({ scenario: await loadScenarioByName('usage-flood'), target: { kind: 'embedded', faults }, ...EMBEDDED_REFERENCE, workers: 0, seed: 17 }, OPTIONS);
   return result;
 }
 

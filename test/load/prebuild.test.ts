@@ -7,6 +7,7 @@ import { loadEmbedded } from './embedded.ts';
 import { RESULT_STATUSES } from '../../src/spec/index.ts';
 import type { Profile } from '../../src/target/profile.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const built = (r: LoadRequest): BuiltCommit => r.token as BuiltCommit;
 const applied = (ops: number): LoadResponse => ({ status: 200, body: JSON.stringify({ ok: true, data: { results: Array.from({ length: ops }, () => ({ status: RESULT_STATUSES[0] })) } }) });
@@ -38,7 +39,7 @@ describe('prebuilt queues', () => {
   let target: ResolvedTarget;
   let profile: Profile;
   beforeAll(async () => {
-    target = await resolveTarget({ kind: 'embedded' });
+    target = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
     profile = target.profile;
   });
   afterAll(() => target.close());

@@ -13,6 +13,7 @@ import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../../src/referen
 import { seededRandom } from '../../src/gen/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 export interface ZooCase {
   readonly label: string;
@@ -84,7 +85,7 @@ function inconclusiveAllowedIn(mode: ZooMode, zc: ZooCase): (r: PropertyResult) 
 const ZOO_PROPERTY_MS = 60_000;
 
 export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number; readonly coverage?: boolean }): Promise<ZooRun> {
-  const t = await resolveTarget({ kind: 'embedded', readings: c.readings });
+  const t = await resolveTarget({ kind: 'embedded', readings: c.readings }, EMBEDDED_REFERENCE);
   const started = Date.now();
   try {
     const profile = mode === 'assume' ? { ...t.profile, assumptions: { ...t.profile.assumptions, ...c.readings } } : t.profile;

@@ -10,12 +10,13 @@ import type { Outcome, Property } from '../../src/check/property.ts';
 import { resolveAssumptions, type Readings } from '../../src/spec/index.ts';
 import { TargetClient } from '../../src/target/client.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const open: ResolvedTarget[] = [];
 afterAll(async () => Promise.all(open.map((t) => t.close())));
 
 async function caseOn(o: { readings?: Readings; faults?: string[]; told?: boolean }) {
-  const t = await resolveTarget({ kind: 'embedded', ...(o.readings ? { readings: o.readings } : {}), ...(o.faults ? { faults: o.faults } : {}) });
+  const t = await resolveTarget({ kind: 'embedded', ...(o.readings ? { readings: o.readings } : {}), ...(o.faults ? { faults: o.faults } : {}) }, EMBEDDED_REFERENCE);
   open.push(t);
   const assumptions = resolveAssumptions(o.told && o.readings ? (o.readings as Record<string, string>) : {});
   const profile = { ...t.profile, assumptions };

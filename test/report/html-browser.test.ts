@@ -20,6 +20,7 @@ import { writeReports, type WrittenReports } from '../../src/report/write.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
 import { tool } from '../tools.ts';
 import { harValidator } from './har-schema.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const run = promisify(execFile);
 
@@ -47,7 +48,7 @@ let report: Report;
 let written: WrittenReports;
 
 beforeAll(async () => {
-  target = await resolveTarget({ kind: 'embedded', faults: [FAULT] });
+  target = await resolveTarget({ kind: 'embedded', faults: [FAULT] }, EMBEDDED_REFERENCE);
   root = await mkdtemp(join(tmpdir(), 'pouchproof-html-'));
   const result = await runProperties(target.profile, linearizable, { seed: 20260521, runs: 6, embedded: true, endOnFailure: true, perPropertyMs: 20_000 });
   report = buildReport(result, { version: '0.0.0-test', targetName: target.profile.name, embedded: true, faults: [FAULT], runs: 6, assumptions: target.profile.assumptions, properties: linearizable, secrets: target.profile.secrets });

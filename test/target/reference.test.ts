@@ -5,13 +5,14 @@ import { TargetClient } from '../../src/target/client.ts';
 import { toCurl } from '../../src/target/curl.ts';
 import { ProfileFileSchema, profileFileIssues, type Profile } from '../../src/target/profile.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 let target: ResolvedTarget;
 let profile: Profile;
 let client: TargetClient;
 
 beforeAll(async () => {
-  target = await resolveTarget({ kind: 'embedded' });
+  target = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
   profile = target.profile;
   client = new TargetClient(profile);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseTarget, resolveTarget, TargetError, withTarget } from '../../src/target/resolve.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-resolve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +35,7 @@ describe('chooseTarget', () => {
 
 describe('resolveTarget', () => {
   it('starts the embedded reference, parses its profile once and stops it on close', async () => {
-    const t = await resolveTarget({ kind: 'embedded', faults: ['usage-summed'] });
+    const t = await resolveTarget({ kind: 'embedded', faults: ['usage-summed'] }, EMBEDDED_REFERENCE);
     expect(t.embedded).toBe(true);
     expect(t.reference?.faults).toEqual(['usage-summed']);
     expect(t.profile.baseUrl).toBe(t.reference?.url);
@@ -62,7 +63,19 @@ describe('resolveTarget', () => {
     await expect(resolveTarget({ kind: 'profile-file', path: bad })).rejects.toThrow(/baseUrl: scheme must be http or https/);
     await expect(resolveTarget({ kind: 'profile-file', path: join(dir, 'absent.json') })).rejects.toThrow(TargetError);
     await expect(resolveTarget({ kind: 'url', url: 'not a url' })).rejects.toThrow(/--target: not an absolute URL/);
-    await expect(resolveTarget({ kind: 'embedded', faults: ['no-such-fault'] })).rejects.toThrow(TargetError);
+    await expect(resolveTarget({ kind: 'embedded', faults: ['no-such-fault'] }, EMBEDDED_REFERENCE)).rejects.toThrow(TargetError);
+  });
+
+  it('starts the embedded reference only through the starter its caller injects, and says so in one line when none was', async () => {
+    await expect(resolveTarget({ kind: 'embedded' })).rejects.toThrow(/^the embedded reference is not available here/);
+    const asked: unknown[] = [];
+    const t = await resolveTarget({ kind: 'embedded', faults: ['usage-summed'] }, { startEmbedded: (c) => (asked.push(c), EMBEDDED_REFERENCE.startEmbedded(c)) });
+    try {
+      expect(asked).toEqual([{ faults: ['usage-summed'] }]);
+      expect(t.reference?.faults).toEqual(['usage-summed']);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -73,10 +86,10 @@ describe('withTarget', () => {
       url = t.profile.baseUrl;
       expect(await answers(url)).toBe(true);
       throw new Error('boom');
-    })).rejects.toThrow('boom');
+    }, EMBEDDED_REFERENCE)).rejects.toThrow('boom');
     expect(await answers(url)).toBe(false);
 
-    const mine = await resolveTarget({ kind: 'embedded' });
+    const mine = await resolveTarget({ kind: 'embedded' }, EMBEDDED_REFERENCE);
     try {
       const seen = await withTarget(mine, async (t) => t);
       expect(seen).toBe(mine);

@@ -9,6 +9,7 @@ import type { Argv } from 'yargs';
 import { SCENARIO_NAMES, loadScenarioByName } from '../../../scenarios/index.ts';
 import { compareTargets, type CompareTarget } from '../../compare/index.ts';
 import { LoadUsageError, runLoad, parseDuration } from '../../load/index.ts';
+import { EMBEDDED_REFERENCE } from '../../reference/embedded.ts';
 import { TargetUnreachableError } from '../../target/connect-probe.ts';
 import { compareConsoleLines, compareJson, compareMarkdown, type LoadComparison } from '../../report/compare-reports.ts';
 import { compareHtml } from '../../report/compare-html.ts';
@@ -32,7 +33,7 @@ async function resolveAll(argv: { readonly profile?: readonly string[] | undefin
   try {
     for (const s of specs) {
       const choice = s.value === REFERENCE_TARGET ? chooseTarget({}) : chooseTarget(s.flag === 'profile' ? { profilePath: s.value } : { url: s.value });
-      out.push(await resolveTarget(choice));
+      out.push(await resolveTarget(choice, EMBEDDED_REFERENCE));
     }
     return out;
   } catch (e) {

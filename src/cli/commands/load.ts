@@ -35,6 +35,7 @@ import {
   baselineConsole,
 } from '../../report/load/index.ts';
 import { writeReportDir } from '../../report/write.ts';
+import { EMBEDDED_REFERENCE } from '../../reference/embedded.ts';
 import { redact } from '../../target/redact.ts';
 import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
 import { checkTargetFlags, referenceOption } from '../ci.ts';
@@ -134,6 +135,7 @@ function runOptionsOf(argv: FlagsOf<typeof loadOptions>, run: RunParts): RunLoad
   return {
     scenario: run.scenario,
     target: run.target,
+    startEmbedded: EMBEDDED_REFERENCE.startEmbedded,
     params: parseParams(argv.param),
     ...(duration !== undefined ? { durationMs: asUsage(() => parseDuration(duration)) } : {}),
     ...(argv['max-requests'] !== undefined ? { maxRequests: argv['max-requests'] } : {}),

@@ -211,7 +211,7 @@ export async function findCapacity(o: RunLoadOptions, c: CapacityOptions): Promi
       next = decided;
     }
     return searchOutcome(plan, { status, steps, lo, hi, best, last, t0 });
-  });
+  }, o);
 }
 
 /** Where a search stopped: its status, its steps, the bounds found, and the runs to show. */
