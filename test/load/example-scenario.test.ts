@@ -15,6 +15,7 @@ import type { LoadRunResult } from '../../src/load/result.ts';
 import { LIMITS } from '../../src/spec/index.ts';
 import { pouchproof } from '../cli/spawn-cli.ts';
 import { EXAMPLE, compiledExample } from './example-js.ts';
+import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-example-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,8 +57,8 @@ describe('the example scenario of one\'s own', () => {
   it('runs from its .ts file through the library (the worker thread importing it as the CLI does), its parameters checked against its declarations', async () => {
     const scenario = await loadScenario(EXAMPLE);
     expect(scenario.scenario.params.map((p) => p.name)).toEqual(expect.arrayContaining(['pouches', 'maximal']));
-    await expect(runLoad({ scenario, target: { kind: 'embedded' }, params: { maximal: '120' } })).rejects.toThrow(/^parameter maximal must be at most 100, got 120$/);
-    const { result } = await runLoad({ scenario, target: { kind: 'embedded' }, params: { pouches: '3' }, workers: 1, durationMs: 1000, seed: 4 });
+    await expect(runLoad({ scenario, target: { kind: 'embedded' }, ...EMBEDDED_REFERENCE, params: { maximal: '120' } })).rejects.toThrow(/^parameter maximal must be at most 100, got 120$/);
+    const { result } = await runLoad({ scenario, target: { kind: 'embedded' }, ...EMBEDDED_REFERENCE, params: { pouches: '3' }, workers: 1, durationMs: 1000, seed: 4 });
     expect(result.exitCode, result.failedBecause).toBe(0);
     expect(result.params).toMatchObject({ pouches: 3, maximal: 10 });
     expectMix(result.kinds);
