@@ -22,7 +22,7 @@ export const COMMANDS: Record<string, { describe: string; load: () => Promise<{ 
   serve: { describe: 'start the embedded reference server', load: () => import('./commands/serve.ts') },
   load: { describe: 'run a load scenario', load: () => import('./commands/load.ts') },
   compare: { describe: 'the same generated cases against several targets, side by side', load: () => import('./commands/compare.ts') },
-  probe: { describe: 'observe which reading of each "not shown" of the spec a target takes', load: () => import('./commands/probe.ts') },
+  probe: { describe: 'run reading discovery: which reading of each "not shown" of the spec a target takes (what --assume auto runs first)', load: () => import('./commands/probe.ts') },
   openapi: { describe: 'write the spec model as an OpenAPI 3.1 document', load: () => import('./commands/openapi.ts') },
   inventory: { describe: 'print the spec constraint inventory and the assumption registry', load: () => import('./commands/inventory.ts') },
 };

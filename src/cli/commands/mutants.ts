@@ -22,7 +22,7 @@ async function selectFaults(
   reading: readonly string[] | undefined,
   probed: boolean,
 ): Promise<{ faults: FaultDescriptor[]; skipped: string[]; readings: Readings | undefined }> {
-  const { FAULTS } = (await import('../../reference/fault-catalogue.ts'));
+  const { FAULTS } = await import('../../reference/index.ts');
   const wanted = fault?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   for (const w of wanted ?? []) if (!FAULTS.some((f) => f.name === w)) throw new UsageError(`unknown fault "${w}"; known: ${FAULTS.map((f) => f.name).join(', ')}`);
   const all = wanted?.length ? FAULTS.filter((f) => wanted.includes(f.name)) : FAULTS;

@@ -77,7 +77,7 @@ async function resolve(argv: TargetFlags, readings: Readings): Promise<Target> {
 }
 
 const probe = defineCommand({
-  describe: 'observe which reading of each "not shown" of the spec a target takes',
+  describe: 'run reading discovery: which reading of each "not shown" of the spec a target takes (what --assume auto runs first)',
   examples: [
     ['pouchproof probe --profile staging.json', 'which reading of each "not shown" the target takes'],
     ['pouchproof probe --reference --reading batch-atomicity=partial --verbose', 'the embedded reference in another reading, with every exchange'],
