@@ -6,9 +6,10 @@
  * file's default export can be told from any other object (the brand is a registered symbol, the
  * same in every copy of the package a process may hold).
  */
+import { errorMessage } from '../spec/index.ts';
 import { resolveParams, type ParamDef, type Scenario } from './scenario.ts';
 
-const BRAND: unique symbol = Symbol.for('pouchproof.scenario') as never;
+const BRAND = Symbol.for('pouchproof.scenario');
 
 /** What an author writes: a Scenario whose `unit` defaults to 'units' and `params` to none. */
 export interface ScenarioDefinition extends Omit<Scenario, 'unit' | 'params'> {
@@ -54,12 +55,12 @@ export function defineScenario(def: ScenarioDefinition): Scenario {
     // Every default must pass its own declaration, as a value given with --param would.
     resolveParams(scenario);
   } catch (e) {
-    throw new ScenarioDefinitionError(`scenario ${name}: a default breaks its own declaration: ${(e as Error).message}`);
+    throw new ScenarioDefinitionError(`scenario ${name}: a default breaks its own declaration: ${errorMessage(e)}`);
   }
   return Object.freeze(Object.defineProperty(scenario, BRAND, { value: true, enumerable: false }));
 }
 
 /** Made by defineScenario (in this copy of the package or another one). */
 export function isScenario(x: unknown): x is Scenario {
-  return typeof x === 'object' && x !== null && (x as { [BRAND]?: unknown })[BRAND] === true;
+  return typeof x === 'object' && x !== null && Reflect.get(x, BRAND) === true;
 }

@@ -4,6 +4,7 @@
  * has nothing to send right now (every artifact leased), the next part in order that has is used,
  * so a busy part never stalls the run. Its answer, checks and stats go back to the part it came from.
  */
+import { must } from '../spec/index.ts';
 import type { Rng } from './rng.ts';
 import type { CheckResult, LoadRequest, RequestSource } from './scenario.ts';
 
@@ -21,7 +22,7 @@ export function weightedPick(rng: Rng, weights: readonly number[]): () => number
   const last = weights.findLastIndex((w) => w > 0);
   return () => {
     let u = rng.float() * sum;
-    for (let i = 0; i <= last; i++) if ((u -= weights[i]!) < 0 && weights[i]! > 0) return i;
+    for (const [i, w] of weights.entries()) if (i <= last && (u -= w) < 0 && w > 0) return i;
     // Rounding may leave u a hair above zero after the last positive weight.
     return last;
   };
@@ -41,8 +42,7 @@ export function mixSources(rng: Rng, parts: readonly MixPart[]): RequestSource {
   return {
     next() {
       const first = pick();
-      for (let k = 0; k < live.length; k++) {
-        const p = live[(first + k) % live.length]!;
+      for (const p of [...live.slice(first), ...live.slice(0, first)]) {
         const r = p.source.next();
         if (r) {
           owner.set(r, p.source);
@@ -51,7 +51,7 @@ export function mixSources(rng: Rng, parts: readonly MixPart[]): RequestSource {
       }
       return undefined;
     },
-    complete: (req, res) => owner.get(req)!.complete(req, res),
+    complete: (req, res) => must(owner.get(req), 'a request completed by a mix is one the mix handed out').complete(req, res),
     async prepare() {
       for (const p of live) await p.source.prepare?.();
     },

@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { errorCode } from '../spec/index.ts';
 import { isScenario } from './define.ts';
 import { siblingModule } from './module-url.ts';
 import type { Scenario } from './scenario.ts';
@@ -26,8 +27,7 @@ export function isScenarioPath(s: string): boolean {
 
 /** True in a thread that has a TypeScript loader: this module runs as TypeScript itself (tsx), or Node strips types. */
 export function canLoadTypeScript(): boolean {
-  const features = process.features as { typescript?: unknown };
-  return import.meta.url.endsWith('.ts') || Boolean(features.typescript);
+  return import.meta.url.endsWith('.ts') || Boolean(Reflect.get(process.features, 'typescript'));
 }
 
 let registered = false;
@@ -60,16 +60,17 @@ export function scenarioFileUrl(path: string, typescript = canLoadTypeScript()):
 /** Imports a scenario module by URL and returns its default export, which defineScenario must have made. */
 export async function importScenario(url: string, shown = url): Promise<Scenario> {
   if (new URL(url).searchParams.has(SCENARIO_QUERY)) registerScenarioHooks();
-  let mod: { default?: unknown };
+  let mod: unknown;
   try {
-    mod = (await import(url)) as { default?: unknown };
+    mod = await import(url);
   } catch (e) {
     throw new Error(`scenario file ${shown} could not be imported: ${oneLine(e)}`);
   }
-  if (!isScenario(mod.default)) {
+  const exported: unknown = typeof mod === 'object' && mod !== null ? Reflect.get(mod, 'default') : undefined;
+  if (!isScenario(exported)) {
     throw new Error(`scenario file ${shown} has no scenario as its default export: write \`export default defineScenario({ … })\` with defineScenario from 'pouchproof'`);
   }
-  return mod.default;
+  return exported;
 }
 
 /** At most this much of an import error's message: a transpiler's names the place, then quotes the source at length. */
@@ -78,7 +79,7 @@ const IMPORT_ERROR_CHARS = 240;
 /** An error's message on one line, with its code when it has one: an import error's stack is no use to the user. */
 function oneLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
-  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  const code = errorCode(e);
   const flat = text.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
   const msg = flat.length > IMPORT_ERROR_CHARS ? `${flat.slice(0, IMPORT_ERROR_CHARS - 1)}…` : flat;
   return typeof code === 'string' && !msg.includes(code) ? `${code}: ${msg}` : msg;

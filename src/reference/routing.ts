@@ -69,6 +69,7 @@ export async function handleRequest(req: IncomingMessage, s: Served): Promise<Re
   const { unnamed, store, directory, fixture } = s;
   const streamed = faults.has('stream-partial-batch') && endpoint.id === 'commitOperations' ? seenBytes(req) : undefined;
   const rawBody = await readBody(req, faults).catch((e: unknown) => {
+    // admit() checked the parameters against this endpoint's nodes.
     if (streamed && !req.complete) applyCutBody(Buffer.concat(streamed), { endpoint, caller, params: params as EndpointParams<'commitOperations'>, headers: req.headers, faults, readings, unnamed, store, directory, fixture }, s);
     throw e;
   });
@@ -105,6 +106,7 @@ function applyCutBody(bytes: Buffer, ctx: Omit<RequestContext<'commitOperations'
   }
   const body = s.validator.bind(ctx.endpoint, parsed);
   if (s.validator.check(ctx.endpoint, body)) return;
+  // Checked against the commit's body schema just above.
   applyStreamedOps({ ...ctx, rawBody: new Uint8Array(), body: body as EndpointBody<'commitOperations'> });
 }
 // Stryker restore all

@@ -11,7 +11,7 @@ export function wholeOpsOf(text: string): string | undefined {
   let inString = false;
   let end = -1;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (inString) {
       if (c === '\\') i++;
       else if (c === '"') inString = false;

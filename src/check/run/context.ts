@@ -3,7 +3,7 @@
  * case is recorded for its finding and every request is counted for the run's figures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AssumptionName, AssumptionSet } from '../../spec/index.ts';
+import { isAssumptionName, type AssumptionName, type AssumptionSet } from '../../spec/index.ts';
 import { typedCall, type CallOptions, type Exchange, type TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
@@ -162,7 +162,7 @@ export const STEERING: ReadonlySet<AssumptionName> = new Set<AssumptionName>(['j
 function consulting(readings: AssumptionSet, seen: Set<AssumptionName>, steered?: Set<AssumptionName>): AssumptionSet {
   return new Proxy(readings, {
     get(target, key, receiver) {
-      if (typeof key === 'string' && key in target) (steered && STEERING.has(key as AssumptionName) ? steered : seen).add(key as AssumptionName);
+      if (typeof key === 'string' && key in target && isAssumptionName(key)) (steered && STEERING.has(key) ? steered : seen).add(key);
       return Reflect.get(target, key, receiver) as unknown;
     },
   });

@@ -76,8 +76,8 @@ export class AbortJudge {
   offer(engine: number, s: AbortSample): void {
     if (this.aborted) return;
     this.latest[engine] = s;
-    if (this.latest.some((x) => x === undefined)) return;
-    const samples = this.latest as AbortSample[];
+    const samples = this.latest.filter((x): x is AbortSample => x !== undefined);
+    if (samples.length < this.latest.length) return;
     const elapsed = Math.max(...samples.map((x) => x.elapsedMs));
     const due = this.list.filter((x) => elapsed >= (x.t.abort?.afterMs ?? 0));
     // Nothing measured yet says nothing: an empty histogram would break every `>` threshold.

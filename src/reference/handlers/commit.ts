@@ -387,7 +387,8 @@ export function applyStreamedOps(ctx: Context): void {
   const key = pouchKey(ctx.caller.accountId, ctx.params.pouchId, ctx.readings, ctx.faults);
   try {
     const verdicts = plan(ctx, key, ownedPouch(ctx, key), ctx.body);
-    if (verdicts.every((v) => v.kind === 'applied')) ctx.store.applyOps(key, ctx.caller.accountId, verdicts.map((v) => v.op as AppliedOp));
+    const applied = verdicts.flatMap((v) => (v.kind === 'applied' ? [v.op] : []));
+    if (applied.length === verdicts.length) ctx.store.applyOps(key, ctx.caller.accountId, applied);
   } catch {
     // A refusal (a foreign pouch, a conflict under reject-request): the transaction is rolled back.
   }
