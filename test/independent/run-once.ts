@@ -33,9 +33,9 @@ export function isFalseAlarm(f: Finding): boolean {
   return FALSE_ALARMS.some((x) => f.property === x.property && f.message.includes(x.case));
 }
 
-/** A finding that fails a run: what counts as catching a bug. */
+/** A finding that fails a run (exit 1): what counts as catching a bug. A crash is one: the target went down under a request. */
 export function isFailing(f: Finding): boolean {
-  return f.kind === 'violation' || f.kind === 'server-error';
+  return f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash';
 }
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
