@@ -18,6 +18,9 @@
  *
  * Bugs kept in the list whose behaviour, as written, the spec allows (a score counts them as misses,
  * and nothing should catch them):
+ * - Intro-10: as Intro-15, the digit cap's throw falls in parseBody's catch, so a 4,301-digit number
+ *   is refused with a 400, not a 500; RFC 8259 section 9 lets a parser limit a number's size. The 500
+ *   of that line is K-INT-8's (the cap met converting a bounded integer).
  * - Intro-15: the parser's throw on a lone surrogate falls in parseBody's catch, so the request is
  *   refused with a 400, not crashed; RFC 8259 section 8.2 leaves a lone surrogate to the receiver,
  *   and a refusal is one of its answers. The crash of that line is K-TEXT-4's (a model, 500).
