@@ -5,7 +5,10 @@
  * `error-response` says it means. Every finding names its ground: a violation carries its
  * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
-import type { AssumptionName, AssumptionSet, SpecClause } from '../../spec/index.ts';
+import { isRecord, type AssumptionName, type AssumptionSet, type SpecClause } from '../../spec/index.ts';
+
+/** The one test of a JSON object (src/spec/narrow.ts), re-exported for the judges' callers. */
+export { isRecord };
 import type { Exchange } from '../../target/client.ts';
 import { givenUpNote } from '../../target/throttle.ts';
 import type { TimelineData } from '../model/linearizability/index.ts';
@@ -200,10 +203,6 @@ export function dataOf(ex: Exchange): Record<string, unknown> | undefined {
   const json = ex.response?.json;
   if (!isRecord(json)) return undefined;
   return isRecord(json.data) ? json.data : undefined;
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Applied, refused, or unknown (Jepsen: a timeout or a 5xx may or may not have applied). */
