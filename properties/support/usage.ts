@@ -229,9 +229,23 @@ export function judgePlan(
       return assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the stored answers follow usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}`);
     }
   }
+  const ambiguous = ambiguousCalibration(plan, observed, calibration);
+  if (ambiguous) return ambiguous;
   return blame(
     rule,
     `request ${i + 1} of ${plan.length} (${describeRequest(plan[i]!)}) answered stored ${String(observed[i])}, ` +
       `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${judgedUnder.stored}, rows keyed by ${judgedUnder.key}${calibration ? ', as the calibration identified' : ''})`,
   );
+}
+
+/**
+ * A calibration answered by copies sent twice (the nemesis: a retry, a duplicate) may fit a reading
+ * it would not have fitted from single copies; when some reading fits every answer of the plan, the
+ * mismatch is that misidentification, not a broken law: unknown. Undefined otherwise.
+ */
+function ambiguousCalibration(plan: readonly UsageRequest[], observed: StoredAnswers, calibration: number): Outcome | undefined {
+  if (![...(observed.resent ?? [])].some((j) => j < calibration)) return undefined;
+  const fits = USAGE_READING_PAIRS.find((p) => firstMismatch(observed, predict(plan, p.key, p.stored), { plan, ...p }) < 0);
+  if (!fits) return undefined;
+  return unknownOutcome(`the calibration was answered by copies sent twice (the nemesis), and every answer of the case fits usage-row-key=${fits.key}, usage-stored-meaning=${fits.stored}: the reading the case was judged under may be the copies' misreading, not the target's`);
 }

@@ -138,12 +138,14 @@ export function endedThrottled(ex: Exchange): boolean {
 }
 
 /**
- * Whether the exchange's answer is to a copy sent again after an earlier one got no answer (under
- * the nemesis): that copy may have reached a handler and been applied, so the answer may be the
- * replay's. A request cut mid-body counts too: the client cannot tell where the cut fell.
+ * Whether the exchange's answer may be to a second copy of its request (under the nemesis): a copy
+ * sent again after an earlier one got no answer, which may have reached a handler and been applied;
+ * a request cut mid-body, where the client cannot tell where the cut fell; or a request the nemesis
+ * delivered twice (`duplicate`), whose other copy may have been applied first. The answer may then be
+ * the replay's.
  */
 export function resentAfterNoAnswer(ex: Exchange): boolean {
-  return (ex.nemesis?.attempts ?? 1) > 1;
+  return (ex.nemesis?.attempts ?? 1) > 1 || (ex.nemesis?.faults.some((f) => f.fault === 'duplicate') ?? false);
 }
 
 /** The exchange with its validated `data`, typed (present only for an accepted answer, whose envelope the endpoint's schema passed). */
