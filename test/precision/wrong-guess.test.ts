@@ -13,7 +13,7 @@ import { runProperties } from '../../src/check/run/index.ts';
 import { openTarget } from '../../src/session/index.ts';
 import { DEFAULT_ASSUMPTIONS, readingsOf, type AssumptionName, type Readings } from '../../src/spec/index.ts';
 
-const GUESSED = [...new Set<AssumptionName>([...ANSWER_READINGS, ...STEERING])];
+const GUESSED = [...new Set<AssumptionName>([...ANSWER_READINGS, ...STEERING.keys()])];
 const WRONG = GUESSED.flatMap((n) => readingsOf(n).filter((v) => v !== DEFAULT_ASSUMPTIONS[n]).map((v) => [n, v] as const));
 
 describe('a reading guessed wrong while the run knows it is a guess', () => {

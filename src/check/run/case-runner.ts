@@ -3,10 +3,10 @@
  * grounds of its outcome vetted, and what the case may vouch for. A case the time bound ended, or
  * under which the target went down, vouches for nothing and finds nothing of its own.
  */
-import { SIGNATURE_HEADER, type AssumptionName } from '../../spec/index.ts';
+import type { AssumptionName } from '../../spec/index.ts';
 import { endedThrottled, type Exchange, type TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
-import { createCaseContext, type RequestCounter } from './context.ts';
+import { createCaseContext, STEERING, type RequestCounter } from './context.ts';
 import type { Environment } from '../judge/environment.ts';
 import { vetOutcome } from '../judge/grounds.ts';
 import { unknownOutcome, type Judgement, type Outcome, type Property } from '../property.ts';
@@ -75,17 +75,10 @@ interface Consults {
   readonly exchanges: readonly Exchange[];
 }
 
-/** The target accepted a request the steering reading shaped: a device-signed request (jws-form), a commit (pouch-existence). */
+/** The target accepted a request the steering reading shaped (context.ts `STEERING` says which proves it). */
 function steeringProven(n: AssumptionName, exchanges: readonly Exchange[]): boolean {
-  const accepted = exchanges.filter((e) => e.verdict === 'accepted');
-  switch (n) {
-    case 'jws-form':
-      return accepted.some((e) => e.request.headers[SIGNATURE_HEADER] !== undefined);
-    case 'pouch-existence':
-      return accepted.some((e) => e.endpoint === 'commitOperations');
-    default:
-      return false;
-  }
+  const proves = STEERING.get(n);
+  return proves !== undefined && exchanges.some((e) => e.verdict === 'accepted' && proves(e));
 }
 
 /**

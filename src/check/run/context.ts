@@ -3,7 +3,7 @@
  * case is recorded for its finding and every request is counted for the run's figures.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isAssumptionName, type AssumptionName, type AssumptionSet } from '../../spec/index.ts';
+import { isAssumptionName, SIGNATURE_HEADER, type AssumptionName, type AssumptionSet } from '../../spec/index.ts';
 import { typedCall, type CallOptions, type Exchange, type TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
 import { missingCapability } from './capabilities.ts';
@@ -148,12 +148,15 @@ export interface RecordingContext extends CaseContext {
 }
 
 /**
- * Readings a case consults to shape a request, never to read an answer: how a device's JWS is laid
- * out, and whether a fresh pouch id takes a commit. A wrong guess at either gets every commit it
- * shaped refused, so a target that accepts one such commit has proven the guess good enough for the
- * case (case-runner.ts `steeringProven`), whatever the probe could not identify.
+ * Readings a case consults to shape a request, never to read an answer, each with the accepted
+ * exchange that proves a guess at it good enough for the case: how a device's JWS is laid out (a
+ * device-signed request accepted), and whether a fresh pouch id takes a commit (a commit accepted).
+ * A wrong guess gets every request it shaped refused (case-runner.ts `steeringProven`).
  */
-export const STEERING: ReadonlySet<AssumptionName> = new Set<AssumptionName>(['jws-form', 'pouch-existence']);
+export const STEERING: ReadonlyMap<AssumptionName, (accepted: Exchange) => boolean> = new Map<AssumptionName, (accepted: Exchange) => boolean>([
+  ['jws-form', (e) => e.request.headers[SIGNATURE_HEADER] !== undefined],
+  ['pouch-existence', (e) => e.endpoint === 'commitOperations'],
+]);
 
 /**
  * The readings as the case sees them, each read recorded: a verdict that consulted a reading the
