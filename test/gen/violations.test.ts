@@ -21,13 +21,25 @@ describe('violation generators', () => {
         fc.property(allViolations(e.id), (v) => {
           const issues = requestIssues(e.id, v);
           expect(issues.length).toBeGreaterThan(0);
-          for (const i of issues) expect({ scope: i.scope, kind: i.kind, path: i.path }).toEqual({ scope: v.label.scope, kind: v.label.kind, path: v.label.template });
+          for (const i of issues) expect({ scope: i.scope, kind: i.kind === v.label.alsoBreaks ? v.label.kind : i.kind, path: i.path }).toEqual({ scope: v.label.scope, kind: v.label.kind, path: v.label.template });
+          // The label's own kind is always among them: a second kind is never all the case breaks.
+          expect(issues.some((i) => i.kind === v.label.kind)).toBe(true);
           expect(breaksOnlyItsLabel(v)).toBe(true);
         }),
         { numRuns: 150, seed: 11 },
       );
     });
   }
+
+  it('an exact-length pattern gets the full length then a newline (what `^[0-9a-f]{32}$` with a `$` before a final newline lets through), its one clause broken twice', () => {
+    for (const id of ['reportUsage/params/sourceId#charset']) {
+      const [v] = fc.sample(violationsFor(id, 'char:trailing-newline'), { numRuns: 1, seed: 3 });
+      const value = v!.params['sourceId']!;
+      expect(value).toMatch(/^[0-9a-f]{32}\n$/);
+      expect(v!.label.alsoBreaks).toBe('maxLength');
+      expect(new Set(requestIssues('reportUsage', v!).map((i) => i.kind))).toEqual(new Set(['charset', 'maxLength']));
+    }
+  });
 
   it('one op too many in creates only: every op a create of its own new artifact on a null base, the twin the same batch without its last op', () => {
     for (const v of fc.sample(violationsFor('commitOperations/body/ops#maxItems', 'max+1:creates'), { numRuns: 5, seed: 7 })) {

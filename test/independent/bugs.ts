@@ -38,10 +38,11 @@
  *   decides it, and a run reports an assumption finding on it.
  * - 4.2-17 (operation_id deduplicated per account, not per pouch): the scope of an operation_id is
  *   not shown; it stays within the account (no other account's results are answered).
- * - 4.3-6 and 4.3-8 (counters added; each counter's maximum): both merges change every row they meet,
- *   so `stored` (rows that changed the store) counts the rows of each report, exactly as a correct
- *   server whose `stored` means rows-accepted does; with no endpoint that reads usage, no answer can
- *   tell them apart (4.3: "the exact meaning of stored: not shown"). A run says unknown.
+ * - 4.3-6, 4.3-7 and 4.3-8 (counters added; the last report wins; each counter's maximum): each merge
+ *   writes every row it meets, so `stored` (rows that changed the store) counts the rows of each
+ *   report, even one sent again, exactly as a correct server whose `stored` means rows-accepted does;
+ *   with no endpoint that reads usage, no answer can tell them apart (4.3: "the exact meaning of
+ *   stored: not shown"). A run says unknown.
  * - 2.7-2 (negative counters refused) and 5.2-26 (the digest over the body bytes as received): the
  *   readings usage-counters-negative=rejected and canonical-json=raw-bytes, which the run's probe
  *   identifies and judges under. 8-2 (a 1 MiB body cap): section 8 shows no request size limit; an
