@@ -1,14 +1,16 @@
 /**
  * The account operations' own promises: 4.1 creates a device and names it, 4.4 takes a free-form
- * `response` object and answers an object, 4.6 moves a head forward.
+ * `response` object and answers an object, 4.5 ends a revoked browser's sessions, 4.6 moves a head
+ * forward.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { assumptionMismatch, dataOf, violation } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, dataOf, describeResponse, unexpected, violation } from '../src/check/judge/judge.ts';
 import { READING_FREE, readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
-import { PASS, defineProperty, notApplicable, type Property } from '../src/check/property.ts';
+import { PASS, defineProperty, notApplicable, unknownOutcome, type CaseContext, type Property } from '../src/check/property.ts';
 import { isObject, validRequest, type JsonObject } from '../src/gen/index.ts';
-import { PATTERNS } from '../src/spec/index.ts';
-import { withData } from '../src/target/client.ts';
+import { PATTERNS, type EndpointId } from '../src/spec/index.ts';
+import { withData, type Exchange } from '../src/target/client.ts';
 import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
 
 // Judged on an accepted answer's data alone (4.1's words): no reading changes what it must hold.
@@ -16,7 +18,9 @@ const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.d
 const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice');
 const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq', READING_FREE);
 const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics');
-import { mustAccept, prepare, type Sample } from './support/requests.ts';
+// Judged on a revoke answered revoked: true and what the revoked session is then served: no reading says a session outlives its revoke.
+const ENDS_SESSIONS = specJudgement('revoke.ends-sessions', 'A browser revoked with revoked: true is served no more on its session.', 'revokeBrowser', READING_FREE);
+import { mustAccept, plainRequest, prepare, type Sample } from './support/requests.ts';
 
 // 4.1: approving a cli-auth request creates a device and answers its uuid.
 const deviceCreated = defineProperty({
@@ -114,5 +118,69 @@ const headSeq = defineProperty({
   },
 });
 
-const ACCOUNT: readonly Property[] = [deviceCreated, responseObject, headSeq];
+/** What a browser may be served on, tried in turn: the first one a revocable browser is served is sent again after its revoke. */
+const BROWSER_REQUESTS: readonly EndpointId[] = ['revokeBrowser', 'registerPasskey', 'approveDevice'];
+
+/** A plain request of `endpoint` (fresh ids) on the session of a revocable browser, or anonymously. */
+function sendOn(ctx: CaseContext, endpoint: EndpointId, member: string | 'anonymous'): Promise<Exchange> {
+  const s = prepare(ctx, endpoint, plainRequest(endpoint));
+  return ctx.call({ endpoint, params: s.params, body: s.body, as: member === 'anonymous' ? member : { revocableBrowser: member } });
+}
+
+/** A revocable browser whose session is served, and on what; a profile's may have been revoked by an earlier run. */
+async function servedSpare(ctx: CaseContext): Promise<{ readonly member: string; readonly endpoint: EndpointId } | { readonly outcome: ReturnType<typeof unexpected> }> {
+  for (const b of ctx.profile.accounts.primary.revocableBrowsers ?? []) {
+    if (b.memberId === undefined) continue;
+    for (const endpoint of BROWSER_REQUESTS) {
+      const ex = await sendOn(ctx, endpoint, b.memberId);
+      const u = unexpected(ex, `a plain ${endpoint} on the session of revocable browser ${b.memberId}`);
+      if (u) return { outcome: u };
+      if (ex.verdict === 'accepted') return { member: b.memberId, endpoint };
+    }
+  }
+  return { outcome: undefined };
+}
+
+// 4.5: "Revokes a browser member and ends its sessions."
+const endsSessions = defineProperty({
+  id: 'revoke.ends-sessions',
+  section: '4.5',
+  invariant: 'A browser the account revokes (revoked: true) is served no more on its session: a request it was served just before is refused after.',
+  assumptions: ['browser-exists', 'caller-kinds', 'opaque-crypto-fields', ...VALUE_READINGS],
+  judgements: [ENDS_SESSIONS],
+  needs: ['browser', 'revocable-browser'],
+  // Each case spends one of the profile's revocable browsers.
+  runs: 1,
+  concurrency: 1,
+  arbitrary: () => fc.constant(null),
+  async check(ctx) {
+    const spare = await servedSpare(ctx);
+    if ('outcome' in spare) {
+      return spare.outcome ?? notApplicable('no revocable browser of the profile is served on its session (revoked by an earlier run, or its headers are no session of that member): list fresh ones in accounts.primary.revocableBrowsers');
+    }
+    const { member, endpoint } = spare;
+    const s = prepare(ctx, 'revokeBrowser', plainRequest('revokeBrowser'));
+    const revoke = { params: { ...s.params, id: member }, body: s.body };
+    const ex = await ctx.call({ endpoint: 'revokeBrowser', ...revoke });
+    const acc = await mustAccept(ctx, 'revokeBrowser', ex, revoke, { what: `revoking browser ${member} of the account` });
+    if (!acc.ok) return acc;
+    if (ex.verdict !== 'accepted') return notApplicable('the revoke was refused as the run\'s readings expect: no session was ended');
+    const revoked = withData<'revokeBrowser'>(ex).data?.revoked;
+    if (revoked !== true) return unknownOutcome(`revoking browser ${member}, served on its session just before, answered revoked ${JSON.stringify(revoked)}: what that means is not shown, so whether its sessions end is not judged`);
+    const after = await sendOn(ctx, endpoint, member);
+    const u = unexpected(after, `${endpoint} on the revoked browser's session`);
+    if (u) return u;
+    if (after.verdict !== 'accepted') return PASS;
+    // Served without any credentials too (credentials-required=open): an ended session cannot be seen.
+    if ((await sendOn(ctx, endpoint, 'anonymous')).verdict === 'accepted') return notApplicable(`${endpoint} is served without credentials too: an ended session cannot be told from a live one`);
+    // A session cache may take a moment to forget: once more, a second later.
+    await sleep(1_000, undefined, { signal: ctx.signal }).catch(() => undefined);
+    const later = await sendOn(ctx, endpoint, member);
+    if (later.verdict !== 'accepted') return unexpected(later) ?? PASS;
+    return violation(ENDS_SESSIONS, `browser ${member} was revoked (answered revoked: true), yet ${endpoint} on its session was served right after and again a second later (${describeResponse(later)})`);
+  },
+  describe: () => 'revoke a browser served on its session, then send the same request on it',
+});
+
+const ACCOUNT: readonly Property[] = [deviceCreated, responseObject, endsSessions, headSeq];
 export default ACCOUNT;

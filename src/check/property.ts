@@ -20,6 +20,7 @@ export type Capability =
   | 'device' // primary account's command-line device: credentials, device id and private key
   | 'second-account' // a second account with a device (cross-account checks)
   | 'account-changes' // may change the master password (4.6): the embedded reference, or a profile that opts in
+  | 'revocable-browser' // another browser member of the primary account, with its session, that a run may revoke (accounts.primary.revocableBrowsers)
   | 'pouch' // a pouch to commit to: any fresh id, or under pouch-existence=must-exist one the profile lists (src/target/pouches.ts)
   | 'embedded-only'; // needs the embedded reference (never against a shared target)
 

@@ -115,6 +115,7 @@ const LIST = [
   f('signature-low-s-only', 'signatures', 'rejects valid high-S signatures', ['signatures.variants-accepted'], { reading: { name: 'high-s-accepted', value: 'rejected' } }),
   // Authentication and isolation.
   f('auth-ignored', 'auth', 'a request without valid credentials is served as the primary account', ['auth.credentials-required'], { reading: { name: 'credentials-required', value: 'open' } }),
+  f('revoke-keeps-sessions', 'auth', 'revoking a browser marks it revoked but never ends its session: its token keeps serving', ['revoke.ends-sessions']),
   f('cross-account-access', 'auth', 'does not check who owns a pouch: another account\'s device can commit to it', ['auth.cross-account']),
   f('separate-pouch-leak', 'auth', 'pouch ids are scoped per account for the pouch record (cross-account-isolation=separate-pouch), but artifacts and heads are looked up by pouch id alone: another account\'s update at the owner\'s head applies to the owner\'s artifact', ['auth.cross-account'], {
     requires: { 'cross-account-isolation': 'separate-pouch' },

@@ -25,6 +25,8 @@ export interface FixtureAccount {
   readonly id: string;
   readonly browser: FixtureBrowser;
   readonly device: FixtureDevice;
+  /** Other browser members with their own sessions, that a run may revoke (4.5 "ends its sessions"). */
+  readonly revocableBrowsers?: readonly FixtureBrowser[];
 }
 export interface Fixture {
   readonly primary: FixtureAccount;
@@ -42,6 +44,8 @@ export interface Fixture {
 
 /** How many ids of each list a generated fixture holds: enough for a run's properties to pick from. */
 export const LISTED_IDS = 16;
+/** Revocable browsers of a generated fixture's primary account: one a run, and sessions run against one reference more than once. */
+export const REVOCABLE_BROWSERS = 8;
 
 /** A member as the server sees it after authentication. */
 export interface Caller {
@@ -66,15 +70,18 @@ function generateAccount(): FixtureAccount {
 /** Fresh tokens and keys: nothing of one run is valid in another. */
 export function generateFixture(): Fixture {
   const ids = (): string[] => Array.from({ length: LISTED_IDS }, () => randomUUID());
-  return { primary: generateAccount(), secondary: generateAccount(), pouchIds: ids(), cliRequestIds: ids(), browserIds: ids() };
+  const revocableBrowsers = Array.from({ length: REVOCABLE_BROWSERS }, () => ({ token: token(), memberId: randomUUID() }));
+  return { primary: { ...generateAccount(), revocableBrowsers }, secondary: generateAccount(), pouchIds: ids(), cliRequestIds: ids(), browserIds: ids() };
 }
 
 const Uuid = z.string().regex(PATTERNS.uuid.regex, 'not a UUID');
 const Token = z.string().regex(/^[\x21-\x7e]{16,512}$/, 'a token is 16 to 512 visible ASCII characters');
 const Jwk = z.looseObject({ kty: z.string() });
+const BrowserSchema = z.strictObject({ token: Token, memberId: Uuid });
 const AccountSchema = z.strictObject({
   id: Uuid,
-  browser: z.strictObject({ token: Token, memberId: Uuid }),
+  browser: BrowserSchema,
+  revocableBrowsers: z.array(BrowserSchema).optional(),
   device: z.strictObject({ token: Token, memberId: Uuid, deviceId: Uuid, publicJwk: Jwk.optional(), privateJwk: Jwk.optional() }),
 });
 const FixtureSchema = z.strictObject({
@@ -96,7 +103,7 @@ export function parseFixture(json: unknown): Fixture {
   const tokens = new Set<string>();
   for (const which of ['primary', 'secondary'] as const) {
     const acc = out[which];
-    for (const t of [acc.browser.token, acc.device.token]) {
+    for (const t of [acc.browser.token, acc.device.token, ...(acc.revocableBrowsers ?? []).map((b) => b.token)]) {
       if (tokens.has(t)) throw new Error(`fixture ${which}: every member needs its own token`);
       tokens.add(t);
     }
@@ -153,6 +160,10 @@ export function directoryOf(fx: Fixture): Directory {
     keys.set(acc.device.deviceId, publicKeyFromJwk(acc.device.publicJwk));
     members.set(acc.browser.memberId, { accountId: acc.id, kind: 'browser' });
     members.set(acc.device.memberId, { accountId: acc.id, kind: 'device' });
+    for (const b of acc.revocableBrowsers ?? []) {
+      callers.set(b.token, Object.freeze({ accountId: acc.id, kind: 'browser', memberId: b.memberId }));
+      members.set(b.memberId, { accountId: acc.id, kind: 'browser' });
+    }
   }
   return {
     callerFor: (t) => callers.get(t),
@@ -166,6 +177,7 @@ export function directoryOf(fx: Fixture): Directory {
 /** One account of a profile file, as the reference writes it. */
 export interface AccountDocument {
   browser: { headers: Record<string, string>; memberId: string };
+  revocableBrowsers?: { headers: Record<string, string>; memberId: string }[];
   device?: { headers: Record<string, string>; deviceId: string; memberId: string; privateJwk: JsonWebKey & { kty: string } };
 }
 
@@ -191,6 +203,7 @@ function accountProfile(acc: FixtureAccount): AccountDocument {
   const jwk = acc.device.privateJwk;
   return {
     browser: { headers: headers(acc.browser.token), memberId: acc.browser.memberId },
+    ...(acc.revocableBrowsers?.length ? { revocableBrowsers: acc.revocableBrowsers.map((b) => ({ headers: headers(b.token), memberId: b.memberId })) } : {}),
     // parseFixture and generateDeviceKey only ever yield keys that name their kty.
     ...(jwk?.kty ? { device: { headers: headers(acc.device.token), deviceId: acc.device.deviceId, memberId: acc.device.memberId, privateJwk: { ...jwk, kty: jwk.kty } } } : {}),
   };

@@ -34,7 +34,9 @@ function authenticate(req: IncomingMessage, e: Endpoint, s: Served): Caller {
   // `auth-scheme-500`: the token is read as the header's second word after a scheme assumed to be Bearer, so any other scheme fails unhandled.
   if (s.faults.has('auth-scheme-500') && req.headers.authorization !== undefined && !m) throw new Error(`cannot read the bearer token of "${req.headers.authorization.split(' ')[0]}"`);
   const caller = m ? s.directory.callerFor(m[1]) : undefined;
-  if (caller) return caller;
+  // 4.5 "ends its sessions": a revoked browser's token serves no more (`revoke-keeps-sessions` forgets to look).
+  const revoked = caller?.kind === 'browser' && s.store.isRevoked(caller.accountId, caller.memberId) && !s.faults.has('revoke-keeps-sessions');
+  if (caller && !revoked) return caller;
   // `credentials-required=open` (the `auth-ignored` fault is that reading): served as the primary account.
   if (s.readings.is('credentials-required', 'open')) return s.directory.fallback(e.caller);
   throw new HttpError(401, 'unauthenticated', m ? 'the bearer token is not valid' : 'credentials required: send Authorization: Bearer <token>', {

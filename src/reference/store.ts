@@ -82,6 +82,7 @@ export interface Store {
 
   /** Revokes; false when the browser was revoked already. */
   revokeBrowser(accountId: string, browserId: string): boolean;
+  isRevoked(accountId: string, browserId: string): boolean;
 
   /** Raises the account's unlock head by `by` (0 leaves it) and returns it. */
   bumpUnlockHead(accountId: string, by: number): number;
@@ -253,6 +254,10 @@ export class MemoryStore implements Store {
     const fresh = !s.has(browserId);
     s.add(browserId);
     return fresh;
+  }
+
+  isRevoked(accountId: string, browserId: string): boolean {
+    return this.revoked.get(accountId)?.has(browserId) ?? false;
   }
 
   bumpUnlockHead(accountId: string, by: number): number {

@@ -28,7 +28,7 @@ export interface CallOptions {
   body?: unknown;
   rawBody?: Uint8Array | string;
   /** Default: primary account, the endpoint's `caller` kind. */
-  as?: { account?: 'primary' | 'secondary'; member: MemberKind } | 'anonymous';
+  as?: { account?: 'primary' | 'secondary'; member: MemberKind } | { revocableBrowser: string } | 'anonymous';
   /** auto: sign when a device calls a signedByDevice endpoint. */
   signature?: SignatureOption;
   /** Added or overridden (names are case-insensitive); `undefined` removes a header. */
@@ -225,6 +225,11 @@ export class TargetClient {
   identityFor(endpoint: Endpoint, as: CallOptions['as']): Identity | undefined {
     if (as === 'anonymous') return undefined;
     if (as === undefined) return this.profile.accounts.primary[endpoint.caller];
+    if ('revocableBrowser' in as) {
+      const b = this.profile.accounts.primary.revocableBrowsers?.find((x) => x.memberId === as.revocableBrowser);
+      if (!b) throw new Error(`profile ${this.profile.name} lists no revocable browser ${as.revocableBrowser}`);
+      return b;
+    }
     const name = as.account ?? 'primary';
     const account = this.profile.accounts[name];
     if (!account) throw new Error(`profile ${this.profile.name} has no ${name} account`);

@@ -40,6 +40,11 @@ export interface Identity {
 export interface Account {
   browser?: Identity;
   device?: Identity;
+  /**
+   * Other browser members of the account, each with its own session's headers, that a run may revoke
+   * (4.5 "ends its sessions" is seen through them). Revoked, one serves no later run.
+   */
+  revocableBrowsers?: readonly Identity[];
 }
 export interface Profile {
   name: string;
@@ -158,7 +163,9 @@ const DeviceFile = z.strictObject({
   memberId: UuidSchema.optional(),
   privateJwk: JwkRef,
 });
-const AccountFile = z.strictObject({ browser: BrowserFile.optional(), device: DeviceFile.optional() });
+/** A browser member a run may revoke, with its session: the member id is what 4.5 is sent. */
+const RevocableBrowserFile = z.strictObject({ headers: HeaderMap, memberId: UuidSchema });
+const AccountFile = z.strictObject({ browser: BrowserFile.optional(), device: DeviceFile.optional(), revocableBrowsers: z.array(RevocableBrowserFile).max(64).optional() });
 
 const timeoutMs = z.number().int().min(1).max(MAX_TIMEOUT_MS);
 
@@ -402,6 +409,11 @@ function resolveAccount(a: AccountIn, field: string, src: SecretSource, secrets:
       ...(d.memberId !== undefined ? { memberId: d.memberId } : {}),
       privateKey,
     });
+  }
+  if (a.revocableBrowsers?.length) {
+    out.revocableBrowsers = Object.freeze(
+      a.revocableBrowsers.map((b, i) => Object.freeze({ kind: 'browser' as const, headers: resolveHeaders(b.headers, `${field}.revocableBrowsers[${i}].headers`, src, secrets), memberId: b.memberId })),
+    );
   }
   return Object.freeze(out);
 }

@@ -25,6 +25,8 @@ export interface AccountConfig {
   readonly id: string;
   readonly browser: BrowserConfig;
   readonly device: DeviceConfig;
+  /** Other browsers of the account, with their sessions: the profile hands them over to be revoked. */
+  readonly spareBrowsers: readonly BrowserConfig[];
 }
 
 export interface ServerConfig {
@@ -40,6 +42,7 @@ function account(): AccountConfig {
   return {
     id: randomUUID(),
     browser: { token: token(), memberId: randomUUID() },
+    spareBrowsers: Array.from({ length: 2 }, () => ({ token: token(), memberId: randomUUID() })),
     device: {
       token: token(),
       deviceId: randomUUID(),
@@ -58,8 +61,10 @@ export function generateConfig(): ServerConfig {
 export function applyConfig(state: State, config: ServerConfig): State {
   for (const a of [config.accounts.primary, config.accounts.secondary]) {
     const acc: AccountState = { id: a.id, headSeq: 0 };
-    state.byToken.set(a.browser.token, { account: acc, kind: 'browser', memberId: a.browser.memberId });
-    state.browsers.set(a.browser.memberId, { account: acc, token: a.browser.token, revoked: false });
+    for (const b of [a.browser, ...a.spareBrowsers]) {
+      state.byToken.set(b.token, { account: acc, kind: 'browser', memberId: b.memberId });
+      state.browsers.set(b.memberId, { account: acc, token: b.token, revoked: false });
+    }
     state.byToken.set(a.device.token, { account: acc, kind: 'device', memberId: a.device.memberId, deviceId: a.device.deviceId });
     state.deviceKeys.set(a.device.deviceId, createPublicKey({ key: a.device.publicJwk, format: 'jwk' }));
   }
@@ -69,6 +74,7 @@ export function applyConfig(state: State, config: ServerConfig): State {
 function profileAccount(a: AccountConfig): Record<string, unknown> {
   return {
     browser: { headers: { authorization: `Bearer ${a.browser.token}` }, memberId: a.browser.memberId },
+    revocableBrowsers: a.spareBrowsers.map((b) => ({ headers: { authorization: `Bearer ${b.token}` }, memberId: b.memberId })),
     device: {
       headers: { authorization: `Bearer ${a.device.token}` },
       deviceId: a.device.deviceId,

@@ -408,6 +408,16 @@ const DEMOS: Record<FaultName, Demo> = {
     faulty: 401,
   },
   'auth-ignored': { observe: (ref) => status(call(ref, 'PUT', '/v1/account/unlock', { statements: [] }, 'anonymous')), correct: 401, faulty: 200 },
+  'revoke-keeps-sessions': {
+    observe: async (ref) => {
+      const spare = ref.fixture.primary.revocableBrowsers![0]!;
+      await call(ref, 'POST', `/v1/browsers/${spare.memberId}/revoke`, {}, BROWSER);
+      const path = `/v1/browsers/${randomUUID()}/revoke`;
+      return status(send(ref.url, { method: 'POST', path, headers: { ...JSON_HEADERS, authorization: `Bearer ${spare.token}` }, body: '{}' }));
+    },
+    correct: 401,
+    faulty: 200,
+  },
   'cross-account-access': {
     observe: async (ref) => {
       const { pouch } = await seeded(ref);

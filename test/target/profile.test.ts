@@ -86,6 +86,17 @@ describe('parseProfile: valid files', () => {
     expect(p.secrets).toContain(JSON.stringify(key.privateJwk));
   });
 
+  it('reads revocable browsers (4.5 "ends its sessions"): each a member id and its session, whose header values are secrets', () => {
+    const spare = 'spare-browser-token-0a1b2c3d';
+    const f = valid();
+    f.accounts!.primary.revocableBrowsers = [{ headers: { authorization: { env: 'SPARE_AUTH' } }, memberId: DEVICE_ID }];
+    const p = parseProfile(f, { baseDir: dir, env: { SPARE_AUTH: `Bearer ${spare}` } });
+    expect(p.accounts.primary.revocableBrowsers).toEqual([{ kind: 'browser', memberId: DEVICE_ID, headers: { authorization: `Bearer ${spare}` } }]);
+    expect(p.secrets).toContain(spare);
+    f.accounts!.primary.revocableBrowsers = [{ headers: {}, memberId: 'not-a-uuid' }];
+    expect(errorOf(f)).toMatch(/accounts\.primary\.revocableBrowsers\.0\.memberId|revocableBrowsers.*memberId/);
+  });
+
   it('keeps a path prefix and drops the trailing slash', () => {
     expect(parseProfile({ baseUrl: 'https://api.example.test/sync/' }).baseUrl).toBe('https://api.example.test/sync');
     expect(parseProfile({ baseUrl: 'https://api.example.test' }).name).toBe('api.example.test');

@@ -30,6 +30,10 @@ export function missingCapability(profile: Profile, cap: Capability, env: Capabi
       return env.embedded || profile.allowAccountChanges
         ? undefined
         : 'it changes the account\'s master password (4.6) with placeholder statements; set "allowAccountChanges": true in the profile of a dedicated test account to allow it';
+    case 'revocable-browser':
+      return primary.revocableBrowsers?.length
+        ? undefined
+        : 'the profile names no browser that a run may revoke with its session (accounts.primary.revocableBrowsers): 4.5 "ends its sessions" is seen through one';
     case 'pouch': {
       const plan = pouchPlan(profile);
       return plan.kind === 'unavailable' ? plan.reason : undefined;
