@@ -13,9 +13,11 @@ import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
 
 // Judged on an accepted answer's data alone (4.1's words): no reading changes what it must hold.
 const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId', READING_FREE);
-const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice');
+// Which ids name different pending requests is cli-request-exists's (two ids of the profile, or any two).
+const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice', { reads: ['cli-request-exists'] });
 const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq', READING_FREE);
-const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics');
+// A change with an empty statement list is one only where empty-lists lets it through.
+const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics', { reads: ['empty-lists'] });
 import { mustAccept, prepare, type Sample } from './support/requests.ts';
 
 // 4.1: approving a cli-auth request creates a device and answers its uuid.
