@@ -15,9 +15,11 @@ import { envelopeOutcome, VALUE_READINGS } from './shapes.ts';
 
 // Judged on an accepted answer's data alone (4.1's words): no reading changes what it must hold.
 const DEVICE_ID = specJudgement('approve.device-id', 'An approval answers data.device_id, a uuid.', 'approveDeviceId', READING_FREE);
-const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice');
+// Which ids name different pending requests is cli-request-exists's (two ids of the profile, or any two).
+const CREATES_DEVICE = specJudgement('approve.creates-device', 'Approving two different cli-auth requests creates two devices.', 'approveCreatesDevice', { reads: ['cli-request-exists'] });
 const HEAD_SEQ = specJudgement('unlock.head-seq-integer', 'A master-password change answers data.head_seq, an integer.', 'unlockHeadSeq', READING_FREE);
-const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics');
+// A change with an empty statement list is one only where empty-lists lets it through.
+const HEAD_MOVES = readingJudgement('unlock.head-moves', 'head_seq moves as the run reads: by one per change, or by the statements committed.', 'head-seq-semantics', { reads: ['empty-lists'] });
 // Judged on a revoke answered revoked: true and what the revoked session is then served: no reading says a session outlives its revoke.
 const ENDS_SESSIONS = specJudgement('revoke.ends-sessions', 'A browser revoked with revoked: true is served no more on its session.', 'revokeBrowser', READING_FREE);
 import { mustAccept, plainRequest, prepare, type Sample } from './support/requests.ts';

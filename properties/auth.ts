@@ -12,7 +12,7 @@ import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, ty
 import { ENDPOINTS, type EndpointId } from '../src/spec/index.ts';
 import { absent, commit, createArtifacts, extend, fates, namesId, op, pouchFor, proveNothingApplied, setup, type Pouch } from './support/commits.ts';
 
-const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required');
+const CREDENTIALS = readingJudgement('auth.credentials', 'A request without valid credentials is refused and applies nothing.', 'credentials-required', { reads: ['caller-auth', 'error-response', 'op-semantics', 'commit-results'] });
 /** §1: only members change a pouch; a device of another account is none. */
 // Judged by the owner's own next commit on its head, so what the server answers the other account
 // (cross-account-isolation: refused, or a separate pouch) does not decide it: only how the owner's
@@ -22,7 +22,7 @@ export const MEMBERS_ONLY = specJudgement('auth.members-only', 'A device of anot
 });
 /** §1 again: what a pouch holds is shown to its members; an answer to another account's commit names none of it. */
 export const NOTHING_SHOWN = specJudgement('auth.nothing-shown', 'A commit of another account\'s device, whatever its operation_id, is answered about its own ops: its results name no artifact or revision of an account\'s pouch it never sent.', 'membersHoldPouches', READING_FREE);
-const FOREIGN_ID = readingJudgement('auth.foreign-pouch-id', 'A commit to a pouch id another account holds is answered as the run reads (refused, or served from a separate pouch).', 'cross-account-isolation');
+const FOREIGN_ID = readingJudgement('auth.foreign-pouch-id', 'A commit to a pouch id another account holds is answered as the run reads (refused, or served from a separate pouch).', 'cross-account-isolation', { reads: ['op-semantics', 'commit-results'] });
 import { plainRequest, prepare } from './support/requests.ts';
 
 type Credentials = 'none' | 'wrong-token' | 'malformed-scheme' | 'other-kind';

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { resultsFor } from '../src/check/judge/commit-outcome.ts';
 import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation, type Blame } from '../src/check/judge/judge.ts';
-import { readingJudgement, specJudgement } from '../src/check/judge/judgements.ts';
+import { readingJudgement, specJudgement, type ReadsDeclaration } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
@@ -23,22 +23,37 @@ const arbLaterType = fc.constantFrom(...LATER_TYPES);
 
 // ---- judgements ---------------------------------------------------------------------------------
 
+/**
+ * What the heads of a pouch are after a commit, as the harness tracks them: which ops an answer
+ * applied (results matched to ops; a multi-op 4xx under per-op atomicity), whether a batch builds on
+ * its own revisions, which revision ids are taken, what a re-sent operation_id did, and the rule that
+ * decides a fit. A head tracked under another reading of these is a head that was never there.
+ */
+export const HEADS_READS: ReadsDeclaration = {
+  reads: ['op-semantics', 'commit-results', 'batch-atomicity', 'batch-chaining', 'revision-id-unique', 'operation-id-idempotency'],
+};
+
 /** Optimistic concurrency: an op built on anything but the head does not apply (a create's null base included). */
 export const STALE_NOT_APPLIED = specJudgement(
   'commits.stale-op-not-applied',
   'An op whose base_revision_id is not its artifact\'s head (a create\'s null base on an existing artifact included) does not apply, and the head stays.',
   'commitOperations',
+  // How a refusal looks (conflict-behaviour, conflict-status, error-response) is not read: every form of it counts as not applied.
+  HEADS_READS,
 );
-const REVISION_UNIQUE = readingJudgement('commits.revision-id-unique', 'A revision id already used (in the artifact, or the pouch) is refused.', 'revision-id-unique');
-const CHAINS = readingJudgement('commits.batch-chains', 'An op may build on the revision an earlier op of the same batch created.', 'batch-chaining');
-const RESULTS_PER_OP = readingJudgement('commits.results-per-op', 'An applied commit answers one result per op, naming it.', 'commit-results');
-const SEQ = readingJudgement('commits.seq-rises', 'seq strictly increases over the applied ops of a pouch; high_water covers every seq of its batch.', 'seq-semantics');
-const ATOMIC = readingJudgement('commits.atomic', 'A batch with a conflicting op applies nothing.', 'batch-atomicity');
-const REPLAY = readingJudgement('commits.replay-safe', 'A replayed operation_id answers the first result or is refused, and applies nothing new.', 'operation-id-idempotency');
-const CONFLICT_FORM = readingJudgement('commits.conflict-form', 'A conflict is refused in the form the run reads (a 4xx, or a per-op status).', 'conflict-behaviour');
+// Each reading judgement reads its own reading (readingJudgement adds it) and those that say which ops applied.
+const REVISION_UNIQUE = readingJudgement('commits.revision-id-unique', 'A revision id already used (in the artifact, or the pouch) is refused.', 'revision-id-unique', { reads: ['commit-results', 'batch-atomicity'] });
+const CHAINS = readingJudgement('commits.batch-chains', 'An op may build on the revision an earlier op of the same batch created.', 'batch-chaining', { reads: ['commit-results', 'batch-atomicity'] });
+// A per-op status is a result too: conflict-behaviour says whether a result other than applied is one.
+const RESULTS_PER_OP = readingJudgement('commits.results-per-op', 'An applied commit answers one result per op, naming it.', 'commit-results', { reads: ['conflict-behaviour'] });
+const SEQ = readingJudgement('commits.seq-rises', 'seq strictly increases over the applied ops of a pouch; high_water covers every seq of its batch.', 'seq-semantics', { reads: ['commit-results', 'batch-atomicity'] });
+const ATOMIC = readingJudgement('commits.atomic', 'A batch with a conflicting op applies nothing.', 'batch-atomicity', { reads: ['commit-results', 'conflict-behaviour', 'op-semantics'] });
+const REPLAY = readingJudgement('commits.replay-safe', 'A replayed operation_id answers the first result or is refused, and applies nothing new.', 'operation-id-idempotency', { reads: ['commit-results', 'batch-atomicity'] });
+// The form of a refusal: its status (conflict-status, error-response) and, for a batch, which ops it names.
+const CONFLICT_FORM = readingJudgement('commits.conflict-form', 'A conflict is refused in the form the run reads (a 4xx, or a per-op status).', 'conflict-behaviour', { reads: ['conflict-status', 'error-response', 'batch-atomicity'] });
 
 /** op-semantics=base-only: a create starts an artifact from nothing, so it names no base (the spec shows no state rules). */
-const CREATE_NULL_BASE = readingJudgement('commits.create-null-base', 'A create of a new artifact with a non-null base_revision_id does not apply.', 'op-semantics');
+const CREATE_NULL_BASE = readingJudgement('commits.create-null-base', 'A create of a new artifact with a non-null base_revision_id does not apply.', 'op-semantics', { reads: ['commit-results'] });
 
 const onMoved = { judgement: STALE_NOT_APPLIED } as const;
 

@@ -22,7 +22,7 @@ import { commit, createArtifacts, extend, fates, op, pouchFor, type Artifact, ty
 import { Aliases, HistoryLog, round, type CommitOp } from './support/histories.ts';
 
 /** That a lone writer on the head wins is what the harness builds on (op-semantics); that two win is a stale op applied. */
-const SOME_WINNER = readingJudgement('races.some-winner', 'Of N racing commits on the head, one applies when every outcome is known.', 'op-semantics');
+const SOME_WINNER = readingJudgement('races.some-winner', 'Of N racing commits on the head, one applies when every outcome is known.', 'op-semantics', { reads: ['commit-results', 'conflict-behaviour'] });
 
 /** How long to wait for every request to be held before releasing anyway (the burst is then smaller). */
 const HOLD_WAIT_MS = 3_000;
@@ -122,6 +122,8 @@ const LINEARIZABLE = specJudgement(
   'races.linearizable',
   'Each artifact\'s history of concurrent commits is linearizable as a compare-and-set register on its head revision: every applied op found its base at the head at a moment between its send and its answer, and set the head to its revision (refused ops taken as having had no effect, ops of unknown outcome as having applied there or not at all).',
   'commitOperations',
+  // Two-artifact batches: which ops a refused batch applied is batch-atomicity's; the register's rule is op-semantics'.
+  { reads: ['op-semantics', 'commit-results', 'batch-atomicity'] },
 );
 
 type Later = 'update' | 'rename' | 'delete';

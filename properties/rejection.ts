@@ -18,10 +18,15 @@ import { judgeRelation, keepAnswer, probeTail, zeroed, type UsageRelation } from
 import { rowKey, type StoredAnswers, type UsageRow } from '../src/check/model/usage-model.ts';
 
 /** Each stated constraint is enforced: breaking it is refused, and the refused request has no effect. */
-const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.');
+// A violation case labelled with a reading blames that reading; the rest are refused under every one.
+// Read: what counts as a refusal (error-response, a per-op refusal), and what proves an effect: a
+// commit's later create (op-semantics, commit-results), a report's stored answer (the usage model's two).
+const ENFORCED = constraintJudgement('rejection.constraint-enforced', 'A request breaking exactly one stated constraint is refused (a 4xx, never a 5xx) and has no effect.', {
+  reads: ['error-response', 'conflict-behaviour', 'op-semantics', 'commit-results', 'usage-row-key', 'usage-stored-meaning'],
+});
 /** The same, judged as a relation between the target's own answers: it reads no reading. */
 const NO_EFFECT_RELATION = constraintJudgement('rejection.no-effect-relation', 'A usage report refused for breaking one stated constraint leaves its source answering later reports as a fresh source does, whatever stored counts.', READING_FREE);
-const ATOMIC = readingJudgement('rejection.conflict-no-effect', 'A batch refused for a conflict applies none of its ops.', 'batch-atomicity');
+const ATOMIC = readingJudgement('rejection.conflict-no-effect', 'A batch refused for a conflict applies none of its ops.', 'batch-atomicity', { reads: ['conflict-behaviour', 'op-semantics', 'commit-results'] });
 
 const CONSTRAINT_BY_ID = new Map(REQUEST_CONSTRAINTS.map((c) => [c.id, c]));
 

@@ -60,7 +60,9 @@ export const BAD: readonly Bad[] = [
 ];
 
 /** The intro: "All bodies are JSON": a body that is no JSON is not a request of any endpoint. */
-const JSON_ONLY = specJudgement('robustness.json-only', 'A body that is not JSON (or not the JSON the endpoint takes) is refused with a 4xx.', 'jsonBodies');
+// A bad body some reading serves (another content type, a duplicate key) blames that reading; the rest
+// are refused under every one: only what counts as a refusal, and the size a body may be refused at, are read.
+const JSON_ONLY = specJudgement('robustness.json-only', 'A body that is not JSON (or not the JSON the endpoint takes) is refused with a 4xx.', 'jsonBodies', { reads: ['error-response', 'body-size-limit'] });
 
 /** Where the 4xx rests on a reading rather than on RFC 8259 or the schema. */
 const READING: Partial<Record<Bad, AssumptionName>> = {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expectRejected } from '../src/check/judge/judge.ts';
-import { constraintJudgement, specJudgement } from '../src/check/judge/judgements.ts';
+import { constraintJudgement, REFUSAL_READS, specJudgement } from '../src/check/judge/judgements.ts';
 import { defineProperty, notApplicable, type Property } from '../src/check/property.ts';
 import { arbitraryOf, isObject, type Json, type JsonObject } from '../src/gen/index.ts';
 import { CHARSETS, KeyEnvelope, LIMITS, REQUEST_CONSTRAINTS, Statement, must, type Constraint, type EndpointId, type LimitName } from '../src/spec/index.ts';
@@ -13,9 +13,11 @@ import { VALUE_READINGS } from './shapes.ts';
 import { mustAccept, prepare } from './support/requests.ts';
 
 /** 2.4: outside the roster the fields are plain strings. */
-const PLAIN_OUTSIDE = specJudgement('roster.plain-outside', 'Outside the revoke roster, statements and key envelopes over a roster-only limit are accepted.', 'rosterOnlyLimits');
+// A refusal of a request the spec's words allow: whatever a refused valid request may rest on.
+const PLAIN_OUTSIDE = specJudgement('roster.plain-outside', 'Outside the revoke roster, statements and key envelopes over a roster-only limit are accepted.', 'rosterOnlyLimits', REFUSAL_READS);
 /** 2.3, 2.4, 2.8: inside the roster the limits hold. */
-const ROSTER_LIMITS = constraintJudgement('roster.limits-inside', 'Inside the revoke roster, a statement or key envelope over a roster limit is refused.');
+// The breach is ASCII or a number, over its limit in every unit; only what counts as a refusal is read.
+const ROSTER_LIMITS = constraintJudgement('roster.limits-inside', 'Inside the revoke roster, a statement or key envelope over a roster limit is refused.', { reads: ['error-response'] });
 
 /** The roster constraint a breach of `field` breaks (its clause is what a lax roster violates). */
 function rosterConstraint(field: Field, breach: Breach): Constraint | undefined {

@@ -19,7 +19,7 @@ import { readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/check/property.ts';
 import { LIMITS, OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { STALE_NOT_APPLIED } from './commits.ts';
+import { HEADS_READS, STALE_NOT_APPLIED } from './commits.ts';
 import { commit, fates, op, pouchFor, type Op, type Pouch } from './support/commits.ts';
 
 type LaterType = Exclude<OpType, 'create'>;
@@ -33,15 +33,16 @@ const ARTIFACT_CHOICES = 4;
 const MAX_STEPS = 16;
 const POUCH_LABELS = ['A', 'B'] as const;
 
-// The readings the model judges by (their findings are assumptions, listed for `pouchproof list --grounds`).
+// The readings the model judges by (their findings are assumptions, listed for `pouchproof list --grounds`):
+// each reads its own and every reading the model's heads are built under (commits.ts HEADS_READS).
 const READINGS = [
-  readingJudgement('commits.sequence-seq-rises', 'seq strictly increases over the applied ops of a pouch along a sequence of commits; high_water covers every seq of its batch.', 'seq-semantics'),
-  readingJudgement('commits.sequence-chains', 'An op building on an earlier op of its batch applies under chained batches, and is refused under pre-batch heads.', 'batch-chaining'),
-  readingJudgement('commits.sequence-atomic', 'A batch with a refused op applies nothing (atomic), or all its other fitting ops (per-op).', 'batch-atomicity'),
-  readingJudgement('commits.sequence-base-only', 'An op on its artifact\'s head applies whatever the ops before it did (a delete included): nothing but the base is checked.', 'op-semantics'),
-  readingJudgement('commits.sequence-replay', 'A replayed operation_id answers the first results, is refused, or is evaluated again, as the run reads it.', 'operation-id-idempotency'),
-  readingJudgement('commits.sequence-revision-unique', 'A revision id already used (in the pouch, or the artifact) is refused.', 'revision-id-unique'),
-  readingJudgement('commits.sequence-results', 'An answer names each op\'s result by its ids.', 'commit-results'),
+  readingJudgement('commits.sequence-seq-rises', 'seq strictly increases over the applied ops of a pouch along a sequence of commits; high_water covers every seq of its batch.', 'seq-semantics', HEADS_READS),
+  readingJudgement('commits.sequence-chains', 'An op building on an earlier op of its batch applies under chained batches, and is refused under pre-batch heads.', 'batch-chaining', HEADS_READS),
+  readingJudgement('commits.sequence-atomic', 'A batch with a refused op applies nothing (atomic), or all its other fitting ops (per-op).', 'batch-atomicity', HEADS_READS),
+  readingJudgement('commits.sequence-base-only', 'An op on its artifact\'s head applies whatever the ops before it did (a delete included): nothing but the base is checked.', 'op-semantics', HEADS_READS),
+  readingJudgement('commits.sequence-replay', 'A replayed operation_id answers the first results, is refused, or is evaluated again, as the run reads it.', 'operation-id-idempotency', HEADS_READS),
+  readingJudgement('commits.sequence-revision-unique', 'A revision id already used (in the pouch, or the artifact) is refused.', 'revision-id-unique', HEADS_READS),
+  readingJudgement('commits.sequence-results', 'An answer names each op\'s result by its ids.', 'commit-results', HEADS_READS),
 ];
 
 /** The world a sequence runs in: the pouches (fresh, or the profile's) and the model of each. */

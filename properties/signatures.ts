@@ -7,19 +7,24 @@ import { createPublicKey, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GROUNDS, SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack, signServiceSignature } from '../src/crypto/index.ts';
 import { blame, unexpected, type Blame } from '../src/check/judge/judge.ts';
-import { specJudgement } from '../src/check/judge/judgements.ts';
+import { specJudgement, type ReadsDeclaration } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
 import { assumptionOf, CHARSETS, LIMITS, PATTERNS, must } from '../src/spec/index.ts';
 import { commit, fates, op, pouchFor, proveNothingApplied, setup, type Op, type Pouch } from './support/commits.ts';
 
+// Whether a one-op commit applied (its result, matched to the op) and whether a later create of its
+// artifact proves it did: no signing reading decides either, since every one refuses an unsigned or
+// forged device commit; an attack that some reading lets through blames that reading, not these.
+const APPLIED_READS: ReadsDeclaration = { reads: ['op-semantics', 'commit-results'] };
 /** §5: a device's commit without the header is not taken. */
-const HEADER_REQUIRED = specJudgement('signatures.header-required', 'A command-line device\'s commit without Service-Signature is refused and applies nothing.', 'signatureRequired');
+const HEADER_REQUIRED = specJudgement('signatures.header-required', 'A command-line device\'s commit without Service-Signature is refused and applies nothing.', 'signatureRequired', APPLIED_READS);
 /** §5: the header is an ES256 JWS over the body's digest; anything else does not verify, and a correct one does. */
 const SIGNATURE_FORM = specJudgement(
   'signatures.form',
   'A Service-Signature that is not a valid ES256 JWS by the caller\'s key over the body\'s BLAKE3 digest is refused and applies nothing; one that is (in any form the spec leaves free) is accepted when the plainly signed commit is.',
   'signatureForm',
+  APPLIED_READS,
 );
 
 /**

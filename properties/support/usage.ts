@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { assumptionMismatch, blame, type Blame } from '../../src/check/judge/judge.ts';
-import { specJudgement, type SpecJudgement } from '../../src/check/judge/judgements.ts';
+import { specJudgement, type ReadsDeclaration, type SpecJudgement } from '../../src/check/judge/judgements.ts';
 import { plainDay } from '../../src/check/model/plain.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { CHARSETS, USAGE_COUNTERS } from '../../src/spec/index.ts';
@@ -27,10 +27,14 @@ import {
 } from '../../src/check/model/usage-model.ts';
 import { judgeRelation, reportRows, type UsageRelation } from './usage-relations.ts';
 
+// Judged by the model under the readings the calibration identifies: what a row is and what stored
+// counts decide the expected answers; the rows sent are valid under every other reading (a refusal is
+// the shared judgements' business).
+const MODEL_READS: ReadsDeclaration = { reads: ['usage-row-key', 'usage-stored-meaning'] };
 /** 4.3 rule 1. */
-export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded');
+export const NEVER_ADDED = specJudgement('usage.never-added', 'Rows are never added up: each keeps the larger of its stored and reported total (observed through stored, under every reading of it).', 'usageNeverAdded', MODEL_READS);
 /** 4.3 rule 2. */
-export const IDEMPOTENT = specJudgement('usage.idempotent', 'Sending the same logs again changes nothing (observed through stored, under every reading of it).', 'usageIdempotent');
+export const IDEMPOTENT = specJudgement('usage.idempotent', 'Sending the same logs again changes nothing (observed through stored, under every reading of it).', 'usageIdempotent', MODEL_READS);
 
 // Small pools so that keys collide within a case: collisions are where merges happen.
 const DAYS = ['2024-02-29', '2025-12-31', '2026-01-01'];

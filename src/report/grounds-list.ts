@@ -16,8 +16,8 @@ export interface GroundRow {
   readonly ground: string;
   /** The properties that can return it (`*` for the shared ones). */
   readonly properties: readonly string[];
-  /** The registry questions its verdict reads (`[]`: none, it holds under every reading); absent where undeclared (whatever its case consulted). */
-  readonly reads?: readonly string[];
+  /** The registry questions its verdict reads (`[]`: none, it holds under every reading); every judgement declares them. */
+  readonly reads: readonly string[];
 }
 
 function groundText(j: Judgement): string {
@@ -52,7 +52,7 @@ export function groundRows(props: readonly Property[]): GroundRow[] {
     finding: j.ground.kind === 'reading' ? 'assumption' : j.ground.kind === 'performance' ? 'performance' : 'violation',
     ground: groundText(j),
     properties: ps,
-    ...(j.reads ? { reads: [...j.reads] } : {}),
+    reads: [...j.reads],
   }));
 }
 
@@ -72,9 +72,9 @@ export function groundLines(rows: readonly GroundRow[]): string[] {
 }
 
 /** The readings a verdict reads, in words: a list longer than half the registry is said by what it leaves out. */
-function readsLine(reads: readonly string[] | undefined): string {
-  if (reads === undefined) return 'whatever readings its case consults';
+function readsLine(reads: readonly string[]): string {
   if (reads.length === 0) return 'no reading (judged whatever the probe identified)';
+  // In registry order, so two judgements' lists read alike whatever order they were declared in.
   const left = ASSUMPTIONS.map((a) => a.name).filter((n) => !reads.includes(n));
-  return reads.length > left.length ? `every reading but ${left.join(', ')}` : reads.join(', ');
+  return reads.length > left.length ? `every reading but ${left.join(', ')}` : ASSUMPTIONS.map((a) => a.name).filter((n) => reads.includes(n)).join(', ');
 }

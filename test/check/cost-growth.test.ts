@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { CONFIRM_ALLOWANCE, COST_ROUNDS, RECHECK_ROUNDS, VERDICT_MIN_EXCESS_MS, judgeCost, probeCost, sizesUpTo, type CostDimension, type SendSized } from '../../src/check/model/cost-growth.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
-import { performanceJudgement, specJudgement } from '../../src/check/judge/judgements.ts';
+import { performanceJudgement, READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { cleanRunProblems } from '../../src/check/clean-run.ts';
 import { detectsFault } from '../../src/mutants/mutants.ts';
 import { defineProperty, type Outcome } from '../../src/check/property.ts';
@@ -246,7 +246,7 @@ describe('probeCost', () => {
 });
 
 const COST = performanceJudgement('test.cost', 'cost grows at most linearly', 'a rule of thumb for the tests, long enough to read as a basis');
-const SPEC = specJudgement('test.spec', 'served', 'commitOperations');
+const SPEC = specJudgement('test.spec', 'served', 'commitOperations', READING_FREE);
 const perf = (judgement: string): Outcome => ({ ok: false, kind: 'performance', judgement, message: 'exponent 2' });
 
 describe('grounding and counting performance findings', () => {

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
 import { UngroundedFinding, vetOutcome } from '../../src/check/judge/grounds.ts';
-import { SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
+import { COMMON_JUDGEMENTS, READING_FREE, SERVES, specJudgement, type Judgement } from '../../src/check/judge/judgements.ts';
+import { groundLines, groundRows } from '../../src/report/grounds-list.ts';
 import { ASSUMPTION_BY_NAME, CLAUSES, normaliseSpecText } from '../../src/spec/index.ts';
 import { SPEC_PATH } from '../repo-paths.ts';
 
@@ -66,6 +67,25 @@ describe('grounds', () => {
     expect(n).toBeGreaterThan(ALL_PROPERTIES.length);
   });
 
+  // Issue 29: unknown is scoped to the judgement, so each one says which registry questions its verdict
+  // reads; a judgement without the list would fall back to whatever its case consulted.
+  it('every judgement declares the readings it reads: registry names, its own reading among them', () => {
+    const all: Judgement[] = [...COMMON_JUDGEMENTS, ...ALL_PROPERTIES.flatMap((p) => p.judgements)];
+    const undeclared = all.filter((j) => !Array.isArray(j.reads)).map((j) => j.id);
+    expect(undeclared, 'judgements without `reads`').toEqual([]);
+    for (const j of all) {
+      for (const n of j.reads) expect(ASSUMPTION_BY_NAME.has(n), `${j.id} reads ${n}`).toBe(true);
+      expect(new Set(j.reads).size, `${j.id}: reads repeats a name`).toBe(j.reads.length);
+      if (j.ground.kind === 'reading') expect(j.reads, `${j.id} must read its own reading`).toContain(j.ground.assumption);
+    }
+    const lines = groundLines(groundRows(ALL_PROPERTIES));
+    const readsLines = lines.filter((l) => l.trimStart().startsWith('reads: '));
+    expect(readsLines.length).toBe(groundRows(ALL_PROPERTIES).length);
+    expect(readsLines.filter((l) => !/^ {4}reads: (no reading|every reading but |[a-z0-9-]+(, [a-z0-9-]+)*$)/.test(l))).toEqual([]);
+    // A list longer than half the registry is said by what it leaves out.
+    expect(lines.join('\n')).toContain(`reads: every reading but ${['batch-atomicity', 'commit-results', 'seq-semantics', 'usage-stored-meaning', 'head-seq-semantics'].join(', ')}`);
+  });
+
   it('judgements with one id have one ground across properties', () => {
     const seen = new Map<string, string>();
     for (const p of ALL_PROPERTIES) {
@@ -79,7 +99,7 @@ describe('grounds', () => {
 
   it('the runner refuses a violation from an unlisted judgement, one citing another clause, and an undeclared reading', () => {
     const p = ALL_PROPERTIES.find((x) => x.id === 'usage.idempotent')!;
-    const stray = specJudgement('stray.rule', 'not listed', 'usageReports');
+    const stray = specJudgement('stray.rule', 'not listed', 'usageReports', READING_FREE);
     expect(() => vetOutcome(p, { ok: false, kind: 'violation', message: 'm', judgement: stray.id, clause: stray.ground.clause })).toThrow(UngroundedFinding);
     expect(() => vetOutcome(p, { ok: false, kind: 'violation', message: 'm', judgement: SERVES.reportUsage.id, clause: CLAUSES.membersHoldPouches })).toThrow(UngroundedFinding);
     expect(() => vetOutcome(p, { ok: false, kind: 'assumption', message: 'm', assumption: 'kid-binding' })).toThrow(UngroundedFinding);

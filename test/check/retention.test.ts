@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccepted, violation } from '../../src/check/judge/judge.ts';
-import { specJudgement } from '../../src/check/judge/judgements.ts';
+import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { defineProperty, unknownOutcome, PASS, type Property } from '../../src/check/property.ts';
 import type { CaseRun } from '../../src/check/run/case-runner.ts';
 import { runProperties } from '../../src/check/run/index.ts';
@@ -21,7 +21,7 @@ afterAll(async () => {
   await srv.close();
 });
 
-const j = specJudgement('synthetic.retention', 'a rule', 'envelopeFields');
+const j = specJudgement('synthetic.retention', 'a rule', 'envelopeFields', READING_FREE);
 const failing = violation(j, 'broken');
 
 /** A case at `index` with `sent` stand-in exchanges (only their count and identity matter here). */

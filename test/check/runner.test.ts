@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionMismatch, expectAccepted, expectRejected, Notes, violation } from '../../src/check/judge/judge.ts';
-import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
+import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
@@ -303,10 +303,10 @@ describe('runProperties', () => {
 
 describe('unknown scoped to the judgement (Judgement.reads)', () => {
   // A case that consults batch-atomicity on its way, then finds a violation of a judgement.
-  const finding = (reads: readonly AssumptionName[] | undefined) => {
-    const j = specJudgement('synthetic.broken', 'a rule', 'envelopeFields', reads ? { reads } : {});
+  const finding = (reads: readonly AssumptionName[]) => {
+    const j = specJudgement('synthetic.broken', 'a rule', 'envelopeFields', { reads });
     return defineProperty<number>({
-      id: `synthetic.reads-${reads ? reads.join('-') || 'none' : 'undeclared'}`,
+      id: `synthetic.reads-${reads.join('-') || 'none'}`,
       section: '2.1',
       invariant: 'a rule',
       assumptions: ['batch-atomicity'],
@@ -322,8 +322,8 @@ describe('unknown scoped to the judgement (Judgement.reads)', () => {
   const unknownReadings = new Map<AssumptionName, string>([['batch-atomicity', 'the probe saw a 5xx']]);
   const kindsOf = async (p: Property) => (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 2, unknownReadings })).results[0]!.findings.map((f) => f.kind);
 
-  it('undeclared: the consulted reading the probe left unidentified makes the violation unknown', async () => {
-    expect(await kindsOf(finding(undefined) as Property)).toEqual(['unknown']);
+  it('declared to read others only: the consulted reading it does not name leaves the violation standing', async () => {
+    expect(await kindsOf(finding(['usage-row-key']) as Property)).toEqual(['violation']);
   });
 
   it('declared reading-free: the violation stands whatever the probe left unidentified', async () => {
@@ -371,7 +371,7 @@ describe('unknown scoped to the judgement (Judgement.reads)', () => {
 
 describe('every distinct failure reported (issue 29 item 4)', () => {
   // Cases fail by n mod 3: part "one" at 1, part "two" at 2; each shrinks to its own smallest case.
-  const j = specJudgement('synthetic.mod3', 'a rule', 'envelopeFields');
+  const j = specJudgement('synthetic.mod3', 'a rule', 'envelopeFields', READING_FREE);
   const mod3 = (parts: boolean) =>
     defineProperty<number>({
       id: `synthetic.mod3-${parts ? 'parts' : 'one'}`,

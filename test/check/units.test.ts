@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { all, check, dataOf, expectAccepted, expectRejected, violation } from '../../src/check/judge/judge.ts';
-import { specJudgement } from '../../src/check/judge/judgements.ts';
+import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { PASS } from '../../src/check/property.ts';
 
-const RULE = specJudgement('test.rule', 'a test rule', 'usageReports');
+const RULE = specJudgement('test.rule', 'a test rule', 'usageReports', READING_FREE);
 const b = { blame: { judgement: RULE } } as const;
 import { decodeReplayToken, encodeReplayToken, ReplayTokenError } from '../../src/check/run/replay-token.ts';
 import { toolVersion } from '../../src/check/run/tool-version.ts';

@@ -36,12 +36,18 @@ export interface Judgement {
   readonly rule: string;
   readonly ground: JudgementGround;
   /**
-   * The registry questions the verdict reads, declared as data. Absent: whatever the case consulted
-   * may decide it, so an unidentified reading the case read makes its verdict unknown. Declared: only
-   * an unidentified reading named here does; `[]` marks a judgement that holds under every reading
-   * (a success answer's schema, a relation between the target's own answers).
+   * The registry questions the verdict reads, declared as data (every judgement declares them): an
+   * unidentified reading makes a violation unknown only when it is named here and the case consulted
+   * it (case-runner.ts `restingOnUnknown`); `[]` marks a judgement that holds under every reading (a
+   * success answer's schema, a relation between the target's own answers). Too narrow a list lets a
+   * wrong guess stand as a violation (test/precision/wrong-guess.test.ts serves each reading left out).
    */
-  readonly reads?: readonly AssumptionName[];
+  readonly reads: readonly AssumptionName[];
+}
+
+/** What a judgement's constructor takes besides its rule: the readings its verdict reads (mandatory). */
+export interface ReadsDeclaration {
+  readonly reads: readonly AssumptionName[];
 }
 
 
@@ -50,27 +56,31 @@ export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spe
 /** A judgement resting on the clause of whichever constraint it judges. */
 export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
 
-export function specJudgement(id: string, rule: string, clause: ClauseName, o: { readonly reads?: readonly AssumptionName[] } = {}): SpecJudgement {
-  return Object.freeze({ id, rule, ground: specGround(clause), ...(o.reads ? { reads: Object.freeze([...o.reads]) } : {}) }) as SpecJudgement;
+export function specJudgement(id: string, rule: string, clause: ClauseName, o: ReadsDeclaration): SpecJudgement {
+  return Object.freeze({ id, rule, ground: specGround(clause), reads: Object.freeze([...o.reads]) }) as SpecJudgement;
 }
 
 /** Reads no reading: its verdict stands whatever the probe left unidentified. */
 export const READING_FREE = Object.freeze({ reads: Object.freeze([] as AssumptionName[]) });
 
-export function constraintJudgement(id: string, rule: string, o: { readonly reads?: readonly AssumptionName[] } = {}): ConstraintJudgement {
-  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }), ...(o.reads ? { reads: Object.freeze([...o.reads]) } : {}) });
+export function constraintJudgement(id: string, rule: string, o: ReadsDeclaration): ConstraintJudgement {
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'constraint' as const }), reads: Object.freeze([...o.reads]) });
 }
 
-/** A judgement resting on a registry reading: what it finds is an `assumption` finding. */
-export function readingJudgement(id: string, rule: string, assumption: AssumptionName): Judgement {
-  return Object.freeze({ id, rule, ground: readingGround(assumption) });
+/**
+ * A judgement resting on a registry reading: what it finds is an `assumption` finding. It reads its
+ * own reading, and `o.reads` names the others that decide how the answers it judges are read.
+ */
+export function readingJudgement(id: string, rule: string, assumption: AssumptionName, o: ReadsDeclaration): Judgement {
+  return Object.freeze({ id, rule, ground: readingGround(assumption), reads: Object.freeze([...new Set([assumption, ...o.reads])]) });
 }
 
 /** A judgement on cost, grounded on no clause: what it finds is a `performance` finding (reported apart). */
 export type PerformanceJudgement = Judgement & { readonly ground: PerformanceGround };
 
+// Reads no reading: the runner never turns a performance finding into an unknown (case-runner.ts), so none is declared.
 export function performanceJudgement(id: string, rule: string, basis: string): PerformanceJudgement {
-  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }) });
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }), reads: Object.freeze([] as AssumptionName[]) });
 }
 
 // A success's form is the spec's words alone (2.1, section 4's data, section 7's ok true): no reading changes it.
@@ -94,7 +104,7 @@ const ENDPOINT_CLAUSE: { readonly [E in EndpointId]: ClauseName } = {
 export const ANSWER_READINGS: readonly AssumptionName[] = Object.freeze(['batch-atomicity', 'commit-results', 'seq-semantics', 'usage-stored-meaning', 'head-seq-semantics']);
 
 /** What a refusal of a valid request may rest on: every reading but those that read answers only. */
-const REFUSAL_READS = { reads: ASSUMPTIONS.map((a) => a.name).filter((n) => !ANSWER_READINGS.includes(n)) };
+export const REFUSAL_READS: ReadsDeclaration = { reads: ASSUMPTIONS.map((a) => a.name).filter((n) => !ANSWER_READINGS.includes(n)) };
 
 export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.freeze(
   Object.fromEntries(
