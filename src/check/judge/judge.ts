@@ -24,7 +24,7 @@ export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, 
   return { ok: false, kind: 'violation', message, judgement: j.id, clause };
 }
 
-export function assumptionMismatch(assumption: AssumptionName, message: string): Outcome {
+export function assumptionMismatch(assumption: AssumptionName, message: string): Extract<Outcome, { readonly kind: 'assumption' }> {
   return { ok: false, kind: 'assumption', assumption, message };
 }
 
