@@ -140,14 +140,14 @@ export interface ExpectOptions {
   readonly blame: Blame;
 }
 
-/**
- * The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. A refusal blames
- * `o.blame`, by default what the endpoint is for (prefer `judgeServed`, which sends controls first).
- */
 /** The answer of an exchange `unexpected` let through. */
 const answerOf = (ex: Exchange): Answer => must(ex.response, 'unexpected() gives an outcome to every exchange without a response');
 type Answer = NonNullable<Exchange['response']>;
 
+/**
+ * The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. A refusal blames
+ * `o.blame`, by default what the endpoint is for (prefer `judgeServed`, which sends controls first).
+ */
 export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Outcome {
   const u = unexpected(ex, o.what);
   if (u) return u;
