@@ -220,8 +220,7 @@ const concurrentReports = defineProperty({
       const chosen = readings(ctx);
       if (telling.some((p) => p.key === chosen.key && p.stored === chosen.stored)) return PASS;
       const p = telling[0];
-      // assumptionMismatch answers an assumption outcome, which is the kind spread here; its union type does not say so
-      return { ...(assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}; the row kept the largest total under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
+      return { ...assumptionMismatch(p.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${p.key}, usage-stored-meaning=${p.stored} instead of ${chosen.key}, ${chosen.stored}; the row kept the largest total under it`), checked: true };
     }
     return blame(
       { judgement: NEVER_ADDED },

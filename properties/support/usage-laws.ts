@@ -36,9 +36,9 @@ export function monotoneRelation([hi, lo, mid]: readonly UsageRow[]): UsageRelat
   return {
     law: { judgement: NEVER_ADDED_RELATION },
     because: 'rule 1: one source was sent a row and then a lower total of it, which never replaces the larger, the other the row twice (rule 2): both hold the row',
-    left: [[hi!], [lo!]],
-    right: [[hi!], [hi!]],
-    tail: [[mid!], [hi!]],
+    left: [[hi], [lo]],
+    right: [[hi], [hi]],
+    tail: [[mid], [hi]],
   };
 }
 
@@ -50,14 +50,15 @@ export function monotoneRelation([hi, lo, mid]: readonly UsageRow[]): UsageRelat
 export function sameRowsRelation(plan: readonly UsageRequest[]): UsageRelation | undefined {
   const rows = plan.flatMap((r) => r.rows);
   if (tiesDecideOrder(rows)) return undefined;
-  const [left, right] = [0, 1].map((s) => plan.filter((r) => r.source === s).map((r) => r.rows));
-  const pad = (h: (readonly UsageRow[])[], n: number) => [...h, ...Array.from({ length: n - h.length }, () => zeroed(h[0]!.slice(0, 1)))];
-  const n = Math.max(left!.length, right!.length);
+  const history = (source: number) => plan.filter((r) => r.source === source).map((r) => r.rows);
+  const [left, right] = [history(0), history(1)];
+  const pad = (h: (readonly UsageRow[])[], n: number) => [...h, ...Array.from({ length: n - h.length }, () => zeroed(h[0].slice(0, 1)))];
+  const n = Math.max(left.length, right.length);
   return {
     law: { judgement: NEVER_ADDED_RELATION },
     because: 'rules 1 and 2: both sources were sent the same rows, in another order or split over other reports (the shorter padded with zeros of a row it holds): each keeps the larger total of every row, so both hold the same rows',
-    left: pad(left!, n),
-    right: pad(right!, n),
+    left: pad(left, n),
+    right: pad(right, n),
     tail: probeTail(rows),
   };
 }

@@ -20,9 +20,8 @@
  * judge by the model where they can, and by these relations where the model has nothing to go on.
  */
 import { judgeServed } from '../../src/check/judge/controls.ts';
-import { blame, dataOf, type Blame } from '../../src/check/judge/judge.ts';
-import type { Json } from '../../src/gen/index.ts';
-import { resentAfterNoAnswer, type Exchange } from '../../src/target/client.ts';
+import { blame, type Blame } from '../../src/check/judge/judge.ts';
+import { resentAfterNoAnswer, withData, type Exchange } from '../../src/target/client.ts';
 import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { markResent, resentAt, rowKey, type StoredAnswers, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
@@ -131,7 +130,7 @@ export async function reportTogether(ctx: CaseContext, sourceId: string, rows: r
     ctx.call({
       endpoint: 'reportUsage',
       params: { sourceId },
-      body: { rows: [row] as unknown as Json[] },
+      body: { rows: [row] },
       gate,
       onHeld: () => {
         if (++held === rows.length) allHeld();
@@ -151,10 +150,10 @@ const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
 export async function reportRaced(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[], answers: StoredAnswers): Promise<Outcome> {
   const exchanges = await reportTogether(ctx, sourceId, rows);
   for (const [i, ex] of exchanges.entries()) {
-    const request = { params: { sourceId }, body: { rows: [rows[i]!] as unknown as Json[] } };
+    const request = { params: { sourceId }, body: { rows: [rows[i]] } };
     const served = await judgeServed(ctx, 'reportUsage', request, ex, { what: `concurrent report ${i + 1} of ${rows.length}` });
     if (!served.ok) return served;
-    if (ex.verdict === 'accepted') keepAnswer(answers, dataOf(ex)?.['stored'] as number | undefined, ex);
+    if (ex.verdict === 'accepted') keepAnswer(answers, withData<'reportUsage'>(ex).data?.stored, ex);
   }
   return PASS;
 }
@@ -175,13 +174,13 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
   const send = (s: Source, rows: Report, what: string) => reportRows(ctx, sources[s], rows, what, answers[s]);
   // The right history is sent one report at a time: it is the control for determinism (again) and for sight (more).
   for (const [i, rows] of rel.right.entries()) {
-    for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', more[i]!, 'the sight control\'s history']] as const) {
+    for (const [s, sent, what] of [['right', rows, 'right history'], ['again', rows, 'right history, to a second fresh source'], ['more', more[i], 'the sight control\'s history']] as const) {
       const o = await send(s, sent, `${what}, report ${i + 1}`);
       if (!o.ok) return o;
     }
   }
   const left = rel.leftTogether
-    ? await reportRaced(ctx, sources.left, rel.left.map((r) => r[0]!), answers.left)
+    ? await reportRaced(ctx, sources.left, rel.left.map((r) => r[0]), answers.left)
     : await sequentially(rel.left.map((rows, i) => () => send('left', rows, `left history report ${i + 1}`)));
   if (!left.ok) return left;
   for (const [i, rows] of rel.tail.entries()) {
@@ -203,7 +202,7 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
   const at = parted - n;
   return blame(
     rel.law,
-    `${rel.because}; yet the same report (${describe(rel.tail[at]!)}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
+    `${rel.because}; yet the same report (${describe(rel.tail[at])}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
       `(histories ${describeAll(rel.left)}${rel.leftTogether ? ' sent at once' : ''} | ${describeAll(rel.right)}; the second history answered the same on a third fresh source, so stored follows what the source holds)`,
   );
 }

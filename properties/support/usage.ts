@@ -68,8 +68,8 @@ export const arbCut = fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 4
 
 export function readings(ctx: CaseContext): { key: KeyReading; stored: StoredReading } {
   return {
-    key: ctx.assumptions['usage-row-key'] as KeyReading,
-    stored: ctx.assumptions['usage-stored-meaning'] as StoredReading,
+    key: ctx.assumptions['usage-row-key'],
+    stored: ctx.assumptions['usage-stored-meaning'],
   };
 }
 
@@ -215,7 +215,7 @@ export function judgePlan(
   if (!own && distinct.length > 1) {
     return unknownOutcome(`the calibration answers (${observed.slice(0, calibration).join(', ')}) fit several readings of stored (${distinct.map((p) => `${p.key}/${p.stored}`).join('; ')}) and not the run's: nothing tells them apart`);
   }
-  const judgedUnder = own ?? distinct[0]!;
+  const judgedUnder = own ?? distinct[0];
   const expected = predicted(judgedUnder);
   const i = firstMismatch(observed, expected, { plan, ...judgedUnder });
   if (i < 0 && o.mergeLaw && blindTo(plan, judgedUnder.key, judgedUnder.stored)) {
@@ -223,7 +223,7 @@ export function judgePlan(
   }
   if (i < 0) {
     if (own) return PASS;
-    return { ...(assumptionMismatch(judgedUnder.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${judgedUnder.key}, usage-stored-meaning=${judgedUnder.stored} instead of ${chosen.key}, ${chosen.stored}; the rows follow 4.3 under it`) as Extract<Outcome, { kind: 'assumption' }>), checked: true };
+    return { ...assumptionMismatch(judgedUnder.stored !== chosen.stored ? 'usage-stored-meaning' : 'usage-row-key', `the calibration identifies usage-row-key=${judgedUnder.key}, usage-stored-meaning=${judgedUnder.stored} instead of ${chosen.key}, ${chosen.stored}; the rows follow 4.3 under it`), checked: true };
   }
   if (calibration === 0) {
     // No calibration: another reading that fits every answer is the target's reading, not a broken law.
@@ -237,7 +237,7 @@ export function judgePlan(
   if (ambiguous) return ambiguous;
   return blame(
     rule,
-    `request ${i + 1} of ${plan.length} (${describeRequest(plan[i]!)}) answered stored ${String(observed[i])}, ` +
+    `request ${i + 1} of ${plan.length} (${describeRequest(plan[i])}) answered stored ${String(observed[i])}, ` +
       `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${judgedUnder.stored}, rows keyed by ${judgedUnder.key}${calibration ? ', as the calibration identified' : ''})`,
   );
 }

@@ -3,7 +3,8 @@
  * credentials, a browser reporting usage, approving and revoking ids nobody listed, and (where the
  * run may change the account) two master-password changes of different sizes.
  */
-import type { AssumptionName, EndpointId, ReadingOf } from '../spec/index.ts';
+import { must, type AssumptionName, type EndpointId, type ReadingOf } from '../spec/index.ts';
+import { isObject } from '../gen/index.ts';
 import type { Profile } from '../target/profile.ts';
 import { missingCapability } from '../check/run/index.ts';
 import { plainRequest } from '../check/model/plain.ts';
@@ -62,10 +63,10 @@ export async function probeHeadSeq(scope: Scope, embedded: boolean): Promise<Pro
   const env = scope.env;
   const missing = missingCapability(env.profile, 'account-changes', { embedded }) ?? (env.identity('browser') ? undefined : NO_BROWSER);
   if (missing) return [notObservable('head-seq-semantics', `not probed: ${missing}`)];
-  // the plain changeUnlock body is 4.6's object with its required statements array
-  const plain = plainRequest('changeUnlock').body as { statements: unknown[] };
+  const plain = plainRequest('changeUnlock').body;
+  const statement = must(isObject(plain) && Array.isArray(plain['statements']) ? plain['statements'][0] : undefined, "the plain changeUnlock body holds 4.6's required statements");
   const change = async (what: string, n: number): Promise<number | undefined> => {
-    const statements = Array.from({ length: n }, () => plain.statements[0]);
+    const statements = Array.from({ length: n }, () => statement);
     const ex = await scope.send(what, { endpoint: 'changeUnlock', params: {}, body: { statements } });
     return answerOf(ex) === 'accepted' ? integerIn(ex, 'head_seq') : undefined;
   };

@@ -86,8 +86,9 @@ export class DiscoveryEnv {
   /** A device that can sign: credentials, device id and private key. */
   signer(account: 'primary' | 'secondary' = 'primary'): (Identity & { deviceId: string; privateKey: NonNullable<Identity['privateKey']> }) | undefined {
     const d = this.identity('device', account);
-    // both members were checked on this line; TypeScript does not narrow an object by its members
-    return d?.deviceId && d.privateKey ? (d as Identity & { deviceId: string; privateKey: NonNullable<Identity['privateKey']> }) : undefined;
+    const deviceId = d?.deviceId;
+    const privateKey = d?.privateKey;
+    return d && deviceId && privateKey ? { ...d, deviceId, privateKey } : undefined;
   }
 
   remainingMs(): number {

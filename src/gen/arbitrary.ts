@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { CHARSETS, LIMITS, MAX_SAFE, childPath, itemPath, type Field, type Node, type PatternName } from '../spec/index.ts';
 import { FIRST_DAY, edgeDay } from './days.ts';
-import type { Json, JsonObject } from './json.ts';
+import { objectValue, parseJsonValue, type Json, type JsonObject } from './json.ts';
 import { alphabetString, plainString, type PlainRepertoire } from './strings.ts';
 import { edgeUuid, versionedUuid } from './uuid.ts';
 
@@ -165,8 +165,8 @@ function fieldArb(field: Field, at: string, opts: ArbitraryOptions): fc.Arbitrar
 /** Arbitrary JSON objects, for free-form nodes (4.4 `response`). */
 const freeFormObject: fc.Arbitrary<JsonObject> = fc
   .dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 })
-  // a JSON round trip of fast-check's JSON dictionary is a JSON object; JSON.parse answers any
-  .map((o) => JSON.parse(JSON.stringify(o)) as JsonObject);
+  // A JSON round trip of fast-check's dictionary (whose type allows undefined members) is a JSON object.
+  .map((o) => objectValue(parseJsonValue(JSON.stringify(o)), 'a free-form object'));
 
 /**
  * A valid value of `node`. `at` is the node's template path from the root of its scope (the body

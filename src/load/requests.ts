@@ -2,7 +2,7 @@
  * Turning built bodies into requests for the profile's identities, and judging the answers. Shared
  * by every scenario; paths and methods come from the endpoint catalogue.
  */
-import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, errorCode, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind, type OperationResultValue } from '../spec/index.ts';
+import { RESULT_STATUSES, SIGNATURE_HEADER, buildPath, commitOperations, errorCode, isRecord, parseJson, reportUsage, type EndpointData, type EndpointId, type MemberKind } from '../spec/index.ts';
 import { pouchPlan } from '../target/pouches.ts';
 import type { Identity, Profile } from '../target/profile.ts';
 import { deviceSigner, type BodySigner } from '../target/signing.ts';
@@ -116,9 +116,10 @@ export function judgeCommit(res: LoadResponse | Error, ops: number): RequestOutc
   const env = envelope<'commitOperations'>(r);
   const results = env?.data?.results;
   if (env?.ok !== true || !Array.isArray(results)) return { ok: false, units: 0, reason: 'malformed success response', error: true };
-  // each result is checked below (x.status); the array comes from the parsed JSON
-  const notApplied = (results as (Unchecked<OperationResultValue> | null)[]).find((x) => !x || x.status !== APPLIED);
-  if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String(notApplied.status)}` };
+  // The array comes from the parsed JSON: each result is read as unknown and checked.
+  const unchecked: readonly unknown[] = results;
+  const notApplied = unchecked.find((x) => !isRecord(x) || x['status'] !== APPLIED);
+  if (notApplied) return { ok: false, units: 0, reason: `not applied: ${String(isRecord(notApplied) ? notApplied['status'] : undefined)}` };
   if (results.length !== ops) return { ok: false, units: 0, reason: `results for ${results.length} of ${ops} ops`, error: true };
   return { ok: true, units: ops };
 }

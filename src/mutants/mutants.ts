@@ -346,6 +346,6 @@ export async function runMutants(
 }
 
 /** JSON-ready summary (without the clean runs' full results). */
-export function mutantsSummary(r: MutantsResult): unknown {
+export function mutantsSummary(r: MutantsResult): object {
   return { ...r, clean: r.clean.map(({ run: _run, profile: _profile, ...c }) => c) };
 }

@@ -2,9 +2,8 @@
  * The named faults switched on in one server (`FaultSet`), and which faults and readings make no
  * sense together. The catalogue itself is data, in fault-catalogue.ts.
  */
-import type { Readings } from '../spec/index.ts';
+import { must, readingEntries, type AssumptionName, type Readings } from '../spec/index.ts';
 import { FAULTS, FAULT_READING_CONFLICTS, NEMESIS_ONLY_FAULTS, type FaultInfo, type FaultName, type NemesisOnlyFaultName } from './fault-catalogue.ts';
-import type { Reading } from './reading-catalogue.ts';
 
 const NAMES: ReadonlySet<string> = new Set(FAULTS.map((x) => x.name));
 const NEMESIS_ONLY_NAMES: ReadonlySet<string> = new Set(NEMESIS_ONLY_FAULTS.map((x) => x.name));
@@ -14,7 +13,7 @@ export function isFaultName(s: string): s is FaultName {
 }
 
 export function faultInfo(name: FaultName): FaultInfo<FaultName> {
-  return FAULTS.find((x) => x.name === name)!;
+  return must(FAULTS.find((x) => x.name === name), `fault ${name} is a FaultName, so the catalogue defines it`);
 }
 
 /** The faults switched on in one server instance. */
@@ -47,7 +46,7 @@ export class FaultSet {
 /** Why `fault` makes no sense with `readings`, or undefined when the combination still shows the defect. */
 export function faultReadingConflict(fault: FaultName, readings: Readings): string | undefined {
   const info = faultInfo(fault);
-  const own: Reading[] = [...(info.reading ? [info.reading] : []), ...Object.entries(info.requires ?? {}).map(([name, value]) => ({ name, value }) as Reading)];
+  const own: { readonly name: AssumptionName; readonly value: string }[] = [...(info.reading ? [info.reading] : []), ...readingEntries(info.requires ?? {}).map(([name, value]) => ({ name, value }))];
   for (const r of own) {
     const chosen = readings[r.name];
     if (chosen !== undefined && chosen !== r.value) return `fault "${fault}" ${info.reading === r ? 'is' : 'needs'} the reading ${r.name}=${r.value}`;

@@ -60,7 +60,10 @@ export const CLAUSES = Object.freeze({
 
 export type ClauseName = keyof typeof CLAUSES;
 
-export const specGround = (name: ClauseName): Ground => Object.freeze({ kind: 'spec', clause: CLAUSES[name] });
+/** A ground that is a clause of the spec: what a judgement resting on one fixed clause carries. */
+export type SpecGround = Extract<Ground, { readonly kind: 'spec' }>;
+
+export const specGround = (name: ClauseName): SpecGround => Object.freeze({ kind: 'spec', clause: CLAUSES[name] });
 export const clauseGround = (c: SpecClause): Ground => Object.freeze({ kind: 'spec', clause: c });
 export const readingGround = (assumption: AssumptionName): Ground => Object.freeze({ kind: 'reading', assumption });
 

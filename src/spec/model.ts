@@ -169,12 +169,15 @@ type FieldOf<S extends FieldSpec> = S extends readonly [infer N extends Node, Fi
 /** The typed fields `obj` builds from its declarations. */
 export type FieldsOf<S extends Readonly<Record<string, FieldSpec>>> = { readonly [K in keyof S]: FieldOf<S[K]> };
 
+/** A [node, options] pair, told from a bare node: a node is an object, never an array. */
+const isFieldPair = (spec: FieldSpec): spec is readonly [Node, FieldOpts] => Array.isArray(spec);
+
 /** Declares an object's fields in table order; `section` applies to every field. */
 export function obj<const S extends Readonly<Record<string, FieldSpec>>>(name: string, section: string, fields: S): ObjectNode<FieldsOf<S>> {
   const out: Record<string, Field> = {};
-  for (const [key, spec] of Object.entries(fields)) {
-    // a field spec is a node or a [node, options] pair; Array.isArray cannot tell a readonly tuple apart
-    const [node, opts]: readonly [Node, FieldOpts] = Array.isArray(spec) ? (spec as readonly [Node, FieldOpts]) : [spec as Node, { required: true, nullable: false }];
+  const specs: [string, FieldSpec][] = Object.entries(fields);
+  for (const [key, spec] of specs) {
+    const [node, opts]: readonly [Node, FieldOpts] = isFieldPair(spec) ? spec : [spec, { required: true, nullable: false }];
     out[key] = Object.freeze({ node, required: opts.required, nullable: opts.nullable, section });
   }
   // out holds exactly the fields of S, built from them in the loop above

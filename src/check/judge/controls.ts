@@ -115,8 +115,8 @@ async function pinSituation(ctx: CaseContext, endpoint: EndpointId, sent: Reques
   for (const at of ordered) byReading.set(assumptionOfSituation(at.situation), [...(byReading.get(assumptionOfSituation(at.situation)) ?? []), at]);
   const trials: { readonly remove: readonly SituationAt[]; readonly blame: SituationAt }[] = [
     ...ordered.map((at) => ({ remove: [at], blame: at })),
-    ...[...byReading.values()].filter((g) => g.length > 1).map((g) => ({ remove: g, blame: g[0]! })),
-    ...(byReading.size > 1 ? [{ remove: ordered, blame: ordered[0]! }] : []),
+    ...[...byReading.values()].filter((g) => g.length > 1).map((g) => ({ remove: g, blame: g[0] })),
+    ...(byReading.size > 1 ? [{ remove: ordered, blame: ordered[0] }] : []),
   ];
   for (const { remove, blame } of trials) {
     if (ctx.signal.aborted) return undefined;
@@ -247,7 +247,7 @@ function replaceAt(value: Json, segments: readonly PathSegment[], replacement: (
     const r = replacement();
     if (r === undefined) delete out[head];
     else out[head] = r;
-  } else if (head in out) out[head] = replaceAt(out[head]!, rest, replacement, transform);
+  } else if (head in out) out[head] = replaceAt(out[head], rest, replacement, transform);
   return out;
 }
 

@@ -14,7 +14,7 @@
  * 4. otherwise the harness made the refused request as the spec states it, with the profile's
  *    credentials: the endpoint is not served, a violation of what the spec says it does.
  */
-import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, readingsOf, type EndpointId, type ReadingOf } from '../../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, must, readingsOf, type EndpointId, type ReadingOf } from '../../spec/index.ts';
 import type { CallOptions, Exchange } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
@@ -77,11 +77,12 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   const listed = Object.entries(e.params).map(([name, node]) => ({ name, l: node.kind === 'uuid' ? node.listedUnder : undefined })).find((x) => x.l);
   if (listed?.l) {
     const ids = listedIds(ctx, listed.l.list);
-    if (ids.length === 0) return { served: false, outcome: unknownOutcome(`${refused}, to an id the profile does not list: ${listed.l.assumption}=${listed.l.reading} would refuse it, and nothing else can be told`, HINTS[listed.l.list]) };
-    if (!ids.includes(params[listed.name]!)) {
+    const listedId = ids[0];
+    if (listedId === undefined) return { served: false, outcome: unknownOutcome(`${refused}, to an id the profile does not list: ${listed.l.assumption}=${listed.l.reading} would refuse it, and nothing else can be told`, HINTS[listed.l.list]) };
+    if (!ids.includes(params[listed.name])) {
       // The run reads that any id serves; a listed one is the control.
-      params = { ...params, [listed.name]: ids[0]! };
-      const again = await send(ctx, prepared(ctx, endpoint, { params: { [listed.name]: ids[0]! } }));
+      params = { ...params, [listed.name]: listedId };
+      const again = await send(ctx, prepared(ctx, endpoint, { params: { [listed.name]: listedId } }));
       if (again.verdict === 'accepted') return { served: false, outcome: assumptionMismatch(listed.l.assumption, `${refused}, while the same request naming an id the profile lists is accepted: only listed ids are served (${listed.l.assumption}=${listed.l.reading})`) };
     }
   }
@@ -162,5 +163,5 @@ function listedOf(params: Readonly<Record<string, string>>, endpoint: EndpointId
 }
 
 function otherForm(ctx: CaseContext): ReadingOf<'jws-form'> {
-  return readingsOf('jws-form').find((f) => f !== ctx.assumptions['jws-form'])!;
+  return must(readingsOf('jws-form').find((f) => f !== ctx.assumptions['jws-form']), 'jws-form has two readings in the registry: the one in force and another');
 }

@@ -5,7 +5,7 @@
  * `error-response` says it means. Every finding names its ground: a violation carries its
  * judgement and the clause of SPEC.md it rests on; an assumption finding names its reading.
  */
-import { isRecord, type AssumptionName, type AssumptionSet, type SpecClause } from '../../spec/index.ts';
+import { isRecord, must, type AssumptionName, type AssumptionSet, type SpecClause } from '../../spec/index.ts';
 
 /** The one test of a JSON object (src/spec/narrow.ts), re-exported for the judges' callers. */
 export { isRecord };
@@ -24,7 +24,7 @@ export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, 
   return { ok: false, kind: 'violation', message, judgement: j.id, clause };
 }
 
-export function assumptionMismatch(assumption: AssumptionName, message: string): Outcome {
+export function assumptionMismatch(assumption: AssumptionName, message: string): Extract<Outcome, { readonly kind: 'assumption' }> {
   return { ok: false, kind: 'assumption', assumption, message };
 }
 
@@ -140,6 +140,10 @@ export interface ExpectOptions {
   readonly blame: Blame;
 }
 
+/** The answer of an exchange `unexpected` let through. */
+const answerOf = (ex: Exchange): Answer => must(ex.response, 'unexpected() gives an outcome to every exchange without a response');
+type Answer = NonNullable<Exchange['response']>;
+
 /**
  * The request must succeed: a 2xx whose body is a valid envelope with `ok: true`. A refusal blames
  * `o.blame`, by default what the endpoint is for (prefer `judgeServed`, which sends controls first).
@@ -148,7 +152,7 @@ export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Ou
   const u = unexpected(ex, o.what);
   if (u) return u;
   if (ex.verdict === 'accepted') return PASS;
-  const status = ex.response!.status;
+  const status = answerOf(ex).status;
   if (ex.verdict === 'protocol-error' && status >= 200 && status < 300) {
     return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`);
   }
@@ -162,8 +166,9 @@ export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Ou
 export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assumptions?: AssumptionSet }): Outcome {
   const u = unexpected(ex, o.what);
   if (u) return u;
-  const status = ex.response!.status;
-  if (status >= 400 && status < 500) return rejectionForm(ex, status, o);
+  const response = answerOf(ex);
+  const status = response.status;
+  if (status >= 400 && status < 500) return rejectionForm(ex, response, o);
   // A 2xx with ok false refuses too (section 7); only its form is a reading.
   if (isRefusal(ex)) {
     return o.assumptions?.['error-response'] === 'ok-false-any-status' || !o.assumptions
@@ -174,12 +179,13 @@ export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assum
 }
 
 /** A 4xx in the form the run's `error-response` reading expects. */
-function rejectionForm(ex: Exchange, status: number, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
+function rejectionForm(ex: Exchange, response: Answer, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
+  const status = response.status;
   if (ex.verdict === 'protocol-error' && (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status')) {
     return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
   }
   if (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status') {
-    const json = ex.response!.json;
+    const json = response.json;
     const ok = isRecord(json) ? json.ok : undefined;
     if (ok !== false) {
       return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`);

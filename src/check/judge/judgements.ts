@@ -4,7 +4,7 @@
  * endpoint is served; a value within every stated constraint of its field is no reason to refuse.
  * `defineProperty` lists them on every property.
  */
-import { ASSUMPTIONS, ENDPOINT_BY_ID, listedParams, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, keysOf, listedParams, mapTable, readingGround, specGround, type AssumptionName, type ClauseName, type EndpointId, type Ground, type SpecClause } from '../../spec/index.ts';
 
 /**
  * What a judgement rests on: a clause of the spec or a registry reading (`Ground`), or, for the
@@ -57,7 +57,7 @@ export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spe
 export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
 
 export function specJudgement(id: string, rule: string, clause: ClauseName, o: ReadsDeclaration): SpecJudgement {
-  return Object.freeze({ id, rule, ground: specGround(clause), reads: Object.freeze([...o.reads]) }) as SpecJudgement;
+  return Object.freeze({ id, rule, ground: specGround(clause), reads: Object.freeze([...o.reads]) });
 }
 
 /** Reads no reading: its verdict stands whatever the probe left unidentified. */
@@ -106,13 +106,8 @@ export const ANSWER_READINGS: readonly AssumptionName[] = Object.freeze(['batch-
 /** What a refusal of a valid request may rest on: every reading but those that read answers only. */
 export const REFUSAL_READS: ReadsDeclaration = { reads: ASSUMPTIONS.map((a) => a.name).filter((n) => !ANSWER_READINGS.includes(n)) };
 
-export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => [
-      e,
-      specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, ENDPOINT_CLAUSE[e], REFUSAL_READS),
-    ]),
-  ) as Record<EndpointId, SpecJudgement>,
+export const SERVES: { readonly [E in EndpointId]: SpecJudgement } = mapTable(ENDPOINT_CLAUSE, (clause, e) =>
+  specJudgement(`shared.serves.${e}`, `A valid ${e} request is served when a plain one is (a control pins no field and no reading explains the refusal).`, clause, REFUSAL_READS),
 );
 
 export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
@@ -128,9 +123,9 @@ export const FIELD_WITHIN_CONSTRAINTS = constraintJudgement(
  */
 export const SHARED_READINGS: readonly AssumptionName[] = Object.freeze([
   ...new Set<AssumptionName>([
-    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).map((e) => ENDPOINT_BY_ID[e].environment),
+    ...keysOf(ENDPOINT_CLAUSE).map((e) => ENDPOINT_BY_ID[e].environment),
     // What the diagnosis of a refused plain request tries (src/check/judge/environment.ts): an id the profile lists, the other JWS form.
-    ...(Object.keys(ENDPOINT_CLAUSE) as EndpointId[]).flatMap((e) => listedParams(ENDPOINT_BY_ID[e]).map((p) => p.listedUnder.assumption)),
+    ...keysOf(ENDPOINT_CLAUSE).flatMap((e) => listedParams(ENDPOINT_BY_ID[e]).map((p) => p.listedUnder.assumption)),
     'jws-form',
     'op-semantics',
     'rate-limits',

@@ -166,7 +166,9 @@ function consulting(readings: AssumptionSet, seen: Set<AssumptionName>, steered?
   return new Proxy(readings, {
     get(target, key, receiver) {
       if (typeof key === 'string' && key in target && isAssumptionName(key)) (steered && STEERING.has(key) ? steered : seen).add(key);
-      return Reflect.get(target, key, receiver) as unknown;
+      // Reflect.get answers `any`: typed `unknown` here so the proxy lets no `any` out.
+      const value: unknown = Reflect.get(target, key, receiver);
+      return value;
     },
   });
 }

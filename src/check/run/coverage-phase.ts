@@ -75,8 +75,8 @@ function observed(c: CoverageCase<unknown>, r: CaseRun | undefined): CoverageRes
   }
 }
 
-export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly CoverageCase<T>[], r: CoverageRun): Promise<CoveragePhase> {
-  const picked = r.only === undefined ? cases.map((c, i) => ({ c, i })) : r.only < cases.length ? [{ c: cases[r.only]!, i: r.only }] : [];
+export async function runCoveragePhase(prop: Property, cases: readonly CoverageCase<unknown>[], r: CoverageRun): Promise<CoveragePhase> {
+  const picked = r.only === undefined ? cases.map((c, i) => ({ c, i })) : cases.flatMap((c, i) => (i === r.only ? [{ c, i }] : []));
   let done = 0;
   let failed = false;
   const { counter, signal } = r.deps;
@@ -87,7 +87,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
     picked,
     r.concurrency,
     async ({ c }, k) => {
-      const run = await runCase(prop as Property, c.input, r.deps);
+      const run = await runCase(prop, c.input, r.deps);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
       results[k] = observed(c, run);
@@ -97,7 +97,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
     r.deps.slots,
   );
   const observations: CoverageObservation[] = [];
-  const stamp = { readings: readingsStamp(r.deps.profile.assumptions as Readonly<Record<string, string>>), inventory: coverageInventory(cases) };
+  const stamp = { readings: readingsStamp(r.deps.profile.assumptions), inventory: coverageInventory(cases) };
   const failures = new Map<string, { first: Finding; count: number }>();
   let crashed: CaseRun | undefined;
   picked.forEach(({ c, i }, k) => {
@@ -115,7 +115,7 @@ export async function runCoveragePhase<T>(prop: Property<T>, cases: readonly Cov
     const secrets = r.deps.profile.secrets;
     failures.set(c.constraint, {
       count: 1,
-      first: caseFinding(prop as Property, failure, { input: c.input, exchanges: run.exchanges, label: `coverage case ${i} (${c.variant} of ${c.constraint})` }, secrets, {
+      first: caseFinding(prop, failure, { input: c.input, exchanges: run.exchanges, label: `coverage case ${i} (${c.variant} of ${c.constraint})` }, secrets, {
         replay: encodeReplayToken({ property: prop.id, seed: 0, path: COVERAGE_PATH, runs: 1, coverageCase: caseNameOf(c), ...stamp }),
         shrinks: 0,
         detectedAfterRequests: run.requestsAtEnd,

@@ -34,9 +34,10 @@ export async function replayExamples(prop: Property, tokens: readonly string[], 
     }
     const r = await runProperty(prop, d, { ...o, path: fit.path, runs: read.token.runs });
     const failing = r.findings.filter((f) => isFailing(f.kind));
-    if (failing.length) {
+    const first = failing[0];
+    if (first) {
       findings.push(...failing);
-      one('still-failing', `${failing[0]!.kind}: ${failing[0]!.message}`);
+      one('still-failing', `${first.kind}: ${first.message}`);
     } else if (r.status === 'passed') one('now-passing', 'the case passes');
     else one('not-judged', notJudged(r));
   }

@@ -66,9 +66,10 @@ export function runExitCode(run: Pick<RunResult, 'results' | 'unreachable' | 'to
 /** The one line that says what a run could not vouch for, or undefined when it vouched for everything it ran. */
 export function couldNotVouch(results: readonly PropertyResult[]): string | undefined {
   const inc = results.filter((r) => r.status === 'inconclusive');
-  if (inc.length === 0) return undefined;
+  const [first] = inc;
+  if (first === undefined) return undefined;
   const names = inc.slice(0, 4).map((r) => r.id).join(', ') + (inc.length > 4 ? ` and ${inc.length - 4} more` : '');
-  return `could not vouch for ${inc.length} propert${inc.length === 1 ? 'y' : 'ies'} (${names}): ${inc[0]!.id}: ${inc[0]!.inconclusive ?? 'below its evidence floor'}`;
+  return `could not vouch for ${inc.length} propert${inc.length === 1 ? 'y' : 'ies'} (${names}): ${first.id}: ${first.inconclusive ?? 'below its evidence floor'}`;
 }
 
 /** Why a run that checked nothing exits 2, or undefined. */

@@ -12,7 +12,7 @@ export async function inPool<T, R>(items: readonly T[], width: number, run: (ite
   const one = async (): Promise<boolean> => {
     if (stop() || next >= items.length) return false;
     const i = next++;
-    out[i] = await run(items[i]!, i);
+    out[i] = await run(items[i], i);
     return true;
   };
   const worker = async (): Promise<void> => {

@@ -79,10 +79,10 @@ function draw(prop: Property, arb: fc.Arbitrary<unknown>, seed: number, runs: nu
 
 /** A case's token, stamped with the readings in force and the fingerprint of the case its seed draws there. */
 const token = (prop: Property, arb: fc.Arbitrary<unknown>, r: Pick<RandomRun, 'deps' | 'seed'>, path: string) =>
-  encodeReplayToken({ property: prop.id, seed: r.seed, path, runs: 1, readings: readingsStamp(r.deps.profile.assumptions as Readonly<Record<string, string>>), inventory: drawnInventory(arb, r.seed, path) });
+  encodeReplayToken({ property: prop.id, seed: r.seed, path, runs: 1, readings: readingsStamp(r.deps.profile.assumptions), inventory: drawnInventory(arb, r.seed, path) });
 
 export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
-  if (r.path !== undefined) return replayPath(prop, arb, r);
+  if (r.path !== undefined) return replayPath(prop, arb, r, r.path);
   const { cases, skipped } = draw(prop, arb, r.seed, r.runs);
   if (cases.length === 0 && skipped > 0) return { ran: 0, findings: [], allDiscarded: skipped };
   const { counter, signal } = r.deps;
@@ -157,7 +157,7 @@ async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, 
 }
 
 /** A replay token's fast-check path: that case alone (and its shrink steps), then shrinking again from there. */
-async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
+async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, path: string): Promise<RandomPhase> {
   let last: CaseRun | undefined;
   let ran = 0;
   let crashed: RandomPhase['crashed'];
@@ -167,7 +167,7 @@ async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomR
     const run = await runCase(prop, input, r.deps);
     r.onCase?.(++ran);
     if (run.crashed) {
-      crashed = { run, replay: token(prop, arb, r, r.path!) };
+      crashed = { run, replay: token(prop, arb, r, path) };
       return true;
     }
     const failing = r.sink.take('random', run);
@@ -175,7 +175,7 @@ async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomR
     last = run;
     return false;
   };
-  const details = await fc.check(fc.asyncProperty(arb, predicate), { seed: r.seed, numRuns: r.runs, path: r.path!, maxSkipsPerRun: MAX_SKIPS_PER_RUN });
+  const details = await fc.check(fc.asyncProperty(arb, predicate), { seed: r.seed, numRuns: r.runs, path, maxSkipsPerRun: MAX_SKIPS_PER_RUN });
   const findings: Finding[] = [];
   if (details.failed && last && !last.outcome.ok && details.counterexamplePath !== null) {
     findings.push(caseFinding(prop, last.outcome, { input: last.input, exchanges: last.exchanges }, r.deps.profile.secrets, {

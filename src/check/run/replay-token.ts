@@ -12,6 +12,7 @@
  * - `k`: a coverage case by its constraint id, side and variant (path `c`), not by its index.
  * Tokens made before `k` name a coverage case by its index (`c<index>`).
  */
+import { isRecord, parseJson } from '../../spec/index.ts';
 import { toolVersion } from './tool-version.ts';
 
 /** A coverage case, named as the inventory names it. */
@@ -67,7 +68,7 @@ export function encodeReplayToken(t: ReplayToken): string {
     path: t.path,
     r: t.runs,
     t: t.tool ?? toolVersion(),
-    ...(t.coverageCase ? { k: [t.coverageCase.constraint, t.coverageCase.side, t.coverageCase.variant] as [string, string, string] } : {}),
+    ...(t.coverageCase ? { k: [t.coverageCase.constraint, t.coverageCase.side, t.coverageCase.variant] satisfies Wire['k'] } : {}),
     ...(t.readings ? { a: { ...t.readings.differ }, d: t.readings.digest } : {}),
     ...(t.inventory ? { i: t.inventory } : {}),
   };
@@ -91,44 +92,49 @@ export function decodeReplayToken(token: string): ReplayToken {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) bad('unexpected characters');
   let wire: unknown;
   try {
-    wire = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    wire = parseJson(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
     return bad('does not decode');
   }
   if (typeof wire !== 'object' || wire === null) return bad('does not decode');
-  const w = wire as Partial<Wire>;
-  if (w.v !== 1) bad('unknown version');
-  if (typeof w.p !== 'string' || w.p === '') bad('no property');
-  if (typeof w.s !== 'number' || !Number.isInteger(w.s)) bad('no seed');
-  if (typeof w.path !== 'string' || !/^(\d+(:\d+)*|c\d*)$/.test(w.path)) bad('no path');
-  if (typeof w.r !== 'number' || !Number.isInteger(w.r) || w.r < 1) bad('no run count');
-  if (w.t !== undefined && (typeof w.t !== 'string' || !VERSION.test(w.t))) bad('bad version');
-  const k = caseOf(w.k, bad);
-  if (w.path === 'c' && !k) bad('a coverage case without its name');
-  const readings = readingsOf(w.a, w.d, bad);
-  if (w.i !== undefined && (typeof w.i !== 'string' || !DIGEST.test(w.i))) bad('bad inventory fingerprint');
+  // An array has no version: refused for it, as any object without one is.
+  if (!isRecord(wire)) return bad('unknown version');
+  const { v, p, s, path, r, t, i } = wire;
+  if (v !== 1) return bad('unknown version');
+  if (typeof p !== 'string' || p === '') return bad('no property');
+  if (typeof s !== 'number' || !Number.isInteger(s)) return bad('no seed');
+  if (typeof path !== 'string' || !/^(\d+(:\d+)*|c\d*)$/.test(path)) return bad('no path');
+  if (typeof r !== 'number' || !Number.isInteger(r) || r < 1) return bad('no run count');
+  if (t !== undefined && (typeof t !== 'string' || !VERSION.test(t))) return bad('bad version');
+  const k = caseOf(wire['k'], bad);
+  if (path === 'c' && !k) return bad('a coverage case without its name');
+  const readings = readingsOf(wire['a'], wire['d'], bad);
+  if (i !== undefined && (typeof i !== 'string' || !DIGEST.test(i))) return bad('bad inventory fingerprint');
   return {
-    property: w.p!,
-    seed: w.s!,
-    path: w.path!,
-    runs: w.r!,
-    ...(w.t !== undefined ? { tool: w.t } : {}),
+    property: p,
+    seed: s,
+    path,
+    runs: r,
+    ...(typeof t === 'string' ? { tool: t } : {}),
     ...(k ? { coverageCase: k } : {}),
     ...(readings ? { readings } : {}),
-    ...(w.i !== undefined ? { inventory: w.i } : {}),
+    ...(typeof i === 'string' ? { inventory: i } : {}),
   };
 }
 
 function caseOf(k: unknown, bad: (why: string) => never): CaseName | undefined {
   if (k === undefined) return undefined;
-  if (!Array.isArray(k) || k.length !== 3 || !k.every((x) => typeof x === 'string' && WORD.test(x))) return bad('bad coverage case');
-  return { constraint: k[0] as string, side: k[1] as string, variant: k[2] as string };
+  if (!Array.isArray(k) || k.length !== 3 || !k.every((x): x is string => typeof x === 'string' && WORD.test(x))) return bad('bad coverage case');
+  const [constraint, side, variant] = k;
+  return { constraint, side, variant };
 }
 
 function readingsOf(a: unknown, d: unknown, bad: (why: string) => never): ReplayToken['readings'] {
   if (a === undefined && d === undefined) return undefined;
-  if (typeof d !== 'string' || !DIGEST.test(d) || typeof a !== 'object' || a === null || Array.isArray(a)) return bad('bad readings');
-  const differ = a as Record<string, unknown>;
-  if (!Object.entries(differ).every(([n, v]) => WORD.test(n) && typeof v === 'string' && WORD.test(v))) return bad('bad readings');
-  return { differ: differ as Record<string, string>, digest: d };
+  if (typeof d !== 'string' || !DIGEST.test(d) || !isRecord(a)) return bad('bad readings');
+  const entries = Object.entries(a);
+  const differ = entries.filter((e): e is [string, string] => WORD.test(e[0]) && typeof e[1] === 'string' && WORD.test(e[1]));
+  if (differ.length !== entries.length) return bad('bad readings');
+  // fromEntries defines each key as its own, as JSON.parse did (a `__proto__` stays a reading's name).
+  return { differ: Object.fromEntries(differ), digest: d };
 }

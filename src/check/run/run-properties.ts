@@ -5,6 +5,7 @@
  * share of the run's budget; a target that goes down or stops answering ends the run with one
  * finding instead of a timeout per case. Results keep the selection's order whatever order they ended in.
  */
+import { must } from '../../spec/index.ts';
 import { probeConnection } from '../../target/connect-probe.ts';
 import { TargetClient } from '../../target/client.ts';
 import type { Profile } from '../../target/profile.ts';
@@ -56,7 +57,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
   let ended = 0;
   const health = new TargetHealth(profile, counter, o.perRequestMs);
   const runOne = async (i: number): Promise<void> => {
-    const prop = selected[i]!;
+    const prop = selected[i];
     // Counted before this property begins, so its own start is among those left and it gets its share.
     const left = unitsLeft(steps, begun, runnable);
     begun.add(i);
@@ -73,7 +74,7 @@ export async function runProperties(profile: Profile, props: readonly Property[]
     const share = runnable[i] ? budget.shareFor(perPropertyMs, left) : { perPropertyMs };
     if ('spent' in share) {
       notRun.push(prop.id);
-      results[i] = emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(o.maxDurationMs!)}) was spent` });
+      results[i] = emptyResult(prop, 'inconclusive', { inconclusive: `not run: the run's time budget (${seconds(must(o.maxDurationMs, 'a share is spent only under a time budget (--max-duration)'))}) was spent` });
       return;
     }
     o.onProgress?.({ type: 'property-start', id: prop.id, section: prop.section, index: i, total: selected.length });
@@ -172,7 +173,7 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
   const vouch = couldNotVouch(results);
   const inconclusive = s.tooSlow ? `${s.tooSlow}${vouch ? `; ${vouch}` : ''}` : vouch;
   const hints = [...new Set(results.flatMap((r) => r.findings.map((f) => f.hint).filter((h): h is string => h !== undefined)))];
-  const detections = results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind) && f.detectedAfterRequests !== undefined);
+  const detections = results.flatMap((r) => r.findings).flatMap((f) => (isFailing(f.kind) && f.detectedAfterRequests !== undefined ? [f.detectedAfterRequests] : []));
   const observed = results.flatMap((r) => r.coverage?.observations ?? []);
   return {
     runId: o.runId ?? makeRunId(o.seed, new Date(s.started)),
@@ -193,7 +194,7 @@ function summarise(profile: Profile, results: PropertyResult[], o: RunOptions, s
     ...(o.maxDurationMs !== undefined ? { budget: { maxDurationMs: o.maxDurationMs, cut: s.cut, notRun: s.notRun } } : {}),
     ...(s.tooSlow ? { tooSlow: s.tooSlow } : {}),
     ...(o.failOn?.length ? { failOn: o.failOn } : {}),
-    ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections.map((f) => f.detectedAfterRequests!)) } : {}),
+    ...(detections.length ? { firstDetectionAfterRequests: Math.min(...detections) } : {}),
     ...(observed.length ? { coverage: coverageTable(observed) } : {}),
   };
 }

@@ -36,8 +36,8 @@ export interface Step {
 export function stepsOf(props: readonly Pick<Property, 'needs' | 'concurrency'>[], atOnce: number): Step[] {
   const all = props.map((_, i) => i);
   if (atOnce <= 1) return all.map((i) => ({ indices: [i], atOnce: 1 }));
-  const beside = all.filter((i) => runsBesideOthers(props[i]!));
-  const alone = all.filter((i) => !runsBesideOthers(props[i]!));
+  const beside = props.flatMap((p, i) => (runsBesideOthers(p) ? [i] : []));
+  const alone = props.flatMap((p, i) => (runsBesideOthers(p) ? [] : [i]));
   return [...(beside.length ? [{ indices: beside, atOnce: Math.min(atOnce, beside.length) }] : []), ...alone.map((i) => ({ indices: [i], atOnce: 1 }))];
 }
 

@@ -4,7 +4,7 @@ import type { Property } from '../property.ts';
 export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
+    const c = glob[i];
     if (c === '*') {
       if (glob[i + 1] === '*') {
         re += '.*';

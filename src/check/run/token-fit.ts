@@ -18,10 +18,11 @@ export type Fit = { readonly fits: true; readonly path: string } | { readonly fi
 /** Whether `t` names the same case of `prop` against `profile`, and the path to run it by (a coverage case's by its index now). */
 export function tokenFit(prop: Property, profile: Profile, t: ReplayToken, current = toolVersion()): Fit {
   const no = (why: string): Fit => ({ fits: false, why });
-  const readings = profile.assumptions as Readonly<Record<string, string>>;
+  const readings: Readonly<Record<string, string>> = profile.assumptions;
   if (t.readings && readingsStamp(readings).digest !== t.readings.digest) return no(`the readings differ: ${readingsDiff(t.readings.differ, readings)}`);
   const made = t.tool === undefined ? 'a version of pouchproof from before tokens named theirs' : `pouchproof ${t.tool}`;
-  if (t.path === 'c' || coverageIndex(t.path) !== undefined) {
+  const index = coverageIndex(t.path);
+  if (t.path === 'c' || index !== undefined) {
     const { cases, error } = coverageCasesOf(prop, profile);
     if (error) return no(error);
     if (t.coverageCase) {
@@ -31,7 +32,9 @@ export function tokenFit(prop: Property, profile: Profile, t: ReplayToken, curre
       if (t.inventory !== undefined && coverageInventory(cases) !== t.inventory) return no("the property's coverage cases changed since it was made");
       return { fits: true, path: `c${at}` };
     }
-    const at = coverageIndex(t.path)!;
+    // Decoded tokens never get here: the decoder refuses a `c` path without its case's name.
+    if (index === undefined) return no('a coverage case without its name');
+    const at = index;
     if (t.tool !== current) return no(`it names coverage case ${at} by its index, made by ${made}: which case that is now cannot be told`);
     return at < cases.length ? { fits: true, path: t.path } : no(`its coverage case ${at} is gone`);
   }
@@ -46,7 +49,7 @@ export function tokenFit(prop: Property, profile: Profile, t: ReplayToken, curre
 
 /** Which readings differ between a token's and the run's, in a few words. */
 function readingsDiff(then: Readonly<Record<string, string>>, now: Readonly<Record<string, string>>): string {
-  const defaults = DEFAULT_ASSUMPTIONS as Readonly<Record<string, string>>;
+  const defaults: Readonly<Record<string, string>> = DEFAULT_ASSUMPTIONS;
   const names = [...new Set([...Object.keys(then), ...Object.keys(now)])].sort();
   const diff = names.filter((n) => (then[n] ?? defaults[n]) !== now[n]).map((n) => `${n} was ${then[n] ?? defaults[n] ?? '(none)'}, is ${now[n] ?? '(none)'}`);
   return diff.length ? `${diff.slice(0, 3).join('; ')}${diff.length > 3 ? ` and ${diff.length - 3} more` : ''}` : "the registry's defaults changed since it was made";

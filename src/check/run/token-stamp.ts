@@ -15,7 +15,8 @@ const digest = (text: string): string => createHash('sha256').update(text).diges
 /** The readings in force, as a token carries them: those that differ from the registry's defaults, and a digest of all. */
 export function readingsStamp(readings: Readonly<Record<string, string>>): NonNullable<ReplayToken['readings']> {
   const names = Object.keys(readings).sort();
-  const differ = Object.fromEntries(names.filter((n) => readings[n] !== (DEFAULT_ASSUMPTIONS as Readonly<Record<string, string>>)[n]).map((n) => [n, readings[n]!]));
+  const defaults: Readonly<Record<string, string>> = DEFAULT_ASSUMPTIONS;
+  const differ = Object.fromEntries(names.filter((n) => readings[n] !== defaults[n]).map((n) => [n, readings[n]]));
   return { differ, digest: digest(JSON.stringify(names.map((n) => [n, readings[n]]))) };
 }
 
@@ -43,7 +44,7 @@ function stableText(v: unknown, seen: WeakSet<object>): string {
   if (Array.isArray(v)) return `[${v.map((x) => stableText(x, seen)).join(',')}]`;
   if (v instanceof Map) return `map{${[...v.entries()].map(([k, x]) => `${stableText(k, seen)}:${stableText(x, seen)}`).join(',')}}`;
   if (v instanceof Set) return `set{${[...v].map((x) => stableText(x, seen)).join(',')}}`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${stableText(o[k], seen)}`).join(',')}}`;
+  const byKey = Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${byKey.map(([k, x]) => `${JSON.stringify(k)}:${stableText(x, seen)}`).join(',')}}`;
 }
 

@@ -3,6 +3,7 @@
  * the replay tokens the run writes can carry it; the session re-exports it.
  */
 import { readFileSync } from 'node:fs';
+import { isRecord, parseJson } from '../../spec/index.ts';
 
 let cached: string | undefined;
 
@@ -15,8 +16,8 @@ export function toolVersion(): string {
 function readVersion(): string {
   for (let dir = new URL('.', import.meta.url); ; ) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'pouchproof') return pkg.version ?? '0.0.0';
+      const pkg = parseJson(readFileSync(new URL('package.json', dir), 'utf8'));
+      if (isRecord(pkg) && pkg['name'] === 'pouchproof') return typeof pkg['version'] === 'string' ? pkg['version'] : '0.0.0';
     } catch {
       // no package.json here: look further up
     }

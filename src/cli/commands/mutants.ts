@@ -65,8 +65,7 @@ async function writeReports(
   const summary = mutantsSummary(result);
   const reportDir = typeof o.reportDir === 'string' ? o.reportDir : DEFAULT_REPORT_DIR;
   const first = result.clean.find((c) => c.run && c.profile);
-  // mutantsSummary builds an object; its declared type is the report's loose JSON value
-  const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...(summary as object) }, null, 2)}\n`, 'mutants.md': md };
+  const files = { 'mutants.json': `${JSON.stringify({ tool: { name: 'pouchproof', version: toolVersion() }, ...summary }, null, 2)}\n`, 'mutants.md': md };
   if (first?.run && first.profile) {
     const target = { profile: first.profile, embedded: true, fixed: {}, close: async () => undefined };
     const report = reportOf({ target, profile: first.profile, props: o.props, runs: o.runs }, first.run, { mutants: summary });

@@ -136,10 +136,12 @@ function delay(v: string, item: string): NemesisPlan['delay'] {
 function partition(v: string, item: string): PartitionWindow {
   const m = /^([^@/]+)@([^@/]+)(?:\/([^@/]+))?$/.exec(v);
   if (!m) throw new NemesisSpecError(`"${item}": expected partition=LENGTH@START[/EVERY], e.g. partition=5s@30s`);
-  const lengthMs = duration(m[1]!, item);
-  const startMs = duration(m[2]!, item, true);
-  if (m[3] === undefined) return Object.freeze({ lengthMs, startMs });
-  const everyMs = duration(m[3], item);
+  // Groups 1 and 2 are not optional in the pattern: a match has them; group 3 may be absent.
+  const [, length, start, every] = m;
+  const lengthMs = duration(length, item);
+  const startMs = duration(start, item, true);
+  if (every === undefined) return Object.freeze({ lengthMs, startMs });
+  const everyMs = duration(every, item);
   if (everyMs <= lengthMs) throw new NemesisSpecError(`"${item}": a partition must repeat less often than it lasts (EVERY > LENGTH)`);
   return Object.freeze({ lengthMs, startMs, everyMs });
 }

@@ -62,7 +62,12 @@ export class Nemesis implements NemesisHost {
     this.server = net.createServer((s) => this.accept(s));
     this.ready = new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(0, '127.0.0.1', () => resolve((this.server.address() as net.AddressInfo).port));
+      this.server.listen(0, '127.0.0.1', () => {
+        const address = this.server.address();
+        // A TCP listener has an AddressInfo; a string is a pipe's path, null a closed server.
+        if (address === null || typeof address === 'string') reject(new Error('nemesis proxy: not listening on a TCP port'));
+        else resolve(address.port);
+      });
     });
   }
 
