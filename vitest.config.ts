@@ -54,6 +54,8 @@ export const SLOW_TIER = [
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
   'test/properties/largest-body.test.ts',
+  // The cost probe's 20 s budget running out on a slow target: no latency verdict, so not in the timed group.
+  'test/properties/cost-budget.test.ts',
   // The whole suite against the independent server of test/independent/ (~30 s), in a child process.
   'test/independent/correct.test.ts',
 ];
@@ -72,16 +74,19 @@ export const TIMED_TIER = ['test/properties/performance.test.ts', 'test/properti
  */
 export const LONGEST_FIRST = [
   'test/precision/wrong-guess.test.ts',
-  'test/precision/unnamed.test.ts',
+  'test/check/mutants.test.ts',
   'test/precision/zoo-2.test.ts',
   'test/precision/zoo-1.test.ts',
   'test/precision/zoo-3.test.ts',
-  'test/precision/verdicts.test.ts',
-  'test/check/mutants.test.ts',
+  'test/precision/unnamed.test.ts',
   'test/check/mutants-unnamed.test.ts',
+  'test/precision/verdicts.test.ts',
   'test/check/mutants-readings.test.ts',
-  'test/precision/zoo-histories.test.ts',
+  'test/check/side-by-side.test.ts',
   'test/precision/zoo-nemesis.test.ts',
+  'test/properties/largest-body.test.ts',
+  'test/cli/bounded-memory.test.ts',
+  'test/properties/cost-budget.test.ts',
 ];
 
 export default defineConfig({

@@ -26,6 +26,18 @@
  * the kill matrix's correct reference without coverage takes ~3/4 of the one with it (48 s against 66 s
  * at load 15), and CI now makes two of them where it made five.
  *
+ * Its second pass (the last green CI run, seconds of test time per file, load ~5: mutants 108, zoo-2 97,
+ * zoo-1 90, zoo-3 83, side-by-side 70, performance 64 in the timed group, unnamed 62, mutants-unnamed 60,
+ * verdicts 56, check/target-down 56, wrong-guess 55, mutants-readings 53, zoo-nemesis 45, largest-body 30,
+ * bounded-memory 26), each changed file measured alone before and after, back to back (load 7–15):
+ * mutants 154 → 151 (its second clean seed ~10 s in a split run of 143 s: the fault column ~95, the load
+ * column and its clean checks ~38); check/target-down's tiny-budget suite 19.6 s on three seeds → 2.6 s
+ * on one (17 s a seed in CI, 1–7 s here: where the budget cuts is the clock's); side-by-side 162 → 117,
+ * most of it the 51-op counterexample of ops-limit-off-by-one shrunk twice (90 s), now a key_gen of zero;
+ * performance's budget test (25 s whatever the load: the probe's 20 s run out) left the timed group for
+ * the slow tier (cost-budget.test.ts: 25 s), performance 187 → 161 (load 15; 64 → ~39 in CI's terms).
+ * LONGEST_FIRST is the order of these figures.
+ *
  * precision/wrong-guess (issue 29: every reading some violation judgement declares it does not read, each
  * alternative guessed wrong, 39 runs of the properties it exposes): 322 s alone at load average 7–8, 2 min
  * of CPU time; first in LONGEST_FIRST (it was ~55 s for its 8 tests before).
