@@ -21,7 +21,7 @@ import type { Exchange } from '../target/client.ts';
 import { redact } from '../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../check/property.ts';
-import { EXIT, isFailing, runExitCode, type Finding, type PropertyResult, type RunExitCode } from '../check/run/index.ts';
+import { EXIT, curlLines, isFailing, runExitCode, type Finding, type PropertyResult, type RunExitCode } from '../check/run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -322,7 +322,7 @@ function findingDivergences(runs: readonly SideRun[]): Divergence[] {
       fields: first.ground ? [first.ground] : [],
       sides: runs.map((s) => {
         const f = g.bySide.get(s.target.name);
-        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: f.curl ?? [] };
+        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: curlLines(f) };
         const cell = cellOf(s.run.results.find((r) => r.id === g.property));
         const caseEx = firstCase(s.cases, g.property);
         return { name: s.target.name, verdict: cell, detail: 'the same property with the same seed', repro: curlsOf(caseEx, s) };
