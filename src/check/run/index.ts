@@ -12,7 +12,26 @@
  */
 export { DEFAULT_PROPERTY_MS, DEFAULT_RUNS, MAX_CONCURRENCY, makeRunId, plannedRuns, propertySeed, type RunOptions } from './options.ts';
 export { FAIL_ON_KINDS, isFailing, type FailOnKind, type ExampleReplay, type ExampleVerdict, type Finding, type ProgressEvent, type PropertyResult, type PropertyStatus, type RunFindingKind, type RunResult } from './result.ts';
-export { EXIT, exitCodeOf, runExitCode, couldNotVouch, nothingChecked, verdictOfExit, type ExitVerdict, type RunExitCode } from './exit-code.ts';
+export {
+  EXIT,
+  exitCodeOf,
+  runExitCode,
+  tallyOf,
+  targetGone,
+  sideExitCode,
+  comparisonExitCode,
+  mutantsExitCode,
+  loadExitCode,
+  mergedLoadExitCode,
+  couldNotVouch,
+  nothingChecked,
+  verdictOfExit,
+  type ExitVerdict,
+  type RunExitCode,
+  type RunTally,
+  type SideTally,
+  type LoadVerdictFacts,
+} from './exit-code.ts';
 export { runProperties } from './run-properties.ts';
 export { replayProperty, replayToken, type TokenReplay } from './replay.ts';
 export { replayExamples } from './examples.ts';

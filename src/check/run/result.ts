@@ -151,6 +151,9 @@ export type ProgressEvent =
   /** `ended`: properties ended so far, this one included (side by side, they end in any order). */
   | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number; readonly ended: number };
 
+/** The kinds of finding that fail a run whatever it was told: the spec's letter broken, a 5xx, a target that went down. */
+export const FAILING_KINDS: readonly RunFindingKind[] = ['violation', 'server-error', 'crash'];
+
 export function isFailing(kind: RunFindingKind): boolean {
-  return kind === 'violation' || kind === 'server-error' || kind === 'crash';
+  return FAILING_KINDS.includes(kind);
 }
