@@ -20,6 +20,8 @@ export { CLAUSES, type ClauseName, type AssumptionName } from './spec/index.ts';
 export type { Report, PropertyReport, CoverageReport } from './report/report-json.ts';
 export type { ReportFormat } from './report/write.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/run/index.ts';
+// A finding (of `onProgress`) is data: its counterexample and curl lines are rendered from it; a load run's exit code is computed from its result.
+export { counterexampleText, curlLines, loadExitCode } from './check/run/index.ts';
 export { UsageError } from './session/index.ts';
 export { TargetError } from './target/resolve.ts';
 // Load scenarios of your own (`pouchproof load --scenario ./mine.ts`, docs/load.md "Your own scenario"), built

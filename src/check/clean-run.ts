@@ -7,7 +7,7 @@
  * an expected skip", never as a list of bad kinds: a finding kind added later counts at once.
  */
 import type { Profile } from '../target/profile.ts';
-import { missingCapabilities, plannedRuns, type Finding, type PropertyResult, type RunFindingKind } from './run/index.ts';
+import { counterexampleText, missingCapabilities, plannedRuns, type Finding, type PropertyResult, type RunFindingKind } from './run/index.ts';
 import type { Property } from './property.ts';
 
 /** One reason a run is not clean: a finding, or a property that did not run its planned cases to a pass (`incomplete`). */
@@ -32,6 +32,12 @@ export interface CleanOptions {
   readonly allowInconclusive?: (r: PropertyResult) => boolean;
 }
 
+/** The finding's case in words, for the problem's reader. */
+function caseOf(f: Finding): Pick<CleanProblem, 'counterexample'> {
+  const text = counterexampleText(f);
+  return text !== undefined ? { counterexample: text } : {};
+}
+
 export function cleanRunProblems(results: readonly PropertyResult[], props: readonly Property[], o: CleanOptions): CleanProblem[] {
   const out: CleanProblem[] = [];
   const incomplete = (property: string, message: string) => out.push({ property, kind: 'incomplete', message });
@@ -49,7 +55,7 @@ export function cleanRunProblems(results: readonly PropertyResult[], props: read
       if (f.kind === 'skipped' && (expectedSkip || moot)) continue;
       if (f.kind !== 'skipped' && o.allow?.(f)) continue;
       out.push({ property: f.property, kind: f.kind, message: f.kind === 'skipped' ? `skipped though the profile has what it needs (${f.message})` : f.message,
-        ...(f.assumption ? { assumption: f.assumption } : {}), ...(f.replay ? { replay: f.replay } : {}), ...(f.counterexample ? { counterexample: f.counterexample } : {}) });
+        ...(f.assumption ? { assumption: f.assumption } : {}), ...(f.replay ? { replay: f.replay } : {}), ...caseOf(f) });
     }
     if (expectedSkip) {
       if (r.status !== 'skipped') incomplete(prop.id, `status ${r.status}, but the profile lacks what it needs (${lacking}): it should have been skipped`);

@@ -13,6 +13,26 @@ import { COMMON_JUDGEMENTS, SHARED_READINGS, type Judgement } from './judge/judg
 export type { Judgement, JudgementGround, PerformanceGround } from './judge/judgements.ts';
 import type { TimelineData, RecordedHistory } from './model/linearizability/index.ts';
 import type { CostCurve } from './model/cost-growth.ts';
+import type { Json } from '../gen/index.ts';
+
+/**
+ * What a judgement compared, as data, so that reports render it rather than parse the message: the
+ * status of an answer or one of its fields, the value the judgement expected and the one that came back.
+ */
+export interface Mismatch {
+  /** `status`, or the path of a field of the answer (`data.stored`). */
+  readonly subject: string;
+  /** The value expected: a status class (`"2xx"`, `"4xx"`), or a field's value. */
+  readonly expected: Json;
+  /** The value observed; null when nothing came back. */
+  readonly observed: Json;
+}
+
+/** What a failing outcome rests on besides its words: the exchanges (by id) and what was compared, when the judgement knows them. */
+export interface FailureDetail {
+  readonly mismatch?: Mismatch;
+  readonly exchangeIds?: readonly number[];
+}
 
 /** What a property needs from the profile; missing ones make it `skipped` with the reason. */
 export type Capability =
@@ -36,7 +56,7 @@ export type FindingKind =
 
 export type Outcome =
   | { readonly ok: true }
-  | {
+  | ({
       readonly ok: false;
       readonly kind: 'violation';
       /** One or two sentences: what was expected, what came back. */
@@ -50,8 +70,8 @@ export type Outcome =
       readonly independentOf?: readonly AssumptionName[];
       /** Which part of the case broke it (an attack, a step): failures of distinct parts are distinct findings. */
       readonly part?: string;
-    }
-  | {
+    } & FailureDetail)
+  | ({
       readonly ok: false;
       readonly kind: 'assumption';
       readonly message: string;
@@ -62,7 +82,7 @@ export type Outcome =
        * as judged. Without it, the reading stopped the case before anything was checked.
        */
       readonly checked?: boolean;
-    }
+    } & FailureDetail)
   | {
       readonly ok: false;
       readonly kind: 'performance';
@@ -73,7 +93,7 @@ export type Outcome =
       /** The same evidence as data: each dimension measured, its fastest cost per size and the figures judged. */
       readonly curves?: readonly CostCurve[];
     }
-  | { readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string; readonly part?: string }
+  | ({ readonly ok: false; readonly kind: 'server-error' | 'transport'; readonly message: string; readonly part?: string } & FailureDetail)
   | {
       readonly ok: false;
       /**

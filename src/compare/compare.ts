@@ -21,7 +21,7 @@ import type { Exchange } from '../target/client.ts';
 import { redact } from '../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../check/property.ts';
-import { EXIT, isFailing, runExitCode, type Finding, type PropertyResult, type RunExitCode } from '../check/run/index.ts';
+import { curlLines, isFailing, tallyOf, targetGone, type Finding, type PropertyResult, type RunTally } from '../check/run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -45,17 +45,19 @@ export function cellOf(r: PropertyResult | undefined): Cell {
   return worst ?? String(r.status);
 }
 
-export interface SideSummary {
+/** A side's figures; with `findings`, `statuses`, `gone` and `unreachable` its exit code is `sideExitCode`'s (exit-code.ts) to tell. */
+export interface SideSummary extends RunTally {
   readonly name: string;
   readonly target: string;
   readonly embedded: boolean;
   /** The readings the side was judged under that differ from the registry's defaults. */
   readonly readings: Readonly<Record<string, string>>;
-  readonly exitCode: number;
   readonly requests: number;
   readonly durationMs: number;
   readonly probeRequests: number;
+  /** Why the side could not be judged at all: it stopped answering, or answered no plain request usably. */
   readonly unreachable?: string;
+  /** Findings by kind. */
   readonly findings: Readonly<Record<string, number>>;
 }
 
@@ -108,6 +110,7 @@ export interface NoiseRow {
   readonly fields: readonly string[];
 }
 
+/** What `pouchproof compare` found; its exit code is `comparisonExitCode`'s (exit-code.ts), from the sides. */
 export interface Comparison {
   readonly seed: number;
   readonly runs: number;
@@ -124,8 +127,6 @@ export interface Comparison {
   /** Cases compared case by case (per pair of sides). */
   readonly casesCompared: number;
   readonly interrupted: boolean;
-  /** 1: a side has a violation or server error; 3: a side did not answer; 2: some property could not be vouched for; else 0 (exit-code.ts). */
-  readonly exitCode: RunExitCode;
 }
 
 export interface CompareOptions extends Omit<SuiteSettings, 'onProgress'> {
@@ -158,7 +159,6 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
   const noise = await learnNoise(runs, cmp, o, say);
   const classified = classifyCases(runs, cmp, noise, byId, readings);
   divergences.push(...classified.divergences, ...readingDivergences(runs, readings, classified.byAssumption));
-  const exitCode = comparisonExit(runs);
   return {
     seed: o.seed,
     runs: o.runs,
@@ -173,27 +173,7 @@ export async function compareTargets(targets: readonly CompareTarget[], o: Compa
     noise: [...noise.rows],
     casesCompared: cmp.compared,
     interrupted: o.signal?.aborted === true || runs.length < targets.length || runs.some((s) => s.run.interrupted),
-    exitCode,
   };
-}
-
-/** The sides' exit codes as one (exit-code.ts): a side that broke the spec, then one that did not answer, then one not vouched for. */
-function comparisonExit(runs: readonly SideRun[]): RunExitCode {
-  const codes = runs.map(sideExit);
-  if (codes.includes(EXIT.failed)) return EXIT.failed;
-  if (codes.includes(EXIT.unreachable)) return EXIT.unreachable;
-  return codes.includes(EXIT.inconclusive) ? EXIT.inconclusive : EXIT.passed;
-}
-
-/**
- * A side's exit code. A side down from before its run (its probe got no usable answer) whose only
- * failing findings are crashes did not answer at all: the runner reads its first refused request as
- * a crash, which here shows only that nothing listened (3), not that a request took it down (1).
- */
-function sideExit(s: SideRun): RunExitCode {
-  if (downReason(s) === undefined) return runExitCode(s.run);
-  const failing = s.run.results.flatMap((r) => r.findings).filter((f) => isFailing(f.kind));
-  return failing.every((f) => f.kind === 'crash') ? EXIT.unreachable : runExitCode(s.run);
 }
 
 /** Why a side could not be judged at all: it stopped answering, or answered no plain request usably. */
@@ -208,6 +188,7 @@ function sideSummary(s: SideRun): SideSummary {
   const down = downReason(s);
   const findings: Record<string, number> = {};
   for (const f of s.run.results.flatMap((r) => r.findings)) findings[f.kind] = (findings[f.kind] ?? 0) + 1;
+  const { statuses, gone, failOn } = tallyOf(s.run.results, targetGone(s.run), s.run.failOn);
   const readings: Record<string, string> = {};
   for (const [k, v] of readingEntries(s.judgedUnder.assumptions)) if (DEFAULT_ASSUMPTIONS[k] !== v) readings[k] = v;
   return {
@@ -215,12 +196,14 @@ function sideSummary(s: SideRun): SideSummary {
     target: redact(s.target.profile.baseUrl, s.target.profile.secrets),
     embedded: s.target.embedded,
     readings,
-    exitCode: sideExit(s),
     requests: s.run.requests + s.discovery.requests,
     durationMs: s.run.durationMs + Math.round(s.discovery.durationMs),
     probeRequests: s.discovery.requests,
     ...(down ? { unreachable: down } : {}),
     findings,
+    statuses,
+    gone,
+    ...(failOn ? { failOn } : {}),
   };
 }
 
@@ -322,7 +305,7 @@ function findingDivergences(runs: readonly SideRun[]): Divergence[] {
       fields: first.ground ? [first.ground] : [],
       sides: runs.map((s) => {
         const f = g.bySide.get(s.target.name);
-        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: f.curl ?? [] };
+        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: curlLines(f) };
         const cell = cellOf(s.run.results.find((r) => r.id === g.property));
         const caseEx = firstCase(s.cases, g.property);
         return { name: s.target.name, verdict: cell, detail: 'the same property with the same seed', repro: curlsOf(caseEx, s) };

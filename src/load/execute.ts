@@ -194,7 +194,6 @@ async function execute(o: ExecuteOptions & { control: Int32Array }): Promise<Loa
     ...(merged.aborted ? { aborted: merged.aborted } : {}),
     ...(merged.startMs !== undefined ? { startMs: merged.startMs } : {}),
     ...(o.shard ? { shard: { ...o.shard, ...(o.requestedStartMs !== undefined ? { requestedStartMs: o.requestedStartMs } : {}) } } : {}),
-    exitCode: why ? 1 : 0,
     ...(why ? { failedBecause: why } : {}),
   };
 }

@@ -101,7 +101,6 @@ export interface LoadRunResult {
   readonly shard?: ShardSpec & { readonly requestedStartMs?: number };
   /** Set on the result of `load merge`: which shards it was made of. */
   readonly merged?: MergeNotes;
-  readonly exitCode: 0 | 1;
 }
 
 // ---- a capacity search (capacity.ts) ----

@@ -12,7 +12,7 @@ import type { AssumptionName } from '../spec/index.ts';
 import type { Profile } from '../target/profile.ts';
 import { cleanRunProblems, type CleanProblem } from '../check/clean-run.ts';
 import type { Property } from '../check/property.ts';
-import { runProperties, type Finding, type RunResult } from '../check/run/index.ts';
+import { mutantsExitCode, runProperties, type Finding, type RunResult } from '../check/run/index.ts';
 
 export interface FaultDescriptor {
   readonly name: string;
@@ -96,6 +96,7 @@ export interface CleanRun {
   loadCheck?: string;
 }
 
+/** The kill matrix; its exit code is `mutantsExitCode`'s (src/check/run/exit-code.ts), computed from it, never stored. */
 export interface MutantsResult {
   seed: number;
   runs: number;
@@ -110,7 +111,6 @@ export interface MutantsResult {
   falseFindings: number;
   medianRequestsToDetection?: number;
   interrupted: boolean;
-  exitCode: 0 | 1;
 }
 
 /**
@@ -310,7 +310,7 @@ async function runCleanLoadChecks(results: readonly FaultResult[], o: MutantsOpt
   return clean;
 }
 
-/** The faults' and the clean runs' results summed up: killed, survivors, false findings, the exit code. */
+/** The faults' and the clean runs' results summed up: killed, survivors, false findings. */
 function tally(results: FaultResult[], clean: CleanRun[], o: MutantsOptions): MutantsResult {
   const expected = results.filter((r) => !r.loadOnly || r.ran);
   const survivors = expected.filter((r) => !r.killed).map((r) => r.fault);
@@ -330,7 +330,6 @@ function tally(results: FaultResult[], clean: CleanRun[], o: MutantsOptions): Mu
     falseFindings,
     ...(med !== undefined ? { medianRequestsToDetection: med } : {}),
     interrupted,
-    exitCode: survivors.length === 0 && falseFindings === 0 && !interrupted ? 0 : 1,
   };
 }
 
@@ -345,7 +344,7 @@ export async function runMutants(
   return tally(results, clean, o);
 }
 
-/** JSON-ready summary (without the clean runs' full results). */
+/** JSON-ready summary (without the clean runs' full results), with the exit code the policy gives it, as mutants.json has always had it. */
 export function mutantsSummary(r: MutantsResult): object {
-  return { ...r, clean: r.clean.map(({ run: _run, profile: _profile, ...c }) => c) };
+  return { ...r, clean: r.clean.map(({ run: _run, profile: _profile, ...c }) => c), exitCode: mutantsExitCode(r) };
 }

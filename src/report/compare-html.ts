@@ -5,6 +5,7 @@
  * this file does not know still shows.
  */
 import type { Comparison } from '../compare/index.ts';
+import { comparisonExitCode, sideExitCode } from '../check/run/index.ts';
 import type { LoadComparison } from './compare-reports.ts';
 import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
@@ -25,7 +26,7 @@ const table = (head: readonly string[], rows: readonly string[]): string =>
 export function compareHtml(c: Comparison, load?: LoadComparison): string {
   const names = c.sides.map((s) => s.name);
   const sides = c.sides.map(
-    (s) => `<tr><td><b>${esc(s.name)}</b></td><td>${esc(s.target)}${s.embedded ? ' <span class="muted">(embedded reference)</span>' : ''}</td><td>${esc(Object.entries(s.readings).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults')}</td><td class="n">${s.requests}</td><td>${s.exitCode}${s.unreachable ? ` <span class="bad">${esc(s.unreachable)}</span>` : ''}</td></tr>`,
+    (s) => `<tr><td><b>${esc(s.name)}</b></td><td>${esc(s.target)}${s.embedded ? ' <span class="muted">(embedded reference)</span>' : ''}</td><td>${esc(Object.entries(s.readings).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults')}</td><td class="n">${s.requests}</td><td>${sideExitCode(s)}${s.unreachable ? ` <span class="bad">${esc(s.unreachable)}</span>` : ''}</td></tr>`,
   );
   const divergences = c.divergences.map((d) => {
     const bySide = d.sides.map(
@@ -36,7 +37,7 @@ ${d.wrong?.length ? `<p>at fault by the spec's words: <b>${esc(d.wrong.join(', '
   });
   const cells = (row: Readonly<Record<string, string>>): string => names.map((n) => `<td><span class="badge ${cellClass(row[n] ?? '')}">${esc(row[n] ?? '—')}</span></td>`).join('');
   const body = `<h1>pouchproof compare: ${esc(names.join(' vs '))}</h1>
-<p>Seed ${c.seed}, ${c.runs} runs per property${c.only ? `, only ${esc(c.only.join(','))}` : ''}; ${c.casesCompared} cases compared; exit ${c.exitCode}${c.interrupted ? ' (interrupted: partial)' : ''}; started ${esc(c.startedAt)}, ${(c.durationMs / 1000).toFixed(1)} s.</p>
+<p>Seed ${c.seed}, ${c.runs} runs per property${c.only ? `, only ${esc(c.only.join(','))}` : ''}; ${c.casesCompared} cases compared; exit ${comparisonExitCode(c)}${c.interrupted ? ' (interrupted: partial)' : ''}; started ${esc(c.startedAt)}, ${(c.durationMs / 1000).toFixed(1)} s.</p>
 ${table(['target', 'url', 'readings (non-default)', 'requests', 'exit'], sides)}
 <section id="divergences"><h2>Divergences (${c.divergences.length})</h2>
 ${divergences.length ? divergences.join('\n') : '<p>None: every target answered alike.</p>'}

@@ -4,6 +4,7 @@
  * kind or status this file does not know still shows.
  */
 import type { Comparison } from '../compare/index.ts';
+import { comparisonExitCode, sideExitCode } from '../check/run/index.ts';
 import { cell, fence } from './markdown.ts';
 
 /** One target's load figures (the same scenario and settings against each target in turn). */
@@ -24,8 +25,10 @@ export interface LoadComparison {
   readonly rows: readonly LoadFigures[];
 }
 
+/** compare.json: the comparison, with the exit codes the policy gives it and each side written beside the figures (as before they were computed, not stored). */
 export function compareJson(c: Comparison, load?: LoadComparison): string {
-  return `${JSON.stringify({ ...c, ...(load ? { load } : {}) }, null, 2)}\n`;
+  const sides = c.sides.map((s) => ({ ...s, exitCode: sideExitCode(s) }));
+  return `${JSON.stringify({ ...c, sides, exitCode: comparisonExitCode(c), ...(load ? { load } : {}) }, null, 2)}\n`;
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -39,9 +42,9 @@ export function compareMarkdown(c: Comparison, load?: LoadComparison): string {
   const out: string[] = [
     `# pouchproof compare`,
     '',
-    `Seed ${c.seed}, ${c.runs} runs per property${c.only ? `, only ${c.only.join(',')}` : ''}; ${c.casesCompared} cases compared; exit ${c.exitCode}${c.interrupted ? ' (interrupted)' : ''}.`,
+    `Seed ${c.seed}, ${c.runs} runs per property${c.only ? `, only ${c.only.join(',')}` : ''}; ${c.casesCompared} cases compared; exit ${comparisonExitCode(c)}${c.interrupted ? ' (interrupted)' : ''}.`,
     '',
-    ...table(['target', 'url', 'readings (non-default)', 'requests', 'exit'], c.sides.map((s) => [s.name, s.target, Object.entries(s.readings).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults', String(s.requests), `${s.exitCode}${s.unreachable ? ` (${s.unreachable})` : ''}`])),
+    ...table(['target', 'url', 'readings (non-default)', 'requests', 'exit'], c.sides.map((s) => [s.name, s.target, Object.entries(s.readings).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults', String(s.requests), `${sideExitCode(s)}${s.unreachable ? ` (${s.unreachable})` : ''}`])),
     '',
     `## Divergences (${c.divergences.length})`,
     '',

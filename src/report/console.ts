@@ -10,6 +10,7 @@ import { coverageHeadline } from './coverage-md.ts';
 import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
 import { nemesisLine, nemesisWords } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
+import { counterexampleText, curlLine, mismatchLine, type FindingData } from './finding-text.ts';
 
 export interface ConsoleOptions {
   readonly out?: { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -27,17 +28,20 @@ export function colorWanted(isTTY: boolean, env: NodeJS.ProcessEnv = process.env
 const CODES = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, dim: 2, bold: 1 } as const;
 type Colour = keyof typeof CODES;
 
-/** A failing finding's detail, one line each: what broke, on what ground, the case, how to replay it, its last curl line. */
-export function findingDetail(f: Pick<Report['properties'][number]['findings'][number], 'message' | 'ground' | 'counterexample' | 'shrinks' | 'replay' | 'curl' | 'exchanges'>): string[] {
+/** A failing finding's detail, one line each: what broke, on what ground, what was compared, the case, how to replay it, its last curl line. */
+export function findingDetail(f: FindingData & { readonly message: string; readonly ground?: string; readonly shrinks?: number; readonly replay?: string }): string[] {
   const w = [f.message];
   if (f.ground) w.push(`ground: ${f.ground}`);
+  if (f.mismatch) w.push(mismatchLine(f.mismatch));
   // Where the nemesis struck this finding's exchanges: a lost answer behind a retry is part of the case.
   for (const ex of f.exchanges ?? []) if (ex.nemesis) w.push(`nemesis on exchange #${ex.id}: ${nemesisWords(ex.nemesis)}`);
-  if (f.counterexample) w.push(`counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${f.counterexample.length > 400 ? `${f.counterexample.slice(0, 400)}…` : f.counterexample}`);
+  const counterexample = counterexampleText(f);
+  if (counterexample) w.push(`counterexample${f.shrinks !== undefined ? ` (${f.shrinks} shrinks)` : ''}: ${counterexample.length > 400 ? `${counterexample.slice(0, 400)}…` : counterexample}`);
   if (f.replay) w.push(`replay: pouchproof replay ${f.replay}`);
-  // Each curl entry opens with a `# exchange …` comment line: the command is what follows it.
-  const lastCurl = f.curl?.map((c) => c.split('\n').filter((l) => !l.startsWith('#')).join('\n')).filter((c) => c.startsWith('curl')).at(-1);
-  if (lastCurl) w.push(lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl);
+  // A curl line may open with `#` comment lines (masked secrets, a body left out): the command is what follows them.
+  const last = f.exchanges?.at(-1);
+  const lastCurl = last ? curlLine(last).split('\n').filter((l) => !l.startsWith('#')).join('\n') : undefined;
+  if (lastCurl?.startsWith('curl')) w.push(lastCurl.length > 400 ? `${lastCurl.slice(0, 400)}…` : lastCurl);
   return w;
 }
 

@@ -7,13 +7,14 @@ import { nemesisWords } from './nemesis.ts';
 import type { ExchangeReport, FindingReport } from './report-json.ts';
 import { esc } from './html-text.ts';
 import { timelineSvg } from './timeline-svg.ts';
+import { counterexampleText, curlLine, curlLines, mismatchLine, restsOnLine } from './finding-text.ts';
 
 const pre = (s: string): string => `<pre>${esc(s)}</pre>`;
 
-/** A counterexample written as numbered steps (`1. …`), one request each: the steps, else undefined. */
-export function stepsOf(counterexample: string | undefined): string[] | undefined {
-  if (!counterexample) return undefined;
-  const steps = counterexample.split('\n').map((l) => /^(\d+)\. (.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
+/** A case the property describes as numbered steps (`1. …`), one request each: the steps, else undefined. */
+export function stepsOf(description: string | undefined): string[] | undefined {
+  if (!description) return undefined;
+  const steps = description.split('\n').map((l) => /^(\d+)\. (.*)$/.exec(l)).filter((m): m is RegExpExecArray => m !== null);
   return steps.length > 0 && steps.every((m, i) => Number(m[1]) === i + 1) ? steps.map((m) => m[2]) : undefined;
 }
 
@@ -39,11 +40,11 @@ ${ex.response ? `<p class="muted">response ${ex.response.status}:</p>${pre(heade
 </details>`;
 }
 
-/** Numbered steps, each with its request (the last curl lines and exchanges, one per step). */
-function stepsHtml(steps: readonly string[], curls: readonly string[], exchanges: readonly ExchangeReport[]): string {
+/** Numbered steps, each with its request (the last exchanges, one per step, and each one's curl line). */
+function stepsHtml(steps: readonly string[], exchanges: readonly ExchangeReport[]): string {
   const items = steps.map((s, i) => {
-    const c = curls.length >= steps.length ? curls[curls.length - steps.length + i] : undefined;
     const ex = exchanges.length >= steps.length ? exchanges[exchanges.length - steps.length + i] : undefined;
+    const c = ex ? curlLine(ex) : undefined;
     return `<li><span>${esc(s)}</span>${ex ? ` → <b>${esc(statusText(ex))}</b>` : ''}${c ? `<details><summary>curl</summary>${pre(c)}</details>` : ''}</li>`;
   });
   return `<ol class="steps">${items.join('')}</ol>`;
@@ -51,12 +52,16 @@ function stepsHtml(steps: readonly string[], curls: readonly string[], exchanges
 
 export function findingHtml(f: FindingReport, n: number): string {
   const [first = '', ...rest] = f.message.split('\n');
-  const steps = stepsOf(f.counterexample);
-  const curls = (f.curl ?? []).filter((c) => !/^# \d+ earlier request\(s\)/.test(c));
+  const steps = stepsOf(f.description);
+  const counterexample = counterexampleText(f);
+  const curls = curlLines(f);
+  const restsOn = restsOnLine(f);
   const facts: string[] = [];
   if (f.judgement) facts.push(`<dt>judgement</dt><dd><code>${esc(f.judgement)}</code></dd>`);
   if (f.assumption) facts.push(`<dt>reading</dt><dd><code>${esc(f.assumption)}</code></dd>`);
   if (f.ground) facts.push(`<dt>ground</dt><dd class="ground">${esc(f.ground)}</dd>`);
+  if (f.mismatch) facts.push(`<dt>compared</dt><dd>${esc(mismatchLine(f.mismatch))}</dd>`);
+  if (restsOn) facts.push(`<dt>evidence</dt><dd>${esc(restsOn)}</dd>`);
   if (f.occurrences !== undefined && f.occurrences > 1) facts.push(`<dt>cases</dt><dd>${f.occurrences}</dd>`);
   if (f.detectedAfterRequests !== undefined) facts.push(`<dt>found after</dt><dd>${f.detectedAfterRequests} requests of the run</dd>`);
   if (f.replay) facts.push(`<dt>replay</dt><dd><code class="replay">pouchproof replay ${esc(f.replay)}</code></dd>`);
@@ -67,10 +72,10 @@ export function findingHtml(f: FindingReport, n: number): string {
     rest.length ? pre(rest.join('\n')) : '',
     facts.length ? `<dl>${facts.join('')}</dl>` : '',
     f.timeline ? `<div class="svgwrap">${timelineSvg(f.timeline)}</div><p class="muted">Solid bars: answered (from send to answer). Dashed, open bars: no answer known (a timeout or a 5xx): it may have taken effect at any moment after it was sent, or not at all.</p>` : '',
-    f.counterexample
-      ? `<h4>Counterexample${f.shrinks !== undefined ? ` <span class="muted">(after ${f.shrinks} shrinks)</span>` : ''}</h4>` + (steps ? stepsHtml(steps, curls, f.exchanges ?? []) : pre(f.counterexample))
+    counterexample
+      ? `<h4>Counterexample${f.shrinks !== undefined ? ` <span class="muted">(after ${f.shrinks} shrinks)</span>` : ''}</h4>` + (steps ? stepsHtml(steps, f.exchanges ?? []) : pre(counterexample))
       : '',
-    f.curl?.length ? `<details><summary>curl (${curls.length})</summary>${pre(f.curl.join('\n'))}</details>` : '',
+    curls.length ? `<details><summary>curl (${f.exchanges?.length ?? 0})</summary>${pre(curls.join('\n'))}</details>` : '',
     f.exchanges?.length ? `<details><summary>exchanges (${f.exchanges.length}; also in findings.har)</summary>${f.exchanges.map(exchangeHtml).join('\n')}</details>` : '',
     '</article>',
   ];

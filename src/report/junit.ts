@@ -7,6 +7,7 @@
  */
 import type { Report } from './report-json.ts';
 import { evidenceCell } from './vouched.ts';
+import { counterexampleText, curlLines, mismatchLine } from './finding-text.ts';
 
 // XML 1.0 forbids most control characters even when escaped; they are replaced.
 // eslint-disable-next-line no-control-regex
@@ -46,12 +47,14 @@ export function toJunit(report: Report): string {
     const open = `    <testcase${attr('classname', `pouchproof.${area}`)}${attr('name', `${p.id} (§${p.section})`)}${attr('time', seconds(p.durationMs))}`;
     const body: string[] = [];
     for (const f of p.findings.filter(failsOn)) {
+      const counterexample = counterexampleText(f);
       const detail = [
         f.message,
-        f.counterexample ? `counterexample: ${f.counterexample}` : '',
+        f.mismatch ? mismatchLine(f.mismatch) : '',
+        counterexample ? `counterexample: ${counterexample}` : '',
         f.shrinks !== undefined ? `shrinks: ${f.shrinks}` : '',
         f.replay ? `replay: pouchproof replay ${f.replay}` : '',
-        ...(f.curl ?? []),
+        ...curlLines(f),
       ].filter(Boolean).join('\n');
       body.push(`      <failure${attr('type', f.kind)}${attr('message', f.message)}>${xmlEscape(detail)}</failure>`);
     }

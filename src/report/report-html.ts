@@ -18,6 +18,7 @@ import { CHART_CSS } from './svg-chart.ts';
 import { TIMELINE_CSS } from './timeline-svg.ts';
 import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, vouchedLine } from './vouched.ts';
+import { loadExitCode } from '../check/run/index.ts';
 
 type Status = Report['properties'][number]['status'];
 
@@ -143,7 +144,8 @@ function loadHtml(load: unknown): string {
   if (!ok) return '';
   // The members the section reads are checked above; the figures inside them are src/load's, written by pouchproof.
   const r = load as LoadFigures;
-  return `<section id="load"><h2>Load: ${esc(r.scenario)} <span class="badge ${r.exitCode === 0 ? 's-passed' : 's-failed'}">${r.exitCode === 0 ? 'passed' : 'failed'}</span></h2>\n${loadSection(r, 'h3')}</section>`;
+  const passed = loadExitCode(r) === 0;
+  return `<section id="load"><h2>Load: ${esc(r.scenario)} <span class="badge ${passed ? 's-passed' : 's-failed'}">${passed ? 'passed' : 'failed'}</span></h2>\n${loadSection(r, 'h3')}</section>`;
 }
 
 const CSS = `table.figures{width:auto}table.figures td{text-align:right}

@@ -4,6 +4,8 @@
  */
 import {
   RecordedExchangeSchema,
+  counterexampleText,
+  curlLines,
   runExitCode,
   type Finding,
   type PhaseLedger,
@@ -18,7 +20,7 @@ import type { Property } from '../check/property.ts';
 import { redactDeep } from './redact-deep.ts';
 import { tableOf } from '../spec/index.ts';
 
-export const REPORT_SCHEMA_ID = 'pouchproof/report@2';
+export const REPORT_SCHEMA_ID = 'pouchproof/report@3';
 
 const FindingKindSchema = z.enum([
   'violation',
@@ -64,10 +66,21 @@ export const FindingSchema = z.strictObject({
   ground: z.string().optional(),
   /** For an unknown finding: what the profile could add so that the case can be decided. */
   hint: z.string().optional(),
+  /** What the judgement compared (src/check/property.ts `Mismatch`): the status or a field, expected and observed. */
+  mismatch: z.strictObject({ subject: z.string(), expected: z.json(), observed: z.json() }).optional(),
+  /** The exchanges (`exchanges[].id`) the finding rests on. */
+  exchangeIds: z.array(z.number().int()).optional(),
+  /** The case as data (bounded, secrets masked), its label, and the property's own words for it. */
+  input: z.json().optional(),
+  caseLabel: z.string().optional(),
+  description: z.string().optional(),
+  /** The case in words, rendered by the report writer from `caseLabel`, `description` and `input` (kept from report@2). */
   counterexample: z.string().optional(),
   replay: z.string().regex(/^[A-Za-z0-9_-]+$/).optional(),
+  /** Curl lines, rendered by the report writer from `exchanges` (kept from report@2). */
   curl: z.array(z.string()).optional(),
   exchanges: z.array(ExchangeSchema).optional(),
+  omittedExchanges: z.number().int().positive().optional(),
   timeline: TimelineSchema.optional(),
   curves: z.array(CostCurveSchema).optional(),
   shrinks: z.number().int().nonnegative().optional(),
@@ -250,10 +263,15 @@ function phaseReport(p: PhaseLedger) {
   return { planned: p.planned, judged: p.judged, notApplicable: p.notApplicable, unjudged: { ...p.unjudged } };
 }
 
+/** A finding as report.json keeps it: its fields as data, and its counterexample and curl lines rendered here, at the edge, for readers of report@2. */
 function findingReport(f: Finding): FindingReport {
   const { timeline, curves, ...rest } = f;
+  const counterexample = counterexampleText(f);
+  const curl = curlLines(f);
   return {
     ...rest,
+    ...(counterexample !== undefined ? { counterexample } : {}),
+    ...(curl.length ? { curl } : {}),
     ...(timeline ? { timeline: { title: timeline.title, ops: timeline.ops.map((o) => ({ ...o })) } } : {}),
     ...(curves ? { curves: curves.map((c) => ({ ...c, points: c.points.map((p) => ({ ...p })), doublings: [...c.doublings] })) } : {}),
   };

@@ -11,6 +11,7 @@ import { cell, fence } from './markdown.ts';
 import type { Report } from './report-json.ts';
 import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
+import { counterexampleText, curlLines, mismatchLine } from './finding-text.ts';
 
 const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
   passed: '✅ passed',
@@ -113,9 +114,12 @@ function failingSection(report: Report): string[] {
       const [first = '', ...rest] = f.message.split('\n');
       out.push(`#### \`${f.property}\` (§${f.section}): ${f.kind}`, '', cell(first), '', ...(rest.length ? [fence(rest.join('\n')), ''] : []));
       if (f.ground) out.push(`Ground: ${cell(f.ground)}`, '');
-      if (f.counterexample) out.push('Counterexample' + (f.shrinks !== undefined ? ` (after ${f.shrinks} shrinks)` : '') + ':', '', fence(f.counterexample), '');
+      if (f.mismatch) out.push(`Compared: ${cell(mismatchLine(f.mismatch))}`, '');
+      const counterexample = counterexampleText(f);
+      if (counterexample) out.push('Counterexample' + (f.shrinks !== undefined ? ` (after ${f.shrinks} shrinks)` : '') + ':', '', fence(counterexample), '');
       if (f.replay) out.push(`Replay: \`pouchproof replay ${f.replay}\``, '');
-      if (f.curl?.length) out.push('<details><summary>curl</summary>', '', fence(f.curl.join('\n')), '', '</details>', '');
+      const curl = curlLines(f);
+      if (curl.length) out.push('<details><summary>curl</summary>', '', fence(curl.join('\n')), '', '</details>', '');
     }
   }
   return out;

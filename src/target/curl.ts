@@ -65,7 +65,7 @@ function materialFile(field: string, origin: MaterialOrigin, placeholder: string
  * paths, never their contents), and for a TLS name other than the URL's, the URL on that name
  * connected to the real host (`--connect-to`), with the Host the request carried.
  */
-function routeArgs(route: ExchangeRoute | undefined, raw: string): { url: string; options: string[]; notes: string[]; host?: string } {
+function routeArgs(route: CurlRoute | undefined, raw: string): { url: string; options: string[]; notes: string[]; host?: string } {
   const options: string[] = [];
   const notes: string[] = [];
   if (!route) return { url: raw, options, notes };
@@ -102,24 +102,62 @@ export interface CurlOptions {
   readonly maxBodyBytes?: number;
 }
 
-/** The body argument: inline, through printf, or (over the bound) from a file the note names. */
-function bodyArgs(ex: Exchange, secrets: readonly string[], o: CurlOptions): { readonly arg: string; readonly pipe: string; readonly note: string; readonly masked: boolean } {
-  const size = ex.request.body.byteLength;
-  if (o.maxBodyBytes !== undefined && size > o.maxBodyBytes) {
+/** The way a request went, as far as its curl line says it: the proxy's URL, and the TLS block (a live exchange's `ExchangeRoute` is one). */
+export interface CurlRoute {
+  readonly proxy?: { readonly url: string };
+  readonly tls?: ExchangeRoute['tls'];
+}
+
+/**
+ * A request as a curl line needs it, from a live exchange (`requestOf`) or from one a finding
+ * recorded, its secrets masked already (`masked` then says whether masking changed anything).
+ */
+export interface CurlRequest {
+  readonly id: number;
+  readonly endpoint: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body's bytes: all of them, or only the start a record kept (`bodyCut`). */
+  readonly body: Uint8Array;
+  /** The body's size when it was sent. */
+  readonly size: number;
+  /** A record kept only the start of the body. */
+  readonly bodyCut?: boolean;
+  readonly route?: CurlRoute;
+  /** For a recorded request: its secrets were masked when it was recorded, here when true. */
+  readonly masked?: boolean;
+}
+
+/** A live exchange's request as curl needs it. */
+function requestOf(ex: Exchange): CurlRequest {
+  const r = ex.request;
+  return { id: ex.id, endpoint: ex.endpoint, method: r.method, url: r.url, headers: r.headers, body: r.body, size: r.body.byteLength, ...(ex.route ? { route: ex.route } : {}) };
+}
+
+/** The body argument: inline, through printf, or (over the bound, or cut in a record) from a file the note names. */
+function bodyArgs(ex: CurlRequest, secrets: readonly string[], o: CurlOptions): { readonly arg: string; readonly pipe: string; readonly note: string; readonly masked: boolean } {
+  const size = ex.size;
+  if ((o.maxBodyBytes !== undefined && size > o.maxBodyBytes) || ex.bodyCut === true) {
     const file = `body-${ex.id}.bin`;
-    const note = `# the ${size}-byte request body is not written here (over ${o.maxBodyBytes} bytes): write it to ${file} first; its start is in the finding's exchanges, and \`pouchproof replay\` sends the whole case again\n`;
+    const note = `# the ${size}-byte request body is not written here (${o.maxBodyBytes !== undefined && size > o.maxBodyBytes ? `over ${o.maxBodyBytes} bytes` : 'only its start was kept'}): write it to ${file} first; its start is in the finding's exchanges, and \`pouchproof replay\` sends the whole case again\n`;
     return { arg: `--data-binary @${file}`, pipe: '', note, masked: false };
   }
-  const body = redactBytes(ex.request.body, secrets);
-  const masked = body !== ex.request.body;
+  const body = redactBytes(ex.body, secrets);
+  const masked = body !== ex.body;
   if (isPlainText(body)) return { arg: `--data-binary ${shellQuote(Buffer.from(body).toString('utf8'))}`, pipe: '', note: '', masked };
   return { arg: '--data-binary @-', pipe: `printf ${printfFormat(body)} | `, note: '', masked };
 }
 
 export function toCurl(ex: Exchange, secrets: readonly string[], opts: CurlOptions = {}): string {
-  const { method, url, headers } = ex.request;
+  return curlOf(requestOf(ex), secrets, opts);
+}
+
+/** The curl line of a request, live or recorded; `secrets` still to mask (none for a recorded one, masked already). */
+export function curlOf(ex: CurlRequest, secrets: readonly string[], opts: CurlOptions = {}): string {
+  const { method, url, headers } = ex;
   const body = bodyArgs(ex, secrets, opts);
-  let masked = body.masked;
+  let masked = body.masked || ex.masked === true;
   const args: string[] = ['curl', '-sS', '-i', '--http1.1', '-X', shellQuote(method)];
   const route = routeArgs(ex.route, url);
   const shownUrl = redact(route.url, secrets);
@@ -133,7 +171,7 @@ export function toCurl(ex: Exchange, secrets: readonly string[], opts: CurlOptio
   }
   if (route.host !== undefined && !('host' in headers)) lines.push(`-H ${shellQuote(`host: ${route.host}`)}`);
   for (const [name, raw] of Object.entries(headers)) {
-    if (name === 'content-length' && raw === String(ex.request.body.byteLength)) continue; // curl computes it
+    if (name === 'content-length' && raw === String(ex.size)) continue; // curl computes it
     const value = redact(raw, secrets);
     masked ||= value !== raw;
     lines.push(`-H ${headerArg(name, value)}`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { properties, run, startReference, UsageError, type Reference } from '../../src/index.ts';
-import type { PropertyResult } from '../../src/check/run/index.ts';
+import type { PropertyResult, RecordedExchange } from '../../src/check/run/index.ts';
 import { describeProperties, failureOf } from '../../src/vitest.ts';
 
 let dir: string;
@@ -55,12 +55,19 @@ describe('run()', () => {
   });
 });
 
+/** One request as a finding recorded it. */
+const SENT: RecordedExchange = {
+  id: 1, endpoint: 'reportUsage', startedAt: '2026-01-01T00:00:00.000Z',
+  request: { method: 'PUT', url: 'http://x/v1/usage/sources/ab', headers: { 'content-type': 'application/json' }, body: { text: '{"rows":1}', size: 10 } },
+  response: { status: 400, headers: {}, body: { text: '', size: 0 }, truncated: false }, verdict: 'rejected', reason: '400', timings: { totalMs: 1 },
+};
+
 describe('pouchproof/vitest', () => {
   const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'usage.never-summed', section: '4.3', status: 'passed', runs: 5, requests: 10, durationMs: 5, findings: [], ...over });
 
   it('a violation fails the test with its message, ground, counterexample, replay token, curl line and the seed', () => {
-    const text = failureOf(result({ status: 'failed', findings: [{ kind: 'violation', property: 'usage.never-summed', section: '4.3', message: 'the row was summed', ground: '§4.3 "Rows are never added up."', counterexample: '{"rows":1}', shrinks: 2, replay: 'abc_1', curl: ['# exchange 1\ncurl -X POST http://x/v1/usage'] }] }), [], 77);
-    const parts = ['violation: usage.never-summed (§4.3)', 'the row was summed', 'ground: §4.3 "Rows are never added up."', 'counterexample (2 shrinks): {"rows":1}', 'replay: pouchproof replay abc_1', 'curl -X POST http://x/v1/usage', '(seed 77)'];
+    const text = failureOf(result({ status: 'failed', findings: [{ kind: 'violation', property: 'usage.never-summed', section: '4.3', message: 'the row was summed', ground: '§4.3 "Rows are never added up."', input: { rows: 1 }, shrinks: 2, replay: 'abc_1', mismatch: { subject: 'status', expected: '2xx', observed: 400 }, exchangeIds: [1], exchanges: [SENT] }] }), [], 77);
+    const parts = ['violation: usage.never-summed (§4.3)', 'the row was summed', 'ground: §4.3 "Rows are never added up."', 'status: expected 2xx, observed 400', 'counterexample (2 shrinks): {"rows":1}', 'replay: pouchproof replay abc_1', "curl -sS -i --http1.1 -X 'PUT' 'http://x/v1/usage/sources/ab'", '(seed 77)'];
     for (const part of parts) expect(text).toContain(part);
   });
 

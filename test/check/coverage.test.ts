@@ -10,7 +10,7 @@ import BOUNDARIES from '../../properties/boundaries.ts';
 import REJECTION from '../../properties/rejection.ts';
 import { coverageTable, sideStatus } from '../../src/check/run/coverage-table.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { replayProperty, runProperties, type RunResult, runExitCode } from '../../src/check/run/index.ts';
+import { counterexampleText, curlLines, replayProperty, runProperties, type RunResult, runExitCode } from '../../src/check/run/index.ts';
 import { boundarySpecs, coverageBoundaries, coverageViolations, drawBoundaryCoverage, drawViolationCoverage, violationSpecs } from '../../src/gen/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { REQUEST_CONSTRAINTS } from '../../src/spec/index.ts';
@@ -91,7 +91,7 @@ describe('the runner\'s coverage phase (against a stand-in that refuses values o
     expect(r.coverage?.observations.map((o) => o.result)).toEqual(['observed', 'failed', 'failed', 'observed']);
     expect(r.runs).toBe(5);
     expect(r.findings.map((f) => [f.kind, f.shrinks, f.occurrences])).toEqual([['violation', 0, 2]]);
-    expect(r.findings[0]!.counterexample).toMatch(/^coverage case 1 \(forty of reportUsage\/body\/rows\[\]\.input#max\): 40/);
+    expect(counterexampleText(r.findings[0]!)).toMatch(/^coverage case 1 \(forty of reportUsage\/body\/rows\[\]\.input#max\): 40/);
     const token = decodeReplayToken(r.findings[0]!.replay!);
     expect(token.path).toBe('c');
     expect(token.coverageCase).toEqual({ constraint: CASES[1]!.constraint, side: CASES[1]!.side, variant: 'forty' });
@@ -196,12 +196,12 @@ describe('faults that sampling misses are found in every seed', () => {
       try {
         for (const seed of [1, 2, 3]) {
           const run = await runProperties(profileOf(faulty), [violationsRejected], { seed, runs: 2, embedded: true, endOnFailure: true, perPropertyMs: 60_000 });
-          const found = run.results[0]!.findings.filter((f) => f.kind === 'violation' && f.counterexample?.includes(constraint));
+          const found = run.results[0]!.findings.filter((f) => f.kind === 'violation' && f.caseLabel?.includes(constraint));
           expect(found.length, `seed ${seed}`).toBe(1);
           const f = found[0]!;
-          expect(f.counterexample).toMatch(/^coverage case \d+ /);
+          expect(f.caseLabel).toMatch(/^coverage case \d+ /);
           expect(f.shrinks).toBe(0);
-          expect(f.curl?.length).toBeGreaterThan(0);
+          expect(curlLines(f).length).toBeGreaterThan(0);
           expect(run.coverage!.rows.find((r) => r.constraint === constraint)!.reject.status).toBe('failed');
           if (seed === 1) {
             // The token names the coverage case; replayed, it fails on the faulty server and passes on the correct one.

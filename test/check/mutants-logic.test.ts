@@ -5,6 +5,7 @@ import { compareKillers, isLoadOnly, median, orderForFault, runMutants } from '.
 import { killMatrixMarkdown } from '../../src/report/mutants-md.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
 import { startStandIn, standInProfile } from './stand-in.ts';
+import { mutantsExitCode } from '../../src/check/run/index.ts';
 
 const threshold = defineProperty<number>({
   id: 'synthetic.threshold', section: '4.3', invariant: 'every value is accepted', assumptions: [], needs: [],
@@ -61,7 +62,7 @@ describe('runMutants', () => {
     expect(r.expected).toBe(5);
     expect(r.falseFindings).toBe(0);
     expect(r.clean).toHaveLength(2);
-    expect(r.exitCode).toBe(1);
+    expect(mutantsExitCode(r)).toBe(1);
     const md = killMatrixMarkdown(r);
     expect(md).toContain('3/5 faults killed (60%)');
     expect(md).toContain('`harmless` | t | ❌ survived');
@@ -80,7 +81,7 @@ describe('runMutants', () => {
     expect(calls).toEqual([['slow'], []]);
     expect(r.faults[0]).toMatchObject({ fault: 'slow', ran: true, killed: true, killedBy: ['load.latency'], requests: 10 });
     expect(r.clean).toEqual([expect.objectContaining({ loadCheck: 'load.latency', falseFindings: [] })]);
-    expect(r.exitCode).toBe(0);
+    expect(mutantsExitCode(r)).toBe(0);
   });
 
   it('counts every finding on the correct reference, a transport finding and a property cut short by its time bound included', async () => {
@@ -98,7 +99,7 @@ describe('runMutants', () => {
     }, { seed: 3, runs: 1000, seeds: 1, perPropertyMs: 300 });
     expect(r.clean[0]!.falseFindings.map((f) => [f.property, f.kind])).toEqual([['synthetic.throwing', 'transport'], ['synthetic.slow', 'incomplete']]);
     expect(r.falseFindings).toBe(2);
-    expect(r.exitCode).toBe(1);
+    expect(mutantsExitCode(r)).toBe(1);
     expect(killMatrixMarkdown(r)).toMatch(/`synthetic.slow` incomplete: status inconclusive \(judged \d+ of 1000 random cases/);
   });
 

@@ -8,7 +8,7 @@ import { expectAccepted, violation } from '../../src/check/judge/judge.ts';
 import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts';
 import { defineProperty, unknownOutcome, PASS, type Property } from '../../src/check/property.ts';
 import type { CaseRun } from '../../src/check/run/case-runner.ts';
-import { runProperties } from '../../src/check/run/index.ts';
+import { counterexampleText, curlLines, runProperties } from '../../src/check/run/index.ts';
 import { EvidenceRetention } from '../../src/check/run/retention.ts';
 import type { Exchange } from '../../src/target/client.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
@@ -82,9 +82,9 @@ describe('a run whose every case fails', () => {
     expect(note?.occurrences).toBeGreaterThan(1);
     for (const f of [...violations, note!]) {
       // The case shown is the one whose requests are shown: both of its requests, by their x-value.
-      const n = /(\d+)$/.exec(f.counterexample ?? '')![1];
+      const n = /(\d+)$/.exec(counterexampleText(f) ?? '')![1];
       expect(f.exchanges?.map((e) => e.request.headers['x-value'])).toEqual([`${n}-1`, `${n}-2`]);
-      expect(f.curl?.filter((c) => c.includes(`x-value: ${n}-`))).toHaveLength(2);
+      expect(curlLines(f).filter((c) => c.includes(`x-value: ${n}-`))).toHaveLength(2);
     }
   });
 });

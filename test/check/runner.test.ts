@@ -5,7 +5,7 @@ import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, SERVES, specJu
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { makeRunId, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { counterexampleText, curlLines, makeRunId, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 /** Sends n as the x-value header; the stand-in decides from it. */
@@ -43,10 +43,11 @@ describe('runProperties', () => {
     expect(r.status).toBe('failed');
     const f = r.findings.find((x) => x.kind === 'violation')!;
     expect(f).toBeDefined();
-    expect(f.counterexample).toBe('37');
+    expect(f.input).toBe(37);
+    expect(counterexampleText(f)).toBe('37');
     expect(f.shrinks).toBeGreaterThan(0);
     expect(f.message).toContain('HTTP 400');
-    expect(f.curl?.some((c) => c.startsWith('curl') && c.includes('x-value'))).toBe(true);
+    expect(curlLines(f).some((c) => c.startsWith('curl') && c.includes('x-value'))).toBe(true);
     expect(run.requests).toBeGreaterThan(0);
     expect(run.firstDetectionAfterRequests).toBeGreaterThan(0);
 
@@ -55,7 +56,7 @@ describe('runProperties', () => {
     const before = srv.seen.length;
     const again = await replayProperty(profile, threshold as Property, token);
     expect(again.status).toBe('failed');
-    expect(again.findings[0]!.counterexample).toBe('37');
+    expect(again.findings[0]!.input).toBe(37);
     // The replay goes straight to the counterexample: far fewer requests than the original search.
     expect(srv.seen.length - before).toBeLessThan(r.requests);
   });
@@ -132,7 +133,7 @@ describe('runProperties', () => {
     const run = await runProperties(standInProfile(srv.url), [wide as Property], { seed: 3, runs: 200 });
     const f = run.results[0]!.findings.find((x) => x.kind === 'violation');
     expect(f).toBeDefined();
-    expect(f!.counterexample).toBe('5000');
+    expect(f!.input).toBe(5000);
     expect(judged.every((n) => n >= 5000)).toBe(true);
   });
 
@@ -287,7 +288,8 @@ describe('runProperties', () => {
           return expectAccepted(await send(ctx, n));
         },
       }) as Property;
-    const curlsOf = async (p: Property) => (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 1 })).results[0]!.findings.find((f) => f.kind === 'violation')!.curl!;
+    const violationOf = async (p: Property) => (await runProperties(standInProfile(srv.url), [p], { seed: 1, runs: 1 })).results[0]!.findings.find((f) => f.kind === 'violation')!;
+    const curlsOf = async (p: Property) => curlLines(await violationOf(p));
     const last = await curlsOf(steps(false));
     expect(last.filter((c) => c.includes('x-value'))).toHaveLength(6);
     expect(last[0]).toBe('# 3 earlier request(s) of this case omitted');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
 import { expectAccepted, serverError } from '../../src/check/judge/judge.ts';
 import { defineProperty, type Property } from '../../src/check/property.ts';
-import { runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { curlLines, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { standInProfile } from './stand-in.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
@@ -48,7 +48,8 @@ describe('a target that goes down under a request', () => {
     expect(first!.findings.map((f) => f.kind)).toEqual(['crash']);
     const c = first!.findings[0]!;
     expect(c.message).toMatch(/^the target went down after (PUT|POST) \/v1\/\S+ \(connection closed by the target before a response\); a fresh connection was refused too/);
-    expect(c.curl!.at(-1)).toContain('curl ');
+    expect(curlLines(c).at(-1)).toContain('curl ');
+    expect(c.exchangeIds).toEqual([c.exchanges!.at(-1)!.id]);
     expect(c.detectedAfterRequests).toBeGreaterThan(0);
     expect(rest).toMatchObject({ status: 'skipped', findings: [{ kind: 'skipped', message: `not run: the target went down (see the crash finding of ${killer})` }] });
     expect(run.unreachable).toBeUndefined();

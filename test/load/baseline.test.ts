@@ -7,6 +7,7 @@ import { LoadUsageError } from '../../src/load/launch.ts';
 import { BaselineError, checkBaseline, compareWithBaseline, isRelativeThreshold, judgeRelative, parseRelativeThreshold, readBaseline, withBaseline, type BaselineRun } from '../../src/load/gates/baseline.ts';
 import type { LoadRunResult } from '../../src/load/result.ts';
 import { ThresholdError } from '../../src/load/gates/thresholds.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-baseline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +19,7 @@ const stored = {
   spectrum: [{ percentile: 50, us: 800 }, { percentile: 99, us: 10_000 }], histogram: 'x', latencyUnit: 'us',
 };
 const current = (over: Partial<LoadRunResult>): LoadRunResult =>
-  ({ ...stored, latency: latency(12_000), errorRate: 0.002, rates: { rps: 200, okPerSecond: 200, goodput: 188 }, thresholds: [], exitCode: 0, ...over }) as unknown as LoadRunResult;
+  ({ ...stored, latency: latency(12_000), errorRate: 0.002, rates: { rps: 200, okPerSecond: 200, goodput: 188 }, thresholds: [], ...over }) as unknown as LoadRunResult;
 
 describe('relative thresholds', () => {
   it('are told from absolute ones by their sign', () => {
@@ -87,9 +88,9 @@ describe('baselines', () => {
     expect(c.caveats).toEqual(['connections differ: 64 then, 16 now']);
     expect(c.rows.map((x) => x.metric)).not.toContain('capacity');
     const judged = withBaseline(current({}), c);
-    expect(judged.exitCode).toBe(1);
+    expect(loadExitCode(judged)).toBe(1);
     expect(judged.thresholds.map((t) => t.threshold)).toContain('p99<+10%');
-    expect(withBaseline(current({}), compareWithBaseline(current({}), b, [parseRelativeThreshold('p99<+50%')])).exitCode).toBe(0);
+    expect(loadExitCode(withBaseline(current({}), compareWithBaseline(current({}), b, [parseRelativeThreshold('p99<+50%')])))).toBe(0);
   });
 
   it('checks every gate before a run: relative thresholds need a baseline, rate bounds a search', async () => {

@@ -15,6 +15,7 @@ import { toLoadMarkdown } from '../../src/report/load/md.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { always500, dripBody, endlessBody, hangEvery, type Local } from '../cli/misbehaving-servers.ts';
 import { besideTimer } from '../timing.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 let ref: RunningReference;
 beforeAll(async () => {
@@ -59,7 +60,7 @@ describe('load against a misbehaving target', () => {
     expect(abandonReason('body-over-cap')).toContain(`${RESPONSE_BODY_CAP_BYTES / 1024 / 1024} MiB`);
     expect(growth, `rss grew ${(growth / 1024 / 1024).toFixed(0)} MB`).toBeLessThan(MEMORY_GROWTH_BOUND);
     expect(elapsedMs).toBeLessThan(endsWithinMs);
-    expect(r.exitCode).toBe(1);
+    expect(loadExitCode(r)).toBe(1);
   }, 30_000);
 
   it('abandons a body dripped a byte at a time when the run is over, and counts it', async () => {
@@ -90,13 +91,13 @@ describe('load against a misbehaving target', () => {
   it('fails a run whose every response is a 500 without any threshold given, and says why in one line; a threshold replaces the default bound', async () => {
     const { result: r } = await against(await always500());
     expect(r.errorRate).toBeGreaterThan(DEFAULT_ERROR_BOUND);
-    expect(r.exitCode).toBe(1);
+    expect(loadExitCode(r)).toBe(1);
     expect(r.failedBecause).toMatch(/^no threshold given, and the default bound is broken: goodput>0\/s \(actual 0\.0\/s\), errors<=5% \(actual 100\.000%\)$/);
     expect(r.thresholds.every((t) => t.byDefault && !t.passed)).toBe(true);
     expect(toLoadMarkdown(r)).toContain('errors<=5%` (default bound)');
 
     const given = await against(await always500(), { thresholds: ['rps>1/s'], durationMs: 500 });
     expect(given.result.thresholds.map((t) => [t.threshold, t.passed, t.byDefault])).toEqual([['rps>1/s', true, undefined]]);
-    expect(given.result.exitCode).toBe(0);
+    expect(loadExitCode(given.result)).toBe(0);
   }, 30_000);
 });

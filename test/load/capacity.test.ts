@@ -9,6 +9,7 @@ import { loadScenarioByName } from '../../scenarios/index.ts';
 import { findCapacity, type CapacityOptions } from '../../src/load/gates/capacity.ts';
 import { STORE_HOLD_MS, STORE_POOL_SIZE } from '../../src/reference/index.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 const KNEE = (STORE_POOL_SIZE * 1000) / STORE_HOLD_MS;
 // Twice the fault's knee: past it the queue grows by KNEE requests a second, far beyond the objective within one step.
@@ -37,6 +38,6 @@ describe('capacity search', () => {
     expect(c.capacity ?? 0).toBeGreaterThanOrEqual(f.capacity ?? 0);
     // The result shown is the step at capacity (or the last step when none was within).
     if (f.capacity !== undefined) expect(faulty.rate).toBe(f.capacity);
-    expect(faulty.exitCode).toBe(f.capacity === undefined ? 1 : 0);
+    expect(loadExitCode(faulty)).toBe(f.capacity === undefined ? 1 : 0);
   }, 60_000);
 });

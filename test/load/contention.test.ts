@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEmbedded } from './embedded.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 const run = (faults: string[]) =>
   loadEmbedded({ scenario: 'commit-contention', params: { artifacts: 3, skew: 1 }, faults, connections: 8, workers: 0, durationMs: 1500, seed: 5 });
@@ -12,7 +13,7 @@ describe('commit-contention', () => {
     expect(result.stats['lostUpdates']).toBe(0);
     expect(result.stats['applied']).toBeGreaterThan(10);
     expect(result.stats['conflicts']).toBeGreaterThan(0);
-    expect(result.exitCode).toBe(0);
+    expect(loadExitCode(result)).toBe(0);
   });
 
   it('fails it against the check-then-act race', async () => {
@@ -20,6 +21,6 @@ describe('commit-contention', () => {
     const check = result.checks.find((c) => c.name === 'no lost update');
     expect(check?.passed).toBe(false);
     expect(check?.message).toMatch(/lost update/);
-    expect(result.exitCode).toBe(1);
+    expect(loadExitCode(result)).toBe(1);
   });
 });

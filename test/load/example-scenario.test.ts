@@ -16,6 +16,7 @@ import { LIMITS } from '../../src/spec/index.ts';
 import { pouchproof } from '../cli/spawn-cli.ts';
 import { EXAMPLE, compiledExample } from './example-js.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-example-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,7 +60,7 @@ describe('the example scenario of one\'s own', () => {
     expect(scenario.scenario.params.map((p) => p.name)).toEqual(expect.arrayContaining(['pouches', 'maximal']));
     await expect(runLoad({ scenario, target: { kind: 'embedded' }, ...EMBEDDED_REFERENCE, params: { maximal: '120' } })).rejects.toThrow(/^parameter maximal must be at most 100, got 120$/);
     const { result } = await runLoad({ scenario, target: { kind: 'embedded' }, ...EMBEDDED_REFERENCE, params: { pouches: '3' }, workers: 1, durationMs: 1000, seed: 4 });
-    expect(result.exitCode, result.failedBecause).toBe(0);
+    expect(loadExitCode(result), result.failedBecause).toBe(0);
     expect(result.params).toMatchObject({ pouches: 3, maximal: 10 });
     expectMix(result.kinds);
   });

@@ -39,7 +39,7 @@ function shard(index: number, count: number, phases: PhaseHistograms): LoadRunRe
     totals: { sent: 0, completed: 0, ok: 0, notOk: 0, errors: 0, dropped: 0, unsent: 0, units: 0, bytesSent: 0, wallMs: 1000 },
     rates: { rps: 0, okPerSecond: 0, goodput: 0 }, errorRate: 0, latency: ZERO, errorLatency: ZERO, errorHistogram: empty, spectrum: [], histogram: empty,
     timeline: [], reasons: {}, kinds: {}, stats: {}, checks: [], generator: { busy: [0], loopUtilization: [0], prepareMs: [0], limited: false, note: 'headroom' },
-    phases: phaseFigures(phases), thresholds: [], interrupted: false, startMs: T0, shard: { index, count }, exitCode: 0,
+    phases: phaseFigures(phases), thresholds: [], interrupted: false, startMs: T0, shard: { index, count },
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { confirmed } from '../../scenarios/checks.ts';
 import { loadEmbedded } from './embedded.ts';
 import { endsBefore } from '../timing.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 describe('cost-curve', () => {
   // Each side is run once and the product's verdict checked once: a curve that looks worse than
@@ -14,14 +15,14 @@ describe('cost-curve', () => {
     expect(curve?.points.map((p) => p.value)).toEqual([0, 250, 500, 1000, 2000]);
     expect(curve?.verdict.superlinear, curve?.verdict.message).toBe(true);
     expect(curve?.verdict.confirmed).toBe(true);
-    expect(bad.exitCode).toBe(1);
+    expect(loadExitCode(bad)).toBe(1);
   }, 45_000);
 
   it('does not flag the correct reference', async () => {
     const good = (await loadEmbedded(opts)).result;
     expect(good.curves?.[0]?.verdict.superlinear, good.curves?.[0]?.verdict.message).toBe(false);
     expect(good.totals.notOk).toBe(0);
-    expect(good.exitCode).toBe(0);
+    expect(loadExitCode(good)).toBe(0);
   }, 45_000);
 });
 

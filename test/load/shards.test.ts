@@ -14,6 +14,7 @@ import { formatShardBlocks, ShardMarkerError, splitShardBlocks } from '../../src
 import { parseShardRecord, ShardRecordError, toShardRecord } from '../../src/load/shards/shard-record.ts';
 import { shardReportFiles } from '../../src/report/load/shard.ts';
 import { toLoadMarkdown } from '../../src/report/load/md.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pouchproof-shards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +42,7 @@ function shardResult(index: number, count: number, samples: readonly number[], o
     checks: [{ name: 'heads', passed: true, message: 'ok' }],
     generator: { busy: [0.1], loopUtilization: [0.2], prepareMs: [0], limited: false, note: 'headroom' },
     thresholds: [], interrupted: false, startMs: o.startMs ?? T0,
-    shard: { index, count, requestedStartMs: o.requested ?? T0 }, exitCode: 0,
+    shard: { index, count, requestedStartMs: o.requested ?? T0 },
   };
 }
 
@@ -171,10 +172,10 @@ describe('load merge', () => {
     const shards = [asInput(shardResult(0, 2, [1000, 2000]), ['p99<1s']), asInput(shardResult(1, 2, [900_000]), ['p99<1s'])];
     const own = mergeShards(shards).result;
     expect(own.thresholds.map((t) => [t.threshold, t.passed])).toEqual([['p99<1s', true]]);
-    expect(own.exitCode).toBe(0);
+    expect(loadExitCode(own)).toBe(0);
     const broken = mergeShards(shards, { thresholds: ['p99<500ms', 'rps>1/s'] }).result;
     expect(broken.thresholds.map((t) => t.passed)).toEqual([false, true]);
-    expect(broken.exitCode).toBe(1);
+    expect(loadExitCode(broken)).toBe(1);
     expect(() => mergeShards(shards, { thresholds: ['p99<<1'] })).toThrow(MergeError);
   });
 
@@ -184,7 +185,7 @@ describe('load merge', () => {
     const shards = [asInput({ ...shardResult(0, 2, [1000, 2000]), stages }, ['p99<800ms:abort']), asInput(aborted, ['p99<800ms:abort'])];
     const r = mergeShards(shards).result;
     expect(r.failedBecause).toMatch(/^shard 1 aborted at 1\.2 s: threshold p99<800ms:abort broken \(actual 900\.00ms\)/);
-    expect(r.exitCode).toBe(1);
+    expect(loadExitCode(r)).toBe(1);
     expect(r.stages?.stages.map((x) => x.target)).toEqual([100, 0]);
     // Without the abort, the same figures pass on the whole: p99 of three samples is judged once, on all of them.
     const whole = mergeShards([shards[0]!, asInput(shardResult(1, 2, [700_000]), ['p99<800ms:abort'])]).result;

@@ -17,6 +17,7 @@ import { startReference, type RunningReference } from '../../src/reference/index
 import { writeLoadReport } from '../../src/report/load/files.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { endsBefore } from '../timing.ts';
+import { loadExitCode } from '../../src/check/run/index.ts';
 
 let ref: RunningReference;
 let slow: Server;
@@ -61,7 +62,7 @@ describe('load shapes and abort thresholds', () => {
     expect(r.connections).toBe(4);
     expect(r.stages?.unit).toBe('connections');
     expect(r.totals.sent).toBeGreaterThan(0);
-    expect(r.exitCode).toBe(0);
+    expect(loadExitCode(r)).toBe(0);
   }, 60_000);
 
   it('ends a run that breaks its abort threshold within the grace period plus one second, reports written', async () => {
@@ -87,7 +88,7 @@ describe('load shapes and abort thresholds', () => {
       expect(r.aborted!.atMs).toBeGreaterThanOrEqual(graceMs);
       expect(endedFirst, `ended after the grace plus 1 s (aborted at ${r.aborted!.atMs} ms, measured ${r.totals.wallMs} ms)`).toBe(true);
       expect(r.interrupted).toBe(false);
-      expect(r.exitCode).toBe(1);
+      expect(loadExitCode(r)).toBe(1);
       expect(r.failedBecause).toMatch(/^aborted at \d+\.\d s: threshold p99<20ms:abort-after=1s broken \(actual \d+\.\d+ms\)/);
       const written = await writeLoadReport(dir, r, out.secrets);
       const json = JSON.parse(await readFile(join(written.dir, 'load.json'), 'utf8')) as { aborted?: { threshold: string }; failedBecause?: string };

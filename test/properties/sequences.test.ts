@@ -9,7 +9,7 @@ import COMMITS from '../../properties/commits.ts';
 import RACES from '../../properties/races.ts';
 import SEQUENCES from '../../properties/sequences.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { curlLines, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import type { RunningReference } from '../../src/reference/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { References, runAgainst, summary } from './harness.ts';
@@ -45,17 +45,17 @@ describe('commits.model-sequences', () => {
       detected++;
       expect(v.judgement).toBe('commits.stale-op-not-applied');
       expect(v.message).toMatch(/^step \d+ \(restore on the (previous|first) revision/);
-      const steps = v.counterexample!.split('\n').filter((l) => /^\d+\. /.test(l));
+      const steps = v.description!.split('\n').filter((l) => /^\d+\. /.test(l));
       expect(steps.map((l) => Number(l.split('.')[0]))).toEqual(steps.map((_, i) => i + 1));
       // The shortest sequence: an artifact, a delete at its head, the stale restore (maybe in fewer requests).
       expect(steps.length).toBeLessThanOrEqual(4);
       expect(steps[steps.length - 1]).toMatch(/restore on the (previous|first) revision \(not the head\)/);
-      expect(v.curl).toHaveLength(steps.length);
-      for (const line of v.curl!) expect(line).toMatch(/\ncurl .*\/operations'/);
+      expect(curlLines(v)).toHaveLength(steps.length);
+      for (const line of curlLines(v)) expect(line).toMatch(/\ncurl .*\/operations'/);
       expect(v.detectedAfterRequests).toBeGreaterThan(0);
       // The replay token runs the shrunk sequence again, to the same violation.
       const again = await replayProperty(parseProfile(ref.profile), prop, decodeReplayToken(v.replay!), { embedded: true });
-      expect(again.findings.find((f) => f.kind === 'violation')?.counterexample).toBe(v.counterexample);
+      expect(again.findings.find((f) => f.kind === 'violation')?.description).toBe(v.description);
     }
     expect(detected).toBeGreaterThanOrEqual(3);
   });

@@ -4,7 +4,7 @@
  * summary.md and the console (the one-line reason, what the budget did not cover).
  */
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/check/run/index.ts';
+import type { RecordedExchange, RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { toJunit } from '../../src/report/junit.ts';
 import { buildReport, ReportSchema } from '../../src/report/report-json.ts';
@@ -12,6 +12,13 @@ import { toSummaryMarkdown } from '../../src/report/summary-md.ts';
 
 const INC = "none of its 3 cases completed: connection closed by the target during the response body";
 const LINE = `2 properties completed no case (usage.idempotent, usage.monotone): ${INC}`;
+
+/** The request the target went down after, as the finding recorded it (its token masked then). */
+const CULPRIT: RecordedExchange = {
+  id: 2, endpoint: 'changeUnlock', startedAt: '2026-01-01T00:00:00.500Z', masked: true,
+  request: { method: 'PUT', url: 'http://127.0.0.1:9/v1/account/unlock', headers: { authorization: '***' }, body: { text: '{"statements": [', size: 16 } },
+  verdict: 'transport-error', reason: 'connection closed by the target before a response', failure: 'closed', timings: { totalMs: 3 },
+};
 
 function run(withCrash: boolean): RunResult {
   return {
@@ -26,7 +33,7 @@ function run(withCrash: boolean): RunResult {
       ...(withCrash ? [{ id: 'robustness.malformed-rejected', section: '2', status: 'failed' as const, runs: 1, requests: 2, durationMs: 10,
         findings: [{ kind: 'crash' as const, property: 'robustness.malformed-rejected', section: '2', replay: 'abc',
           message: 'the target went down after PUT /v1/account/unlock (connection closed by the target before a response); a fresh connection was refused too (connection refused), so the run stops here',
-          curl: ["# exchange #2 (changeUnlock)\ncurl -sS -X 'PUT' 'http://127.0.0.1:9/v1/account/unlock' -H 'authorization: ***' --data-binary '{\"statements\": ['"] }] }] : []),
+          exchangeIds: [2], exchanges: [CULPRIT] }] }] : []),
     ],
   };
 }
@@ -71,7 +78,8 @@ describe('crash and inconclusive in the reports', () => {
     let out2 = '';
     new ConsoleView({ out: { write: (s: string) => (out2 += s) }, tty: false, color: false }).summary(crashed);
     expect(out2).toMatch(/^CRASH robustness\.malformed-rejected \(§2\)$/m);
-    expect(out2).toContain("  curl -sS -X 'PUT' 'http://127.0.0.1:9/v1/account/unlock' -H 'authorization: ***'");
+    expect(out2).toContain("  curl -sS -i --http1.1 -X 'PUT' 'http://127.0.0.1:9/v1/account/unlock'");
+    expect(out2).toContain("-H 'authorization: ***'");
   });
 
   it('a console line per property says why it is inconclusive', () => {

@@ -56,13 +56,13 @@ const history = timelineData(
 const findings: Record<string, Finding> = {
   linear: {
     kind: 'violation', property: 'races.linearizable', section: '4.2', judgement: 'races.linearizable', ground: '§4.2 "optimistic concurrency on revision ids"',
-    message: `the history of artifact A is not linearizable ${SCRIPT}\nclient-1 |[==]| #2 …`, counterexample: '3 clients × 4 rounds', replay: 'tok_replay-1', shrinks: 7,
-    curl: ['curl -X POST …'], exchanges: [rec(exchange(1)), rec(exchange(2, { failure: 'closed' }))], timeline: history,
+    message: `the history of artifact A is not linearizable ${SCRIPT}\nclient-1 |[==]| #2 …`, description: '3 clients × 4 rounds', input: { clients: 3, rounds: 4 }, replay: 'tok_replay-1', shrinks: 7,
+    exchanges: [rec(exchange(1)), rec(exchange(2, { failure: 'closed' }))], timeline: history,
   },
   sequence: {
     kind: 'violation', property: 'commits.model-sequences', section: '4.2', judgement: 'commits.stale-not-applied', ground: '§4.2 "…"', message: 'step 2 applied on a stale base',
-    counterexample: '1. create 1 artifact(s) (pouch A)\n2. update on a stale base of artifact 1 of pouch A\n(2 step(s), one request each, in the order of the curl lines)',
-    curl: ['# 1 earlier request(s) of this case omitted', 'curl step-one', 'curl step-two'], exchanges: [rec(exchange(4, { status: 200 })), rec(exchange(5, { status: 200, body: new Uint8Array([0xff, 0xfe, 0x00, 0x41]) }))],
+    description: '1. create 1 artifact(s) (pouch A)\n2. update on a stale base of artifact 1 of pouch A\n(2 step(s), one request each, in the order of the curl lines)',
+    mismatch: { subject: 'status', expected: '4xx', observed: 200 }, exchangeIds: [5], omittedExchanges: 1, exchanges: [rec(exchange(4, { status: 200 })), rec(exchange(5, { status: 200, body: new Uint8Array([0xff, 0xfe, 0x00, 0x41]) }))],
   },
   reading: { kind: 'assumption', property: 'usage.merge', section: '4.3', assumption: 'usage-stored-meaning', ground: 'reading usage-stored-meaning', message: `stored total differs ${TOKEN}`, occurrences: 3, exchanges: [rec(exchange(7, { status: 200 }))] },
 };
@@ -129,7 +129,7 @@ describe('report.html', () => {
     // What fails the run comes first.
     expect(articles.map((a) => /data-kind="([^"]+)"/.exec(a)![1])).toEqual(['violation', 'violation', 'assumption']);
     const linear = articles[0]!;
-    for (const s of ['races.linearizable', '§4.2 &#34;optimistic concurrency on revision ids&#34;', 'pouchproof replay tok_replay-1', '3 clients × 4 rounds', 'after 7 shrinks', 'curl -X POST', 'exchanges (2; also in findings.har)', '→ <b>closed</b>', 'sig-not-a-secret']) {
+    for (const s of ['races.linearizable', '§4.2 &#34;optimistic concurrency on revision ids&#34;', 'pouchproof replay tok_replay-1', '3 clients × 4 rounds', 'after 7 shrinks', 'curl -sS -i --http1.1 -X &#39;POST&#39;', 'exchanges (2; also in findings.har)', '→ <b>closed</b>', 'sig-not-a-secret']) {
       expect(linear).toContain(s);
     }
     expect(articles[2]).toContain('<dt>reading</dt><dd><code>usage-stored-meaning</code></dd>');
@@ -142,9 +142,16 @@ describe('report.html', () => {
     const items = steps.split('<li>').slice(1);
     expect(items).toHaveLength(2);
     expect(items[0]).toContain('create 1 artifact(s) (pouch A)');
-    expect(items[0]).toContain('curl step-one');
+    expect(items[0]).toContain('/v1/pouches/p-4/operations');
     expect(items[1]).toContain('update on a stale base');
-    expect(items[1]).toContain('curl step-two');
+    expect(items[1]).toContain('/v1/pouches/p-5/operations');
+    // The bytes a quoted argument cannot carry go through printf; the token is masked in every line.
+    expect(items[1]).toContain('printf &#39;\\377\\376\\000A&#39; | curl');
+    expect(seq).toContain('-H &#39;authorization: ***&#39;');
+    expect(seq).toContain('# 1 earlier request(s) of this case omitted');
+    // What the judgement compared, and the exchange it rests on, from the finding's fields.
+    expect(seq).toContain('<dt>compared</dt><dd>status: expected 4xx, observed 200</dd>');
+    expect(seq).toContain('<dt>evidence</dt><dd>rests on exchange #5</dd>');
     // A body that is not UTF-8 is shown as base64, said so.
     expect(seq).toContain('not UTF-8: shown as base64');
   });

@@ -13,27 +13,32 @@ import type { Exchange } from '../../target/client.ts';
 import { givenUpNote } from '../../target/throttle.ts';
 import type { TimelineData } from '../model/linearizability/index.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
-import { PASS, type Failure, type Outcome } from '../property.ts';
+import { PASS, type Failure, type FailureDetail, type Outcome } from '../property.ts';
 
-export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } = {}): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}) };
+/** The detail fields present in `d`, so that an outcome without them has no keys for them. */
+function detailOf(d: FailureDetail): FailureDetail {
+  return { ...(d.mismatch ? { mismatch: d.mismatch } : {}), ...(d.exchangeIds?.length ? { exchangeIds: d.exchangeIds } : {}) };
+}
+
+export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } & FailureDetail = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}), ...detailOf(more) };
 }
 
 /** A violation of a constraint judgement: the clause is the judged constraint's own. */
-export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, message: string): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause };
+export function constraintViolation(j: ConstraintJudgement, clause: SpecClause, message: string, detail: FailureDetail = {}): Outcome {
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause, ...detailOf(detail) };
 }
 
-export function assumptionMismatch(assumption: AssumptionName, message: string): Extract<Outcome, { readonly kind: 'assumption' }> {
-  return { ok: false, kind: 'assumption', assumption, message };
+export function assumptionMismatch(assumption: AssumptionName, message: string, detail: FailureDetail = {}): Extract<Outcome, { readonly kind: 'assumption' }> {
+  return { ok: false, kind: 'assumption', assumption, message, ...detailOf(detail) };
 }
 
-export function serverError(message: string): Outcome {
-  return { ok: false, kind: 'server-error', message };
+export function serverError(message: string, detail: FailureDetail = {}): Outcome {
+  return { ok: false, kind: 'server-error', message, ...detailOf(detail) };
 }
 
-export function transportFailure(message: string): Outcome {
-  return { ok: false, kind: 'transport', message };
+export function transportFailure(message: string, detail: FailureDetail = {}): Outcome {
+  return { ok: false, kind: 'transport', message, ...detailOf(detail) };
 }
 
 /**
@@ -45,10 +50,10 @@ export type Blame =
   | { readonly judgement: ConstraintJudgement; readonly clause: SpecClause }
   | { readonly assumption: AssumptionName };
 
-export function blame(b: Blame, message: string): Outcome {
-  if ('assumption' in b) return assumptionMismatch(b.assumption, message);
-  if ('clause' in b) return constraintViolation(b.judgement, b.clause, message);
-  return violation(b.judgement, message);
+export function blame(b: Blame, message: string, detail: FailureDetail = {}): Outcome {
+  if ('assumption' in b) return assumptionMismatch(b.assumption, message, detail);
+  if ('clause' in b) return constraintViolation(b.judgement, b.clause, message, detail);
+  return violation(b.judgement, message, detail);
 }
 
 /** `PASS` when `cond`, else the blamed finding with `message`. */
@@ -99,6 +104,11 @@ export function describeResponse(ex: Exchange): string {
   return `HTTP ${ex.response.status}${shown ? ` ${shown}` : ''}`;
 }
 
+/** A status expectation against what came back, on the exchange it rests on. */
+function statusDetail(ex: Exchange, expected: string): FailureDetail {
+  return { mismatch: { subject: 'status', expected, observed: ex.response?.status ?? null }, exchangeIds: [ex.id] };
+}
+
 function label(ex: Exchange, what: string | undefined): string {
   return what ?? `${ex.request.method} ${pathOf(ex.request.url)}`;
 }
@@ -119,16 +129,16 @@ export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
   const t = ex.throttled;
   const persisted = t?.givenUp ? givenUpNote({ retries: t.retries, givenUp: t.givenUp }) : undefined;
   if (ex.verdict === 'server-error' || (ex.response && ex.response.status >= 500)) {
-    return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}${persisted ? `; ${persisted}, so it is the server's answer, not throttling` : ''}`);
+    return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}${persisted ? `; ${persisted}, so it is the server's answer, not throttling` : ''}`, { exchangeIds: [ex.id] });
   }
   if (ex.verdict === 'transport-error' || !ex.response) {
-    return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`);
+    return transportFailure(`${label(ex, what)}: ${ex.reason || 'no response'}`, { exchangeIds: [ex.id] });
   }
   // The client waits throttles out; one still here outlasted the call's time, or kept coming once backing off stopped helping: nothing was judged.
   if (t?.cutShort || ex.response.status === 429) {
     const waited = t ? ` (${t.retries} retries, ${Math.round(t.waitedMs)} ms waited)` : '';
     const why = persisted ? `${waited}; ${persisted}, and rate limits are not shown (8): not judged` : ` until the call's time ran out${waited}`;
-    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)})${why}`);
+    return transportFailure(`${label(ex, what)}: throttled (${describeResponse(ex)})${why}`, { exchangeIds: [ex.id] });
   }
   return undefined;
 }
@@ -154,9 +164,9 @@ export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Ou
   if (ex.verdict === 'accepted') return PASS;
   const status = answerOf(ex).status;
   if (ex.verdict === 'protocol-error' && status >= 200 && status < 300) {
-    return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`);
+    return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`, { exchangeIds: [ex.id] });
   }
-  return blame(o.blame ?? { judgement: SERVES[ex.endpoint] }, `${label(ex, o.what)}: expected acceptance, got ${describeResponse(ex)}`);
+  return blame(o.blame ?? { judgement: SERVES[ex.endpoint] }, `${label(ex, o.what)}: expected acceptance, got ${describeResponse(ex)}`, statusDetail(ex, '2xx'));
 }
 
 /**
@@ -173,22 +183,22 @@ export function expectRejected(ex: Exchange, o: ExpectOptions & { readonly assum
   if (isRefusal(ex)) {
     return o.assumptions?.['error-response'] === 'ok-false-any-status' || !o.assumptions
       ? PASS
-      : assumptionMismatch('error-response', `${label(ex, o.what)}: refused with ${status} and ok false instead of a 4xx`);
+      : assumptionMismatch('error-response', `${label(ex, o.what)}: refused with ${status} and ok false instead of a 4xx`, statusDetail(ex, '4xx'));
   }
-  return blame(o.blame, `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`);
+  return blame(o.blame, `${label(ex, o.what)}: expected a rejection (4xx), got ${describeResponse(ex)}`, statusDetail(ex, '4xx'));
 }
 
 /** A 4xx in the form the run's `error-response` reading expects. */
 function rejectionForm(ex: Exchange, response: Answer, o: { what?: string; assumptions?: AssumptionSet }): Outcome {
   const status = response.status;
   if (ex.verdict === 'protocol-error' && (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status')) {
-    return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`);
+    return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but ${ex.reason}`, { exchangeIds: [ex.id] });
   }
   if (o.assumptions?.['error-response'] === 'envelope-ok-false' || o.assumptions?.['error-response'] === 'ok-false-any-status') {
     const json = response.json;
     const ok = isRecord(json) ? json.ok : undefined;
     if (ok !== false) {
-      return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`);
+      return assumptionMismatch('error-response', `${label(ex, o.what)}: rejected with HTTP ${status} but the body is not an envelope with ok false`, { exchangeIds: [ex.id] });
     }
   }
   return PASS;

@@ -1,58 +1,76 @@
 /**
- * What a finding shows of its case: the case rendered, its requests as curl lines and as recorded
- * exchanges (secrets masked, bounded), and the finding records the runner builds from a case.
+ * What a finding keeps of its case, as data: the case's input (bounded, secrets masked), its label
+ * and the property's own words for it, and its requests as recorded exchanges (secrets masked,
+ * bounded); and the finding records the runner builds from a case. Reports render them (curl lines
+ * included: curl-lines.ts), so nothing here is text for a reader but the one-line message.
  */
 import type { Exchange } from '../../target/client.ts';
-import { toCurl } from '../../target/curl.ts';
 import { redact } from '../../target/redact.ts';
 import type { Crash } from './context.ts';
 import { recordExchanges } from './exchange-record.ts';
 import { groundFields } from '../judge/grounds.ts';
-import type { Failure, Property } from '../property.ts';
-import { clip, renderValue } from './render.ts';
+import type { Failure, FailureDetail, Property } from '../property.ts';
+import { boundedValue, clip } from './render.ts';
 import type { Finding } from './result.ts';
 
-/** Curl lines kept per finding: the last requests of the failing case. */
-const MAX_CURLS = 6;
-/** Curl lines kept per finding of a property that shows all its requests (`showAllRequests`). */
-const MAX_STEP_CURLS = 50;
-const MAX_CURL_CHARS = 8_000;
-/** Characters of a rendered case kept in a finding. */
-const MAX_CASE_CHARS = 4_000;
+/** Exchanges kept per finding: the last requests of the failing case. */
+const MAX_EXCHANGES = 6;
+/** Exchanges kept per finding of a property that shows all its requests (`showAllRequests`). */
+const MAX_STEP_EXCHANGES = 50;
+/** Characters of a property's own description of a case kept in a finding. */
+const MAX_DESCRIPTION_CHARS = 4_000;
 
-export function describeInput(prop: Property, input: unknown): string {
-  if (prop.describe) {
-    try {
-      return clip(prop.describe(input), MAX_CASE_CHARS);
-    } catch {
-      // fall back to the generic rendering
-    }
+/** The property's own words for a case (`describe`), masked and bounded; undefined when it has none or they fail. */
+function describeCase(prop: Property, input: unknown, secrets: readonly string[]): string | undefined {
+  if (!prop.describe) return undefined;
+  try {
+    return redact(clip(prop.describe(input), MAX_DESCRIPTION_CHARS), secrets);
+  } catch {
+    return undefined;
   }
-  return renderValue(input);
 }
 
-const curlsKept = (prop: Property): number => (prop.showAllRequests ? MAX_STEP_CURLS : MAX_CURLS);
-
-/** A case's requests as a finding shows them: curl lines, and the same exchanges as data. */
-export function evidence(prop: Property, exchanges: readonly Exchange[], secrets: readonly string[]): Pick<Finding, 'curl' | 'exchanges'> {
-  const max = curlsKept(prop);
-  return { curl: curls(exchanges, secrets, max), exchanges: recordExchanges(exchanges, secrets, max) };
+/** What a finding keeps of its case: the input as data, its label and the property's words for it. */
+export function caseShown(prop: Property, input: unknown, secrets: readonly string[], label?: string): Pick<Finding, 'input' | 'caseLabel' | 'description'> {
+  const description = describeCase(prop, input, secrets);
+  return { input: boundedValue(input, secrets), ...(label ? { caseLabel: redact(label, secrets) } : {}), ...(description !== undefined ? { description } : {}) };
 }
 
-function curls(exchanges: readonly Exchange[], secrets: readonly string[], max: number): string[] {
-  const kept = exchanges.slice(-max);
-  const out: string[] = [];
-  if (exchanges.length > kept.length) out.push(`# ${exchanges.length - kept.length} earlier request(s) of this case omitted`);
-  for (const ex of kept) {
-    let line: string;
-    try {
-      line = toCurl(ex, secrets, { maxBodyBytes: MAX_CURL_CHARS });
-    } catch {
-      line = `# ${ex.request.method} ${ex.request.url}`;
-    }
-    out.push(clip(redact(line, secrets), MAX_CURL_CHARS));
+const exchangesKept = (prop: Property): number => (prop.showAllRequests ? MAX_STEP_EXCHANGES : MAX_EXCHANGES);
+
+/** A case's requests as a finding keeps them: the last ones as recorded exchanges, and how many earlier ones it left out. */
+export function evidence(prop: Property, exchanges: readonly Exchange[], secrets: readonly string[]): Pick<Finding, 'exchanges' | 'omittedExchanges'> {
+  const max = exchangesKept(prop);
+  const omitted = Math.max(0, exchanges.length - max);
+  return { exchanges: recordExchanges(exchanges, secrets, max), ...(omitted ? { omittedExchanges: omitted } : {}) };
+}
+
+/** The detail an outcome carries: only a judged outcome (a violation, a reading, a 5xx, the network) names what it compared and the exchanges it read. */
+function detailOf(o: Failure): FailureDetail {
+  switch (o.kind) {
+    case 'violation':
+    case 'assumption':
+    case 'server-error':
+    case 'transport':
+      return o;
+    case 'performance':
+    case 'unknown':
+    case 'not-applicable':
+      return {};
+    default:
+      return o satisfies never;
   }
-  return out;
+}
+
+/** What a failing outcome rests on, as the finding keeps it: the comparison made (masked), and the exchanges it names, else every exchange the finding kept. */
+function detailFields(o: Failure, kept: Pick<Finding, 'exchanges'>, secrets: readonly string[]): Pick<Finding, 'mismatch' | 'exchangeIds'> {
+  const d = detailOf(o);
+  const ids = d.exchangeIds?.length ? [...d.exchangeIds] : (kept.exchanges ?? []).map((e) => e.id);
+  const m = d.mismatch;
+  return {
+    ...(m ? { mismatch: { subject: m.subject, expected: boundedValue(m.expected, secrets), observed: boundedValue(m.observed, secrets) } } : {}),
+    ...(ids.length ? { exchangeIds: ids } : {}),
+  };
 }
 
 /** The finding for one failing (or noted) outcome of a case, with its evidence. */
@@ -63,22 +81,23 @@ export function caseFinding(
   secrets: readonly string[],
   more: Partial<Finding> = {},
 ): Finding {
-  const clean = (s: string) => redact(s, secrets);
+  const kept = evidence(prop, at.exchanges, secrets);
   return {
     kind: outcome.kind === 'not-applicable' ? 'unknown' : outcome.kind,
     property: prop.id,
     section: prop.section,
-    message: clean(outcome.message),
+    message: redact(outcome.message, secrets),
     ...groundFields(outcome),
-    counterexample: clean(`${at.label ? `${at.label}: ` : ''}${describeInput(prop, at.input)}`),
-    ...evidence(prop, at.exchanges, secrets),
+    ...detailFields(outcome, kept, secrets),
+    ...caseShown(prop, at.input, secrets, at.label),
+    ...kept,
     ...(outcome.kind === 'violation' && outcome.timeline ? { timeline: outcome.timeline } : {}),
     ...(outcome.kind === 'performance' && outcome.curves ? { curves: [...outcome.curves] } : {}),
     ...more,
   };
 }
 
-/** The finding for a target that went down under a case: the request sent last, its curl line, and the evidence. */
+/** The finding for a target that went down under a case: the request sent last (the one it rests on), and the evidence. */
 export function crashFinding(prop: Property, crash: Crash, at: { readonly input: unknown; readonly exchanges: readonly Exchange[] }, secrets: readonly string[], more: Pick<Finding, 'replay' | 'detectedAfterRequests'>): Finding {
   const ex = crash.culprit;
   const upTo = at.exchanges.filter((e) => e.id <= ex.id);
@@ -89,7 +108,8 @@ export function crashFinding(prop: Property, crash: Crash, at: { readonly input:
     property: prop.id,
     section: prop.section,
     message: redact(`the target went down after ${ex.request.method} ${clip(path, 200)} (${crash.how}); a fresh connection was refused too (${crash.confirmation}), so the run stops here`, secrets),
-    counterexample: redact(describeInput(prop, at.input), secrets),
+    exchangeIds: [ex.id],
+    ...caseShown(prop, at.input, secrets),
     ...evidence(prop, inCase ? upTo : [ex], secrets),
     ...more,
   };

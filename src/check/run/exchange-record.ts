@@ -9,6 +9,7 @@ import { TRANSPORT_FAILURES, VERDICTS, type Exchange } from '../../target/client
 import { maskList, redact, redactBytes } from '../../target/redact.ts';
 import { GIVE_UPS } from '../../target/throttle.ts';
 import { NEMESIS_FAULTS } from '../../target/nemesis/index.ts';
+import { TLS_MIN_VERSIONS } from '../../target/tls.ts';
 
 /** Characters of one body kept (text, or base64 of bytes that are not UTF-8 text). */
 export const MAX_RECORDED_BODY_CHARS = 16_384;
@@ -23,6 +24,25 @@ export const RecordedBodySchema = z.strictObject({
 });
 export type RecordedBody = z.infer<typeof RecordedBodySchema>;
 
+const MaterialOriginSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('file'), path: z.string() }),
+  z.strictObject({ kind: z.literal('env'), name: z.string() }),
+  z.strictObject({ kind: z.literal('inline') }),
+]);
+
+/** The way a request went, as its curl line shows it (target/curl.ts `CurlRoute`): the proxy (masked), the TLS files by their paths, never their contents. */
+const RecordedRouteSchema = z.strictObject({
+  proxy: z.strictObject({ url: z.string() }).optional(),
+  tls: z
+    .strictObject({
+      origins: z.strictObject({ ca: MaterialOriginSchema.optional(), cert: MaterialOriginSchema.optional(), key: MaterialOriginSchema.optional() }),
+      servername: z.string().optional(),
+      minVersion: z.enum(TLS_MIN_VERSIONS).optional(),
+      passphrase: z.boolean(),
+    })
+    .optional(),
+});
+
 /** One HTTP exchange of a finding, as report.json keeps it and the HAR export and the HTML report show it: the schema is the type. */
 export const RecordedExchangeSchema = z.strictObject({
   id: z.number().int(),
@@ -30,6 +50,10 @@ export const RecordedExchangeSchema = z.strictObject({
   /** When the request was sent (ISO 8601). */
   startedAt: z.iso.datetime(),
   request: z.strictObject({ method: z.string(), url: z.string(), headers: z.record(z.string(), z.string()), body: RecordedBodySchema }),
+  /** Set when masking the profile's secrets changed the request (its URL, a header or the body): a curl line of it must have them filled in. */
+  masked: z.literal(true).optional(),
+  /** Through a proxy or with a TLS block of the profile: how the request went, for its curl line. */
+  route: RecordedRouteSchema.optional(),
   /** Absent when nothing (or no status line) came back. */
   response: z.strictObject({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: RecordedBodySchema, truncated: z.boolean() }).optional(),
   verdict: z.enum(VERDICTS),
@@ -94,15 +118,32 @@ function maskHeaders(h: Readonly<Record<string, string>>, secrets: readonly stri
   return out;
 }
 
+/** The route as its curl line shows it: the proxy's URL masked (its credentials are secrets), the TLS block as it is (paths and flags, no material). */
+function routeOf(route: NonNullable<Exchange['route']>, secrets: readonly string[]): NonNullable<RecordedExchange['route']> {
+  const tls = route.tls;
+  return {
+    ...(route.proxy ? { proxy: { url: redact(route.proxy.url, secrets) } } : {}),
+    ...(tls
+      ? { tls: { origins: { ...tls.origins }, ...(tls.servername !== undefined ? { servername: tls.servername } : {}), ...(tls.minVersion ? { minVersion: tls.minVersion } : {}), passphrase: tls.passphrase } }
+      : {}),
+  };
+}
+
 /** One exchange as data, every secret of the profile masked (in the URL, headers and both bodies). */
 export function recordExchange(ex: Exchange, secrets: readonly string[]): RecordedExchange {
   const reqBody = redactBytes(ex.request.body, secrets);
   const res = ex.response;
+  const request = { method: ex.request.method, url: redact(ex.request.url, secrets), headers: maskHeaders(ex.request.headers, secrets), body: bodyOfBytes(reqBody, ex.request.body.byteLength) };
+  const route = ex.route ? routeOf(ex.route, secrets) : undefined;
+  const masked =
+    reqBody !== ex.request.body || request.url !== ex.request.url || Object.entries(ex.request.headers).some(([k, v]) => request.headers[k] !== v) || route?.proxy?.url !== ex.route?.proxy?.url;
   return {
     id: ex.id,
     endpoint: ex.endpoint,
     startedAt: new Date(ex.timings.startedAt).toISOString(),
-    request: { method: ex.request.method, url: redact(ex.request.url, secrets), headers: maskHeaders(ex.request.headers, secrets), body: bodyOfBytes(reqBody, ex.request.body.byteLength) },
+    request,
+    ...(masked ? { masked: true as const } : {}),
+    ...(route ? { route } : {}),
     ...(res
       ? {
           response: {

@@ -12,7 +12,26 @@
  */
 export { DEFAULT_PROPERTY_MS, DEFAULT_RUNS, MAX_CONCURRENCY, makeRunId, plannedRuns, propertySeed, type RunOptions } from './options.ts';
 export { FAIL_ON_KINDS, isFailing, type FailOnKind, type ExampleReplay, type ExampleVerdict, type Finding, type ProgressEvent, type PropertyResult, type PropertyStatus, type RunFindingKind, type RunResult } from './result.ts';
-export { EXIT, exitCodeOf, runExitCode, couldNotVouch, nothingChecked, verdictOfExit, type ExitVerdict, type RunExitCode } from './exit-code.ts';
+export {
+  EXIT,
+  exitCodeOf,
+  runExitCode,
+  tallyOf,
+  targetGone,
+  sideExitCode,
+  comparisonExitCode,
+  mutantsExitCode,
+  loadExitCode,
+  mergedLoadExitCode,
+  couldNotVouch,
+  nothingChecked,
+  verdictOfExit,
+  type ExitVerdict,
+  type RunExitCode,
+  type RunTally,
+  type SideTally,
+  type LoadVerdictFacts,
+} from './exit-code.ts';
 export { runProperties } from './run-properties.ts';
 export { replayProperty, replayToken, type TokenReplay } from './replay.ts';
 export { replayExamples } from './examples.ts';
@@ -23,6 +42,8 @@ export { selectProperties } from './select.ts';
 export { readReplayToken, encodeReplayToken, type ReplayToken } from './replay-token.ts';
 export { toolVersion } from './tool-version.ts';
 export { tokenFit } from './token-fit.ts';
-export { RecordedExchangeSchema } from './exchange-record.ts';
+export { RecordedExchangeSchema, type RecordedExchange } from './exchange-record.ts';
+export { boundedValue, counterexampleText, type CaseShown } from './render.ts';
+export { curlLine, curlLines } from './curl-lines.ts';
 export type { CoverageRow, CoverageTable } from './coverage-table.ts';
 export { MAX_DISTINCT_FAILURES } from './random-phase.ts';

@@ -7,8 +7,9 @@ import type { RecordedExchange } from './exchange-record.ts';
 import type { TimelineData, RecordedHistory } from '../model/linearizability/index.ts';
 import type { CostCurve } from '../model/cost-growth.ts';
 import type { CoverageObservation, CoverageTable } from './coverage-table.ts';
-import type { FindingKind } from '../property.ts';
+import type { FindingKind, Mismatch } from '../property.ts';
 import type { Ledger } from './ledger.ts';
+import type { Json } from '../../gen/index.ts';
 
 /**
  * A finding's kind: what a property's outcome said (`FindingKind`), or what the runner says about
@@ -33,11 +34,24 @@ export interface Finding {
   ground?: string;
   /** For an `unknown` finding: what the profile could add so that the case can be decided. */
   hint?: string;
-  counterexample?: string;
+  /** What the judgement compared, when it knows: the status or a field of an answer, expected and observed (masked, bounded). */
+  mismatch?: Mismatch;
+  /** The exchanges (`exchanges[].id`) the finding rests on: those its judgement named, else every one it kept. */
+  exchangeIds?: number[];
+  /** The (shrunk) case as data: JSON, long strings and arrays abbreviated, about 4 000 characters at most, secrets masked (render.ts). */
+  input?: Json;
+  /** Which case it was, when its phase names it (`coverage case 3 (max of …)`). */
+  caseLabel?: string;
+  /** The property's own words for the case, when it describes its cases (a sequence's numbered steps). */
+  description?: string;
   replay?: string /* token */;
-  curl?: string[] /* redacted */;
-  /** The same requests as `curl`, with what came back (redacted): the HAR export and the HTML report. */
+  /**
+   * The case's requests, the last ones, with what came back (secrets masked, bodies bounded): the
+   * reports render them (curl lines: curl-lines.ts; the HAR export; the HTML report).
+   */
   exchanges?: RecordedExchange[];
+  /** Earlier requests of the case not kept in `exchanges`. */
+  omittedExchanges?: number;
   /** For a history that cannot be linearized: the witness as a timeline. */
   timeline?: TimelineData;
   /** For a performance finding: each dimension measured, as data (sizes, fastest costs, exponent). */
@@ -137,6 +151,9 @@ export type ProgressEvent =
   /** `ended`: properties ended so far, this one included (side by side, they end in any order). */
   | { readonly type: 'property-end'; readonly result: PropertyResult; readonly index: number; readonly total: number; readonly ended: number };
 
+/** The kinds of finding that fail a run whatever it was told: the spec's letter broken, a 5xx, a target that went down. */
+export const FAILING_KINDS: readonly RunFindingKind[] = ['violation', 'server-error', 'crash'];
+
 export function isFailing(kind: RunFindingKind): boolean {
-  return kind === 'violation' || kind === 'server-error' || kind === 'crash';
+  return FAILING_KINDS.includes(kind);
 }

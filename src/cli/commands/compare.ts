@@ -17,7 +17,7 @@ import { writeReportDir } from '../../report/write.ts';
 import { chooseTarget, REFERENCE_TARGET, resolveTarget, TargetError, type ResolvedTarget } from '../../target/resolve.ts';
 import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
-import { makeRunId } from '../../check/run/index.ts';
+import { comparisonExitCode, makeRunId } from '../../check/run/index.ts';
 import { loadAllProperties, unreachableReason, withNemesis } from '../../session/index.ts';
 import { numberOption, parseNemesisFlag, parseOnly, parsePositive, parseSeed } from '../args.ts';
 
@@ -116,7 +116,7 @@ const compare = defineCommand({
       say(`reports: ${written.dir}/compare.md, compare.html, compare.json`);
       if (intr.signal.aborted) return 130;
       const loadBroken = load?.rows.some((r) => r.checks.includes('FAILED')) ?? false;
-      return c.exitCode === 0 && loadBroken ? 1 : c.exitCode;
+      return comparisonExitCode(c, loadBroken);
     } finally {
       intr.dispose();
       await Promise.all(resolved.map((t) => t.close().catch(() => undefined)));

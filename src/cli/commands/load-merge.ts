@@ -3,6 +3,7 @@ import { defineCommand, UsageError, type FlagsOf } from '../command.ts';
 import { oneLineErrors } from '../one-line-errors.ts';
 import { HdrLogError, MergeError, mergeShards, ShardInputError, collectShards, ShardMarkerError, ShardRecordError } from '../../load/index.ts';
 import { loadReportFiles, ms } from '../../report/load/index.ts';
+import { EXIT, mergedLoadExitCode } from '../../check/run/index.ts';
 import { writeReportDir } from '../../report/write.ts';
 import { writeExactDir } from '../../report/write-exact.ts';
 
@@ -55,12 +56,8 @@ async function handle(argv: FlagsOf<typeof mergeOptions>): Promise<number> {
     `report: ${dir}/load.html`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  if (r.exitCode === 1) return 1;
-  // Missing shards leave the whole unmeasured: not a pass, and not the target's fault either.
-  if (m.missing.length) {
-    process.stderr.write(`pouchproof: inconclusive: ${m.missing.length} of ${m.count} shards missing (${m.missing.join(', ')})\n`);
-    return 2;
-  }
-  return 0;
+  const code = mergedLoadExitCode(r);
+  if (code === EXIT.inconclusive) process.stderr.write(`pouchproof: inconclusive: ${m.missing.length} of ${m.count} shards missing (${m.missing.join(', ')})\n`);
+  return code;
 }
 export default loadMerge;

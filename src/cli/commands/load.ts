@@ -42,6 +42,7 @@ import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
 import { checkSeed } from '../../session/index.ts';
 import { errorMessage } from '../../spec/index.ts';
+import { loadExitCode } from '../../check/run/index.ts';
 
 /** `--param name=value`, repeated, as raw values for the scenario's declarations to check. */
 export function parseParams(list: readonly string[]): Record<string, string> {
@@ -224,6 +225,7 @@ async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   process.stdout.write(consoleLines(r, written.dir, shard).join('\n') + '\n');
   if (argv['print-shard'] && shard) process.stdout.write(redact(formatShardBlocks(`${shard.index}/${shard.count}`, shardFiles), out.secrets));
   if (r.interrupted) return 130;
-  return shard ? 0 : r.exitCode;
+  // A shard measures a share of the load: it is judged when the shards are merged (load merge).
+  return shard ? 0 : loadExitCode(r);
 }
 export default load;

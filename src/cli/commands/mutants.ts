@@ -6,7 +6,7 @@ import { writeReportDir } from '../../report/write.ts';
 import { faultReadingConflict, parseReadingArgs } from '../../reference/index.ts';
 import { type Readings, errorMessage } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
-import { DEFAULT_RUNS } from '../../check/run/index.ts';
+import { DEFAULT_RUNS, mutantsExitCode } from '../../check/run/index.ts';
 import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
@@ -121,7 +121,7 @@ const mutants = defineCommand({
       process.stdout.write(`\n${md}`);
       view.line(`reports: ${await writeReports(result, md, { reportDir: argv['report-dir'], props, runs, seed })}`);
       if (result.interrupted) return 130;
-      return result.exitCode;
+      return mutantsExitCode(result);
     } finally {
       intr.dispose();
     }

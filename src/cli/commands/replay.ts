@@ -2,6 +2,7 @@ import { defineCommand, UsageError } from '../command.ts';
 import { encodeReplayToken, readReplayToken, type ReplayToken, toolVersion, EXIT, isFailing, replayProperty, tokenFit } from '../../check/run/index.ts';
 import { replayReport } from './replay-report.ts';
 import { ConsoleView } from '../../report/console.ts';
+import { counterexampleText, curlLines, mismatchLine } from '../../report/finding-text.ts';
 import { loadAllProperties, requireReachable } from '../../session/index.ts';
 import { numberOption, parsePositive, targetFromArgs } from '../args.ts';
 import { referenceOption } from '../ci.ts';
@@ -77,8 +78,10 @@ const replay = defineCommand({
       }
       for (const f of r.findings) {
         view.line(`${f.kind}: ${f.message}`);
-        if (f.counterexample) view.line(`  counterexample: ${f.counterexample}`);
-        for (const c of f.curl ?? []) view.line(`  ${c}`);
+        const counterexample = counterexampleText(f);
+        if (f.mismatch) view.line(`  ${mismatchLine(f.mismatch)}`);
+        if (counterexample) view.line(`  counterexample: ${counterexample}`);
+        for (const c of curlLines(f)) view.line(`  ${c}`);
       }
       const failing = r.findings.some((f) => isFailing(f.kind));
       view.line(failing ? 'reproduced: the finding still holds' : 'not reproduced: the property passes on this target');

@@ -1,5 +1,6 @@
 import { loadScenarioByName } from '../../../scenarios/index.ts';
 import { runLoad } from '../../load/index.ts';
+import { loadExitCode } from '../../check/run/index.ts';
 import { loadReportFiles } from '../../report/load/index.ts';
 import { defineCommand } from '../command.ts';
 import { openTarget } from '../../session/index.ts';
@@ -41,7 +42,8 @@ const start = defineCommand({
             seed: parsed.session.seed,
           });
           const { histogram: _histogram, ...figures } = result;
-          return { load: figures, files: loadReportFiles(result) };
+          // report.json's load figures keep their exit code, the policy's (src/check/run/exit-code.ts).
+          return { load: { ...figures, exitCode: loadExitCode(result) }, files: loadReportFiles(result) };
         } catch (e) {
           view.line(`load: failed: ${errorMessage(e)}`);
           return { load: { error: errorMessage(e) } };

@@ -240,8 +240,8 @@ function searchOutcome(plan: Plan, { status, steps, lo, hi, best, last, t0 }: Se
   };
   const shown = best ?? last;
   if (!shown) throw new LoadUsageError(`the search budget (--duration ${plan.budgetMs / 1000} s) does not cover one step of ${plan.stepMs / 1000} s with its warm-up`);
-  const exitCode: 0 | 1 = lo === undefined && status !== 'interrupted' ? 1 : shown.result.exitCode;
-  return { secrets: shown.secrets, result: { ...shown.result, capacity: search, exitCode, interrupted: status === 'interrupted' } };
+  // No capacity within the objective fails the run (loadExitCode reads `capacity`).
+  return { secrets: shown.secrets, result: { ...shown.result, capacity: search, interrupted: status === 'interrupted' } };
 }
 
 type Decision = { rate: number; phase: CapacityPhase } | { status: CapacityStatus };

@@ -215,7 +215,6 @@ export function mergeShards(inputs: readonly ShardInput[], o: MergeOptions = {})
     thresholds: judged,
     interrupted: rs.some((r) => r.interrupted),
     merged,
-    exitCode: why ? 1 : 0,
     ...(why ? { failedBecause: why } : {}),
   };
   return { result, histograms };

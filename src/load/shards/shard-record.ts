@@ -13,7 +13,7 @@ export const SHARD_JSON = 'shard.json';
 export const SHARD_HLOG = 'shard.hlog';
 
 /** The result of a shard, without what the histogram log holds. */
-export type ShardResult = Omit<LoadRunResult, 'histogram' | 'latency' | 'errorHistogram' | 'errorLatency' | 'spectrum' | 'thresholds' | 'exitCode' | 'shard' | 'startMs' | 'phases'> & {
+export type ShardResult = Omit<LoadRunResult, 'histogram' | 'latency' | 'errorHistogram' | 'errorLatency' | 'spectrum' | 'thresholds' | 'shard' | 'startMs' | 'phases'> & {
   readonly shard: NonNullable<LoadRunResult['shard']>;
   readonly startMs: number;
 };
@@ -73,7 +73,7 @@ export class ShardRecordError extends Error {}
 
 export function toShardRecord(r: LoadRunResult, thresholds: readonly string[]): ShardRecord {
   if (!r.shard || r.startMs === undefined) throw new RangeError('not a shard result');
-  const { histogram: _h, latency: _l, errorHistogram: _eh, errorLatency: _el, spectrum: _s, thresholds: _t, exitCode: _e, phases: _p, shard, startMs, ...rest } = r;
+  const { histogram: _h, latency: _l, errorHistogram: _eh, errorLatency: _el, spectrum: _s, thresholds: _t, phases: _p, shard, startMs, ...rest } = r;
   return { format: SHARD_FORMAT, version: SHARD_VERSION, thresholds: [...thresholds], result: { ...rest, shard, startMs } };
 }
 

@@ -3,6 +3,7 @@
  * percentile spectrum, throughput over time and the cost curves, readable in any browser.
  */
 import type { LoadRunResult } from '../../load/index.ts';
+import { loadExitCode } from '../../check/run/index.ts';
 import { esc } from '../html-text.ts';
 import { loadSection } from './charts.ts';
 import { CHART_CSS } from '../svg-chart.ts';
@@ -18,7 +19,7 @@ table{border-collapse:collapse}th,td{padding:3px 10px;border-bottom:1px solid #d
 ${CHART_CSS}
 .ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
 </style></head><body>
-<h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${r.exitCode === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
+<h1>Load run ${esc(r.runId)}: ${esc(r.scenario)} — ${loadExitCode(r) === 0 ? '<span class="ok">passed</span>' : '<span class="bad">FAILED</span>'}${r.interrupted ? ' (interrupted: partial)' : ''}</h1>
 ${r.failedBecause ? `<p class="bad">${esc(r.failedBecause)}</p>` : ''}
 ${loadSection(r, 'h2', sections)}
 </body></html>

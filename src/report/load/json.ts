@@ -1,5 +1,6 @@
 /** `load.json`: the whole result of a load run, versioned, with the merged HdrHistogram for re-analysis. */
 import type { LoadRunResult } from '../../load/index.ts';
+import { loadExitCode } from '../../check/run/index.ts';
 
 export const LOAD_JSON_VERSION = 1;
 
@@ -16,6 +17,7 @@ export function publicUrl(url: string): string {
 }
 
 export function toLoadJson(r: LoadRunResult): string {
-  const out = { version: LOAD_JSON_VERSION, ...r, target: { ...r.target, url: publicUrl(r.target.url) }, latencyUnit: 'us' };
+  // The exit code is the policy's (src/check/run/exit-code.ts), written beside the figures as load.json has always had it.
+  const out = { version: LOAD_JSON_VERSION, ...r, target: { ...r.target, url: publicUrl(r.target.url) }, latencyUnit: 'us', exitCode: loadExitCode(r) };
   return `${JSON.stringify(out, null, 2)}\n`;
 }

@@ -1,6 +1,7 @@
 /** The Markdown summary of a load run: what was sent, what came back, how fast, and what broke. */
 import { loadNemesisLine } from '../nemesis.ts';
 import { type LoadRunResult, type MergeNotes, PHASES, formatStages } from '../../load/index.ts';
+import { loadExitCode } from '../../check/run/index.ts';
 import { publicUrl } from './json.ts';
 
 export const ms = (us: number): string => (us >= 100_000 ? (us / 1000).toFixed(0) : us >= 10_000 ? (us / 1000).toFixed(1) : (us / 1000).toFixed(2));
@@ -34,7 +35,7 @@ export function toLoadMarkdown(r: LoadRunResult, sections: readonly string[] = [
   L.push(`- Target: ${publicUrl(r.target.url)}${r.target.embedded ? ' (embedded reference' + (r.target.faults?.length ? `, faults: ${r.target.faults.join(', ')}` : '') + ')' : ''}`);
   L.push(`- ${modelText(r)}; ${r.connections} connections, ${r.workers || 'no'} worker thread${r.workers === 1 ? '' : 's'}; ${secs.toFixed(1)} s measured; seed ${r.seed}`);
   L.push(`- Parameters: ${Object.entries(r.params).map(([k, v]) => `${k}=${v}`).join(', ') || 'none'}`);
-  L.push(`- Verdict: **${r.exitCode === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}${r.aborted ? ' (ended early by an abort threshold: the figures cover the part that ran)' : ''}`, '');
+  L.push(`- Verdict: **${loadExitCode(r) === 0 ? 'passed' : 'FAILED'}**${r.failedBecause ? `: ${r.failedBecause}` : ''}${r.interrupted ? ' (interrupted with Ctrl-C: the figures cover the part that ran)' : ''}${r.aborted ? ' (ended early by an abort threshold: the figures cover the part that ran)' : ''}`, '');
   if (r.merged) L.push(...shardLines(r.merged));
   for (const x of sections) L.push(x, '');
   L.push('## Throughput', '', '| requests/s | successful/s | goodput (' + r.unit + '/s) | sent | succeeded | not succeeded | server errors | dropped | error rate |', '|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
