@@ -73,6 +73,8 @@ describe('grounds', () => {
     const all: Judgement[] = [...COMMON_JUDGEMENTS, ...ALL_PROPERTIES.flatMap((p) => p.judgements)];
     const undeclared = all.filter((j) => !Array.isArray(j.reads)).map((j) => j.id);
     expect(undeclared, 'judgements without `reads`').toEqual([]);
+    // Every reading at once is what a library user's judgement reads when it declares nothing (EVERY_READING): none of the catalogue's rests on that default.
+    expect(all.filter((j) => j.reads.length === ASSUMPTION_BY_NAME.size).map((j) => j.id), 'judgements left at the default of every reading').toEqual([]);
     for (const j of all) {
       for (const n of j.reads) expect(ASSUMPTION_BY_NAME.has(n), `${j.id} reads ${n}`).toBe(true);
       expect(new Set(j.reads).size, `${j.id}: reads repeats a name`).toBe(j.reads.length);

@@ -56,7 +56,14 @@ export type SpecJudgement = Judgement & { readonly ground: { readonly kind: 'spe
 /** A judgement resting on the clause of whichever constraint it judges. */
 export type ConstraintJudgement = Judgement & { readonly ground: { readonly kind: 'constraint' } };
 
-export function specJudgement(id: string, rule: string, clause: ClauseName, o: ReadsDeclaration): SpecJudgement {
+/**
+ * Every reading of the registry: what a judgement of a library user's own property reads when it
+ * declares nothing, so that any reading its case consulted and the probe left unidentified makes its
+ * violation unknown (the conservative reading of silence). The catalogue's own always declare.
+ */
+export const EVERY_READING: ReadsDeclaration = Object.freeze({ reads: Object.freeze(ASSUMPTIONS.map((a) => a.name)) });
+
+export function specJudgement(id: string, rule: string, clause: ClauseName, o: ReadsDeclaration = EVERY_READING): SpecJudgement {
   return Object.freeze({ id, rule, ground: specGround(clause), reads: Object.freeze([...o.reads]) });
 }
 
@@ -80,7 +87,7 @@ export type PerformanceJudgement = Judgement & { readonly ground: PerformanceGro
 
 // Reads no reading: the runner never turns a performance finding into an unknown (case-runner.ts), so none is declared.
 export function performanceJudgement(id: string, rule: string, basis: string): PerformanceJudgement {
-  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }), reads: Object.freeze([] as AssumptionName[]) });
+  return Object.freeze({ id, rule, ground: Object.freeze({ kind: 'performance' as const, basis }), reads: READING_FREE.reads });
 }
 
 // A success's form is the spec's words alone (2.1, section 4's data, section 7's ok true): no reading changes it.
