@@ -100,6 +100,10 @@ export default defineConfig({
     // of CI's cores (vitest's default leaves one of two cores idle).
     pool: 'forks',
     maxWorkers: 2,
+    // A suite run allocates ~4 GB of short-lived cases, bodies and answers: with V8's 16 MiB young
+    // generation it took ~285 scavenges and ~14 % of its CPU in GC; with 64 MiB, 86 scavenges
+    // (docs/benchmarks.md#cpu-of-a-suite-run). The CLI keeps V8's default (its memory is bounded apart: src/cli/heap.ts).
+    execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: sequencerFor(LONGEST_FIRST, 'slow') },
     // bin/pouchproof.js prefers a build in dist/ when there is one: the suite tests the sources, never a stale build.
     // The example database is off unless a test names its own directory: one test's stored cases must

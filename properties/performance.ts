@@ -25,7 +25,7 @@ import { performanceJudgement } from '../src/check/judge/judgements.ts';
 import { plainDay } from '../src/check/model/plain.ts';
 import { PASS, defineProperty, unknownOutcome, type Capability, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import type { JsonObject } from '../src/gen/index.ts';
-import { LIMITS } from '../src/spec/index.ts';
+import { CPU_TIMING_HEADER, LIMITS } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { commit, fates, op, pouchFor, type Op } from './support/commits.ts';
 import { plainRequest, prepare } from './support/requests.ts';
@@ -163,12 +163,15 @@ export const PROBES: readonly CostProbe[] = [
  * does), which on its own looks like superlinear growth; CPU time does not stretch. The reference
  * says in `Server-Timing: cpu` what its own work on the request cost, from arrival to answer; the
  * harness's building, serialising and signing of the body (linear, and at the blob-id limit as large
- * as the reference's own linear work) is left out, since it only dilutes a superlinear term. Without
- * that header the process's CPU time over the whole request is taken.
+ * as the reference's own linear work) is left out, since it only dilutes a superlinear term. The
+ * reference measures only requests that ask (`CPU_TIMING_HEADER`). Without that header in the answer
+ * the process's CPU time over the whole request is taken.
  */
 function sender(ctx: CaseContext, p: CostProbe, stop: { outcome?: Outcome }, inProcess: boolean): SendSized {
+  // In process, each request asks the reference for that header; a remote target is sent nothing more.
+  const asking: CaseContext = inProcess ? { ...ctx, call: (o) => ctx.call({ ...o, headers: { ...o.headers, [CPU_TIMING_HEADER]: 'cpu' } }) } : ctx;
   return async (size) => {
-    const request = p.build(ctx, size);
+    const request = p.build(asking, size);
     const cpu = process.cpuUsage();
     const ex = await request.send();
     const used = process.cpuUsage(cpu);

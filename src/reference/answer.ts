@@ -55,18 +55,17 @@ export function errorOutcome(s: Served, status: number, requestId: string, code:
  * `timers` so that closing the server cancels it. `Server-Timing: cpu` is the process's CPU time from
  * the request's arrival to its answer: the in-process reference's own work on the request, without
  * the harness's building and signing of it, which the cost probe reads (a remote target's latency is
- * what it measures there).
+ * what it measures there). Only a request that asked for it (`CPU_TIMING_HEADER`) has `cpuAtArrival`.
  */
-export function writeOutcome(res: ServerResponse, out: Outcome, notBefore: number, cpuAtArrival: NodeJS.CpuUsage, timers: Set<NodeJS.Timeout>): void {
+export function writeOutcome(res: ServerResponse, out: Outcome, notBefore: number, cpuAtArrival: NodeJS.CpuUsage | undefined, timers: Set<NodeJS.Timeout>): void {
   const text = out.plain ?? JSON.stringify(out.body);
-  const used = process.cpuUsage(cpuAtArrival);
-  const cpuMs = (used.user + used.system) / 1000;
+  const timing = cpuAtArrival === undefined ? {} : { 'server-timing': `cpu;dur=${cpuMsSince(cpuAtArrival).toFixed(3)}` };
   const write = (): void => {
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(out.status, {
       'content-type': out.plain === undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
       'content-length': Buffer.byteLength(text),
-      'server-timing': `cpu;dur=${cpuMs.toFixed(3)}`,
+      ...timing,
       ...out.headers,
     });
     res.end(text);
@@ -78,6 +77,11 @@ export function writeOutcome(res: ServerResponse, out: Outcome, notBefore: numbe
     write();
   }, wait);
   timers.add(t);
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 /** A request node:http could not parse: 431 for oversized headers, 400 otherwise, written on the raw socket, which then closes. */

@@ -13,7 +13,12 @@ export class HttpError extends Error {
     /** The error envelope's `data` (default `{}`), e.g. the results of ops a refused per-op commit still applied. */
     readonly data: Readonly<Record<string, unknown>> = {},
   ) {
+    // A refusal is an answer, not a fault: its stack is never read, and capturing one under the
+    // server's async frames cost ~25 µs a refusal (10× the rest of the construction).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -17,7 +17,7 @@ import { STALL_MS, STALL_PERIOD_MS } from './fault-catalogue.ts';
 import { profileOf, type Fixture, type ProfileDocument } from './fixture.ts';
 import { handleRequest } from './routing.ts';
 import { servedOf, type Served, type ServedOptions } from './served.ts';
-import type { Readings } from '../spec/index.ts';
+import { CPU_TIMING_HEADER, type Readings } from '../spec/index.ts';
 
 export interface ReferenceOptions extends ServedOptions {
   host?: string;
@@ -76,7 +76,8 @@ function stalledUntil(life: Lifecycle, arrival: number): number {
 /** One request from arrival to answer: a handler's reply, a refusal's 4xx, or a 500 (or a crash under the crash faults). */
 async function serveRequest(life: Lifecycle, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const s = life.served;
-  const cpu = process.cpuUsage();
+  // CPU time is measured only when asked (answer.ts, writeOutcome): it costs two syscalls.
+  const cpu = req.headers[CPU_TIMING_HEADER] === undefined ? undefined : process.cpuUsage();
   const notBefore = stalledUntil(life, Date.now());
   const answer = (out: Parameters<typeof writeOutcome>[1]): void => writeOutcome(res, out, notBefore, cpu, life.timers);
   const requestId = randomUUID();

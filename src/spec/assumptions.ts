@@ -15,6 +15,14 @@ import { MAX_SAFE } from './limits.ts';
 export const BODY_SIZE_CAP_BYTES = 64 * 1024 * 1024;
 const MIB = 1024 * 1024;
 
+/**
+ * The request header that asks the embedded reference for `Server-Timing: cpu` (its CPU time on the
+ * request): sent by the cost probe in process only. Not a spec name: shared here so the reference
+ * and the probe spell it once. Measuring is two getrusage calls, which summed over every request of a
+ * suite were 3 % of its CPU, so only the requests that read it pay for it.
+ */
+export const CPU_TIMING_HEADER = 'pouchproof-cpu-timing';
+
 /** Who decides a reading: the server under test, or the harness's own configuration of the run. */
 export type DecidedBy = 'server' | 'harness';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { b64u, fromB64u } from '../../src/crypto/base64url.ts';
 import { P256_N } from '../../src/crypto/service-signature.ts';
 import { MAX_BODY_BYTES, startReference, type RunningReference } from '../../src/reference/index.ts';
-import { ENDPOINT_BY_ID, LIMITS, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
+import { CPU_TIMING_HEADER, ENDPOINT_BY_ID, LIMITS, issuesOf, schemasOf, type EndpointId } from '../../src/spec/index.ts';
 import {
   BROWSER,
   DEVICE,
@@ -49,6 +49,15 @@ describe('every endpoint', () => {
       expect(r.json.ok).toBe(true);
       expect(r.headers['content-type']).toMatch(/^application\/json/);
     }
+  });
+
+  it('states its CPU time on a request in Server-Timing when the request asks for it, and only then', async () => {
+    const v = validRequests(ref).find((r) => !r.signed);
+    if (!v) throw new Error('validRequests lists an unsigned request');
+    const asked = await call(ref, v.method, v.path, v.body, v.who, { [CPU_TIMING_HEADER]: 'cpu' });
+    const plain = await call(ref, v.method, v.path, v.body, v.who);
+    expect(asked.headers['server-timing']).toMatch(/^cpu;dur=\d+\.\d{3}$/);
+    expect(plain.headers['server-timing']).toBeUndefined();
   });
 
   it('rejects missing and wrong credentials with 401 and the error envelope', async () => {
