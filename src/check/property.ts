@@ -68,6 +68,8 @@ export type Outcome =
       readonly timeline?: TimelineData;
       /** Readings the judgement holds under whatever they are (it tried every alternative): an unidentified one does not make it unknown. */
       readonly independentOf?: readonly AssumptionName[];
+      /** What the profile could add, should a reading the verdict rests on be left unidentified (the unknown then carries it as its hint). */
+      readonly hintIfUnknown?: string;
       /** Which part of the case broke it (an attack, a step): failures of distinct parts are distinct findings. */
       readonly part?: string;
     } & FailureDetail)

@@ -55,6 +55,15 @@ async function tryForms(scope: Scope, pouchId: string, where: string): Promise<J
   return FORMS.filter((_, i) => fates[i] === 'applied');
 }
 
+/** One create in a fresh pouch from the account's browser, unsigned: its fate, or undefined without a browser. */
+async function browserCreate(scope: Scope): Promise<BatchFate | undefined> {
+  const env = scope.env;
+  if (!env.identity('browser')) return undefined;
+  const o = op('create', env.uuid(), env.uuid(), null, signerId(env));
+  const ex = await commit(scope, 'a create in a fresh pouch from the browser, without Service-Signature', env.uuid(), [o], { jwsForm: 'digest-payload' }, { browser: true, header: { value: undefined } });
+  return commitOutcome(ex, [o], DEFAULT_ASSUMPTIONS).batch;
+}
+
 export interface CommitAccess {
   readonly results: ProbeResult[];
   readonly base?: CommitBase;
@@ -81,6 +90,12 @@ export async function probeCommitAccess(scope: Scope): Promise<CommitAccess> {
   if (fresh.length > 0) return conclude(fresh, 'created-on-commit');
   const listed = env.profile.pouchIds;
   if (listed.length === 0) {
+    // 4.2 asks no signature of a browser: its create in a fresh pouch, applied, shows that a fresh pouch
+    // takes a commit, so what the device's were refused for is their signature, in either form.
+    if ((await browserCreate(scope)) === 'applied') {
+      const why = 'a create in a fresh pouch is refused in both JWS forms from the device, and applied from the browser, which 4.2 does not ask to sign: no form the harness signs in verifies';
+      return { results: [unknown('jws-form', why, scope.evidence), decide('pouch-existence', ['created-on-commit'], scope.evidence)], why };
+    }
     const why = 'a create in a fresh pouch is refused in both JWS forms, and the profile lists no pouchIds to tell a missing pouch from a refused signature';
     return { results: [unknown('jws-form', why, scope.evidence), unknown('pouch-existence', why, scope.evidence)], why };
   }

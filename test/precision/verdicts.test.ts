@@ -44,15 +44,30 @@ describe('servers that break the spec where the suite could not see it before', 
     expect(v.message).toMatch(/signed as section 5 states in either JWS form over bytes that are canonical under every reading/);
   });
 
-  it('the same, with a profile that lists no pouch: nothing can be told from a pouch that must exist, so exit 2 and what to add', async () => {
+  it('the same, with a profile that lists no pouch and has no browser: nothing can be told from a pouch that must exist, so exit 2 and what to add', async () => {
     const ref = await startReference({ port: 0, faults: ['signature-never-verifies'] });
     try {
-      const profile = parseProfile({ ...ref.profile, pouchIds: [] });
+      const { browser: _browser, ...deviceOnly } = ref.profile.accounts.primary;
+      const profile = parseProfile({ ...ref.profile, accounts: { ...ref.profile.accounts, primary: deviceOnly }, pouchIds: [] });
       const t = await openTarget({ profile });
       const { report } = await runSession(t, { ...BASE, only: ['commits.stale-base-rejected'] }, { line: () => undefined });
       expect(failing(report)).toEqual([]);
       expect(report.exitCode).toBe(2);
       expect(report.hints?.[0]).toMatch(/^add "pouchIds" to the profile/);
+    } finally {
+      await ref.close();
+    }
+  });
+
+  it('the same, with a profile that lists no pouch but has a browser: its unsigned create in a fresh pouch applies (4.2 asks no signature of it), so the device\'s refusals are the signature\'s, exit 1', async () => {
+    const ref = await startReference({ port: 0, faults: ['signature-never-verifies'] });
+    try {
+      const t = await openTarget({ profile: parseProfile({ ...ref.profile, pouchIds: [] }) });
+      const { report } = await runSession(t, { ...BASE, only: ['commits.stale-base-rejected'] }, { line: () => undefined });
+      expect(report.exitCode).toBe(1);
+      const v = findings(report, 'violation')[0]!;
+      expect(v.judgement).toBe('shared.serves.commitOperations');
+      expect(v.message).toMatch(/signed as section 5 states in either JWS form/);
     } finally {
       await ref.close();
     }

@@ -14,7 +14,7 @@
  * 4. otherwise the harness made the refused request as the spec states it, with the profile's
  *    credentials: the endpoint is not served, a violation of what the spec says it does.
  */
-import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, must, readingsOf, type EndpointId, type ReadingOf } from '../../spec/index.ts';
+import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, must, readingsOf, type AssumptionName, type EndpointId, type ReadingOf } from '../../spec/index.ts';
 import type { CallOptions, Exchange } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
@@ -74,12 +74,19 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
 
   // 1. A listed-id cover the profile can lift; past it, every control names a listed id.
   let params: Record<string, string> = { ...sample.params };
+  // The reading a fresh id was served under, with no listed id to control it: the verdict rests on it.
+  let uncovered: { readonly name: AssumptionName; readonly hint: string } | undefined;
   const listed = Object.entries(e.params).map(([name, node]) => ({ name, l: node.kind === 'uuid' ? node.listedUnder : undefined })).find((x) => x.l);
   if (listed?.l) {
     const ids = listedIds(ctx, listed.l.list);
     const listedId = ids[0];
-    if (listedId === undefined) return { served: false, outcome: unknownOutcome(`${refused}, to an id the profile does not list: ${listed.l.assumption}=${listed.l.reading} would refuse it, and nothing else can be told`, HINTS[listed.l.list]) };
-    if (!ids.includes(params[listed.name])) {
+    // No listed id to try: the run's reading says whether a fresh one is served (the probe may have seen a
+    // fresh pouch take a browser's commit). Read here, it is consulted: a guess leaves the verdict unknown.
+    if (listedId === undefined && ctx.assumptions[listed.l.assumption] === listed.l.reading) {
+      return { served: false, outcome: unknownOutcome(`${refused}, to an id the profile does not list: ${listed.l.assumption}=${listed.l.reading} would refuse it, and nothing else can be told`, HINTS[listed.l.list]) };
+    }
+    if (listedId === undefined) uncovered = { name: listed.l.assumption, hint: HINTS[listed.l.list] };
+    else if (!ids.includes(params[listed.name])) {
       // The run reads that any id serves; a listed one is the control.
       params = { ...params, [listed.name]: listedId };
       const again = await send(ctx, prepared(ctx, endpoint, { params: { [listed.name]: listedId } }));
@@ -108,7 +115,7 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
   // The controls above decide it on their own: every alternative the plain request could rest on was
   // tried (a listed id, both JWS forms, bytes canonical under every reading), so no reading the probe
   // left unidentified, whatever the case consulted on its way here, makes it a guess.
-  return { served: false, outcome: violation(SERVES[endpoint], `${what}${how} is refused (${describeResponse(first)}), and no reading of the registry covers it${creds}`, { independentOf: ASSUMPTIONS.map((a) => a.name) }) };
+  return { served: false, outcome: violation(SERVES[endpoint], `${what}${how} is refused (${describeResponse(first)}), and no reading of the registry covers it${creds}`, { independentOf: ASSUMPTIONS.map((a) => a.name).filter((n) => n !== uncovered?.name), ...(uncovered ? { hintIfUnknown: uncovered.hint } : {}) }) };
 }
 
 /**

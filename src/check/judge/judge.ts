@@ -20,8 +20,13 @@ function detailOf(d: FailureDetail): FailureDetail {
   return { ...(d.mismatch ? { mismatch: d.mismatch } : {}), ...(d.exchangeIds?.length ? { exchangeIds: d.exchangeIds } : {}) };
 }
 
-export function violation(j: SpecJudgement, message: string, more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[] } & FailureDetail = {}): Outcome {
-  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}), ...detailOf(more) };
+export function violation(
+  j: SpecJudgement,
+  message: string,
+  more: { readonly timeline?: TimelineData; readonly independentOf?: readonly AssumptionName[]; readonly hintIfUnknown?: string } & FailureDetail = {},
+): Outcome {
+  const optional = { ...(more.timeline ? { timeline: more.timeline } : {}), ...(more.independentOf ? { independentOf: more.independentOf } : {}), ...(more.hintIfUnknown ? { hintIfUnknown: more.hintIfUnknown } : {}) };
+  return { ok: false, kind: 'violation', message, judgement: j.id, clause: j.ground.clause, ...optional, ...detailOf(more) };
 }
 
 /** A violation of a constraint judgement: the clause is the judged constraint's own. */

@@ -66,7 +66,8 @@ function restingOnUnknown(o: Outcome, seen: Consults, unknown: ReadonlyMap<Assum
   if (names.length === 0) return o;
   const why = names.map((n) => `${n} (${unknown.get(n)})`).join('; ');
   const said = o.ok ? 'the case passed' : `the case found: ${o.message}`;
-  return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${said}, which under an unknown reading decides nothing`);
+  const hint = !o.ok && o.kind === 'violation' ? o.hintIfUnknown : undefined;
+  return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${said}, which under an unknown reading decides nothing`, hint);
 }
 
 interface Consults {
