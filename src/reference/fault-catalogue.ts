@@ -190,6 +190,7 @@ const LIST = [
   f('integer-overflow-saturated', 'limits', `reads a number past every double (1e400, Infinity to JSON.parse) in an integer field as the field's bound, as a saturating parser whose range error is dropped does: a usage counter of 1e400, far over its maximum, is accepted as ${MAX_SAFE}`, ['robustness.malformed-rejected']),
   // Usage arithmetic and concurrency (src/reference/handlers/usage.ts).
   f('usage-total-double', 'usage', 'adds a row\'s counters up in doubles: past 2^53 a total larger by one compares equal, and the larger row is not kept', ['usage.large-totals']),
+  f('usage-merge-total-bounded', 'usage', `checks a row's total as a safe integer only when it compares two (a row already held): a new row whose counters sum past ${MAX_SAFE} is accepted, the same row reported again to its source is refused`, ['usage.large-totals']),
   f('usage-total-bounded', 'usage', `reads "at most ${MAX_SAFE} each" as a bound on the row's total (a safe-integer check on the sum): a row whose four counters are each within it but sum past it is refused`, ['usage.large-totals']),
   f('usage-check-then-act', 'usage', 'reads the held row, awaits a store round trip, then writes its merge: of two concurrent reports of one row, the one written last wins even with the smaller total', ['usage.concurrent-reports']),
   // Service-Signature (src/reference/signature.ts): a hand-written verifier's shortcuts.

@@ -42,6 +42,7 @@ const KILLS: readonly Kill[] = [
   { fault: 'integer-float-truncated', variants: /^(1\.5|large-fraction)$/ },
   { fault: 'usage-total-double' },
   { fault: 'usage-total-bounded' },
+  { fault: 'usage-merge-total-bounded' },
   { fault: 'usage-check-then-act' },
   { fault: 'signature-crit-ignored' },
   { fault: 'signature-b64-without-crit' },

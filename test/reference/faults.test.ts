@@ -748,6 +748,15 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [1, 1],
     faulty: [1, 0],
   },
+  'usage-merge-total-bounded': {
+    observe: async (ref) => {
+      const id = sourceId();
+      const big = [usageRow({ input: MAX_SAFE, output: MAX_SAFE })];
+      return [await status(reportUsage(ref, id, big)), await status(reportUsage(ref, id, big))];
+    },
+    correct: [200, 200],
+    faulty: [200, 400],
+  },
   'usage-total-bounded': { observe: (ref) => status(reportUsage(ref, sourceId(), [usageRow({ input: MAX_SAFE, output: MAX_SAFE })])), correct: 200, faulty: 400 },
   'usage-check-then-act': { observe: (ref) => usageRaces(ref), correct: 0, faulty: (lost: unknown) => typeof lost === 'number' && lost > 0 },
   // Service-Signature: the attack each shortcut lets through.

@@ -73,7 +73,8 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
   const as: Caller = o.as ? { as: o.as } : {};
   const again = await sendControl(ctx, endpoint, sent, as);
   if (again.verdict === 'accepted') {
-    return { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
+    const inState = endpoint === 'reportUsage' ? await refusedForWhatIsHeld(ctx, sent, ex, as, o.what) : undefined;
+    return inState ?? { ok: false, kind: 'transport', message: `${o.what}: refused once (${describeResponse(ex)}), accepted when sent again with fresh ids: nothing to pin` };
   }
   const u = offControl(again);
   if (u) return u;
@@ -94,6 +95,24 @@ export async function judgeServed<E extends EndpointId>(ctx: CaseContext, endpoi
     return violation(SERVES[endpoint], pinned);
   }
   return unknownOutcome(`${message}; a plain ${endpoint} request is accepted, no single field explains the refusal, and no reading covers it`);
+}
+
+/**
+ * A usage report refused, and served to a fresh source: sent once more as it was, to the same source.
+ * Refused again, what the source holds decides the refusal, and 4.3 gives a held row no power to refuse
+ * a report (rule 1: each row keeps the larger total; rule 2: the same logs again change nothing), and
+ * no reading names one. Undefined when the second copy is served (a blip: nothing to pin).
+ */
+async function refusedForWhatIsHeld(ctx: CaseContext, sent: RequestSample, first: Exchange, as: Caller, what: string): Promise<Outcome | undefined> {
+  const same = await ctx.call({ endpoint: 'reportUsage', params: sent.params, body: sent.body, ...as });
+  if (same.verdict === 'accepted') return undefined;
+  const u = offControl(same);
+  if (u || !isRefusal(same)) return u;
+  return violation(
+    SERVES.reportUsage,
+    `${what}: refused (${describeResponse(first)}), and again when sent once more to the same source (${describeResponse(same)}), while the same report to a fresh source is accepted: what the source holds decides the refusal, and 4.3 gives none (each row keeps the larger of its stored and reported total)`,
+    { exchangeIds: [first.id, same.id] },
+  );
 }
 
 /** The caller of the refused request, carried onto its controls. */

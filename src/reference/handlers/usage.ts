@@ -66,6 +66,9 @@ const doubleTotal = (r: Row): number => r.input + r.output + r.cache_read + r.ca
 /** The merge of a held row and a reported one: the spec model's, or the arithmetic of the usage faults. */
 function keepsReported(held: Row, reported: Row, faults: FaultSet): boolean {
   if (faults.has('usage-total-double')) return doubleTotal(reported) > doubleTotal(held);
+  // `usage-merge-total-bounded`: the totals are checked as safe integers only where two are compared.
+  // Stryker disable next-line all: the usage-merge-total-bounded fault only
+  if (faults.has('usage-merge-total-bounded') && [held, reported].some((r) => usageTotal(r) > BigInt(MAX_SAFE))) throw badRequest('invalid_body', `rows: a total past ${MAX_SAFE}`);
   return mergeUsageRow(held, reported).changed;
 }
 
