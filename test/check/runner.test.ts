@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assumptionMismatch, expectAccepted, expectRejected, Notes, violation } from '../../src/check/judge/judge.ts';
-import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
+import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, readingJudgement, SERVES, specJudgement } from '../../src/check/judge/judgements.ts';
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
@@ -334,6 +334,31 @@ describe('unknown scoped to the judgement (Judgement.reads)', () => {
 
   it('declared to read it: unknown again', async () => {
     expect(await kindsOf(finding(['batch-atomicity']) as Property)).toEqual(['unknown']);
+  });
+
+  // An assumption finding on seq-semantics, after a case that consulted batch-atomicity too: what the judgements grounded on seq-semantics read decides.
+  const departure = (reads: readonly AssumptionName[]) =>
+    defineProperty<number>({
+      id: `synthetic.departs-${reads.join('-') || 'none'}`,
+      section: '4.2',
+      invariant: 'seq as the run reads it',
+      assumptions: ['batch-atomicity', 'seq-semantics'],
+      judgements: [readingJudgement('synthetic.seq', 'seq as the run reads it', 'seq-semantics', { reads })],
+      needs: [],
+      arbitrary: () => fc.constant(1),
+      async check(ctx) {
+        void ctx.assumptions['batch-atomicity'];
+        void ctx.assumptions['seq-semantics'];
+        return assumptionMismatch('seq-semantics', 'seq did not rise as read');
+      },
+    });
+
+  it('an assumption finding whose reading\'s judgements do not read the unidentified one stands', async () => {
+    expect(await kindsOf(departure([]) as Property)).toEqual(['assumption']);
+  });
+
+  it('an assumption finding whose reading\'s judgements read it: unknown', async () => {
+    expect(await kindsOf(departure(['batch-atomicity']) as Property)).toEqual(['unknown']);
   });
 
   // A refused valid request is served or not whatever a success's answer means: the shared refusal judgements read no answer-only reading.

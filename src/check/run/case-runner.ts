@@ -51,8 +51,9 @@ export interface CaseRun {
 /**
  * A verdict that consulted a reading the probe could not identify rests on a guess: it is unknown.
  * The target's own failures (a 5xx, the network) and cost smells rest on no reading, and stay. A
- * violation of a judgement that declares what it reads (`Judgement.reads`) is unknown only through
- * those: the case may have consulted others on its way without them deciding this verdict. A
+ * violation (or an assumption finding) is unknown only through what its judgements declare they read
+ * (`Judgement.reads`; `declaredReads`): the case may have consulted others on its way without them
+ * deciding this verdict. A
  * steering reading (context.ts `STEERING`) only shaped what was sent: once the target accepted a
  * request it shaped, the guess was good enough, and a pass stands on the readings its answers were read by.
  */
@@ -60,7 +61,7 @@ function restingOnUnknown(o: Outcome, seen: Consults, unknown: ReadonlyMap<Assum
   if (unknown.size === 0) return o;
   if (!o.ok && (o.kind === 'server-error' || o.kind === 'transport' || o.kind === 'performance' || o.kind === 'unknown')) return o;
   const independent: readonly AssumptionName[] = !o.ok && o.kind === 'violation' ? (o.independentOf ?? []) : [];
-  const reads = !o.ok && o.kind === 'violation' ? judgements.find((j) => j.id === o.judgement)?.reads : undefined;
+  const reads = declaredReads(o, judgements);
   const steered = o.ok ? [...seen.steered].filter((n) => !steeringProven(n, seen.exchanges)) : [...seen.steered];
   const names = [...new Set([...seen.consulted, ...steered])].filter((n) => unknown.has(n) && !independent.includes(n) && (reads === undefined || reads.includes(n)));
   if (names.length === 0) return o;
@@ -68,6 +69,19 @@ function restingOnUnknown(o: Outcome, seen: Consults, unknown: ReadonlyMap<Assum
   const said = o.ok ? 'the case passed' : `the case found: ${o.message}`;
   const hint = !o.ok && o.kind === 'violation' ? o.hintIfUnknown : undefined;
   return unknownOutcome(`the verdict rests on readings the probe could not identify: ${why}; ${said}, which under an unknown reading decides nothing`, hint);
+}
+
+/**
+ * What the outcome's verdict reads, as its judgements declare it: a violation's judgement; for an
+ * assumption finding, the judgements grounded on that reading, all together. Undefined (whatever the
+ * case consulted) where no judgement declares it.
+ */
+function declaredReads(o: Outcome, judgements: readonly Judgement[]): readonly AssumptionName[] | undefined {
+  if (o.ok) return undefined;
+  if (o.kind === 'violation') return judgements.find((j) => j.id === o.judgement)?.reads;
+  if (o.kind !== 'assumption') return undefined;
+  const on = judgements.filter((j) => j.ground.kind === 'reading' && j.ground.assumption === o.assumption);
+  return on.length ? [...new Set(on.flatMap((j) => j.reads))] : undefined;
 }
 
 interface Consults {
