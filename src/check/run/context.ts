@@ -74,6 +74,15 @@ export class RequestCounter {
     return timeouts >= SLOW_SHARE * SLOW_WINDOW ? { timeouts, of: SLOW_WINDOW } : undefined;
   }
 
+  /**
+   * The exchanges the counter holds for a crash finding: the last answered one, and the first of the
+   * streak under way. Nothing older: a streak's first request held after the streak ended kept a
+   * 64 MiB body alive for the rest of a run (the tests read it).
+   */
+  get held(): readonly Exchange[] {
+    return [this.lastAnswered, this.streakFirst].filter((e): e is Exchange => e !== undefined);
+  }
+
   /** The property whose findings name the crash (the first to claim it). */
   crashNamedBy?: string;
 
@@ -96,6 +105,8 @@ export class RequestCounter {
       this.lastAnswerAt = Date.now();
       this.streakChecked.clear();
       this.lastAnswered = ex;
+      // The streak ended: its first request is evidence of nothing now, and it may be a 64 MiB body.
+      this.streakFirst = undefined;
       return;
     }
     if (ex.failure === 'aborted') return; // pouchproof's own doing: says nothing of the target
