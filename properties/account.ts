@@ -45,7 +45,10 @@ const deviceCreated = defineProperty({
       if (ex.verdict !== 'accepted') return notApplicable('the approval was refused as the run\'s readings expect: no device to look at');
       const id = withData<'approveDevice'>(ex).data?.device_id;
       if (id === undefined || !PATTERNS.uuid.regex.test(id)) {
-        return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`);
+        return violation(DEVICE_ID, `an approval answered data ${JSON.stringify(dataOf(ex) ?? null).slice(0, 200)} without a uuid device_id (4.1)`, {
+          mismatch: { subject: 'data.device_id', expected: 'a uuid', observed: id ?? null },
+          exchangeIds: [ex.id],
+        });
       }
       ids.push(id.toLowerCase());
       requests.push(String(s.params['id']).toLowerCase());
@@ -179,7 +182,10 @@ const endsSessions = defineProperty({
     await sleep(1_000, undefined, { signal: ctx.signal }).catch(() => undefined);
     const later = await sendOn(ctx, endpoint, member);
     if (later.verdict !== 'accepted') return unexpected(later) ?? PASS;
-    return violation(ENDS_SESSIONS, `browser ${member} was revoked (answered revoked: true), yet ${endpoint} on its session was served right after and again a second later (${describeResponse(later)})`);
+    return violation(ENDS_SESSIONS, `browser ${member} was revoked (answered revoked: true), yet ${endpoint} on its session was served right after and again a second later (${describeResponse(later)})`, {
+      mismatch: { subject: 'status', expected: '4xx', observed: later.response?.status ?? null },
+      exchangeIds: [ex.id, after.id, later.id],
+    });
   },
   describe: () => 'revoke a browser served on its session, then send the same request on it',
 });

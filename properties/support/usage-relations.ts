@@ -204,6 +204,8 @@ export async function judgeRelation(ctx: CaseContext, relation: UsageRelation, o
     rel.law,
     `${rel.because}; yet the same report (${describe(rel.tail[at])}) then answered stored ${String(lt[at])} on the first and ${String(rt[at])} on the second ` +
       `(histories ${describeAll(rel.left)}${rel.leftTogether ? ' sent at once' : ''} | ${describeAll(rel.right)}; the second history answered the same on a third fresh source, so stored follows what the source holds)`,
+    // Expected: what the source rule 1 and 2 say holds the same rows answered.
+    { mismatch: { subject: 'data.stored', expected: rt[at] ?? null, observed: lt[at] ?? null } },
   );
 }
 

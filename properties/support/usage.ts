@@ -239,6 +239,7 @@ export function judgePlan(
     rule,
     `request ${i + 1} of ${plan.length} (${describeRequest(plan[i])}) answered stored ${String(observed[i])}, ` +
       `expected ${String(expected[i])} (rows are never added up and keep the larger total; stored read as ${judgedUnder.stored}, rows keyed by ${judgedUnder.key}${calibration ? ', as the calibration identified' : ''})`,
+    { mismatch: { subject: 'data.stored', expected: expected[i] ?? null, observed: observed[i] ?? null } },
   );
 }
 

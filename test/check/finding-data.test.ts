@@ -13,6 +13,9 @@ import { boundedValue, counterexampleText, curlLine, curlLines, runProperties } 
 import { recordExchange } from '../../src/check/run/exchange-record.ts';
 import { clip } from '../../src/check/run/render.ts';
 import type { Exchange } from '../../src/target/client.ts';
+import { parseProfile } from '../../src/target/profile.ts';
+import { startReference } from '../../src/reference/index.ts';
+import USAGE from '../../properties/usage.ts';
 import { toCurl } from '../../src/target/curl.ts';
 import { redact } from '../../src/target/redact.ts';
 import { buildReport, REPORT_SCHEMA_ID, ReportSchema } from '../../src/report/report-json.ts';
@@ -113,6 +116,24 @@ describe('curl lines rendered from a recorded exchange', () => {
       expect(line).toBe(before(ex));
       expect(line).not.toContain('s3cr3t');
       expect(line).toContain("--proxy 'http://***@proxy.internal:3128'");
+    }
+  });
+});
+
+describe('a field judged by value', () => {
+  it('usage.idempotent against a merge that adds up: the stored expected and observed, as numbers', async () => {
+    const ref = await startReference({ port: 0, faults: ['usage-summed'] });
+    try {
+      const prop = USAGE.find((p) => p.id === 'usage.idempotent')!;
+      const run = await runProperties(parseProfile(ref.profile), [prop], { seed: 3, runs: 5, embedded: true });
+      const f = run.results[0]!.findings.find((x) => x.kind === 'violation')!;
+      expect(f, JSON.stringify(run.results[0]!.findings.map((x) => x.message))).toBeDefined();
+      expect(f.mismatch?.subject).toBe('data.stored');
+      expect(typeof f.mismatch?.expected).toBe('number');
+      expect(typeof f.mismatch?.observed).toBe('number');
+      expect(f.mismatch?.observed).not.toBe(f.mismatch?.expected);
+    } finally {
+      await ref.close();
     }
   });
 });
