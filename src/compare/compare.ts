@@ -16,12 +16,11 @@
  * its later cases are no longer the others' cases.
  */
 import { DEFAULT_ASSUMPTIONS, readingEntries } from '../spec/index.ts';
-import { toCurl } from '../target/curl.ts';
 import type { Exchange } from '../target/client.ts';
 import { redact } from '../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../check/property.ts';
-import { curlLines, isFailing, tallyOf, targetGone, type Finding, type PropertyResult, type RunTally } from '../check/run/index.ts';
+import { curlLines, isFailing, recordExchanges, tallyOf, targetGone, type Finding, type PropertyResult, type RunTally } from '../check/run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -319,18 +318,10 @@ function firstCase(log: CaseLog, id: string): readonly Exchange[] {
   return log.get(id)?.[0] ?? [];
 }
 
+/** A side's case as curl lines, rendered as a finding's are: from its exchanges recorded with the side's secrets masked. */
 function curlsOf(exchanges: readonly Exchange[], s: SideRun): string[] {
-  const secrets = s.target.profile.secrets;
-  const kept = exchanges.slice(-MAX_REPRO_CURLS);
-  const out = exchanges.length > kept.length ? [`# ${exchanges.length - kept.length} earlier request(s) of this case omitted`] : [];
-  for (const ex of kept) {
-    try {
-      out.push(redact(toCurl(ex, secrets), secrets));
-    } catch {
-      out.push(`# ${ex.request.method} ${redact(ex.request.url, secrets)}`);
-    }
-  }
-  return out;
+  const kept = recordExchanges(exchanges, s.target.profile.secrets, MAX_REPRO_CURLS);
+  return curlLines({ exchanges: kept, omittedExchanges: exchanges.length - kept.length });
 }
 
 // ---- cases ------------------------------------------------------------------------------------

@@ -45,5 +45,6 @@ export { tokenFit } from './token-fit.ts';
 export { RecordedExchangeSchema, type RecordedExchange } from './exchange-record.ts';
 export { boundedValue, counterexampleText, type CaseShown } from './render.ts';
 export { curlLine, curlLines } from './curl-lines.ts';
+export { recordExchanges } from './exchange-record.ts';
 export type { CoverageRow, CoverageTable } from './coverage-table.ts';
 export { MAX_DISTINCT_FAILURES } from './random-phase.ts';
