@@ -20,37 +20,21 @@ import type { CommitOutcome } from '../src/check/judge/commit-outcome.ts';
 import { STALE_NOT_APPLIED } from './commits.ts';
 import { commit, createArtifacts, extend, fates, op, pouchFor, type Artifact, type Op, type Pouch } from './support/commits.ts';
 import { Aliases, HistoryLog, round, type CommitOp } from './support/histories.ts';
+import { releasedTogether } from './support/together.ts';
 
 /** That a lone writer on the head wins is what the harness builds on (op-semantics); that two win is a stale op applied. */
 const SOME_WINNER = readingJudgement('races.some-winner', 'Of N racing commits on the head, one applies when every outcome is known.', 'op-semantics', { reads: ['commit-results', 'conflict-behaviour'] });
 
-/** How long to wait for every request to be held before releasing anyway (the burst is then smaller). */
-const HOLD_WAIT_MS = 3_000;
-
 async function burst(ctx: CaseContext, pouch: Pouch, a: Artifact, n: number, type: 'update' | 'delete' | 'rename'): Promise<{ exchanges: Exchange[]; ops: Op[]; times: { call: number; ret: number }[] }> {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  let held = 0;
-  let allHeld!: () => void;
-  const ready = new Promise<void>((r) => (allHeld = r));
   const ops = Array.from({ length: n }, () => op(ctx, { type, artifact: a.id, revision: ctx.uuid(), base: a.head }));
   const times = ops.map(() => ({ call: performance.now(), ret: 0 }));
-  const calls = ops.map(async (o, i) => {
+  const exchanges = await releasedTogether(ctx, n, async (i, hold) => {
     times[i].call = performance.now();
-    const ex = await commit(ctx, pouch, [o], {
-      gate,
-      onHeld: () => {
-        if (++held === n) allHeld();
-      },
-    });
+    const ex = await commit(ctx, pouch, [ops[i]], hold);
     times[i].ret = performance.now();
     return ex;
   });
-  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
-  await ready;
-  clearTimeout(timer);
-  release();
-  return { exchanges: await Promise.all(calls), ops, times };
+  return { exchanges, ops, times };
 }
 
 /** A burst as a compare-and-set history (the artifact's create, then the racing commits), handed to the run with the checker's verdict. */

@@ -13,12 +13,10 @@ import type { CasInput, CasOutput, CheckResult, Operation, RecordedHistory } fro
 import type { CaseContext } from '../../src/check/property.ts';
 import type { Exchange } from '../../src/target/client.ts';
 import { commit, fates, type Op, type Pouch } from './commits.ts';
+import { releasedTogether } from './together.ts';
 import type { CommitOutcome, OpFate } from '../../src/check/judge/commit-outcome.ts';
 
 export type CommitOp = Operation<CasInput, CasOutput>;
-
-/** How long to wait for every request of a round to be held before releasing anyway. */
-const HOLD_WAIT_MS = 3_000;
 
 export interface Sent {
   readonly client: string;
@@ -61,28 +59,14 @@ export class HistoryLog {
 }
 
 /** Sends one commit per client, held back and released together; answers in the clients' order. */
-export async function round(ctx: CaseContext, pouch: Pouch, commits: readonly { client: string; ops: readonly Op[] }[]): Promise<Sent[]> {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  let held = 0;
-  let allHeld!: () => void;
-  const ready = new Promise<void>((r) => (allHeld = r));
-  const calls = commits.map(async (c) => {
+export function round(ctx: CaseContext, pouch: Pouch, commits: readonly { client: string; ops: readonly Op[] }[]): Promise<Sent[]> {
+  return releasedTogether(ctx, commits.length, async (i, hold) => {
+    const c = commits[i];
     const call = performance.now();
-    const exchange = await commit(ctx, pouch, c.ops, {
-      gate,
-      onHeld: () => {
-        if (++held === commits.length) allHeld();
-      },
-    });
+    const exchange = await commit(ctx, pouch, c.ops, hold);
     const ret = performance.now();
     return { client: c.client, ops: c.ops, exchange, fate: fates(ctx, exchange, c.ops), call, ret };
   });
-  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
-  await ready;
-  clearTimeout(timer);
-  release();
-  return Promise.all(calls);
 }
 
 /** Short names for revision ids (r0, r1, … in order of first appearance) and artifact ids (A, B, …). */

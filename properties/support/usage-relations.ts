@@ -26,6 +26,7 @@ import { READING_FREE, specJudgement } from '../../src/check/judge/judgements.ts
 import { markResent, resentAt, rowKey, type StoredAnswers, type UsageRow } from '../../src/check/model/usage-model.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { LIMITS, USAGE_COUNTERS, usageTotal } from '../../src/spec/index.ts';
+import { releasedTogether } from './together.ts';
 
 /** Rule 1 as a relation: it reads no reading. */
 export const NEVER_ADDED_RELATION = specJudgement(
@@ -116,32 +117,9 @@ export function keepAnswer(answers: StoredAnswers, stored: number | undefined, e
   if (resentAfterNoAnswer(ex)) markResent(answers, answers.length - 1);
 }
 
-/** How long to wait for every racing request to be held before releasing them anyway. */
-const HOLD_WAIT_MS = 3_000;
-
 /** Sends each row in its own request at once: the last byte of every body held back, then released together. */
-export async function reportTogether(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[]): Promise<Exchange[]> {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  let held = 0;
-  let allHeld!: () => void;
-  const ready = new Promise<void>((r) => (allHeld = r));
-  const calls = rows.map((row) =>
-    ctx.call({
-      endpoint: 'reportUsage',
-      params: { sourceId },
-      body: { rows: [row] },
-      gate,
-      onHeld: () => {
-        if (++held === rows.length) allHeld();
-      },
-    }),
-  );
-  const timer = setTimeout(allHeld, HOLD_WAIT_MS);
-  await ready;
-  clearTimeout(timer);
-  release();
-  return Promise.all(calls);
+export function reportTogether(ctx: CaseContext, sourceId: string, rows: readonly UsageRow[]): Promise<Exchange[]> {
+  return releasedTogether(ctx, rows.length, (i, hold) => ctx.call({ endpoint: 'reportUsage', params: { sourceId }, body: { rows: [rows[i]] }, ...hold }));
 }
 
 const show = (xs: readonly (number | undefined)[]) => xs.map(String).join(', ');
