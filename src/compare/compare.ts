@@ -56,8 +56,6 @@ export interface SideSummary extends RunTally {
   readonly probeRequests: number;
   /** Why the side could not be judged at all: it stopped answering, or answered no plain request usably. */
   readonly unreachable?: string;
-  /** Findings by kind. */
-  readonly findings: Readonly<Record<string, number>>;
 }
 
 export interface PropertyRow {
@@ -185,9 +183,6 @@ function downReason(s: SideRun): string | undefined {
 
 function sideSummary(s: SideRun): SideSummary {
   const down = downReason(s);
-  const findings: Record<string, number> = {};
-  for (const f of s.run.results.flatMap((r) => r.findings)) findings[f.kind] = (findings[f.kind] ?? 0) + 1;
-  const { statuses, gone, failOn } = tallyOf(s.run.results, targetGone(s.run), s.run.failOn);
   const readings: Record<string, string> = {};
   for (const [k, v] of readingEntries(s.judgedUnder.assumptions)) if (DEFAULT_ASSUMPTIONS[k] !== v) readings[k] = v;
   return {
@@ -199,10 +194,8 @@ function sideSummary(s: SideRun): SideSummary {
     durationMs: s.run.durationMs + Math.round(s.discovery.durationMs),
     probeRequests: s.discovery.requests,
     ...(down ? { unreachable: down } : {}),
-    findings,
-    statuses,
-    gone,
-    ...(failOn ? { failOn } : {}),
+    // Findings by kind, properties by status, whether the target went away: the tally its exit code reads.
+    ...tallyOf(s.run.results, targetGone(s.run), s.run.failOn),
   };
 }
 
