@@ -22,7 +22,8 @@ export function weightedPick(rng: Rng, weights: readonly number[]): () => number
   const last = weights.findLastIndex((w) => w > 0);
   return () => {
     let u = rng.float() * sum;
-    for (const [i, w] of weights.entries()) if (i <= last && (u -= w) < 0 && w > 0) return i;
+    // An index loop: this runs once per request of a load run, where an iterator's allocations show.
+    for (let i = 0; i <= last; i++) if ((u -= weights[i]) < 0 && weights[i] > 0) return i;
     // Rounding may leave u a hair above zero after the last positive weight.
     return last;
   };
@@ -42,7 +43,9 @@ export function mixSources(rng: Rng, parts: readonly MixPart[]): RequestSource {
   return {
     next() {
       const first = pick();
-      for (const p of [...live.slice(first), ...live.slice(0, first)]) {
+      // Every part from the one drawn, wrapping round: by index, since a copy of the list per request would show.
+      for (let k = 0; k < live.length; k++) {
+        const p = live[(first + k) % live.length];
         const r = p.source.next();
         if (r) {
           owner.set(r, p.source);
