@@ -6,7 +6,7 @@
 import { DEFAULT_ASSUMPTIONS, type ReadingOf } from '../spec/index.ts';
 import type { JwsForm } from '../crypto/index.ts';
 import { commitOutcome, type BatchFate } from '../check/judge/commit-outcome.ts';
-import { commit, op, signerId, type SignForm } from './build.ts';
+import { commit, op, signerId, type CommitOptions, type SignForm } from './build.ts';
 import type { DiscoveryEnv, Scope } from './env.ts';
 import { choicesOf, decide, notObservable, unknown, type ProbeResult } from './result.ts';
 
@@ -19,11 +19,11 @@ export interface CommitBase extends SignForm {
 
 export const NO_DEVICE = 'the profile has no command-line device with deviceId and privateJwk (accounts.primary.device), so no commit can be signed';
 
-/** Creates one fresh artifact in `pouchId`: its fate. */
-export async function createOne(scope: Scope, what: string, pouchId: string, form: SignForm): Promise<BatchFate> {
+/** Creates one fresh artifact in `pouchId` (`how`: as the browser, without the header…): its fate. */
+export async function createOne(scope: Scope, what: string, pouchId: string, form: SignForm, how: CommitOptions = {}): Promise<BatchFate> {
   const env = scope.env;
   const o = op('create', env.uuid(), env.uuid(), null, signerId(env));
-  const ex = await commit(scope, what, pouchId, [o], form);
+  const ex = await commit(scope, what, pouchId, [o], form, how);
   return commitOutcome(ex, [o], DEFAULT_ASSUMPTIONS).batch;
 }
 
@@ -56,12 +56,9 @@ async function tryForms(scope: Scope, pouchId: string, where: string): Promise<J
 }
 
 /** One create in a fresh pouch from the account's browser, unsigned: its fate, or undefined without a browser. */
-async function browserCreate(scope: Scope): Promise<BatchFate | undefined> {
-  const env = scope.env;
-  if (!env.identity('browser')) return undefined;
-  const o = op('create', env.uuid(), env.uuid(), null, signerId(env));
-  const ex = await commit(scope, 'a create in a fresh pouch from the browser, without Service-Signature', env.uuid(), [o], { jwsForm: 'digest-payload' }, { browser: true, header: { value: undefined } });
-  return commitOutcome(ex, [o], DEFAULT_ASSUMPTIONS).batch;
+function browserCreate(scope: Scope): Promise<BatchFate | undefined> {
+  if (!scope.env.identity('browser')) return Promise.resolve(undefined);
+  return createOne(scope, 'a create in a fresh pouch from the browser, without Service-Signature', scope.env.uuid(), { jwsForm: 'digest-payload' }, { browser: true, header: { value: undefined } });
 }
 
 export interface CommitAccess {
