@@ -83,10 +83,6 @@ export function exitCodeOfTally(t: RunTally): RunExitCode {
   return EXIT.passed;
 }
 
-export function exitCodeOf(results: readonly PropertyResult[], o: { readonly unreachable?: boolean; readonly tooSlow?: boolean; readonly failOn?: readonly FailOnKind[] }): RunExitCode {
-  return exitCodeOfTally(tallyOf(results, o.unreachable === true || o.tooSlow === true, o.failOn));
-}
-
 /** Whether the target went away during a run: not reached, stopped answering, or too slow to judge. */
 export function targetGone(run: Pick<RunResult, 'unreachable' | 'tooSlow' | 'notReached'>): boolean {
   return run.unreachable !== undefined || run.notReached !== undefined || run.tooSlow !== undefined;

@@ -14,7 +14,6 @@ export { DEFAULT_PROPERTY_MS, DEFAULT_RUNS, MAX_CONCURRENCY, makeRunId, plannedR
 export { FAIL_ON_KINDS, isFailing, type FailOnKind, type ExampleReplay, type ExampleVerdict, type Finding, type ProgressEvent, type PropertyResult, type PropertyStatus, type RunFindingKind, type RunResult } from './result.ts';
 export {
   EXIT,
-  exitCodeOf,
   runExitCode,
   tallyOf,
   targetGone,
