@@ -8,8 +8,8 @@
  */
 import type { AssumptionSet } from '../../spec/index.ts';
 import { resentAfterNoAnswer, type Exchange } from '../../target/client.ts';
-import { assumptionMismatch, dataOf, describeResponse, isRecord } from './judge.ts';
-import { PASS, type Outcome } from '../property.ts';
+import { assumptionMismatch, dataOf, describeResponse, isRecord, isRefusal } from './judge.ts';
+import { PASS, unknownOutcome, type Outcome } from '../property.ts';
 
 export type OpFate = 'applied' | 'refused' | 'unknown';
 export type BatchFate = 'applied' | 'refused' | 'partial' | 'unknown';
@@ -92,6 +92,16 @@ export function refusesPerOp(ex: Exchange): boolean {
   if (ex.endpoint !== 'commitOperations' || status === undefined || status < 200 || status >= 300) return false;
   const results = dataOf(ex)?.['results'];
   return Array.isArray(results) && results.some((r) => isRecord(r) && r['status'] !== 'applied');
+}
+
+/**
+ * A refusal of a copy sent again after no answer (under the nemesis): the earlier copy may have been
+ * applied, and this one refused for it (a replayed operation_id, a row already there). Indeterminate,
+ * never a refusal to pin on a field, nor a control that proves a request not served.
+ */
+export function refusedAfterResend(ex: Exchange): Outcome | undefined {
+  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !(isRefusal(ex) || refusesPerOp(ex))) return undefined;
+  return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
 }
 
 /** Whether the answer refuses some op: a 4xx, ok false, or a 2xx result other than applied. */

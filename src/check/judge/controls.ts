@@ -19,9 +19,9 @@
  */
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../../gen/index.ts';
-import { resentAfterNoAnswer, type CallOptions, type Exchange, type TypedRequest } from '../../target/client.ts';
+import type { CallOptions, Exchange, TypedRequest } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
-import { refusesPerOp } from './commit-outcome.ts';
+import { refusedAfterResend } from './commit-outcome.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
 import { prepare } from '../run/index.ts';
@@ -40,16 +40,6 @@ export interface ServedOptions {
   readonly field?: SpecJudgement;
   /** Who sent the request, when not the endpoint's usual caller: every control is sent as it was. */
   readonly as?: CallOptions['as'];
-}
-
-/**
- * A refusal of a copy sent again after no answer (under the nemesis): the earlier copy may have been
- * applied, and this one refused for it (a replayed operation_id, a row already there). Indeterminate,
- * never a refusal to pin on a field.
- */
-function refusedAfterResend(ex: Exchange): Outcome | undefined {
-  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !(isRefusal(ex) || refusesPerOp(ex))) return undefined;
-  return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
 }
 
 /**

@@ -17,6 +17,7 @@
 import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, must, readingsOf, type AssumptionName, type EndpointId, type ReadingOf } from '../../spec/index.ts';
 import type { CallOptions, Exchange } from '../../target/client.ts';
 import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
+import { refusedAfterResend } from './commit-outcome.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
 import { optionalMembers, plainRequest, type OptionalMembers } from '../model/plain.ts';
 import { prepare } from '../run/prepare.ts';
@@ -36,7 +37,8 @@ const PLACEHOLDERS: { readonly [E in EndpointId]?: string } = {
   changeUnlock: 'its statements are placeholders, and the step that prepares the parameters is not shown (4.6)',
 };
 
-type Diagnosis = { readonly served: true } | { readonly served: false; readonly outcome: Outcome };
+/** `again`: the diagnosis decided nothing this time (a control the nemesis made indeterminate); the next case asks anew. */
+type Diagnosis = { readonly served: true } | { readonly served: false; readonly outcome: Outcome; readonly again?: true };
 
 /** The run's memory of which endpoints serve their plain request (one diagnosis per endpoint). */
 export class Environment implements EnvironmentDiagnosis {
@@ -46,17 +48,36 @@ export class Environment implements EnvironmentDiagnosis {
   async plain(ctx: CaseContext, endpoint: EndpointId): Promise<Outcome> {
     let d = this.known.get(endpoint);
     if (!d) {
-      d = diagnose(ctx, endpoint);
+      d = diagnose(ctx, endpoint).catch((e: unknown) => {
+        if (e instanceof Indeterminate) return { served: false, outcome: e.outcome, again: true } as const;
+        throw e;
+      });
       this.known.set(endpoint, d);
-      // A diagnosis the network cut short is asked again by the next case.
-      d.then((x) => !x.served && !x.outcome.ok && x.outcome.kind === 'transport' && this.known.delete(endpoint)).catch(() => this.known.delete(endpoint));
+      // A diagnosis the network cut short, or the nemesis left indeterminate, is asked again by the next case.
+      d.then((x) => !x.served && (x.again || (!x.outcome.ok && x.outcome.kind === 'transport')) && this.known.delete(endpoint)).catch(() => this.known.delete(endpoint));
     }
     const x = await d;
     return x.served ? PASS : x.outcome;
   }
 }
 
-const send = (ctx: CaseContext, o: CallOptions): Promise<Exchange> => ctx.call(o);
+/** A request of the diagnosis refused after the nemesis made pouchproof send it again: it may be refused for its own first copy. */
+class Indeterminate extends Error {
+  constructor(readonly outcome: Outcome) {
+    super('indeterminate');
+  }
+}
+
+/**
+ * Every request of the diagnosis is a control whose refusal may decide the verdict, so a refusal
+ * of a copy sent again after no answer (a replayed operation_id under replay-rejected) ends it.
+ */
+async function send(ctx: CaseContext, o: CallOptions): Promise<Exchange> {
+  const ex = await ctx.call(o);
+  const indeterminate = refusedAfterResend(ex);
+  if (indeterminate) throw new Indeterminate(indeterminate);
+  return ex;
+}
 
 async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnosis> {
   const e = ENDPOINT_BY_ID[endpoint];
@@ -108,7 +129,8 @@ async function diagnose(ctx: CaseContext, endpoint: EndpointId): Promise<Diagnos
     if (asBrowser.verdict === 'accepted') return { served: false, outcome: unknownOutcome(`${refused} from the command-line device, and accepted from the browser: which member reports usage is not shown, and no reading of caller-kinds says browsers only`) };
   }
   // 4. Made as the spec states: not served.
-  const anonymous = await send(ctx, { ...prepared(ctx, endpoint, { params: listedOf(params, endpoint) }), as: 'anonymous', ...(e.signedByDevice ? { signature: 'omit' as const } : {}) });
+  // Only its status is compared, for the hint: a copy refused after a resend says as much.
+  const anonymous = await ctx.call({ ...prepared(ctx, endpoint, { params: listedOf(params, endpoint) }), as: 'anonymous', ...(e.signedByDevice ? { signature: 'omit' as const } : {}) });
   const alike = anonymous.response?.status === first.response?.status;
   const creds = alike ? `; the same request without credentials is answered alike (${describeResponse(anonymous)}), so if the profile's credentials for accounts.primary.${e.caller} are no longer valid, that is the cause` : '';
   const how = e.signedByDevice ? ', signed as section 5 states in either JWS form over bytes that are canonical under every reading,' : '';
