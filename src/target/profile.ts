@@ -360,18 +360,17 @@ function resolveHeaders(
   return Object.freeze(out);
 }
 
-function resolveJwk(ref: unknown, field: string, src: SecretSource, secrets: SecretCollector): KeyObject {
+function resolveJwk(ref: z.infer<typeof JwkRef>, field: string, src: SecretSource, secrets: SecretCollector): KeyObject {
   let jwk: unknown = ref;
-  if (typeof ref === 'object' && ref !== null && ('env' in ref || 'file' in ref) && !('kty' in ref)) {
-    // checked on the line above: an object with env or file
-    const text = readSecretText(ref as { env: string } | { file: string }, field, src);
+  // The schema's union: an inline JWK has kty, a reference has env or file (strict objects, so never both).
+  if (!('kty' in ref)) {
+    const text = readSecretText(ref, field, src);
     secrets.add(text);
     secrets.add(text.trim());
     try {
       jwk = JSON.parse(text);
     } catch {
-      // not env, so it is the file form
-      const what = 'env' in ref ? `environment variable ${String(ref.env)}` : `file ${JSON.stringify((ref as { file: string }).file)}`;
+      const what = 'env' in ref ? `environment variable ${ref.env}` : `file ${JSON.stringify(ref.file)}`;
       fail(field, `${what} does not hold a JSON object`);
     }
   }

@@ -11,10 +11,10 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Issue 32 started at 342 `as` and 396 `!`. What is left (docs/CONTRIBUTING.md, "Casts"): 47 `as` and
+ * Issue 32 started at 342 `as` and 396 `!`. What is left (docs/CONTRIBUTING.md, "Casts"): 45 `as` and
  * 39 `!`, every one saying why. Lower a ceiling whenever a change takes casts away.
  */
-const MAX_AS = 47;
+const MAX_AS = 45;
 const MAX_NON_NULL = 39;
 const ROOTS = ['src', 'properties'];
 
