@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { HEAP_GROWING_PERCENT } from '../src/cli/heap.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/pouchproof.js');
@@ -73,7 +74,7 @@ export async function run(): Promise<void> {
   const refProfile = join(dir, 'reference.json');
   const ref = await serverChild(process.execPath, [BIN, 'serve', '--port', '0', '--profile-out', refProfile], /^profile written to /);
   try {
-    console.log(`default suite, seed ${SEED}, \`pouchproof run\` in a child process of its own`);
+    console.log(`default suite, seed ${SEED}, \`pouchproof run\` in a child process of its own; heap bound --heap-growing-percent=${HEAP_GROWING_PERCENT} (src/cli/heap.ts), or V8's default growth where said`);
     print('(a) the reference (`serve`)', await measuredRun(refProfile, dir));
     print("(a) the same, V8's default growth", await measuredRun(refProfile, dir, true));
     const junk = await serverChild(TSX, [join(ROOT, 'test/cli/serve-misbehaving.ts'), 'garbage'], /^(http:\/\/\S+)$/);

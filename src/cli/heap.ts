@@ -9,7 +9,7 @@
 import { setFlagsFromString } from 'node:v8';
 
 /** Percent the heap may grow over the live heap after a full collection (V8's --heap-growing-percent). */
-const HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT = 50;
 
 const FLAG = /^--heap[-_]growing[-_]percent\b/;
 
