@@ -54,8 +54,6 @@ export const SLOW_TIER = [
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
   'test/properties/largest-body.test.ts',
-  // The cost probe's 20 s budget running out on a slow target: no latency verdict, so not in the timed group.
-  'test/properties/cost-budget.test.ts',
   // The whole suite against the independent server of test/independent/ (~30 s), in a child process.
   'test/independent/correct.test.ts',
 ];
@@ -86,7 +84,6 @@ export const LONGEST_FIRST = [
   'test/precision/zoo-nemesis.test.ts',
   'test/properties/largest-body.test.ts',
   'test/cli/bounded-memory.test.ts',
-  'test/properties/cost-budget.test.ts',
 ];
 
 export default defineConfig({
