@@ -28,6 +28,10 @@ describe('judge', () => {
     expect(expectAccepted(ex(400, 'rejected'))).toMatchObject({ judgement: 'shared.serves.reportUsage', clause: { section: '4.3' } });
     expect(expectAccepted(ex(400, 'rejected'), { blame: { assumption: 'usage-row-key' } })).toMatchObject({ kind: 'assumption', assumption: 'usage-row-key' });
     expect(expectAccepted(ex(200, 'protocol-error'))).toMatchObject({ kind: 'violation' });
+    // A refusal of a copy the nemesis made pouchproof send again may be its own first copy's doing: indeterminate.
+    const resent = { attempts: 2, faults: [{ attempt: 1, fault: 'lose-response', detail: 'answer dropped' }] } as const;
+    expect(expectAccepted({ ...ex(409, 'rejected'), nemesis: resent })).toMatchObject({ ok: false, kind: 'unknown', message: expect.stringContaining('sent again after its first copy got no answer') });
+    expect(expectAccepted({ ...ex(503, 'server-error'), nemesis: resent })).toMatchObject({ kind: 'server-error' });
     expect(expectAccepted(ex(503, 'server-error'))).toMatchObject({ kind: 'server-error' });
     expect(expectRejected(ex(500, 'server-error'), b)).toMatchObject({ kind: 'server-error' });
     expect(expectRejected(ex(undefined, 'transport-error'), b)).toMatchObject({ kind: 'transport' });

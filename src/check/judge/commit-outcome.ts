@@ -8,8 +8,8 @@
  */
 import type { AssumptionSet } from '../../spec/index.ts';
 import { resentAfterNoAnswer, type Exchange } from '../../target/client.ts';
-import { assumptionMismatch, dataOf, describeResponse, isRecord, isRefusal } from './judge.ts';
-import { PASS, unknownOutcome, type Outcome } from '../property.ts';
+import { assumptionMismatch, dataOf, describeResponse, isRecord } from './judge.ts';
+import { PASS, type Outcome } from '../property.ts';
 
 export type OpFate = 'applied' | 'refused' | 'unknown';
 export type BatchFate = 'applied' | 'refused' | 'partial' | 'unknown';
@@ -80,28 +80,6 @@ export function commitOutcome(ex: Exchange, ops: readonly OpIds[], readings: Ass
       ? assumptionMismatch('conflict-behaviour', `answered ${describeResponse(ex)}: a 2xx whose results mark ops as not applied, instead of a 4xx`)
       : PASS;
   return { ops: fates, batch: batchOf(fates), answer: describeResponse(ex), unreadable: statuses.every((s) => s === undefined), conflictForm };
-}
-
-/**
- * A 2xx to a commit whose results mark some op with a status other than applied: a refusal in the
- * form `conflict-behaviour=per-op-status` reads (2.6 lists only applied, so its envelope breaks the
- * schema, and it is no answer the classifier calls a refusal).
- */
-export function refusesPerOp(ex: Exchange): boolean {
-  const status = ex.response?.status;
-  if (ex.endpoint !== 'commitOperations' || status === undefined || status < 200 || status >= 300) return false;
-  const results = dataOf(ex)?.['results'];
-  return Array.isArray(results) && results.some((r) => isRecord(r) && r['status'] !== 'applied');
-}
-
-/**
- * A refusal of a copy sent again after no answer (under the nemesis): the earlier copy may have been
- * applied, and this one refused for it (a replayed operation_id, a row already there). Indeterminate,
- * never a refusal to pin on a field, nor a control that proves a request not served.
- */
-export function refusedAfterResend(ex: Exchange): Outcome | undefined {
-  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !(isRefusal(ex) || refusesPerOp(ex))) return undefined;
-  return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
 }
 
 /** Whether the answer refuses some op: a 4xx, ok false, or a 2xx result other than applied. */

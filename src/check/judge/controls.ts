@@ -20,8 +20,7 @@
 import { ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, type Constraint, type EndpointId, type Node } from '../../spec/index.ts';
 import { isObject, parseTemplate, type Json, type JsonObject, type PathSegment, type RequestSample } from '../../gen/index.ts';
 import type { CallOptions, Exchange, TypedRequest } from '../../target/client.ts';
-import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, unexpected, violation } from './judge.ts';
-import { refusedAfterResend } from './commit-outcome.ts';
+import { assumptionMismatch, constraintViolation, describeResponse, expectAccepted, isRefusal, refusedAfterResend, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES, type SpecJudgement } from './judgements.ts';
 import { plainRequest, plainValue } from '../model/plain.ts';
 import { prepare } from '../run/index.ts';

@@ -16,8 +16,7 @@
  */
 import { ASSUMPTIONS, ENDPOINT_BY_ID, REQUEST_CONSTRAINTS, must, readingsOf, type AssumptionName, type EndpointId, type ReadingOf } from '../../spec/index.ts';
 import type { CallOptions, Exchange } from '../../target/client.ts';
-import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, unexpected, violation } from './judge.ts';
-import { refusedAfterResend } from './commit-outcome.ts';
+import { assumptionMismatch, constraintViolation, describeResponse, isRefusal, refusedAfterResend, unexpected, violation } from './judge.ts';
 import { FIELD_WITHIN_CONSTRAINTS, SERVES } from './judgements.ts';
 import { optionalMembers, plainRequest, type OptionalMembers } from '../model/plain.ts';
 import { prepare } from '../run/prepare.ts';

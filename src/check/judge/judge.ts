@@ -9,11 +9,11 @@ import { isRecord, must, type AssumptionName, type AssumptionSet, type SpecClaus
 
 /** The one test of a JSON object (src/spec/narrow.ts), re-exported for the judges' callers. */
 export { isRecord };
-import type { Exchange } from '../../target/client.ts';
+import { resentAfterNoAnswer, type Exchange } from '../../target/client.ts';
 import { givenUpNote } from '../../target/throttle.ts';
 import type { TimelineData } from '../model/linearizability/index.ts';
 import { SERVES, SUCCESS_ENVELOPE, type ConstraintJudgement, type SpecJudgement } from './judgements.ts';
-import { PASS, type Failure, type FailureDetail, type Outcome } from '../property.ts';
+import { PASS, unknownOutcome, type Failure, type FailureDetail, type Outcome } from '../property.ts';
 
 /** The detail fields present in `d`, so that an outcome without them has no keys for them. */
 function detailOf(d: FailureDetail): FailureDetail {
@@ -167,6 +167,8 @@ export function expectAccepted(ex: Exchange, o: Partial<ExpectOptions> = {}): Ou
   const u = unexpected(ex, o.what);
   if (u) return u;
   if (ex.verdict === 'accepted') return PASS;
+  const resent = refusedAfterResend(ex);
+  if (resent) return resent;
   const status = answerOf(ex).status;
   if (ex.verdict === 'protocol-error' && status >= 200 && status < 300) {
     return violation(SUCCESS_ENVELOPE, `${label(ex, o.what)}: accepted but the response breaks the envelope (2.1): ${ex.reason}`, { exchangeIds: [ex.id] });
@@ -239,4 +241,26 @@ export function effectOf(ex: Exchange): Effect {
 export function resultsOf(ex: Exchange): Record<string, unknown>[] {
   const r = dataOf(ex)?.['results'];
   return Array.isArray(r) ? r.filter(isRecord) : [];
+}
+
+/**
+ * A 2xx to a commit whose results mark some op with a status other than applied: a refusal in the
+ * form `conflict-behaviour=per-op-status` reads (2.6 lists only applied, so its envelope breaks the
+ * schema, and it is no answer the classifier calls a refusal).
+ */
+export function refusesPerOp(ex: Exchange): boolean {
+  const status = ex.response?.status;
+  if (ex.endpoint !== 'commitOperations' || status === undefined || status < 200 || status >= 300) return false;
+  const results = dataOf(ex)?.['results'];
+  return Array.isArray(results) && results.some((r) => isRecord(r) && r['status'] !== 'applied');
+}
+
+/**
+ * A refusal of a copy sent again after no answer (under the nemesis): the earlier copy may have been
+ * applied, and this one refused for it (a replayed operation_id, a row already there). Indeterminate,
+ * never a refusal to pin on a field, nor a control that proves a request not served.
+ */
+export function refusedAfterResend(ex: Exchange): Outcome | undefined {
+  if (!resentAfterNoAnswer(ex) || ex.verdict === 'accepted' || !(isRefusal(ex) || refusesPerOp(ex))) return undefined;
+  return unknownOutcome(`${ex.endpoint} was sent again after its first copy got no answer (the nemesis), and refused (${describeResponse(ex)}): the first copy may have been applied, so the refusal says nothing of this request`);
 }
