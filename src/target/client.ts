@@ -48,8 +48,8 @@ export interface CallOptions {
   /**
    * Under the nemesis: a stable name of this request (the check layer's: property, case, n-th call),
    * so the seed puts the same faults on the same request however the run's cases interleave. Each
-   * copy sent adds its number. Absent (the load engine, compare, the probe), or already in flight: the
-   * client's running exchange number, which follows the order requests are sent in.
+   * copy sent adds its number. Absent (a call made outside a case), or already in flight: the client's
+   * running exchange number, which follows the order requests are sent in.
    */
   nemesisTag?: string;
 }
