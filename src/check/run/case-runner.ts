@@ -107,9 +107,10 @@ export function caseTag(prop: Pick<Property, 'id'>, name: string, again = false)
 }
 
 /**
- * One case (`name`: its stable name within the property, see `caseTag`), sent again once (fresh ids, a fresh context) when the network alone left it unjudged: a
- * connection reset or a timeout on a shared network says nothing of the target's conformance, and one
- * such blip must not leave a property below its floor. Once only, and not when the target seems down.
+ * One case (`name`: its stable name within the property, see `caseTag`), sent again once (fresh ids,
+ * a fresh context) when the network alone left it unjudged: a connection reset or a timeout on a
+ * shared network says nothing of the target's conformance, and one such blip must not leave a
+ * property below its floor. Once only, and not when the target seems down.
  */
 export async function runCase(prop: Property, input: unknown, d: CaseDeps, name: string): Promise<CaseRun> {
   const first = await runCaseOnce(prop, input, d, caseTag(prop, name));

@@ -87,7 +87,7 @@ export async function runCoveragePhase(prop: Property, cases: readonly CoverageC
     picked,
     r.concurrency,
     async ({ c, i }, k) => {
-      // Named by its place in the property's whole table, so a replay of case i alone meets its faults again.
+      // Named by its place in the property's whole table, whichever cases run beside it (or alone, replayed).
       const run = await runCase(prop, c.input, r.deps, `c${i}`);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
