@@ -45,6 +45,13 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The readings a signature is made under (default: the profile's). */
   assumptions?: AssumptionSet;
+  /**
+   * Under the nemesis: a stable name of this request (the check layer's: property, case, n-th call),
+   * so the seed puts the same faults on the same request however the run's cases interleave. Each
+   * copy sent adds its number. Absent (a call made outside a case), or already in flight: the client's
+   * running exchange number, which follows the order requests are sent in.
+   */
+  nemesisTag?: string;
 }
 
 export interface Exchange {
@@ -199,6 +206,8 @@ export class TargetClient {
   /** The profile's nemesis, when it has one: every connection goes through it. */
   readonly nemesis: Nemesis | undefined;
   private readonly nemesisTally = { retries: 0, unanswered: 0 };
+  /** Stable tags of the calls in flight: a tag given twice at once would mix the two requests' faults. */
+  private readonly tagsInFlight = new Set<string>();
 
   /** `maxResponseBytes`: what is read of one response (default: the profile's `limits.responseBytes`). */
   constructor(profile: Profile, opts: { maxResponseBytes?: number; throttle?: ThrottleOptions; nemesisSeed?: number } = {}) {
@@ -270,10 +279,16 @@ export class TargetClient {
    * backing off stopped helping this request (`throttled.givenUp`: the answer is the server's own).
    */
   async call(o: CallOptions): Promise<Exchange> {
+    const named = this.nemesis && o.nemesisTag !== undefined ? headerSafe(o.nemesisTag) : undefined;
+    // A caller that names two requests alike at once: the second goes by its exchange number, so their faults never mix.
+    const tag = named !== undefined && !this.tagsInFlight.has(named) ? named : undefined;
+    if (tag !== undefined) this.tagsInFlight.add(tag);
+    const copies: Copies = { tag, sent: 0 };
     this.throttle.began();
     try {
-      return await this.refreshedOnce(o, await this.callThrottled(o));
+      return await this.refreshedOnce(o, await this.callThrottled(o, copies), copies);
     } finally {
+      if (tag !== undefined) this.tagsInFlight.delete(tag);
       this.throttle.ended();
     }
   }
@@ -283,26 +298,26 @@ export class TargetClient {
    * expired): the command runs again, once for every request that met it meanwhile, and the request
    * goes once more with the new value. Once only: a second refusal is the target's answer.
    */
-  private async refreshedOnce(o: CallOptions, ex: Exchange): Promise<Exchange> {
+  private async refreshedOnce(o: CallOptions, ex: Exchange, copies: Copies): Promise<Exchange> {
     const status = ex.response?.status;
     const due = status === undefined ? [] : (this.profile.credentials ?? []).filter((c) => c.refreshOn.has(status) && c.gave(ex.request.headers[c.header]));
     if (due.length === 0 || o.signal?.aborted) return ex;
     const fresh = await Promise.all(due.map((c) => c.refresh(ex.request.headers[c.header])));
     const failed = due.filter((_, i) => !fresh[i]).map((c) => `${c.field}: ${c.lastFailure ?? 'the command gave the same value again'}`);
     if (failed.length) return { ...ex, refreshed: `answered ${status}; running the credential's command again did not help (${failed.join('; ')}), so the request was not sent again` };
-    const again = await this.callThrottled(o);
+    const again = await this.callThrottled(o, copies);
     return { ...again, refreshed: `the first copy was answered ${status}: ${due.map((c) => c.field).join(', ')} refreshed from its command, and the request sent again` };
   }
 
   /** `call`'s loop: send, and wait throttles out while backing off helps. */
-  private async callThrottled(o: CallOptions): Promise<Exchange> {
+  private async callThrottled(o: CallOptions, copies: Copies): Promise<Exchange> {
     let refusal: Refusal | undefined;
     let waitedMs = 0;
     for (;;) {
       await this.throttle.turn(o.signal);
       this.recent.add();
       const sentAt = this.throttle.sending();
-      const ex = await (this.nemesis ? this.sendRetried(o, this.nemesis) : this.sendFresh(o));
+      const ex = await (this.nemesis ? this.sendRetried(o, this.nemesis, copies) : this.sendFresh(o));
       const retries = refusal?.retries ?? 0;
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
@@ -369,14 +384,15 @@ export class TargetClient {
    * operation_id) while a copy gets no answer at all, as the plan's retry policy allows, as a real
    * client does. The nemesis tells which faults each copy met.
    */
-  private async sendRetried(o: CallOptions, n: Nemesis): Promise<Exchange> {
+  private async sendRetried(o: CallOptions, n: Nemesis, copies: Copies): Promise<Exchange> {
     const built = this.buildRequest(o);
     const faults: { attempt: number; fault: NemesisFault; detail: string }[] = [];
     const policy = n.plan.retry;
     for (let attempt = 1; ; attempt++) {
       const t0 = performance.now();
-      const { ex } = await this.sendOnce(o, built);
-      const met = n.take(String(ex.id));
+      const tag = copies.tag === undefined ? undefined : `${copies.tag}#${++copies.sent}`;
+      const { ex } = await this.sendOnce(o, built, tag);
+      const met = n.take(tag ?? String(ex.id));
       for (const e of met) faults.push({ attempt, ...e });
       const noAnswer = ex.verdict === 'transport-error' && ex.response === undefined && ex.failure !== 'aborted';
       if (noAnswer && met.length === 0 && n.refusedBetween(t0, performance.now())) faults.push({ attempt, fault: 'partition', detail: 'connection refused inside a partition window' });
@@ -393,7 +409,8 @@ export class TargetClient {
     }
   }
 
-  private async sendOnce(o: CallOptions, built?: ReturnType<TargetClient['buildRequest']>): Promise<{ readonly ex: Exchange; readonly stale: boolean }> {
+  /** `tag`: the nemesis's tag of this copy (default: its exchange number). */
+  private async sendOnce(o: CallOptions, built?: ReturnType<TargetClient['buildRequest']>, tag?: string): Promise<{ readonly ex: Exchange; readonly stale: boolean }> {
     const { endpoint, path, request } = built ?? this.buildRequest(o);
     const id = this.nextId++;
     const startedAt = Date.now();
@@ -408,7 +425,7 @@ export class TargetClient {
     let headersMs: number | undefined;
     let partial: { status: number; headers: Record<string, string>; body: string; truncated: boolean } | undefined;
     try {
-      const res = await this.dispatch(o, path, request, id, watch);
+      const res = await this.dispatch(o, path, request, tag ?? String(id), watch);
       headersMs = performance.now() - t0;
       stage = 'body';
       const status = res.statusCode;
@@ -442,7 +459,7 @@ export class TargetClient {
   }
 
   /** Hands the request to the pool; a gated body holds its last byte back, and the time bound restarts once the gate opens. */
-  private dispatch(o: CallOptions, path: string, request: Exchange['request'], id: number, watch: CallWatch): Promise<Dispatcher.ResponseData> {
+  private dispatch(o: CallOptions, path: string, request: Exchange['request'], tag: string, watch: CallWatch): Promise<Dispatcher.ResponseData> {
     // undici streams async iterables chunk by chunk (its types only list Readable, which would
     // read ahead of the socket and call onHeld too early).
     const onGate = (waiting: boolean): void => {
@@ -456,7 +473,7 @@ export class TargetClient {
       path,
       method: request.method,
       // A copy: a proxy agent adds its Host to the object it is given, and the exchange keeps what pouchproof sent.
-      headers: this.nemesis ? { ...request.headers, [NEMESIS_TAG_HEADER]: String(id) } : { ...request.headers },
+      headers: this.nemesis ? { ...request.headers, [NEMESIS_TAG_HEADER]: tag } : { ...request.headers },
       body,
       signal: watch.controller.signal,
     });
@@ -572,6 +589,17 @@ type FailureStage = Parameters<typeof classifyFailure>[1]['stage'];
  * One call's own time bound and the caller's abort signal over one controller, and which of them
  * fired: that decides whether a failed call blames the target or pouchproof.
  */
+/** A tag as a header value: a name with characters a header cannot carry goes percent-encoded (still one name per request). */
+function headerSafe(tag: string): string {
+  return /^[\x21-\x7e]+$/.test(tag) ? tag : encodeURIComponent(tag);
+}
+
+/** A call's stable nemesis tag (undefined: its copies are tagged by exchange number) and the copies sent under it so far. */
+interface Copies {
+  readonly tag: string | undefined;
+  sent: number;
+}
+
 interface CallWatch {
   readonly controller: AbortController;
   timedOut: boolean;

@@ -211,6 +211,31 @@ describe('the nemesis on the wire', () => {
     }
   });
 
+  it('a request named by its caller meets the same faults whatever order the requests go in', async () => {
+    const spec = 'lose-response=30%,reset-mid-request=20%,retries=2,backoff=1ms';
+    const tags = Array.from({ length: 24 }, (_, i) => `usage.idempotent/r${i}/1`);
+    const faultsBy = async (order: readonly string[]) => {
+      const client = clientWith(spec, 5);
+      try {
+        const met = new Map<string, string>();
+        for (const tag of order) {
+          const ex = await client.call({ endpoint: 'reportUsage', params: { sourceId: SOURCE }, body, nemesisTag: tag });
+          met.set(tag, (ex.nemesis?.faults ?? []).map((f) => `${f.attempt}:${f.fault}`).join(' '));
+        }
+        return met;
+      } finally {
+        await client.close();
+      }
+    };
+    const forward = await faultsBy(tags);
+    const backward = await faultsBy([...tags].reverse());
+    // Numbered in the order sent, the two orders would put the faults on other requests.
+    expect(Object.fromEntries(backward)).toEqual(Object.fromEntries(forward));
+    const hit = [...forward.values()].filter((f) => f !== '').length;
+    expect(hit).toBeGreaterThan(0);
+    expect(hit).toBeLessThan(tags.length);
+  });
+
   it('without a nemesis, the client sends once and tags nothing', async () => {
     const client = new TargetClient(parseProfile({ baseUrl: base }));
     try {

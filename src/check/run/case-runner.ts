@@ -97,19 +97,30 @@ function steeringProven(n: AssumptionName, exchanges: readonly Exchange[]): bool
 }
 
 /**
- * One case, sent again once (fresh ids, a fresh context) when the network alone left it unjudged: a
- * connection reset or a timeout on a shared network says nothing of the target's conformance, and one
- * such blip must not leave a property below its floor. Once only, and not when the target seems down.
+ * A case's stable name for the nemesis's tags: the property, then the case within it as its phase
+ * names it (`c<i>` the coverage case i; `r<i>` the random case at place i of the seed's stream, and
+ * a shrink's re-run of it; `s<path>.<k>` the k-th case a shrink from there tried), and `~2` for the
+ * case sent again after a blip. A function of the seed alone, never of the order cases ran in.
  */
-export async function runCase(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
-  const first = await runCaseOnce(prop, input, d);
-  const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
-  if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;
-  return runCaseOnce(prop, input, d);
+export function caseTag(prop: Pick<Property, 'id'>, name: string, again = false): string {
+  return `${prop.id}/${name}${again ? '~2' : ''}`;
 }
 
-async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps): Promise<CaseRun> {
-  const ctx = createCaseContext({ profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment, ...(d.tally ? { tally: d.tally } : {}), ...(d.onHistory ? { onHistory: d.onHistory } : {}) });
+/**
+ * One case (`name`: its stable name within the property, see `caseTag`), sent again once (fresh ids,
+ * a fresh context) when the network alone left it unjudged: a connection reset or a timeout on a
+ * shared network says nothing of the target's conformance, and one such blip must not leave a
+ * property below its floor. Once only, and not when the target seems down.
+ */
+export async function runCase(prop: Property, input: unknown, d: CaseDeps, name: string): Promise<CaseRun> {
+  const first = await runCaseOnce(prop, input, d, caseTag(prop, name));
+  const blip = first.verdict.kind === 'unjudged' && first.verdict.cause === 'transport' && !first.cut && !first.crashed;
+  if (!blip || d.signal.aborted || d.counter.unreachable || d.counter.crash) return first;
+  return runCaseOnce(prop, input, d, caseTag(prop, name, true));
+}
+
+async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps, tag: string): Promise<CaseRun> {
+  const ctx = createCaseContext({ caseTag: tag, profile: d.profile, assumptions: d.profile.assumptions, client: d.client, signal: d.signal, counter: d.counter, timeoutMs: d.timeoutMs, embedded: d.embedded, environment: d.environment, ...(d.tally ? { tally: d.tally } : {}), ...(d.onHistory ? { onHistory: d.onHistory } : {}) });
   let outcome: Outcome;
   let threw = false;
   try {

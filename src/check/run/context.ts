@@ -146,6 +146,11 @@ export interface ContextDeps {
   readonly tally?: { requests: number };
   /** Keeps the concurrent histories the case records (the property's, for the files beside the reports). */
   readonly onHistory?: (h: RecordedHistory) => void;
+  /**
+   * The case's stable name (case-runner.ts `caseTag`): its n-th call is tagged `<name>/<n>` for the
+   * nemesis, so the seed's faults fall on the same requests however the run's cases interleave.
+   */
+  readonly caseTag?: string;
 }
 
 export interface RecordingContext extends CaseContext {
@@ -202,7 +207,9 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
     steered,
     requests: () => requests,
     async call(o: CallOptions): Promise<Exchange> {
-      requests++;
+      // Counted as the call is made, before any await: the n-th call of a case is the same one in every run.
+      const n = ++requests;
+      const tag = o.nemesisTag ?? (d.caseTag !== undefined ? `${d.caseTag}/${n}` : undefined);
       d.counter.total++;
       if (d.tally) d.tally.requests++;
       // The case's signal ends its calls too: a time bound is never waited out on a stalled response.
@@ -211,6 +218,7 @@ export function createCaseContext(d: ContextDeps): RecordingContext {
         ...(d.timeoutMs !== undefined && o.timeoutMs === undefined ? { timeoutMs: d.timeoutMs } : {}),
         signal: o.signal ?? d.signal,
         assumptions: o.assumptions ?? steering,
+        ...(tag !== undefined ? { nemesisTag: tag } : {}),
       });
       exchanges.push(ex);
       await d.counter.record(ex);

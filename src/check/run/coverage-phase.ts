@@ -86,8 +86,9 @@ export async function runCoveragePhase(prop: Property, cases: readonly CoverageC
   const runs = await inPool(
     picked,
     r.concurrency,
-    async ({ c }, k) => {
-      const run = await runCase(prop, c.input, r.deps);
+    async ({ c, i }, k) => {
+      // Named by its place in the property's whole table, whichever cases run beside it (or alone, replayed).
+      const run = await runCase(prop, c.input, r.deps, `c${i}`);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
       results[k] = observed(c, run);

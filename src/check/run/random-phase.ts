@@ -93,7 +93,8 @@ export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>,
     cases,
     r.concurrency,
     async (c, k) => {
-      const run = await runCase(prop, c.input, r.deps);
+      // Named by its place in the seed's stream (its replay token's path), not by the order it ran in.
+      const run = await runCase(prop, c.input, r.deps, `r${c.index}`);
       r.onCase?.(++done);
       if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
       return retention.hold(k, run, failureKey(run.outcome) ?? '');
@@ -133,10 +134,12 @@ function unshrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, firs
 /** fast-check re-runs the failing case alone and shrinks it, one case at a time. */
 async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, first: { drawn: Drawn; run: CaseRun }): Promise<Finding> {
   let last: CaseRun | undefined;
+  let tried = 0;
   const predicate = async (input: unknown): Promise<boolean> => {
     if (r.deps.signal.aborted || r.deps.counter.crash) return true;
     if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
-    const run = await runCase(prop, input, r.deps);
+    // fast-check tries one case at a time, in an order the seed and the answers fix: the k-th is named by k.
+    const run = await runCase(prop, input, r.deps, caseName(String(first.drawn.index), tried++));
     // A shrink that fails another way is another finding's: this one keeps to its own.
     if (run.cut || run.crashed || failureKey(run.outcome) !== failureKey(first.run.outcome)) return true;
     last = run;
@@ -156,15 +159,27 @@ async function shrunk(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, 
   });
 }
 
+/**
+ * The stable name of the k-th case fast-check tries from `path` (a shrink, or a replay token's run):
+ * first the case at place i of the stream, named as the random phase named it (`r<i>`, so it meets the
+ * same faults again), then the shrink steps (`s<i>.<k>`), the same in the run that found it and in a
+ * replay of its unshrunk token. A shrunk path's steps had names a replay cannot know: named after the path.
+ */
+function caseName(path: string, k: number): string {
+  if (path.includes(':')) return `s${path}.${k}`;
+  return k === 0 ? `r${path}` : `s${path}.${k}`;
+}
+
 /** A replay token's fast-check path: that case alone (and its shrink steps), then shrinking again from there. */
 async function replayPath(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun, path: string): Promise<RandomPhase> {
   let last: CaseRun | undefined;
   let ran = 0;
   let crashed: RandomPhase['crashed'];
+  let tried = 0;
   const predicate = async (input: unknown): Promise<boolean> => {
     if (r.deps.signal.aborted || crashed) return true;
     if (prop.stillValid && !prop.stillValid(input)) fc.pre(false);
-    const run = await runCase(prop, input, r.deps);
+    const run = await runCase(prop, input, r.deps, caseName(path, tried++));
     r.onCase?.(++ran);
     if (run.crashed) {
       crashed = { run, replay: token(prop, arb, r, path) };

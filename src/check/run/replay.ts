@@ -35,7 +35,8 @@ export async function replayProperty(
   const named = given.path === COVERAGE_PATH && 'property' in given ? tokenFit(prop, profile, given) : undefined;
   if (named && !named.fits) return { id: prop.id, section: prop.section, status: 'error', runs: 0, requests: 0, durationMs: 0, findings: [{ kind: 'error', property: prop.id, section: prop.section, message: `the token no longer fits: ${named.why}` }] };
   const r = { seed: given.seed, runs: given.runs, path: named?.fits ? named.path : given.path };
-  const client = o.client ?? new TargetClient(profile);
+  // The nemesis draws from the token's seed, the run's: the replayed case's requests meet the faults they met in the run.
+  const client = o.client ?? new TargetClient(profile, { nemesisSeed: r.seed });
   try {
     return await runProperty(prop, { profile, client, counter: newCounter(profile), environment: new Environment() }, {
       seed: r.seed,

@@ -106,6 +106,8 @@ export class Nemesis implements NemesisHost {
     // The load engine tags only its retries: they draw from the arrival order, as its first copies do.
     if (tag === NEMESIS_RETRY_TAG) this.retries++;
     const key = tag === undefined || tag === NEMESIS_RETRY_TAG ? `u${this.untagged++}` : tag;
+    // A stable tag comes again when its case does (a shrink re-runs it): what a late fault noted for its last use is not this request's.
+    this.events.delete(key);
     const p = this.plan;
     const u = draw(this.seed, key, 'fault');
     const fault = u < p.resetMidRequest ? 'reset-mid-request' : u < p.resetMidRequest + p.loseResponse ? 'lose-response' : u < p.resetMidRequest + p.loseResponse + p.duplicate ? 'duplicate' : undefined;
