@@ -77,4 +77,14 @@ describe('a refusal of a copy the nemesis made pouchproof send again', () => {
     expect(o.ok === false ? o.message : '').toContain('sent again after its first copy got no answer');
     expect(await checkWithLostFirst('robustness.large-body-accepted', 2, REPLAY_REJECTED, () => false)).toEqual({ ok: true });
   });
+
+  it('signatures.variants-accepted: a valid variant refused as a replay of its own lost first copy is unknown, not a violation of 5', async () => {
+    const input = { attacks: ['ok.header-order'], withOptional: false };
+    // The attack is the one commit sent with a header of its own; the control is signed by the client.
+    const hit = (c: CallOptions) => c.endpoint === 'commitOperations' && typeof c.signature === 'object' && c.signature !== null && 'header' in c.signature;
+    const o = await checkWithLostFirst('signatures.variants-accepted', input, REPLAY_REJECTED, hit);
+    expect(o, JSON.stringify(o)).toMatchObject({ ok: false, kind: 'unknown' });
+    expect(o.ok === false ? o.message : '').toContain('sent again after its first copy got no answer');
+    expect(await checkWithLostFirst('signatures.variants-accepted', input, REPLAY_REJECTED, () => false)).toEqual({ ok: true });
+  });
 });
