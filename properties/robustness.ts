@@ -398,7 +398,7 @@ const contentTypeVariants = defineProperty({
     if (u) return u;
     // The control: the same kind of request with the header as the harness always sends it.
     const plain = await sendPlain(ctx, endpoint);
-    if (plain.verdict !== 'accepted') return unexpected(plain) ?? PASS;
+    if (plain.verdict !== 'accepted') return unexpected(plain) ?? refusedAfterResend(plain) ?? PASS;
     return assumptionMismatch(
       'content-type-json-only',
       `${endpoint}: a valid body sent with Content-Type ${JSON.stringify(type)} was refused (${describeResponse(ex)}), while the same request sent with application/json is accepted: the media type is application/json either way (RFC 9110 8.3: case-insensitive, parameters allowed)`,
@@ -447,7 +447,7 @@ function largeBodyAccepted(id: string, ops: number, what: string): Property<numb
       // The control: a plain commit of one op. Refused too, the refusal is not about size (other properties judge it).
       const small = [op(ctx, { type: 'create', artifact: ctx.uuid(), revision: ctx.uuid(), base: null })];
       const plain = await commit(ctx, pouch, small);
-      if (unexpected(plain) || fates(ctx, plain, small).batch !== 'applied') return PASS;
+      if (unexpected(plain) || fates(ctx, plain, small).batch !== 'applied') return refusedAfterResend(plain) ?? PASS;
       return assumptionMismatch('body-size-limit', `${said} (${ex.request.body.byteLength} bytes) was refused (${describeResponse(ex)}), while a plain commit is accepted: every body the stated limits allow is to be accepted`);
     },
     describe: (n) => `a commit of ${n} ops with maximal envelopes (${what})`,
