@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { resultsFor } from '../src/check/judge/commit-outcome.ts';
-import { assumptionMismatch, expectAccepted, Notes, resultsOf, unexpected, violation, type Blame } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, expectAccepted, Notes, refusedAfterResend, resultsOf, unexpected, violation, type Blame } from '../src/check/judge/judge.ts';
 import { readingJudgement, specJudgement, type ReadsDeclaration } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { OP_TYPES, type OpType } from '../src/spec/index.ts';
@@ -269,6 +269,9 @@ const batchChains = defineProperty({
     const f = fates(ctx, ex, ops);
     if (f.unreadable) return assumptionMismatch('commit-results', `${what}: the results name none of the ops (${f.answer})`);
     if (f.batch !== 'applied') {
+      // A copy sent again after no answer may be refused for its own first copy: says nothing of chaining.
+      const resent = refusedAfterResend(ex);
+      if (resent) return resent;
       if (ctx.assumptions['batch-chaining'] === 'pre-batch-heads') return notApplicable(`${what}: refused, as batch-chaining=pre-batch-heads expects (an op may not build on its batch's own revisions)`);
       // The first op of each artifact builds on nothing earlier in the batch; a refusal of it is no chaining question.
       return assumptionMismatch('batch-chaining', `${what}: not applied as a whole (${f.answer})`);

@@ -6,7 +6,7 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GROUNDS, SIGNATURE_ATTACKS, type AttackContext, type SignatureAttack, signServiceSignature } from '../src/crypto/index.ts';
-import { blame, unexpected, type Blame } from '../src/check/judge/judge.ts';
+import { blame, refusedAfterResend, unexpected, type Blame } from '../src/check/judge/judge.ts';
 import { specJudgement, type ReadsDeclaration } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject } from '../src/gen/index.ts';
@@ -131,7 +131,8 @@ async function runAttack(ctx: CaseContext, a: SignatureAttack, withOptional: boo
   const f = fates(ctx, ex, sent.length ? sent : ops);
   if (want === 'accept') {
     if (f.batch === 'applied' || f.unreadable) return PASS;
-    return variantRefused(ctx, pouch, ops, what, b, f.answer);
+    // Refused after a nemesis resend, the variant may be refused for its own first copy: the control proves nothing of it.
+    return refusedAfterResend(ex) ?? variantRefused(ctx, pouch, ops, what, b, f.answer);
   }
   if (f.ops.some((x) => x === 'applied')) return blame(b, `${what}: applied (${f.answer})`);
   // The original of a replay applied by design: only what the attack's own body names must be free.
