@@ -4,15 +4,16 @@
  * catalogue entry expects, and the correct reference's runs are clean over CLEAN_SEEDS seeds at the
  * default number of cases: no finding of any kind but an expected skip, every property run to its
  * planned cases (src/check/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
- * Without the cost probe and its faults: this file runs beside a second test worker, where latency is
- * not judged; the timed group kills them (test/check/cost-probe-apart.ts).
+ * Without the cost probe and its faults, nor the latency load checks and the faults only they see:
+ * this file runs beside a second test worker, where latency is not judged; the timed group kills them
+ * (test/check/cost-probe-apart.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { compareKillers, runMutants } from '../../src/mutants/mutants.ts';
 import { FAULTS } from '../../src/reference/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { LOAD_CHECKS } from '../../scenarios/checks.ts';
-import { FAULTS_WITHOUT_COST, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
+import { FAULTS_BESIDE_A_WORKER, LATENCY_LOAD_CHECKS, WITHOUT_COST_PROBE } from './cost-probe-apart.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 import { seedCount } from '../sweep.ts';
 import { mutantsExitCode } from '../../src/check/run/index.ts';
@@ -28,11 +29,14 @@ import { mutantsExitCode } from '../../src/check/run/index.ts';
  */
 const CLEAN_SEEDS = seedCount('POUCHPROOF_MUTANT_SEEDS', { ci: 1, sweep: 5 });
 
+/** The load checks judged here: not the latency ones, which the timed group judges (test/load/latency-killers.test.ts). */
+const CHECKS = Object.fromEntries(Object.entries(LOAD_CHECKS).filter(([k]) => !LATENCY_LOAD_CHECKS.includes(k)));
+
 const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults }, EMBEDDED_REFERENCE);
 
 describe('mutants', () => {
   it(`kills every fault but the cost faults and finds nothing in the correct reference over ${CLEAN_SEEDS} seeds`, async () => {
-    const r = await runMutants(WITHOUT_COST_PROBE, FAULTS_WITHOUT_COST, embedded, { seed: 1234, runs: 25, seeds: CLEAN_SEEDS, perPropertyMs: 45_000, loadChecks: LOAD_CHECKS });
+    const r = await runMutants(WITHOUT_COST_PROBE, FAULTS_BESIDE_A_WORKER, embedded, { seed: 1234, runs: 25, seeds: CLEAN_SEEDS, perPropertyMs: 45_000, loadChecks: CHECKS });
     expect(r.faults.filter((f) => !f.ran).map((f) => f.fault)).toEqual([]);
     const survivors = r.faults.filter((f) => !f.killed).map((f) => f.fault);
     const falseFindings = r.clean.flatMap((c) => c.falseFindings.map((x) => `${c.loadCheck ?? `seed ${c.seed}`} ${x.property} ${x.kind}: ${x.message}`));
@@ -42,15 +46,15 @@ describe('mutants', () => {
     const offTarget = r.faults.filter((f) => f.killed && !compareKillers(f).asExpected).map((f) => `${f.fault}: expected ${f.expectedKillers.join(', ')}, killed by ${f.killedBy.join(', ')}`);
     expect(offTarget).toEqual([]);
     expect(r.unexpectedlyKilled).toEqual([]);
-    expect(r.expected).toBe(FAULTS_WITHOUT_COST.length);
-    expect(r.killed).toBe(FAULTS_WITHOUT_COST.length);
+    expect(r.expected).toBe(FAULTS_BESIDE_A_WORKER.length);
+    expect(r.killed).toBe(FAULTS_BESIDE_A_WORKER.length);
     // A fault departing from a registry reading is caught as that reading's mismatch, never as a violation.
     for (const f of r.faults) {
       const info = FAULTS.find((x) => x.name === f.fault)!;
       if (info.deviatesFrom) expect(f.kills.every((k) => k.kind === 'assumption' && k.assumption === info.deviatesFrom), f.fault).toBe(true);
     }
     expect(r.clean.filter((c) => !c.loadCheck)).toHaveLength(CLEAN_SEEDS);
-    expect(r.clean.filter((c) => c.loadCheck).map((c) => c.loadCheck).sort()).toEqual(Object.keys(LOAD_CHECKS).sort());
+    expect(r.clean.filter((c) => c.loadCheck).map((c) => c.loadCheck).sort()).toEqual(Object.keys(CHECKS).sort());
     expect(mutantsExitCode(r)).toBe(0);
   }, 600_000);
 });
