@@ -27,12 +27,14 @@ const RUNS = 5;
 /** A judgement that can raise a violation, with a declared list its violations stand outside of. */
 const standsOutside = (j: Judgement, n: AssumptionName): boolean => (j.ground.kind === 'spec' || j.ground.kind === 'constraint') && j.reads.length > 0 && !j.reads.includes(n);
 
-/** Without the cost probe (test/check/cost-probe-apart.ts): it judges a latency beside a second worker, and never raises a violation. */
-const SUITE = WITHOUT_COST_PROBE;
 
-/** The properties a wrong guess at `n` could cry wolf in: all of them for a steering reading. */
+/**
+ * The properties a wrong guess at `n` could cry wolf in: all of them for a steering reading. Without
+ * the cost probe (test/check/cost-probe-apart.ts): it judges a latency beside a second worker, and
+ * never raises a violation.
+ */
 function exposedTo(n: AssumptionName): readonly Property[] {
-  return STEERING.has(n) ? SUITE : SUITE.filter((p) => p.judgements.some((j) => standsOutside(j, n)));
+  return STEERING.has(n) ? WITHOUT_COST_PROBE : WITHOUT_COST_PROBE.filter((p) => p.judgements.some((j) => standsOutside(j, n)));
 }
 
 const GUESSED = ASSUMPTIONS.filter((a) => a.decidedBy === 'server' && hasAlternatives(a.name) && exposedTo(a.name).length > 0).map((a) => a.name);

@@ -251,8 +251,7 @@ export function resultsOf(ex: Exchange): Record<string, unknown>[] {
 export function refusesPerOp(ex: Exchange): boolean {
   const status = ex.response?.status;
   if (ex.endpoint !== 'commitOperations' || status === undefined || status < 200 || status >= 300) return false;
-  const results = dataOf(ex)?.['results'];
-  return Array.isArray(results) && results.some((r) => isRecord(r) && r['status'] !== 'applied');
+  return resultsOf(ex).some((r) => r['status'] !== 'applied');
 }
 
 /**
