@@ -20,20 +20,36 @@ afterAll(async () => Promise.all(open.map((t) => t.close())));
 
 const LOST_FIRST = { attempts: 2, faults: [{ attempt: 1, fault: 'lose-response', detail: 'answer dropped' }] } as const;
 
-/** A case on the reference under `readings` (not told to the run), whose calls matching `hit` lose their first copy's answer. */
-async function checkWithLostFirst(id: string, input: unknown, readings: Readings, hit: (o: CallOptions) => boolean, second: (ex: Exchange) => Exchange = (ex) => ex): Promise<Outcome> {
+/** A case context on the reference under `readings`, not told to the run. */
+async function contextOn(readings: Readings): Promise<{ readonly ctx: CaseContext; readonly client: TargetClient }> {
   const t = await resolveTarget({ kind: 'embedded', readings }, EMBEDDED_REFERENCE);
   open.push(t);
   const assumptions = resolveAssumptions({});
   const profile = { ...t.profile, assumptions };
   const client = new TargetClient(profile);
-  const ctx: CaseContext = createCaseContext({ profile, assumptions, client, signal: new AbortController().signal, counter: new RequestCounter(), embedded: true });
+  return { ctx: createCaseContext({ profile, assumptions, client, signal: new AbortController().signal, counter: new RequestCounter(), embedded: true }), client };
+}
+
+/**
+ * The case's calls matching `hit` lose their first copy's answer: sent twice, the second copy's answer
+ * (as `second` makes it) handed back, marked as the nemesis marks it. Returns what undoes it.
+ */
+function loseFirstCopies(ctx: CaseContext, hit: (o: CallOptions) => boolean, second: (ex: Exchange) => Exchange = (ex) => ex): () => void {
   const send = ctx.call.bind(ctx);
   ctx.call = async (o) => {
     if (!hit(o)) return send(o);
     await send(o);
     return { ...second(await send(o)), nemesis: LOST_FIRST };
   };
+  return () => {
+    ctx.call = send;
+  };
+}
+
+/** A property's case on the reference under `readings` (not told to the run), whose calls matching `hit` lose their first copy's answer. */
+async function checkWithLostFirst(id: string, input: unknown, readings: Readings, hit: (o: CallOptions) => boolean, second?: (ex: Exchange) => Exchange): Promise<Outcome> {
+  const { ctx, client } = await contextOn(readings);
+  loseFirstCopies(ctx, hit, second);
   try {
     return await (ALL_PROPERTIES.find((p) => p.id === id) as Property).check(ctx, input);
   } finally {
@@ -86,5 +102,19 @@ describe('a refusal of a copy the nemesis made pouchproof send again', () => {
     expect(o, JSON.stringify(o)).toMatchObject({ ok: false, kind: 'unknown' });
     expect(o.ok === false ? o.message : '').toContain('sent again after its first copy got no answer');
     expect(await checkWithLostFirst('signatures.variants-accepted', input, REPLAY_REJECTED, () => false)).toEqual({ ok: true });
+  });
+
+  it('the plain-request diagnosis: the control in the right JWS form refused as a replay of its own lost first copy proves nothing (unknown, asked again), then the reading', async () => {
+    const { ctx, client } = await contextOn({ 'jws-form': 'b64-text-payload', ...REPLAY_REJECTED });
+    try {
+      const restore = loseFirstCopies(ctx, (o) => o.endpoint === 'commitOperations' && o.assumptions?.['jws-form'] === 'b64-text-payload');
+      const first = await ctx.environment.plain(ctx, 'commitOperations');
+      expect(first, JSON.stringify(first)).toMatchObject({ ok: false, kind: 'unknown' });
+      expect(first.ok === false ? first.message : '').toContain('sent again after its first copy got no answer');
+      restore();
+      expect(await ctx.environment.plain(ctx, 'commitOperations')).toMatchObject({ ok: false, kind: 'assumption', assumption: 'jws-form' });
+    } finally {
+      await client.close();
+    }
   });
 });

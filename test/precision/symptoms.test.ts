@@ -97,26 +97,4 @@ describe('the symptoms of a correct server read as broken', () => {
       await close();
     }
   });
-
-  it('a control the nemesis made indeterminate (the right JWS form refused as a replay of its own lost first copy) proves nothing: unknown, asked again, then the reading', async () => {
-    const readings: Readings = { 'jws-form': 'b64-text-payload', 'operation-id-idempotency': 'replay-rejected' };
-    const { ctx, close } = await caseOn({ readings });
-    try {
-      const send = ctx.call.bind(ctx);
-      // The control in the other JWS form: its first copy applied, its answer lost, and the copy sent again refused as a replay.
-      ctx.call = async (o) => {
-        if (o.endpoint !== 'commitOperations' || o.assumptions?.['jws-form'] !== 'b64-text-payload') return send(o);
-        await send(o);
-        const again = await send(o);
-        return { ...again, nemesis: { attempts: 2, faults: [{ attempt: 1, fault: 'lose-response', detail: 'answer dropped' }] } };
-      };
-      const first = await ctx.environment.plain(ctx, 'commitOperations');
-      expect(first, JSON.stringify(first)).toMatchObject({ ok: false, kind: 'unknown' });
-      expect(first.ok === false ? first.message : '').toContain('sent again after its first copy got no answer');
-      ctx.call = send;
-      expect(await ctx.environment.plain(ctx, 'commitOperations')).toMatchObject({ ok: false, kind: 'assumption', assumption: 'jws-form' });
-    } finally {
-      await close();
-    }
-  });
 });
