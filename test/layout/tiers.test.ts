@@ -42,6 +42,19 @@
  * precision/wrong-guess (issue 29: every reading some violation judgement declares it does not read, each
  * alternative guessed wrong, 39 runs of the properties it exposes): 322 s alone at load average 7–8, 2 min
  * of CPU time; first in LONGEST_FIRST (it was ~55 s for its 8 tests before).
+ *
+ * Issue 32 item 7 (CI in half the time): the zoo's told run of a case holds only the properties its readings
+ * can reach (test/precision/zoo.ts `toldProperties`). Before, zoo-1's told tests took 75 s of its 154 s
+ * (load 4–5). In one process, back to back on five cases (load ~4): not told 33.7 s, told with every
+ * property 33.3 s, told with those reached 4.8 s (1, 1, 0, 7 and 1 of the 37). In a scratch check of 11 more
+ * cases the told run of every property skipped matched its not-told result (status, cases, requests,
+ * findings). After, at load 6–8 beside another CI run and the scratch checks: zoo-1 147 s; zoo-2 171 and zoo-3
+ * 167 side by side: the load, not the change, set those (the in-process figures are the like-for-like ones).
+ * isolate: false for the fast tier (files sharing a worker's module cache; no test file mocks a module, and the
+ * env stubs and fake clocks are undone after each test) was measured and not adopted: the fast tier as it is,
+ * at load 6–8, 284 s (import 143 s, tests 353 s; one timing test of check/discover failed); with it, at load
+ * 3–5, 173 s, every file passed (import 25 s, tests 317 s); a second run with it ended after 83 s with no
+ * summary and no failure shown. Three passes in a row were asked for before adopting it: it had one.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';

@@ -35,6 +35,8 @@ export interface ZooRun {
    */
   readonly falseAlarms: readonly CleanProblem[];
   readonly assumptionFindings: number;
+  /** Each property's result, as the run reported it. */
+  readonly results: readonly PropertyResult[];
 }
 
 /** Every alternative reading alone, then `combos` combinations of 3 to 8 alternatives of different assumptions. */
@@ -99,6 +101,7 @@ export async function runZooCase(props: readonly Property[], c: ZooCase, mode: Z
       durationMs: Date.now() - started,
       falseAlarms: cleanRunProblems(run.results, props, { profile, embedded: true, runs: o.runs, allow: allowedIn(mode, c), allowInconclusive: inconclusiveAllowedIn(mode, c) }),
       assumptionFindings: findings.filter((f) => f.kind === 'assumption').length,
+      results: run.results,
     };
   } finally {
     await t.close();
