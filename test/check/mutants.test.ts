@@ -25,7 +25,8 @@ import { mutantsExitCode } from '../../src/check/run/index.ts';
  * evidence on the correct reference is bought elsewhere: side-by-side.test.ts runs the same suite on
  * it twice more on its own seed (exit 0, each verdict alike), the unnamed sessions run it nine times
  * on the reference with one unnamed choice beside (no violation, no server error), and the readings
- * zoo's told runs hold it to this clean standard in 44 more readings (test/precision/zoo.ts).
+ * zoo holds it to this clean standard in 44 more readings: every property not told, and told, every
+ * property those readings reach (test/precision/zoo.ts).
  */
 const CLEAN_SEEDS = seedCount('POUCHPROOF_MUTANT_SEEDS', { ci: 1, sweep: 5 });
 
