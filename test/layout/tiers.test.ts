@@ -50,11 +50,10 @@
  * cases the told run of every property skipped matched its not-told result (status, cases, requests,
  * findings). After, at load 6–8 beside another CI run and the scratch checks: zoo-1 147 s; zoo-2 171 and zoo-3
  * 167 side by side: the load, not the change, set those (the in-process figures are the like-for-like ones).
- * isolate: false for the fast tier (files sharing a worker's module cache; no test file mocks a module, and the
- * env stubs and fake clocks are undone after each test) was measured and not adopted: the fast tier as it is,
- * at load 6–8, 284 s (import 143 s, tests 353 s; one timing test of check/discover failed); with it, at load
- * 3–5, 173 s, every file passed (import 25 s, tests 317 s); a second run with it ended after 83 s with no
- * summary and no failure shown. Three passes in a row were asked for before adopting it: it had one.
+ * isolate: false for the fast and slow tiers (vitest.config.ts): a worker runs its files in one module graph,
+ * so a file no longer imports the tree again nor warms V8 again. The fast tier, back to back on a quiet
+ * machine: 138 s isolated (import 65 s, tests 182 s), 89 and 90 s not (import 16 s, tests 161 s). An earlier
+ * try ended one run after 83 s with no summary: its workers had been killed from outside.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, matchesGlob, relative, sep } from 'node:path';
