@@ -49,7 +49,6 @@ export const SLOW_TIER = [
   'test/precision/verdicts.test.ts',
   'test/precision/relations.test.ts',
   'test/precision/unnamed.test.ts',
-  'test/precision/wrong-guess.test.ts',
   // The whole suite eight times, side by side and one property at a time.
   'test/check/side-by-side.test.ts',
   // The largest commit (~35 MB) in every alternative reading: ~2 s each.
@@ -71,7 +70,6 @@ export const TIMED_TIER = ['test/properties/performance.test.ts', 'test/properti
  * test/layout/tiers.test.ts; the rest of the slow tier follows, then the fast tier. Paths, not globs.
  */
 export const LONGEST_FIRST = [
-  'test/precision/wrong-guess.test.ts',
   'test/check/mutants.test.ts',
   'test/precision/zoo-2.test.ts',
   'test/precision/zoo-1.test.ts',

@@ -11,7 +11,7 @@ import { runProperties, type Finding, type PropertyResult } from '../../src/chec
 import { UNJUDGED_CAUSES } from '../../src/check/run/ledger.ts';
 import { ALTERNATIVES, keyOf, readingsList, SWITCHABLE } from '../../src/reference/index.ts';
 import { seededRandom } from '../../src/gen/index.ts';
-import type { Readings } from '../../src/spec/index.ts';
+import type { AssumptionName, Readings } from '../../src/spec/index.ts';
 import { resolveTarget } from '../../src/target/resolve.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
 
@@ -86,12 +86,17 @@ function inconclusiveAllowedIn(mode: ZooMode, zc: ZooCase): (r: PropertyResult) 
  */
 const ZOO_PROPERTY_MS = 60_000;
 
-export async function runZooCase(props: readonly Property[], c: ZooCase, mode: ZooMode, o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number; readonly coverage?: boolean }): Promise<ZooRun> {
+export async function runZooCase(
+  props: readonly Property[],
+  c: ZooCase,
+  mode: ZooMode,
+  o: { readonly seed: number; readonly runs: number; readonly perPropertyMs?: number; readonly coverage?: boolean; readonly unknownReadings?: ReadonlyMap<AssumptionName, string> },
+): Promise<ZooRun> {
   const t = await resolveTarget({ kind: 'embedded', readings: c.readings }, EMBEDDED_REFERENCE);
   const started = Date.now();
   try {
     const profile = mode === 'assume' ? { ...t.profile, assumptions: { ...t.profile.assumptions, ...c.readings } } : t.profile;
-    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? ZOO_PROPERTY_MS, coverage: o.coverage ?? true });
+    const run = await runProperties(profile, props, { seed: o.seed, runs: o.runs, embedded: true, perPropertyMs: o.perPropertyMs ?? ZOO_PROPERTY_MS, coverage: o.coverage ?? true, ...(o.unknownReadings ? { unknownReadings: o.unknownReadings } : {}) });
     const findings = run.results.flatMap((r) => r.findings);
     return {
       case: c,

@@ -15,6 +15,7 @@ import type { PropertyResult } from '../../src/check/run/index.ts';
 import { recordConsults, type ConsultRecord } from './consulted.ts';
 import { runZooCase, zooCases, type ZooCase } from './readings-zoo.ts';
 import { seedCount } from '../sweep.ts';
+import { exposedTo, failingUnderGuess, wrongGuessOf } from './guesses.ts';
 
 /**
  * One seed in CI, two in the sweep (test/sweep.ts). The first seed's run holds the coverage phase,
@@ -50,7 +51,8 @@ export function zooPart(part: number, parts: number): void {
   describe(`readings zoo, part ${part + 1} of ${parts}`, () => {
     for (const c of mine) {
       // One test per case, both runs in it: the told run needs the record of the not-told one, whatever worker runs it.
-      it(`${c.label}: not told, no finding but assumption findings; told, no finding at all`, async () => {
+      const guessed = wrongGuessOf(c.readings) ? '; guessed, no violation' : '';
+      it(`${c.label}: not told, no finding but assumption findings; told, no finding at all${guessed}`, async () => {
         for (const seed of ZOO_SEEDS) {
           // The coverage phase does not depend on the seed: judged once per reading and mode, with the first seed.
           const o = { seed, runs: RUNS, coverage: seed === ZOO_SEEDS[0] };
@@ -63,6 +65,7 @@ export function zooPart(part: number, parts: number): void {
           expect(told.falseAlarms.map(alarmLine), `told, seed ${seed}`).toEqual([]);
           // None reached (a reading only the reference reads): the told run sends nothing, its not-told twin was all of it.
           expect(told.requests > 0, `told, seed ${seed}: ${reach.length} properties`).toBe(reach.length > 0);
+          await guessedWrong(record, c, notTold.results, o);
         }
       }, 240_000);
     }
@@ -83,4 +86,24 @@ export function toldProperties(record: ConsultRecord, c: ZooCase, notTold: reado
   const switched = Object.keys(c.readings);
   const clean = new Set(notTold.filter((r) => r.status === 'passed' && r.findings.length === 0).map((r) => r.id));
   return ZOO_PROPERTIES.filter((p) => !clean.has(p.id) || [...record.readingsOf(p.id)].some((n) => switched.includes(n)));
+}
+
+/**
+ * A single-reading case whose reading is one to guess (test/precision/guesses.ts): run again knowing
+ * the default is a guess; no violation, no server error. Only the exposed properties that consulted
+ * the reading, or did not end the not-told run clean, run again: the guess changes a case's verdict
+ * only through what the case consulted (src/check/run/case-runner.ts `restingOnUnknown`), so any other
+ * would repeat, same seed, a not-told run that raised nothing. Those left out count among the passes,
+ * which must be a third of the exposed: a guess that switched everything off would pass vacuously.
+ */
+async function guessedWrong(record: ConsultRecord, c: ZooCase, notTold: readonly PropertyResult[], o: { readonly seed: number; readonly runs: number; readonly coverage: boolean }): Promise<void> {
+  const n = wrongGuessOf(c.readings);
+  if (!n) return;
+  const exposed = exposedTo(n);
+  const clean = new Set(notTold.filter((r) => r.status === 'passed' && r.findings.length === 0).map((r) => r.id));
+  const again = exposed.filter((p) => !clean.has(p.id) || record.readingsOf(p.id).has(n));
+  const run = await runZooCase(again, c, 'default', { ...o, unknownReadings: new Map([[n, 'the probe could not tell']]) });
+  expect(failingUnderGuess(run.results), `guessed ${n}, seed ${o.seed}`).toEqual([]);
+  const passed = run.results.filter((r) => r.status === 'passed').length + (exposed.length - again.length);
+  expect(passed, `guessed ${n}: ${passed} of ${exposed.length} exposed properties passed (${again.length} ran again)`).toBeGreaterThanOrEqual(Math.ceil(exposed.length / 3));
 }

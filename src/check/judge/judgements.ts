@@ -40,7 +40,7 @@ export interface Judgement {
    * unidentified reading makes a violation unknown only when it is named here and the case consulted
    * it (case-runner.ts `restingOnUnknown`); `[]` marks a judgement that holds under every reading (a
    * success answer's schema, a relation between the target's own answers). Too narrow a list lets a
-   * wrong guess stand as a violation (test/precision/wrong-guess.test.ts serves each reading left out).
+   * wrong guess stand as a violation (the readings zoo serves each reading left out: test/precision/guesses.ts).
    */
   readonly reads: readonly AssumptionName[];
 }
