@@ -5,7 +5,7 @@ import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, readingJudgeme
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { counterexampleText, curlLines, makeRunId, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { counterexampleText, curlLines, makeRunId, MAX_SHRINK_TRIES, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 /** Sends n as the x-value header; the stand-in decides from it. */
@@ -59,6 +59,34 @@ describe('runProperties', () => {
     expect(again.findings[0]!.input).toBe(37);
     // The replay goes straight to the counterexample: far fewer requests than the original search.
     expect(srv.seen.length - before).toBeLessThan(r.requests);
+  });
+
+  it('stops a shrink after MAX_SHRINK_TRIES cases, says so, and its replay token shrinks on from there', async () => {
+    // Refused from 2^299 up: a uniform 300-bit draw shrinks toward it by halving, ~300 tries.
+    const LOW = 2n ** 299n;
+    const long = defineProperty<bigint>({
+      id: 'synthetic.long-shrink',
+      section: '4.3',
+      invariant: 'every value is accepted',
+      assumptions: [],
+      needs: [],
+      arbitrary: () => fc.noBias(fc.bigInt({ min: 0n, max: 2n ** 300n })),
+      async check(ctx, n) {
+        return expectAccepted(await send(ctx, n >= LOW ? 37 : 5));
+      },
+    });
+    const profile = standInProfile(srv.url);
+    const before = srv.seen.length;
+    const run = await runProperties(profile, [long as Property], { seed: 9, runs: 8 });
+    const f = run.results[0]!.findings.find((x) => x.kind === 'violation')!;
+    expect(f.message).toContain(`shrinking stopped after ${MAX_SHRINK_TRIES} tries`);
+    expect(f.shrinks).toBeGreaterThan(0);
+    expect(f.shrinks).toBeLessThanOrEqual(MAX_SHRINK_TRIES);
+    // The run's cases, then the failing one again and at most the budget's tries.
+    expect(srv.seen.length - before).toBeLessThanOrEqual(8 + 1 + MAX_SHRINK_TRIES);
+    expect(f.input).not.toBe(`${LOW}n`);
+    const again = await replayProperty(profile, long as Property, decodeReplayToken(f.replay!));
+    expect(again.findings[0]!.input).toBe(`${LOW}n`);
   });
 
   it('reports a 5xx as a server-error finding', async () => {

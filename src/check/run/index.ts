@@ -46,4 +46,4 @@ export { boundedValue, counterexampleText, type CaseShown } from './render.ts';
 export { curlLine, curlLines } from './curl-lines.ts';
 export { recordExchanges } from './exchange-record.ts';
 export type { CoverageRow, CoverageTable } from './coverage-table.ts';
-export { MAX_DISTINCT_FAILURES } from './random-phase.ts';
+export { MAX_DISTINCT_FAILURES, MAX_SHRINK_TRIES } from './random-phase.ts';
