@@ -104,6 +104,17 @@ describe('a refusal of a copy the nemesis made pouchproof send again', () => {
     expect(await checkWithLostFirst('signatures.variants-accepted', input, REPLAY_REJECTED, () => false)).toEqual({ ok: true });
   });
 
+  it('signatures.forgeries-rejected: an original refused as a replay of its own lost first copy leaves the replay attack unknown, not left out of the floor', async () => {
+    const input = { attacks: ['body.changed-after-acceptance'], withOptional: false };
+    // The original is the first commit sent with a header of its own; the attack, the second.
+    let headed = 0;
+    const hit = (c: CallOptions) => c.endpoint === 'commitOperations' && typeof c.signature === 'object' && c.signature !== null && 'header' in c.signature && ++headed === 1;
+    const o = await checkWithLostFirst('signatures.forgeries-rejected', input, REPLAY_REJECTED, hit);
+    expect(o, JSON.stringify(o)).toMatchObject({ ok: false, kind: 'unknown' });
+    expect(o.ok === false ? o.message : '').toContain('whether the plainly signed original was applied is unknown');
+    expect(await checkWithLostFirst('signatures.forgeries-rejected', input, REPLAY_REJECTED, () => false)).toEqual({ ok: true });
+  });
+
   it('the plain-request diagnosis: the control in the right JWS form refused as a replay of its own lost first copy proves nothing (unknown, asked again), then the reading', async () => {
     const { ctx, client } = await contextOn({ 'jws-form': 'b64-text-payload', ...REPLAY_REJECTED });
     try {
