@@ -28,6 +28,8 @@ export class ReadingSet {
   /** The chosen readings that differ from the registry default (what a banner or a report shows). */
   readonly active: Readings;
   private readonly chosen: Readings;
+  /** Every reading asked for so far: a request whose handling asked none of them is served alike under any of their values. */
+  readonly consulted = new Set<AssumptionName>();
 
   constructor(readings: Readings = {}) {
     // Re-validated: a caller in plain JS (or a cast) can hand in anything.
@@ -39,12 +41,14 @@ export class ReadingSet {
 
   /** The reading served for `name`: the chosen one, else the registry default. */
   of<N extends AssumptionName>(name: N): ReadingOf<N> {
+    this.consulted.add(name);
     // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return (this.chosen[name] ?? DEFAULT_ASSUMPTIONS[name]) as ReadingOf<N>;
   }
 
   /** The reading chosen explicitly for `name`, if any (for the few defaults that allow several behaviours, e.g. `any-4xx`). */
   chosenOf<N extends AssumptionName>(name: N): ReadingOf<N> | undefined {
+    this.consulted.add(name);
     // chosen holds validated readings (parseReadings); indexing by a generic N loses the pairing
     return this.chosen[name] as ReadingOf<N> | undefined;
   }

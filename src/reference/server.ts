@@ -17,7 +17,7 @@ import { STALL_MS, STALL_PERIOD_MS } from './fault-catalogue.ts';
 import { profileOf, type Fixture, type ProfileDocument } from './fixture.ts';
 import { handleRequest } from './routing.ts';
 import { servedOf, type Served, type ServedOptions } from './served.ts';
-import { CPU_TIMING_HEADER, type Readings } from '../spec/index.ts';
+import { CPU_TIMING_HEADER, type AssumptionName, type Readings } from '../spec/index.ts';
 
 export interface ReferenceOptions extends ServedOptions {
   host?: string;
@@ -43,6 +43,11 @@ export interface RunningReference {
   startedAt: number;
   /** The credentials and keys the server accepts. */
   fixture: Fixture;
+  /**
+   * The readings the server has asked for so far, starting up included: what it served while asking
+   * none of the others it would have served alike under any of their values.
+   */
+  consultedReadings(): ReadonlySet<AssumptionName>;
 }
 
 /** Reads and drops what is left of a request body, within a bound (the body cap and a few seconds). */
@@ -173,5 +178,6 @@ export async function startReference(o: ReferenceOptions = {}): Promise<RunningR
     close: shutdown,
     startedAt: life.startedAt,
     fixture,
+    consultedReadings: () => new Set(readings.consulted),
   };
 }

@@ -5,7 +5,8 @@
 import { cleanRunProblems, type CleanProblem } from '../../src/check/clean-run.ts';
 import { isFailing, runProperties, type Finding, type PropertyResult } from '../../src/check/run/index.ts';
 import type { Property } from '../../src/check/property.ts';
-import { readingsList, keyOf, startReference, type RunningReference } from '../../src/reference/index.ts';
+import { ALTERNATIVES, readingsList, keyOf, startReference, type Reading, type RunningReference } from '../../src/reference/index.ts';
+import { recordConsults } from '../precision/consulted.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 
@@ -86,4 +87,23 @@ export interface FaultCase {
    */
   readonly expect: 'failing' | `assumption:${string}`;
   readonly runs?: number;
+}
+
+/**
+ * The alternative readings a property's run can meet: those a fresh correct reference asked for while
+ * starting and serving one run of it (`consultedReadings`), and those the property itself consulted
+ * (test/precision/consulted.ts). Under any other the reference serves the same requests as under the
+ * defaults, and the property, told it, sends the same requests: its run there repeats a default run.
+ */
+export async function alternativesReached(prop: Property, o: { runs?: number; seed?: number } = {}): Promise<{ readonly reached: readonly Reading[]; readonly underDefaults: Checked }> {
+  const ref = await startReference({ port: 0 });
+  try {
+    const record = recordConsults([prop]);
+    const underDefaults = await runAgainst(ref, record.props[0]!, o);
+    const served = ref.consultedReadings();
+    const own = record.readingsOf(prop.id);
+    return { reached: (ALTERNATIVES as readonly Reading[]).filter((r) => served.has(r.name) || own.has(r.name)), underDefaults };
+  } finally {
+    await ref.close();
+  }
 }

@@ -1,17 +1,18 @@
 /**
  * performance.cost-growth against the reference: it flags the quadratic blob-id check with its
  * evidence, and stays silent on the correct reference over several repetitions and in every
- * alternative reading (told the reading, as `--assume auto` would find it). No timing threshold of
+ * alternative reading it can meet (told the reading, as `--assume auto` would find it; harness.ts
+ * `alternativesReached`: under the rest it meets the defaults). No timing threshold of
  * the test's own: the judgement is the probe's (fitted growth against a linear model, with margins,
  * confirmed once); the sizes are the spec's limits, where a quadratic check costs ~100 ms and the
  * reference's linear work ~20 ms. Its budget running out on a target too slow to measure is no latency
  * verdict and is tested beside the other workers (cost-budget.test.ts), not in this timed group.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ALTERNATIVES, keyOf, type Reading } from '../../src/reference/index.ts';
+import { ALTERNATIVES, keyOf } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import PERFORMANCE, { COST_LINEAR } from '../../properties/performance.ts';
-import { References, runAgainst } from './harness.ts';
+import { alternativesReached, References, runAgainst } from './harness.ts';
 
 const [costGrowth] = PERFORMANCE;
 const refs = new References();
@@ -47,9 +48,13 @@ describe('performance.cost-growth', () => {
     }
   }, 120_000);
 
-  it('stays silent on the correct reference in every alternative reading', async () => {
+  it('stays silent on the correct reference in every alternative reading it can meet', async () => {
     const noisy: string[] = [];
-    for (const r of ALTERNATIVES as readonly Reading[]) {
+    // The others it would meet as it meets the defaults, which the repetitions above judge.
+    const { reached, underDefaults } = await alternativesReached(costGrowth, { runs: 1 });
+    expect(underDefaults.result.findings.filter((f) => f.kind !== 'skipped')).toEqual([]);
+    expect(reached.length).toBeGreaterThan(ALTERNATIVES.length / 2);
+    for (const r of reached) {
       const readings = { [r.name]: r.value } as Readings;
       const { result } = await runAgainst(await refs.get(undefined, readings), costGrowth, { runs: 1, assume: readings as Record<string, string> });
       if (result.findings.some((f) => f.kind !== 'skipped')) noisy.push(`${keyOf(r)}: ${result.findings.map((f) => `${f.kind} ${f.message}`).join('; ')}`);

@@ -670,6 +670,23 @@ describe('reading switches', () => {
     for (const a of ASSUMPTIONS) expect(READING_SITES[a.name] === 'harness', a.name).toBe(a.decidedBy === 'harness');
   });
 
+  it('record what the server asked for: a commit that applies asks no reading of how conflicts are refused; one that conflicts does', async () => {
+    const ref = await startReference({ port: 0 });
+    try {
+      const pouch = randomUUID();
+      const a = op(ref);
+      expect((await commitOps(ref, [a], pouch)).status).toBe(200);
+      const applied = ref.consultedReadings();
+      expect(applied.has('canonical-json')).toBe(true);
+      expect(applied.has('conflict-status')).toBe(false);
+      // The same create again: a conflict, refused as conflict-status says.
+      expect((await commitOps(ref, [{ ...a, revision_id: randomUUID() }], pouch)).status).toBe(409);
+      expect(ref.consultedReadings().has('conflict-status')).toBe(true);
+    } finally {
+      await ref.close();
+    }
+  });
+
   it('answer typed questions; misspelled names and values do not compile', () => {
     const r = new ReadingSet({ 'conflict-behaviour': 'per-op-status' });
     const behaviour: 'reject-request' | 'per-op-status' = r.of('conflict-behaviour');
