@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.ts';
 import { cli } from './in-process.ts';
 import { closest, distance } from '../../src/cli/suggest.ts';
-import { EXAMPLE_TOKEN, versionNote } from '../../src/cli/commands/replay.ts';
+import { EXAMPLE_TOKEN, replayEnding, versionNote } from '../../src/cli/commands/replay.ts';
 import { decodeReplayToken, encodeReplayToken } from '../../src/check/run/replay-token.ts';
 import { drawnInventory, readingsStamp } from '../../src/check/run/token-stamp.ts';
 import { startReference } from '../../src/api/reference.ts';
@@ -91,6 +91,27 @@ describe('the version', () => {
     const decoded = decodeReplayToken(token!);
     expect(decoded.tool).toBe(await pkg());
     expect((await loadAllProperties()).map((p) => p.id)).toContain(decoded.property);
+  });
+
+  it('replay --nemesis replays under the run\'s faults, said in one line; a bad SPEC is a usage error before anything is sent', async () => {
+    const r = await cli(['replay', EXAMPLE_TOKEN, '--reference', '--nemesis', 'duplicate=100%']);
+    expect(r.code, r.err + r.out).toBe(0);
+    const { seed } = decodeReplayToken(EXAMPLE_TOKEN);
+    const lines = r.out.split('\n');
+    expect(lines[0]).toMatch(/^replaying usage\.never-summed /);
+    expect(lines[1]).toBe(`nemesis: duplicate=100%, seeded ${seed}: the faults the run's requests met`);
+    expect(r.out).toMatch(/^not reproduced: the property passes on this target$/m);
+    const bad = await cli(['replay', EXAMPLE_TOKEN, '--reference', '--nemesis', 'lose-everything=5%']);
+    expect(bad.code).toBe(4);
+    expect(bad.err).toMatch(/--nemesis: /);
+    expect(bad.out).not.toMatch(/replaying/);
+  });
+
+  it('a replay that could not judge its case is neither reproduced nor passed: exit 2, never a green "not reproduced"', () => {
+    const inconclusive = replayEnding({ status: 'inconclusive', inconclusive: 'judged 0 of 42 random cases (its floor: 21)', findings: [{ kind: 'transport', property: 'p', section: '4.3', message: 'no answer' }] });
+    expect(inconclusive).toEqual({ line: 'not judged: judged 0 of 42 random cases (its floor: 21); the finding is neither reproduced nor shown gone', code: 2 });
+    expect(replayEnding({ status: 'passed', findings: [] }).code).toBe(0);
+    expect(replayEnding({ status: 'failed', findings: [{ kind: 'violation', property: 'p', section: '4.3', message: 'summed' }] }).code).toBe(1);
   });
 
   it('replay of a token another version made says so in one line: replayed when its fingerprint shows the same case, else not run', async () => {

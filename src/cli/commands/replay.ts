@@ -1,10 +1,10 @@
 import { defineCommand, UsageError } from '../command.ts';
-import { encodeReplayToken, readReplayToken, type ReplayToken, toolVersion, EXIT, isFailing, replayProperty, tokenFit } from '../../check/run/index.ts';
+import { encodeReplayToken, readReplayToken, type PropertyResult, type ReplayToken, toolVersion, EXIT, isFailing, replayProperty, tokenFit } from '../../check/run/index.ts';
 import { replayReport } from './replay-report.ts';
 import { ConsoleView } from '../../report/console.ts';
 import { counterexampleText, curlLines, mismatchLine } from '../../report/finding-text.ts';
-import { loadAllProperties, requireReachable } from '../../session/index.ts';
-import { numberOption, parsePositive, targetFromArgs } from '../args.ts';
+import { loadAllProperties, requireReachable, withNemesis } from '../../session/index.ts';
+import { numberOption, parseNemesisFlag, parsePositive, targetFromArgs } from '../args.ts';
 import { referenceOption } from '../ci.ts';
 import { REFERENCE_TARGET } from '../../target/resolve.ts';
 
@@ -21,6 +21,16 @@ export function versionNote(token: ReplayToken, current = toolVersion()): string
 /** The one line of a token that no longer fits: nothing was sent. */
 export const noLongerFits = (why: string): string => `no longer fits: ${why}; nothing was run (run the property again to find the case anew)`;
 
+/**
+ * How a replay ends: reproduced (exit 1), passed (exit 0), or, when the case could not be judged (the
+ * target did not answer, the time bound ended it), neither: "not reproduced" would be a false green.
+ */
+export function replayEnding(r: Pick<PropertyResult, 'status' | 'findings' | 'inconclusive'>): { readonly line: string; readonly code: number } {
+  if (r.findings.some((f) => isFailing(f.kind))) return { line: 'reproduced: the finding still holds', code: EXIT.failed };
+  if (r.status === 'passed') return { line: 'not reproduced: the property passes on this target', code: EXIT.passed };
+  return { line: `not judged: ${r.inconclusive ?? r.findings[0]?.message ?? r.status}; the finding is neither reproduced nor shown gone`, code: EXIT.inconclusive };
+}
+
 /** `pouchproof replay TOKEN`: re-runs one finding's counterexample against any target. */
 const replay = defineCommand({
   describe: 'reproduce one finding from its replay token',
@@ -36,12 +46,13 @@ const replay = defineCommand({
         .strictOptions(true)
         // Unwrapped: the example's token is one word to copy, which a wrap at 80 columns would cut.
         .wrap(null)
-        .usage('pouchproof replay TOKEN | --report DIR/report.json [--profile FILE | --target URL | --reference]')
+        .usage('pouchproof replay TOKEN | --report DIR/report.json [--profile FILE | --target URL | --reference] [--nemesis SPEC]')
         .option('profile', { type: 'string', describe: 'target profile JSON file' })
         .option('target', { type: 'string', describe: `base URL of a target without credentials, or ${REFERENCE_TARGET}` }),
     )
       .option('assume', { type: 'string', array: true, describe: 'NAME=VALUE reading of a "not shown" (repeatable)' })
       .option('per-request-ms', numberOption('time bound of one request'))
+      .option('nemesis', { type: 'string', requiresArg: true, describe: 'the run\'s --nemesis SPEC: the replayed case\'s requests meet the faults they met in the run (docs/nemesis.md)' })
       .option('report', { type: 'string', requiresArg: true, describe: 'replay every finding of this report.json, one line each (still failing, now passing, no longer fits)' }),
   async handler(argv) {
     const positionals = (argv._ ?? []).map(String).filter((s) => s !== 'replay');
@@ -58,11 +69,14 @@ const replay = defineCommand({
     const prop = (await loadAllProperties()).find((p) => p.id === token.property);
     if (!prop) throw new UsageError(`the token names property ${token.property}, which this version of pouchproof does not have`);
     const perRequestMs = parsePositive('per-request-ms', argv['per-request-ms'], undefined, 600_000);
+    const nemesis = parseNemesisFlag(argv.nemesis);
     const target = await targetFromArgs('replay', argv);
     try {
+      // Checked before anything is sent; the profile's own nemesis stays when the flag is absent.
+      const profile = withNemesis(target.profile, nemesis);
       await requireReachable(target);
       const view = new ConsoleView({ out: process.stdout });
-      const fit = tokenFit(prop, target.profile, token);
+      const fit = tokenFit(prop, profile, token);
       if (!fit.fits) {
         view.line(noLongerFits(fit.why));
         return 2;
@@ -70,7 +84,8 @@ const replay = defineCommand({
       const note = versionNote(token);
       if (note) view.line(note);
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}${token.coverageCase ? ` (${token.coverageCase.variant} of ${token.coverageCase.constraint})` : ''}`);
-      const r = await replayProperty(target.profile, prop, { seed: token.seed, path: fit.path, runs: token.runs }, { perRequestMs, embedded: target.embedded });
+      if (profile.nemesis && nemesis !== undefined) view.line(`nemesis: ${nemesis}, seeded ${token.seed}: the faults the run's requests met`);
+      const r = await replayProperty(profile, prop, { seed: token.seed, path: fit.path, runs: token.runs }, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));
       if (r.status === 'skipped' || r.status === 'error') {
         process.stderr.write(`pouchproof: cannot replay here: ${r.findings[0]?.message ?? r.status}\n`);
@@ -83,9 +98,9 @@ const replay = defineCommand({
         if (counterexample) view.line(`  counterexample: ${counterexample}`);
         for (const c of curlLines(f)) view.line(`  ${c}`);
       }
-      const failing = r.findings.some((f) => isFailing(f.kind));
-      view.line(failing ? 'reproduced: the finding still holds' : 'not reproduced: the property passes on this target');
-      return failing ? EXIT.failed : EXIT.passed;
+      const end = replayEnding(r);
+      view.line(end.line);
+      return end.code;
     } finally {
       await target.close();
     }
