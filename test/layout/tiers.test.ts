@@ -48,7 +48,7 @@
  * files, quiet machine: 214 s with it, where they and wrong-guess took 284 s in CI.
  *
  * Issue 32 item 7 (CI in half the time): the zoo's told run of a case holds only the properties its readings
- * can reach (test/precision/zoo.ts `toldProperties`). Before, zoo-1's told tests took 75 s of its 154 s
+ * can reach (test/precision/zoo.ts `toldProperties`, `runAgain`). Before, zoo-1's told tests took 75 s of its 154 s
  * (load 4–5). In one process, back to back on five cases (load ~4): not told 33.7 s, told with every
  * property 33.3 s, told with those reached 4.8 s (1, 1, 0, 7 and 1 of the 37). In a scratch check of 11 more
  * cases the told run of every property skipped matched its not-told result (status, cases, requests,

@@ -14,7 +14,7 @@
  */
 import type { Judgement, Property } from '../../src/check/property.ts';
 import { STEERING } from '../../src/check/run/context.ts';
-import type { PropertyResult } from '../../src/check/run/index.ts';
+import { isFailing, type PropertyResult } from '../../src/check/run/index.ts';
 import { ASSUMPTIONS, DEFAULT_ASSUMPTIONS, hasAlternatives, readingsOf, type AssumptionName } from '../../src/spec/index.ts';
 import { WITHOUT_COST_PROBE } from '../check/cost-probe-apart.ts';
 
@@ -46,5 +46,5 @@ export function wrongGuessOf(readings: Readonly<Record<string, string>>): Assump
 
 /** What a wrong guess must never give: a violation, a server error or a crash. */
 export function failingUnderGuess(results: readonly PropertyResult[]): string[] {
-  return results.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash').map((f) => `${p.id} ${f.kind}: ${f.message.slice(0, 300)}`));
+  return results.flatMap((p) => p.findings.filter((f) => isFailing(f.kind)).map((f) => `${p.id} ${f.kind}: ${f.message.slice(0, 300)}`));
 }

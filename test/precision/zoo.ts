@@ -79,29 +79,36 @@ const alarmLine = (f: CleanProblem): string => `${f.kind} ${f.property} ${f.assu
  * and any that did not end it passed without a finding. The two runs differ only in those readings'
  * values, on the same seed, so any other property sends the same requests and judges them the same
  * way told or not: its told run would repeat a clean not-told run the same test has just judged.
- * Every property when the record holds nothing at all (the recording broke: every property reads some reading).
  */
 export function toldProperties(record: ConsultRecord, c: ZooCase, notTold: readonly PropertyResult[]): Property[] {
-  if (ZOO_PROPERTIES.every((p) => record.readingsOf(p.id).size === 0)) return [...ZOO_PROPERTIES];
-  const switched = Object.keys(c.readings);
+  return runAgain(record, ZOO_PROPERTIES, Object.keys(c.readings), notTold);
+}
+
+/**
+ * Of `candidates`, those a run that changes only `readings` (their values, or whether they are known)
+ * must run again after the not-told run on the same seed: the ones that consulted one of them, and any
+ * that did not end the not-told run passed without a finding. Every candidate when the record holds
+ * nothing at all (the recording broke: every property reads some reading).
+ */
+function runAgain(record: ConsultRecord, candidates: readonly Property[], readings: readonly string[], notTold: readonly PropertyResult[]): Property[] {
+  if (ZOO_PROPERTIES.every((p) => record.readingsOf(p.id).size === 0)) return [...candidates];
   const clean = new Set(notTold.filter((r) => r.status === 'passed' && r.findings.length === 0).map((r) => r.id));
-  return ZOO_PROPERTIES.filter((p) => !clean.has(p.id) || [...record.readingsOf(p.id)].some((n) => switched.includes(n)));
+  return candidates.filter((p) => !clean.has(p.id) || [...record.readingsOf(p.id)].some((n) => readings.includes(n)));
 }
 
 /**
  * A single-reading case whose reading is one to guess (test/precision/guesses.ts): run again knowing
- * the default is a guess; no violation, no server error. Only the exposed properties that consulted
- * the reading, or did not end the not-told run clean, run again: the guess changes a case's verdict
- * only through what the case consulted (src/check/run/case-runner.ts `restingOnUnknown`), so any other
- * would repeat, same seed, a not-told run that raised nothing. Those left out count among the passes,
- * which must be a third of the exposed: a guess that switched everything off would pass vacuously.
+ * the default is a guess; no violation, no server error. Only the exposed properties `runAgain` names
+ * run: the guess changes a case's verdict only through what the case consulted
+ * (src/check/run/case-runner.ts `restingOnUnknown`), so any other would repeat, same seed, a not-told
+ * run that raised nothing. Those left out count among the passes, which must be a third of the
+ * exposed: a guess that switched everything off would pass vacuously.
  */
 async function guessedWrong(record: ConsultRecord, c: ZooCase, notTold: readonly PropertyResult[], o: { readonly seed: number; readonly runs: number; readonly coverage: boolean }): Promise<void> {
   const n = wrongGuessOf(c.readings);
   if (!n) return;
   const exposed = exposedTo(n);
-  const clean = new Set(notTold.filter((r) => r.status === 'passed' && r.findings.length === 0).map((r) => r.id));
-  const again = exposed.filter((p) => !clean.has(p.id) || record.readingsOf(p.id).has(n));
+  const again = runAgain(record, exposed, [n], notTold);
   const run = await runZooCase(again, c, 'default', { ...o, unknownReadings: new Map([[n, 'the probe could not tell']]) });
   expect(failingUnderGuess(run.results), `guessed ${n}, seed ${o.seed}`).toEqual([]);
   const passed = run.results.filter((r) => r.status === 'passed').length + (exposed.length - again.length);

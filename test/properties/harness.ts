@@ -107,3 +107,24 @@ export async function alternativesReached(prop: Property, o: { runs?: number; se
     await ref.close();
   }
 }
+
+/**
+ * The property told each reading and served it, one reference at a time (a run of the largest commit
+ * holds ~35 MB): the readings it was not silent in, with its findings, and how many of its runs passed.
+ */
+export async function toldInEach(prop: Property, readings: readonly Reading[]): Promise<{ readonly noisy: readonly string[]; readonly passed: number }> {
+  const noisy: string[] = [];
+  let passed = 0;
+  for (const r of readings) {
+    const served = { [r.name]: r.value } as Readings;
+    const ref = await startReference({ port: 0, readings: served });
+    try {
+      const { result } = await runAgainst(ref, prop, { runs: 1, assume: served as Record<string, string> });
+      if (result.findings.some((f) => f.kind !== 'skipped')) noisy.push(`${keyOf(r)}: ${result.findings.map((f) => `${f.kind} ${f.message}`).join('; ')}`);
+      if (result.status === 'passed') passed++;
+    } finally {
+      await ref.close();
+    }
+  }
+  return { noisy, passed };
+}

@@ -84,7 +84,7 @@ const replay = defineCommand({
       const note = versionNote(token);
       if (note) view.line(note);
       view.line(`replaying ${prop.id} (§${prop.section}) against ${target.profile.baseUrl}: seed ${token.seed}, path ${token.path}${token.coverageCase ? ` (${token.coverageCase.variant} of ${token.coverageCase.constraint})` : ''}`);
-      if (profile.nemesis && nemesis !== undefined) view.line(`nemesis: ${nemesis}, seeded ${token.seed}: the faults the run's requests met`);
+      if (nemesis !== undefined) view.line(`nemesis: ${nemesis}, seeded ${token.seed}: the faults the run's requests met`);
       const r = await replayProperty(profile, prop, { seed: token.seed, path: fit.path, runs: token.runs }, { perRequestMs, embedded: target.embedded });
       view.line(view.resultLine(r));
       if (r.status === 'skipped' || r.status === 'error') {
