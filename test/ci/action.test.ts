@@ -12,7 +12,7 @@ import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type Reference } from '../../src/api/reference.ts';
-import { closedPort } from '../cli/spawn-cli.ts';
+import { cliEntry, closedPort, withEnv } from '../cli/spawn-cli.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const SCRIPT = join(ROOT, 'ci/github-action.sh');
@@ -96,7 +96,8 @@ async function runStep(name: string, inputs: Record<string, string>): Promise<Ra
   const summaryFile = join(cwd, 'step-summary');
   await writeFile(outputFile, '');
   await writeFile(summaryFile, '');
-  const env = { ...process.env, ...inputs, NO_COLOR: '1', RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, POUCHPROOF_COMMAND: `${process.execPath} ${join(ROOT, 'bin/pouchproof.js')}` };
+  const cli = await cliEntry();
+  const env = withEnv(cli.env, inputs, { NO_COLOR: '1', RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, POUCHPROOF_COMMAND: `${process.execPath} ${cli.bin}` });
   const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile('bash', [SCRIPT, 'run'], { cwd, env, timeout: 120_000, killSignal: 'SIGKILL' }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
   });

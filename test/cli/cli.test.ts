@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, closedPort, pouchproof, ROOT, serveProcess } from './spawn-cli.ts';
+import { closedPort, pouchproof, serveProcess, spawnPouchproof } from './spawn-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportSchema } from '../../src/report/report-json.ts';
 // Imported, not looked for: a suite that moved fails here, never skips the tests below unseen.
@@ -96,7 +96,7 @@ describe('with the properties', () => {
 
   it('Ctrl-C stops the run and still writes a valid partial report (exit 130)', async () => {
     const reports = join(dir, 'interrupted');
-    const child = spawn(process.execPath, [BIN, 'run', '--target', 'reference', '--runs', '50', '--seed', '11', '--report-dir', reports], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = await spawnPouchproof(['run', '--target', 'reference', '--runs', '50', '--seed', '11', '--report-dir', reports], { env: { NO_COLOR: '1' } });
     let out = '';
     let sent = false;
     const code = await new Promise<number | null>((resolve, reject) => {
@@ -104,7 +104,7 @@ describe('with the properties', () => {
         child.kill('SIGKILL');
         reject(new Error('run did not stop after SIGINT'));
       }, 90_000);
-      child.stdout.on('data', (d: Buffer) => {
+      child.stdout?.on('data', (d: Buffer) => {
         out += d;
         // After the first finished property line.
         if (!sent && /\n(ok|FAIL|skip)\s+\S+\.\S+/.test(out)) {

@@ -1,10 +1,61 @@
 /** Running the real `pouchproof` entry in a child process, as a user would, for the CLI tests. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { FAILED, READY } from '../cli-build.ts';
 
-export const BIN = join(import.meta.dirname, '../../bin/pouchproof.js');
 export const ROOT = join(import.meta.dirname, '../..');
+const SOURCE_BIN = join(ROOT, 'bin/pouchproof.js');
+
+/** How long a child waits for the run's build (test/cli-build.ts: ~5 s alone, longer beside the tests). */
+const BUILD_WAIT_MS = 180_000;
+
+export interface CliEntry {
+  /** The file node runs. */
+  readonly bin: string;
+  /** Variables the child's environment needs (undefined: removed). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+let built: Promise<CliEntry> | undefined;
+
+/**
+ * The entry a child runs: the build this test run made of the working tree (test/cli-build.ts), once
+ * it is there, or the sources through tsx when the run made none (vitest without its global setup).
+ * A build that failed fails the test that needed it, with tsc's words.
+ */
+export function cliEntry(): Promise<CliEntry> {
+  const dir = process.env.POUCHPROOF_CLI_BUILD;
+  if (!dir) return Promise.resolve({ bin: SOURCE_BIN, env: {} });
+  built ??= (async () => {
+    for (const until = Date.now() + BUILD_WAIT_MS; Date.now() < until; await delay(100)) {
+      if (existsSync(join(dir, FAILED))) throw new Error(`the test run's build of pouchproof failed: ${readFileSync(join(dir, FAILED), 'utf8')}`);
+      if (existsSync(join(dir, READY))) return { bin: join(dir, 'bin/pouchproof.js'), env: { POUCHPROOF_FROM_SOURCE: undefined } };
+    }
+    throw new Error(`the test run's build of pouchproof (${dir}) was not ready within ${BUILD_WAIT_MS / 1000} s`);
+  })();
+  return built;
+}
+
+/** This process's environment with `changes` applied (undefined removes a variable). */
+export function withEnv(...changes: readonly Readonly<Record<string, string | undefined>>[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const c of changes) {
+    for (const [k, v] of Object.entries(c)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+  }
+  return env;
+}
+
+/** `pouchproof ARGS…` as a child process (cwd: the project), once its entry is ready. */
+export async function spawnPouchproof(args: readonly string[], o: { readonly env?: Readonly<Record<string, string | undefined>>; readonly nodeArgs?: readonly string[]; readonly stdio?: StdioOptions; readonly cwd?: string } = {}): Promise<ChildProcess> {
+  const entry = await cliEntry();
+  return spawn(process.execPath, [...(o.nodeArgs ?? []), entry.bin, ...args], { cwd: o.cwd ?? ROOT, env: withEnv(entry.env, o.env ?? {}), stdio: o.stdio ?? 'pipe' });
+}
 
 export interface Done {
   code: number | null;
@@ -16,18 +67,13 @@ export interface Done {
  * `env`: variables added to (or, when undefined, removed from) this process's environment for the
  * child; `nodeArgs`: options of node itself, before the entry (e.g. `--require` a preload).
  */
-export function pouchproof(args: string[], timeoutMs = 90_000, env: Readonly<Record<string, string | undefined>> = {}, nodeArgs: readonly string[] = []): Promise<Done> {
+export async function pouchproof(args: string[], timeoutMs = 90_000, env: Readonly<Record<string, string | undefined>> = {}, nodeArgs: readonly string[] = []): Promise<Done> {
+  const child = await spawnPouchproof(args, { env: { NO_COLOR: '1', ...env }, nodeArgs });
   return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-    for (const [k, v] of Object.entries(env)) {
-      if (v === undefined) delete childEnv[k];
-      else childEnv[k] = v;
-    }
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env: childEnv });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`pouchproof ${args.join(' ')} did not finish in ${timeoutMs} ms`));
@@ -53,13 +99,13 @@ export async function closedPort(): Promise<number> {
  * written its profile (rejected if it exits first or is not ready within 30 s). `exited` settles with
  * its exit code, for tests that take the server down.
  */
-export function serveProcess(args: readonly string[], profile: string): Promise<{ server: ChildProcess; exited: Promise<number | null> }> {
-  const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--profile-out', profile], { cwd: ROOT });
+export async function serveProcess(args: readonly string[], profile: string): Promise<{ server: ChildProcess; exited: Promise<number | null> }> {
+  const server = await spawnPouchproof(['serve', '--port', '0', ...args, '--profile-out', profile]);
   const exited = new Promise<number | null>((r) => server.on('exit', (code) => r(code)));
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('serve did not start')), 30_000);
-    server.stdout.on('data', (d: Buffer) => {
+    server.stdout?.on('data', (d: Buffer) => {
       out += d;
       if (out.includes('profile written')) {
         clearTimeout(timer);

@@ -7,7 +7,7 @@
  *   finding `detectsFault` counts (src/mutants/mutants.ts).
  * One seed each, to stay affordable in the slow tier (figure in test/layout/tiers.test.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import COMMITS from '../../properties/commits.ts';
 import RACES from '../../properties/races.ts';
 import USAGE from '../../properties/usage.ts';
@@ -51,13 +51,15 @@ async function underNemesis(options: Parameters<typeof startReference>[0], props
 
 const failing = (r: RunResult) => r.results.flatMap((p) => p.findings.filter((f) => isFailing(f.kind)).map((f) => `${p.id} ${f.kind}: ${f.message.slice(0, 300)}`));
 
-describe('the readings zoo under the nemesis', () => {
-  it('holds the cases whose readings these properties read', () => {
+// Concurrent (vitest's maxConcurrency, 5): each case starts its own reference and run, and a case
+// spends most of its time waiting out lost answers (~30 s of wall for ~8 s of CPU one at a time).
+describe.concurrent('the readings zoo under the nemesis', () => {
+  it('holds the cases whose readings these properties read', ({ expect }) => {
     expect(CASES.length).toBeGreaterThan(10);
     expect(CASES.some((c) => 'operation-id-idempotency' in c.readings)).toBe(true);
   });
   for (const c of CASES) {
-    it(`${c.label}: no violation with lost answers, cut bodies and duplicates`, async () => {
+    it(`${c.label}: no violation with lost answers, cut bodies and duplicates`, async ({ expect }) => {
       const r = await underNemesis({ readings: c.readings }, PROPS, { runs: 2, endOnFailure: false });
       expect(failing(r)).toEqual([]);
       expect(r.nemesis?.retries).toBeGreaterThan(0);
@@ -65,9 +67,9 @@ describe('the readings zoo under the nemesis', () => {
   }
 });
 
-describe('the kill matrix under the nemesis', () => {
+describe.concurrent('the kill matrix under the nemesis', () => {
   for (const name of SAMPLE) {
-    it(`${name} is still killed`, async () => {
+    it(`${name} is still killed`, async ({ expect }) => {
       const info = faultInfo(name);
       const props = PROPS.filter((p) => info.expectedKillers.includes(p.id));
       expect(props.length, 'an expected killer among the properties the nemesis bears on').toBeGreaterThan(0);

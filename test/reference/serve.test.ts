@@ -1,5 +1,4 @@
 /** End to end: the generated profile works with src/target as is, and `pouchproof serve` starts, writes it and stops. */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { ENDPOINTS } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { TargetClient } from '../../src/target/client.ts';
 import { commitBody, keyEnvelope, op, sourceId, statement, usageRow } from './helpers.ts';
+import { spawnPouchproof } from '../cli/spawn-cli.ts';
 
 let ref: RunningReference;
 let dir: string;
@@ -61,21 +61,21 @@ describe('the generated profile', () => {
   });
 });
 
-function runCli(args: string[], untilLine?: RegExp): Promise<{ code: number | null; out: string; err: string }> {
+async function runCli(args: string[], untilLine?: RegExp): Promise<{ code: number | null; out: string; err: string }> {
+  const child = await spawnPouchproof(args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/pouchproof.js', ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let signalled = false;
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.stdout.on('data', (c: Buffer) => {
+    child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
       if (untilLine && !signalled && untilLine.test(out)) {
         signalled = true;
         child.kill('SIGTERM');
       }
     });
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, out, err });
