@@ -100,7 +100,8 @@ export default defineConfig({
     // (docs/benchmarks.md#cpu-of-a-suite-run). The CLI keeps V8's default (its memory is bounded apart: src/cli/heap.ts).
     execArgv: ['--max-semi-space-size=64'],
     sequence: { sequencer: sequencerFor(LONGEST_FIRST, 'slow') },
-    // bin/pouchproof.js prefers a build in dist/ when there is one: the suite tests the sources, never a stale build.
+    // bin/pouchproof.js prefers a build in dist/ when there is one: the suite tests the sources, never a stale build
+    // (its CLI children run the build this run makes of them: globalSetup below).
     // The example database is off unless a test names its own directory: one test's stored cases must
     // never be re-run first by another's run of the same target (the embedded reference is one target).
     env: { POUCHPROOF_FROM_SOURCE: '1', POUCHPROOF_EXAMPLES: 'off' },

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -21,9 +22,10 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 export const READY = '.ready';
 export const FAILED = '.failed';
 
-export default function setup(): (() => void) | undefined {
-  // Each project's setup runs this: the first one builds for all.
-  if (process.env.POUCHPROOF_CLI_BUILD) return undefined;
+export default function setup(project: TestProject): (() => void) | undefined {
+  // Each project's setup runs this: the first one builds for all. In watch mode a build made once
+  // would go stale at the first edit: the children run the sources there.
+  if (process.env.POUCHPROOF_CLI_BUILD || project.vitest.config.watch) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'pouchproof-cli-build-'));
   process.env.POUCHPROOF_CLI_BUILD = dir;
   const tsc = spawn(process.execPath, [TSC, '-p', 'tsconfig.build.json', '--noCheck', '--outDir', join(dir, 'dist')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

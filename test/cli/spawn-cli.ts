@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { FAILED, READY } from '../cli-build.ts';
 
 export const ROOT = join(import.meta.dirname, '../..');
-const SOURCE_BIN = join(ROOT, 'bin/pouchproof.js');
+export const SOURCE_BIN = join(ROOT, 'bin/pouchproof.js');
 
 /** How long a child waits for the run's build (test/cli-build.ts: ~5 s alone, longer beside the tests). */
 const BUILD_WAIT_MS = 180_000;
@@ -24,19 +24,21 @@ let built: Promise<CliEntry> | undefined;
 /**
  * The entry a child runs: the build this test run made of the working tree (test/cli-build.ts), once
  * it is there, or the sources through tsx when the run made none (vitest without its global setup).
- * A build that failed fails the test that needed it, with tsc's words.
  */
 export function cliEntry(): Promise<CliEntry> {
   const dir = process.env.POUCHPROOF_CLI_BUILD;
   if (!dir) return Promise.resolve({ bin: SOURCE_BIN, env: {} });
-  built ??= (async () => {
-    for (const until = Date.now() + BUILD_WAIT_MS; Date.now() < until; await delay(100)) {
-      if (existsSync(join(dir, FAILED))) throw new Error(`the test run's build of pouchproof failed: ${readFileSync(join(dir, FAILED), 'utf8')}`);
-      if (existsSync(join(dir, READY))) return { bin: join(dir, 'bin/pouchproof.js'), env: { POUCHPROOF_FROM_SOURCE: undefined } };
-    }
-    throw new Error(`the test run's build of pouchproof (${dir}) was not ready within ${BUILD_WAIT_MS / 1000} s`);
-  })();
+  built ??= builtEntry(dir);
   return built;
+}
+
+/** The entry of the build in `dir` once it is made; a build that failed fails the test that needed it, with tsc's words. */
+export async function builtEntry(dir: string, waitMs = BUILD_WAIT_MS): Promise<CliEntry> {
+  for (const until = Date.now() + waitMs; ; await delay(100)) {
+    if (existsSync(join(dir, FAILED))) throw new Error(`the test run's build of pouchproof failed: ${readFileSync(join(dir, FAILED), 'utf8')}`);
+    if (existsSync(join(dir, READY))) return { bin: join(dir, 'bin/pouchproof.js'), env: { POUCHPROOF_FROM_SOURCE: undefined } };
+    if (Date.now() >= until) throw new Error(`the test run's build of pouchproof (${dir}) was not ready within ${waitMs / 1000} s`);
+  }
 }
 
 /** This process's environment with `changes` applied (undefined removes a variable). */
