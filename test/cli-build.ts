@@ -32,7 +32,10 @@ export default function setup(project: TestProject): (() => void) | undefined {
   let output = '';
   tsc.stdout.on('data', (d: Buffer) => (output += d));
   tsc.stderr.on('data', (d: Buffer) => (output += d));
+  let torn = false;
   tsc.on('close', (code) => {
+    // A run shorter than the build tears it down first: the directory is gone, nothing is written.
+    if (torn) return;
     if (code !== 0) return writeFileSync(join(dir, FAILED), `tsc -p tsconfig.build.json --noCheck exited ${code}:\n${output.slice(-4000)}`);
     // The layout of the package: bin/ beside dist/, its package.json (type: module, the version), its dependencies.
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
@@ -41,6 +44,7 @@ export default function setup(project: TestProject): (() => void) | undefined {
     writeFileSync(join(dir, READY), '');
   });
   return () => {
+    torn = true;
     tsc.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   };

@@ -326,9 +326,12 @@ export class TargetClient {
       }
       // Judged before it counts as a throttle: an answer that is the server's own halves no rate and asks for no quiet.
       const givenUp = refusal && this.throttle.givesUp(refusal);
-      if (givenUp) return { ...ex, throttled: { retries, waitedMs, givenUp } };
-      const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt);
+      if (refusal && givenUp) {
+        this.throttle.ownAnswer(refusal);
+        return { ...ex, throttled: { retries, waitedMs, givenUp } };
+      }
       refusal ??= this.throttle.refused();
+      const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt);
       if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
       const t0 = performance.now();
       await sleep(wait, o.signal);

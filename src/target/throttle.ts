@@ -13,7 +13,7 @@
  * sent or waiting to be, so only its own rate could be to blame, and that backed off at each refusal), the answer
  * is the server's own and the exchange ends with it (`givesUp`): a 503 is then a server error on
  * that request. While others are refused too and none answered, everything is throttled, and the
- * wait goes on.
+ * wait goes on. A request given up gives back the pace its refusals cut (`ownAnswer`).
  */
 
 export interface ThrottleOptions {
@@ -51,6 +51,8 @@ export interface Refusal {
   readonly sends: number;
   /** Times it has been sent again since. */
   retries: number;
+  /** The run's pace before its first refusal counted as a throttle, restored if its refusals prove its own (`ownAnswer`). */
+  readonly before: { readonly limit: number | undefined; readonly quietUntil: number; readonly throttled: number };
 }
 
 export interface ThrottleStats {
@@ -101,6 +103,8 @@ export class Throttle {
   private servedSentAt = Number.NEGATIVE_INFINITY;
   /** Calls under way (waiting for their turn, in flight or waiting out a throttle): one queued behind a quiet is not sent yet, but a request is not alone while it waits. */
   private calls = 0;
+  /** Turns asleep until their pace comes (`pause`), woken when it is restored. */
+  private readonly waiting = new Set<() => void>();
 
   constructor(o: ThrottleOptions = {}) {
     this.cap = o.ratePerSecond;
@@ -136,8 +140,9 @@ export class Throttle {
         return;
       }
       this.hold(now, at);
-      await sleep(at - now, signal);
-      if (Date.now() >= this.quietUntil && at >= this.next) {
+      await this.pause(at - now, signal);
+      // Woken early (the pace was restored: `ownAnswer`), the turn is asked for again at the new pace.
+      if (this.limit !== undefined && Date.now() >= Math.max(at, this.quietUntil) && at >= this.next) {
         this.next = at + 1000 / this.limit;
         return;
       }
@@ -186,9 +191,40 @@ export class Throttle {
     return wait;
   }
 
-  /** The record of a request's refusals, started when its first came back (after `throttle` counted it). */
+  /** The record of a request's refusals, started when its first came back (before `throttle` counts it). */
   refused(now = Date.now()): Refusal {
-    return { at: now, sends: this.sends, retries: 0 };
+    return { at: now, sends: this.sends, retries: 0, before: { limit: this.limit, quietUntil: this.quietUntil, throttled: this.throttled } };
+  }
+
+  /**
+   * A request given up (`givesUp`): its refusals were its own answer, not throttling, so the rate cuts
+   * and the quiet they made are undone, unless another request was throttled since its first (then
+   * something does throttle, and the cuts stand). Otherwise a server that answers one kind of request
+   * 503 with Retry-After at any rate would leave the rest of the run at a sixteenth of its pace, and
+   * every further such request would cut it again: 395 s for a suite run of 6.6 s.
+   */
+  ownAnswer(r: Refusal): void {
+    if (this.throttled - r.before.throttled !== r.retries) return;
+    this.limit = r.before.limit;
+    this.quietUntil = r.before.quietUntil;
+    // The turns handed out at the cut pace (up to one a second) were never the target's wish: they are handed out again.
+    this.next = Math.min(this.next, Date.now());
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  /** Sleeps until `ms` have passed, `signal` aborts, or `ownAnswer` restores the pace. */
+  private pause(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.waiting.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      this.waiting.add(done);
+    });
   }
 
   /**

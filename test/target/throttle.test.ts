@@ -67,11 +67,12 @@ describe('Throttle', () => {
 });
 
 describe('Throttle.givesUp: waited out only while backing off helps', () => {
-  /** One request refused, as the client records it: sent, throttled, its record started after its first refusal. */
+  /** One request refused, as the client records it: sent, its record started at its first refusal, which then counts as a throttle. */
   function refusedOnce(t: Throttle): Refusal {
     const sentAt = t.sending();
+    const r = t.refused();
     t.throttle({ retryAfterMs: 1000 }, 0, 10, sentAt);
-    return t.refused();
+    return r;
   }
   /** The request sent again after its Retry-After, and refused again. */
   function retried(t: Throttle, r: Refusal): void {
@@ -142,6 +143,63 @@ describe('Throttle.givesUp: waited out only while backing off helps', () => {
     expect(t.givesUp(r)).toBe('alone'); // nothing else sent since: alone, not "served"
     t.sending(); // now another goes out, unanswered
     expect(t.givesUp(r)).toBeUndefined();
+  });
+});
+
+describe('Throttle.ownAnswer: a request given up gives back the pace its refusals cut', () => {
+  /** A request refused, retried DEFAULT_MAX_RETRIES times (each retry refused and counted), while another request was answered: given up. */
+  function givenUp(t: Throttle): Refusal {
+    const r = t.refused();
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending());
+    vi.advanceTimersByTime(1000);
+    t.answered(t.sending());
+    for (let i = 1; i <= DEFAULT_MAX_RETRIES; i++) {
+      vi.advanceTimersByTime(1000);
+      r.retries++;
+      t.sending();
+      if (i < DEFAULT_MAX_RETRIES) t.throttle({ retryAfterMs: 1000 }, i, 400);
+    }
+    expect(t.givesUp(r)).toBe('served');
+    return r;
+  }
+
+  it('restores the rate and the quiet of before its first refusal, and the turns paced at the cut rate go at once', async () => {
+    const t = new Throttle();
+    const r = givenUp(t);
+    expect(t.stats().limitPerSecond).toBeLessThan(50);
+    // Two turns at the cut pace: the second is due seconds later.
+    await t.turn();
+    const released: number[] = [];
+    const start = Date.now();
+    for (const p of [t.turn(), t.turn()]) void p.then(() => released.push(Date.now()));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toEqual([]);
+    t.ownAnswer(r);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(released).toEqual([start, start]);
+    expect(t.stats().limitPerSecond).toBeUndefined();
+    expect(t.stats().throttled).toBe(DEFAULT_MAX_RETRIES);
+  });
+
+  it('keeps the cuts when another request was throttled since its first refusal: something does throttle', () => {
+    const t = new Throttle();
+    const r = t.refused();
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending());
+    vi.advanceTimersByTime(1500);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending()); // another request, refused after the quiet
+    const cut = t.stats().limitPerSecond;
+    t.answered(t.sending());
+    for (let i = 1; i <= DEFAULT_MAX_RETRIES; i++) {
+      vi.advanceTimersByTime(1000);
+      r.retries++;
+      t.sending();
+      if (i < DEFAULT_MAX_RETRIES) t.throttle({ retryAfterMs: 1000 }, i, 400);
+    }
+    expect(t.givesUp(r)).toBe('served');
+    const before = t.stats().limitPerSecond;
+    t.ownAnswer(r);
+    expect(t.stats().limitPerSecond).toBe(before);
+    expect(before).toBeLessThanOrEqual(cut!);
   });
 });
 
