@@ -103,7 +103,7 @@ export class Throttle {
   private servedSentAt = Number.NEGATIVE_INFINITY;
   /** Calls under way (waiting for their turn, in flight or waiting out a throttle): one queued behind a quiet is not sent yet, but a request is not alone while it waits. */
   private calls = 0;
-  /** Turns asleep until their pace comes (`pause`), woken when it is restored. */
+  /** Turns asleep until their pace comes (`turn`), woken when `ownAnswer` restores it. */
   private readonly waiting = new Set<() => void>();
 
   constructor(o: ThrottleOptions = {}) {
@@ -140,7 +140,7 @@ export class Throttle {
         return;
       }
       this.hold(now, at);
-      await this.pause(at - now, signal);
+      await sleep(at - now, signal, this.waiting);
       // Woken early (the pace was restored: `ownAnswer`), the turn is asked for again at the new pace.
       if (this.limit !== undefined && Date.now() >= Math.max(at, this.quietUntil) && at >= this.next) {
         this.next = at + 1000 / this.limit;
@@ -212,21 +212,6 @@ export class Throttle {
     for (const wake of [...this.waiting]) wake();
   }
 
-  /** Sleeps until `ms` have passed, `signal` aborts, or `ownAnswer` restores the pace. */
-  private pause(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        this.waiting.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-      this.waiting.add(done);
-    });
-  }
-
   /**
    * Whether a request refused again stops waiting (see the module comment): undefined while backing
    * off may still help it, else why its refusal is its own. Others sent since its first refusal and
@@ -249,17 +234,19 @@ export class Throttle {
   }
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when `signal` aborts or one of `wakers` is called (each sleeper adds its own while it sleeps). */
+export function sleep(ms: number, signal?: AbortSignal, wakers?: Set<() => void>): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const t = setTimeout(done, ms);
     function done(): void {
       clearTimeout(t);
       signal?.removeEventListener('abort', done);
+      wakers?.delete(done);
       resolve();
     }
     signal?.addEventListener('abort', done, { once: true });
+    wakers?.add(done);
   });
 }
 
