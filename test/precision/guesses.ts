@@ -44,7 +44,7 @@ export function wrongGuessOf(readings: Readonly<Record<string, string>>): Assump
   return WRONG.find(([n, v]) => n === name && v === value)?.[0];
 }
 
-/** What a wrong guess must never give: a violation, a server error or a crash. */
-export function failingUnderGuess(results: readonly PropertyResult[]): string[] {
+/** What a run that must stay green never gives (a violation, a server error or a crash), one line each: a wrong guess, the zoo under the nemesis. */
+export function failingLines(results: readonly PropertyResult[]): string[] {
   return results.flatMap((p) => p.findings.filter((f) => isFailing(f.kind)).map((f) => `${p.id} ${f.kind}: ${f.message.slice(0, 300)}`));
 }

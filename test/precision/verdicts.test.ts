@@ -10,6 +10,7 @@ import type { Report } from '../../src/report/report-json.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import { throttlingGateway } from '../cli/misbehaving-servers.ts';
+import { isFailing } from '../../src/check/run/index.ts';
 
 const BASE: SessionOptions = { seed: 2111, runs: 8, readings: 'auto', maxDurationMs: 240_000 };
 
@@ -23,7 +24,7 @@ async function sessionOn(embedded: EmbeddedOptions, o: Partial<SessionOptions> =
 }
 
 const findings = (r: Report, kind?: string) => r.properties.flatMap((p) => p.findings.filter((f) => kind === undefined || f.kind === kind));
-const failing = (r: Report) => findings(r).filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash');
+const failing = (r: Report) => findings(r).filter((f) => isFailing(f.kind));
 
 describe('servers that break the spec where the suite could not see it before', () => {
   it('refuses every request (400 with ok: true): a violation of what 4.3 says the endpoint does, exit 1', async () => {

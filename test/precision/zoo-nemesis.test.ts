@@ -13,10 +13,11 @@ import RACES from '../../properties/races.ts';
 import USAGE from '../../properties/usage.ts';
 import { detectsFault } from '../../src/mutants/mutants.ts';
 import type { Property } from '../../src/check/property.ts';
-import { isFailing, runProperties, type RunResult } from '../../src/check/run/index.ts';
+import { runProperties, type RunResult } from '../../src/check/run/index.ts';
 import { faultInfo, startReference, type FaultName } from '../../src/reference/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
 import { ZOO_CASES } from './zoo.ts';
+import { failingLines } from './guesses.ts';
 
 const NEMESIS = 'lose-response=10%,reset-mid-request=5%,duplicate=5%';
 const SEED = 31;
@@ -49,8 +50,6 @@ async function underNemesis(options: Parameters<typeof startReference>[0], props
   }
 }
 
-const failing = (r: RunResult) => r.results.flatMap((p) => p.findings.filter((f) => isFailing(f.kind)).map((f) => `${p.id} ${f.kind}: ${f.message.slice(0, 300)}`));
-
 // Concurrent (vitest's maxConcurrency, 5): each case starts its own reference and run, and a case
 // spends most of its time waiting out lost answers (~30 s of wall for ~8 s of CPU one at a time).
 describe.concurrent('the readings zoo under the nemesis', () => {
@@ -61,7 +60,7 @@ describe.concurrent('the readings zoo under the nemesis', () => {
   for (const c of CASES) {
     it(`${c.label}: no violation with lost answers, cut bodies and duplicates`, async ({ expect }) => {
       const r = await underNemesis({ readings: c.readings }, PROPS, { runs: 2, endOnFailure: false });
-      expect(failing(r)).toEqual([]);
+      expect(failingLines(r.results)).toEqual([]);
       expect(r.nemesis?.retries).toBeGreaterThan(0);
     }, 120_000);
   }
