@@ -74,7 +74,7 @@ export interface Exchange {
    * it waited, so it ended unanswered. `givenUp`: it was still refused after backing off stopped
    * helping (throttle.ts `givesUp`), so the last answer is the server's own and is judged as such.
    */
-  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean; readonly givenUp?: GiveUp };
+  throttled?: { readonly retries: number; readonly waitedMs: number; readonly cutShort?: boolean; readonly givenUp?: GiveUp; readonly known?: number };
   /**
    * The first copy of the request met a keep-alive connection closing before any response, on a
    * connection that had served earlier requests (closed as idle while the request was on its way,
@@ -322,16 +322,17 @@ export class TargetClient {
       const w = ex.response ? throttleWait(ex.response.status, ex.response.headers) : undefined;
       if (!w) {
         if (ex.response) this.throttle.answered(sentAt);
+        if (ex.response && refusal) this.throttle.answeredAfter(refusal);
         return retries ? { ...ex, throttled: { retries, waitedMs } } : ex;
       }
+      refusal ??= this.throttle.refused(`${o.endpoint} ${ex.response?.status}`);
       // Judged before it counts as a throttle: an answer that is the server's own halves no rate and asks for no quiet.
-      const givenUp = refusal && this.throttle.givesUp(refusal);
-      if (refusal && givenUp) {
+      const givenUp = this.throttle.givesUp(refusal);
+      if (givenUp) {
         this.throttle.ownAnswer(refusal);
-        return { ...ex, throttled: { retries, waitedMs, givenUp } };
+        return { ...ex, throttled: { retries, waitedMs, givenUp, ...(refusal.known ? { known: refusal.known } : {}) } };
       }
-      refusal ??= this.throttle.refused();
-      const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt);
+      const wait = this.throttle.throttle(w, retries, this.recent.perSecond, sentAt, refusal);
       if (o.signal?.aborted || waitedMs + wait > this.throttle.maxWaitMs) return { ...ex, throttled: { retries, waitedMs, cutShort: true } };
       const t0 = performance.now();
       await sleep(wait, o.signal);

@@ -14,6 +14,15 @@
  * is the server's own and the exchange ends with it (`givesUp`): a 503 is then a server error on
  * that request. While others are refused too and none answered, everything is throttled, and the
  * wait goes on. A request given up gives back the pace its refusals cut (`ownAnswer`).
+ *
+ * What was learned is kept, per kind of refusal (endpoint and status), as gRPC's retry throttling and
+ * the AWS SDKs' retry quota stop retrying what keeps failing: once a request of a kind was given up, a
+ * later one is waited out once, alone, and given up on the same evidence when refused again
+ * (KNOWN_KIND_RETRIES); once KIND_PROVEN were, a later one is the server's answer at once, unless the run
+ * is in a throttle's quiet (`known`). A known refusal whose retry is answered was transient after all:
+ * the kind is forgotten. Without this, a server that answers every maximal commit 503 with
+ * `Retry-After: 1` cost each of them four retries, one after another under the quiet each asked of the
+ * whole run: five minutes for one property that holds 155 of them.
  */
 
 export interface ThrottleOptions {
@@ -36,11 +45,23 @@ export interface ThrottleOptions {
 export const DEFAULT_MAX_RETRIES = 4;
 
 /**
+ * Times a request is sent again when an earlier request of its kind (endpoint and status) was already
+ * given up: the server's "not now" is honoured once, for this request alone (no quiet for the run, no cut
+ * of its rate), and the same evidence as before (requests sent meanwhile answered, or nothing else sent)
+ * then makes its answer its own. A kind that is throttling after all (nothing answered meanwhile) falls
+ * back to the run-wide wait.
+ */
+export const KNOWN_KIND_RETRIES = 1;
+/** Requests of a kind given up after which a later refusal of that kind is not sent again (`known`). */
+export const KIND_PROVEN = 2;
+
+/**
  * Why a request still refused stopped waiting: requests sent after its first refusal were answered
  * (`served`: the rate is served, this request alone is refused), or nothing but its own retries went
- * out and no other call waited to (`alone`: its rate was the only suspect, and backing off did not help).
+ * out and no other call waited to (`alone`: its rate was the only suspect, and backing off did not help),
+ * or KIND_PROVEN requests of its kind were given up before, and the run is in no throttle's quiet (`known`).
  */
-export const GIVE_UPS = ['served', 'alone'] as const;
+export const GIVE_UPS = ['served', 'alone', 'known'] as const;
 export type GiveUp = (typeof GIVE_UPS)[number];
 
 /** One request's refusals so far, against the run's counts when its first came back. */
@@ -51,6 +72,10 @@ export interface Refusal {
   readonly sends: number;
   /** Times it has been sent again since. */
   retries: number;
+  /** Its endpoint and status. */
+  readonly kind: string;
+  /** Requests of its kind given up before its first refusal: from one, it is sent again KNOWN_KIND_RETRIES times, alone; from KIND_PROVEN, not at all. */
+  readonly known: number;
   /** The run's pace before its first refusal counted as a throttle, restored if its refusals prove its own (`ownAnswer`). */
   readonly before: { readonly limit: number | undefined; readonly quietUntil: number; readonly throttled: number };
 }
@@ -105,6 +130,8 @@ export class Throttle {
   private calls = 0;
   /** Turns asleep until their pace comes (`turn`), woken when `ownAnswer` restores it. */
   private readonly waiting = new Set<() => void>();
+  /** Kinds of refusal (endpoint and status) given up as the server's own answer, and how many times. */
+  private readonly ownKinds = new Map<string, number>();
 
   constructor(o: ThrottleOptions = {}) {
     this.cap = o.ratePerSecond;
@@ -173,27 +200,40 @@ export class Throttle {
    * Retry-After, capped, or a jittered exponential backoff). `recentRate`: what the run was sending;
    * `sentAt`: when the throttled request went out. Requests sent before the quiet the last throttle
    * asked for had ended belong to the same episode and halve the rate no further (TCP's one cut per
-   * window): sixteen connections refused at once would otherwise take it to its floor.
+   * window): sixteen connections refused at once would otherwise take it to its floor. `r`: the
+   * request's refusals; one of a kind given up before waits alone (KNOWN_KIND_RETRIES).
    */
-  throttle(w: { readonly retryAfterMs?: number }, attempt: number, recentRate: number, sentAt = Date.now()): number {
+  throttle(w: { readonly retryAfterMs?: number }, attempt: number, recentRate: number, sentAt = Date.now(), r?: Refusal): number {
     this.throttled++;
     const now = Date.now();
-    if (sentAt >= this.quietUntil || this.limit === undefined) {
-      const from = this.limit ?? Math.max(MIN_RATE, recentRate);
-      this.limit = Math.max(MIN_RATE, from / 2);
-    }
     const wait =
       w.retryAfterMs !== undefined
         ? Math.min(w.retryAfterMs, this.maxRetryAfterMs)
         : Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
-    this.quietUntil = Math.max(this.quietUntil, now + wait);
     this.hold(now, now + wait);
+    if (r && r.known > 0 && r.retries < this.retriesFor(r)) return wait;
+    if (sentAt >= this.quietUntil || this.limit === undefined) {
+      const from = this.limit ?? Math.max(MIN_RATE, recentRate);
+      this.limit = Math.max(MIN_RATE, from / 2);
+    }
+    this.quietUntil = Math.max(this.quietUntil, now + wait);
     return wait;
   }
 
-  /** The record of a request's refusals, started when its first came back (before `throttle` counts it). */
-  refused(now = Date.now()): Refusal {
-    return { at: now, sends: this.sends, retries: 0, before: { limit: this.limit, quietUntil: this.quietUntil, throttled: this.throttled } };
+  /** The record of a request's refusals, started when its first came back (before `throttle` counts it); `kind`: its endpoint and status. */
+  refused(kind: string, now = Date.now()): Refusal {
+    return { at: now, sends: this.sends, retries: 0, kind, known: this.ownKinds.get(kind) ?? 0, before: { limit: this.limit, quietUntil: this.quietUntil, throttled: this.throttled } };
+  }
+
+  /** Times a request with these refusals is sent again before `givesUp` may end it: fewer the more of its kind were given up. */
+  private retriesFor(r: Refusal): number {
+    if (r.known === 0) return this.maxRetries;
+    return r.known < KIND_PROVEN ? Math.min(KNOWN_KIND_RETRIES, this.maxRetries) : 0;
+  }
+
+  /** A request refused with a known kind was answered when sent again: the kind was transient after all, and is forgotten. */
+  answeredAfter(r: Refusal): void {
+    if (r.known > 0) this.ownKinds.delete(r.kind);
   }
 
   /**
@@ -201,10 +241,12 @@ export class Throttle {
    * and the quiet they made are undone, unless another request was throttled since its first (then
    * something does throttle, and the cuts stand). Otherwise a server that answers one kind of request
    * 503 with Retry-After at any rate would leave the rest of the run at a sixteenth of its pace, and
-   * every further such request would cut it again: 395 s for a suite run of 6.6 s.
+   * every further such request would cut it again: 395 s for a suite run of 6.6 s. Its kind is
+   * counted (KNOWN_KIND_RETRIES, KIND_PROVEN).
    */
   ownAnswer(r: Refusal): void {
-    if (this.throttled - r.before.throttled !== r.retries) return;
+    this.ownKinds.set(r.kind, (this.ownKinds.get(r.kind) ?? 0) + 1);
+    if (this.throttled === r.before.throttled || this.throttled - r.before.throttled !== r.retries) return;
     this.limit = r.before.limit;
     this.quietUntil = r.before.quietUntil;
     // The turns handed out at the cut pace (up to one a second) were never the target's wish: they are handed out again.
@@ -219,7 +261,9 @@ export class Throttle {
    * may be throttled, so it waits.
    */
   givesUp(r: Refusal): GiveUp | undefined {
-    if (r.retries < this.maxRetries) return undefined;
+    const allowed = this.retriesFor(r);
+    if (r.retries < allowed) return undefined;
+    if (allowed === 0 && r.retries === 0) return Date.now() >= this.quietUntil ? 'known' : undefined;
     if (this.servedSentAt > r.at) return 'served';
     return this.calls <= 1 && this.sends - r.sends === r.retries ? 'alone' : undefined;
   }
@@ -263,7 +307,10 @@ export class RecentRate {
 }
 
 /** Why a refusal was taken as the server's own answer, for messages. */
-export function givenUpNote(t: { readonly retries: number; readonly givenUp: GiveUp }): string {
-  const meanwhile = t.givenUp === 'served' ? 'while requests sent meanwhile were answered' : 'with nothing else sent, at a rate backed off after each refusal';
-  return `the same request was refused ${t.retries + 1} times in a row, ${meanwhile}: backing off did not help`;
+export function givenUpNote(t: { readonly retries: number; readonly givenUp: GiveUp; readonly known?: number }): string {
+  const n = t.known ?? 0;
+  const before = `${n === 1 ? 'an earlier request to this endpoint was' : `${n} earlier requests to this endpoint were`} refused with this status however long ${n === 1 ? 'it' : 'they'} backed off`;
+  if (t.givenUp === 'known') return `refused as ${before}, while the run was not throttled: it was not sent again`;
+  const meanwhile = t.givenUp === 'served' ? 'while requests sent meanwhile were answered' : n ? 'with nothing else sent' : 'with nothing else sent, at a rate backed off after each refusal';
+  return `the same request was refused ${t.retries + 1} times in a row, ${meanwhile}${n ? `, as ${before}` : ''}: backing off did not help`;
 }

@@ -2,7 +2,8 @@
  * Throttling that is throttling, through the client against local servers: one request refused 503
  * with Retry-After again and again, at any rate, ends as the server error it is after
  * DEFAULT_MAX_RETRIES retries; a server that throttles everything for a while, or above a rate, is
- * still waited out to its answers.
+ * still waited out to its answers; a later request refused the same way is sent again once, not
+ * DEFAULT_MAX_RETRIES times.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unexpected } from '../../src/check/judge/judge.ts';
 import { TargetClient, type Exchange } from '../../src/target/client.ts';
 import { parseProfile } from '../../src/target/profile.ts';
-import { DEFAULT_MAX_RETRIES, type ThrottleOptions } from '../../src/target/throttle.ts';
+import { DEFAULT_MAX_RETRIES, KIND_PROVEN, KNOWN_KIND_RETRIES, type ThrottleOptions } from '../../src/target/throttle.ts';
 
 const OK = JSON.stringify({ ok: true, data: { stored: 1 }, meta: { request_id: 'r-1' } });
 const BUSY = JSON.stringify({ ok: false, data: {}, meta: { request_id: 'r-2' }, error: { code: 'busy' } });
@@ -100,6 +101,37 @@ describe('a refusal that stays with one request', () => {
     const o = unexpected(ex);
     expect(o?.ok === false && o.kind).toBe('transport');
     expect(o?.ok === false && o.message).toMatch(/throttled \(HTTP 429.*not judged/);
+  });
+});
+
+describe('a kind of refusal given up before', () => {
+  it('is sent again KNOWN_KIND_RETRIES times, then not at all once KIND_PROVEN were given up, and the message says why; another status of the endpoint is not', async () => {
+    let status = 503;
+    const { client: c, seen } = await serve((body) => (body.includes(REFUSED_MODEL) ? { status, retryAfter: '0' } : { status: 200 }), CAP);
+    const sentFor = async (): Promise<{ readonly ex: Exchange; readonly sent: number }> => {
+      const from = seen();
+      const ex = await report(c, REFUSED_MODEL);
+      return { ex, sent: seen() - from };
+    };
+    const first = await sentFor();
+    expect(first.ex.throttled).toMatchObject({ retries: DEFAULT_MAX_RETRIES, givenUp: 'alone' });
+    expect(first.ex.throttled?.known).toBeUndefined();
+    const second = await sentFor();
+    expect(second.ex.throttled).toMatchObject({ retries: KNOWN_KIND_RETRIES, givenUp: 'alone', known: 1 });
+    expect(second.sent).toBe(KNOWN_KIND_RETRIES + 1);
+    const o = unexpected(second.ex);
+    expect(o?.ok === false && o.kind).toBe('server-error');
+    expect(o?.ok === false && o.message).toMatch(/as an earlier request to this endpoint was refused with this status however long it backed off.*not throttling/);
+    expect(KIND_PROVEN).toBe(2);
+    const third = await sentFor();
+    expect(third.ex.throttled).toMatchObject({ retries: 0, givenUp: 'known', known: KIND_PROVEN });
+    expect(third.sent).toBe(1);
+    const p = unexpected(third.ex);
+    expect(p?.ok === false && p.kind).toBe('server-error');
+    expect(p?.ok === false && p.message).toMatch(/refused as 2 earlier requests to this endpoint were .* not sent again.*not throttling/);
+    // A 429 from the same endpoint is another kind: waited out as long as any first refusal.
+    status = 429;
+    expect((await report(c, REFUSED_MODEL)).throttled).toMatchObject({ retries: DEFAULT_MAX_RETRIES, givenUp: 'alone' });
   });
 });
 

@@ -4,7 +4,10 @@
  * once however many requests waited in it; a property's time bound gets that time back, capped.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_MAX_RETRIES, Throttle, throttleWait, type Refusal } from '../../src/target/throttle.ts';
+import { DEFAULT_MAX_RETRIES, KIND_PROVEN, KNOWN_KIND_RETRIES, Throttle, throttleWait, type Refusal } from '../../src/target/throttle.ts';
+
+/** The kind (endpoint and status) of the refusals below. */
+const KIND = 'commitOperations 503';
 import { MAX_THROTTLE_CREDIT, PropertyBound } from '../../src/check/run/time-limits.ts';
 
 beforeEach(() => {
@@ -70,7 +73,7 @@ describe('Throttle.givesUp: waited out only while backing off helps', () => {
   /** One request refused, as the client records it: sent, its record started at its first refusal, which then counts as a throttle. */
   function refusedOnce(t: Throttle): Refusal {
     const sentAt = t.sending();
-    const r = t.refused();
+    const r = t.refused(KIND);
     t.throttle({ retryAfterMs: 1000 }, 0, 10, sentAt);
     return r;
   }
@@ -152,7 +155,7 @@ describe('Throttle.ownAnswer: a request given up gives back the pace its refusal
    * retry refused and counted, while another request was answered: given up.
    */
   function givenUp(t: Throttle, meanwhile: () => void = () => vi.advanceTimersByTime(1000)): Refusal {
-    const r = t.refused();
+    const r = t.refused(KIND);
     t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending());
     meanwhile();
     t.answered(t.sending());
@@ -197,6 +200,105 @@ describe('Throttle.ownAnswer: a request given up gives back the pace its refusal
     expect(before).toBeLessThanOrEqual(cut ?? 0);
     t.ownAnswer(r);
     expect(t.stats().limitPerSecond).toBe(before);
+  });
+});
+
+describe('a refusal of a kind given up before (KNOWN_KIND_RETRIES, KIND_PROVEN)', () => {
+  /** One request of KIND refused and sent again until given up while others were answered (the run's rate cut by a throttle before, so a cut would show). */
+  function giveUpOne(t: Throttle): void {
+    const r = t.refused(KIND);
+    for (let i = 0; t.givesUp(r) === undefined; i++) {
+      expect(i, 'given up within DEFAULT_MAX_RETRIES retries').toBeLessThanOrEqual(DEFAULT_MAX_RETRIES);
+      t.throttle({ retryAfterMs: 1000 }, i, 400, t.sending(), r);
+      vi.advanceTimersByTime(1000);
+      t.answered(t.sending());
+      r.retries++;
+      t.sending();
+    }
+    t.ownAnswer(r);
+  }
+  /** A Throttle that gave up `n` requests of KIND. */
+  function learned(n = 1): Throttle {
+    const t = new Throttle();
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending()); // a throttle of the run, before
+    vi.advanceTimersByTime(1500);
+    for (let i = 0; i < n; i++) giveUpOne(t);
+    return t;
+  }
+
+  it('waits its own Retry-After alone: no cut of the run rate, no quiet for the others', async () => {
+    const t = learned();
+    const rate = t.stats().limitPerSecond;
+    const r = t.refused(KIND);
+    expect(r.known).toBe(1);
+    expect(t.givesUp(r)).toBeUndefined();
+    expect(t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending(), r)).toBe(1000);
+    expect(t.stats().limitPerSecond).toBe(rate);
+    // Another request's turn is not held by this one's wait.
+    let went = false;
+    void t.turn().then(() => (went = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(went).toBe(true);
+  });
+
+  it('is given up after KNOWN_KIND_RETRIES retry on the same evidence: a request sent meanwhile answered', () => {
+    const t = learned();
+    const sentAt = t.sending();
+    const r = t.refused(KIND);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, sentAt, r);
+    t.began();
+    t.began(); // this call and another, under way: not alone
+    vi.advanceTimersByTime(1000);
+    for (let i = 0; i < KNOWN_KIND_RETRIES; i++) {
+      r.retries++;
+      t.sending();
+    }
+    expect(t.givesUp(r)).toBeUndefined();
+    t.answered(t.sending());
+    expect(t.givesUp(r)).toBe('served');
+  });
+
+  it('falls back to the run-wide wait when nothing is answered meanwhile: the kind is throttled after all', () => {
+    const t = learned();
+    t.began();
+    const r = t.refused(KIND);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending(), r);
+    t.began(); // another call, waiting
+    vi.advanceTimersByTime(1000);
+    r.retries++;
+    t.sending();
+    expect(t.givesUp(r)).toBeUndefined();
+    const rate = t.stats().limitPerSecond ?? 0;
+    t.throttle({ retryAfterMs: 1000 }, 1, 400, Date.now(), r);
+    expect(t.stats().limitPerSecond).toBeLessThan(rate);
+  });
+
+  it(`once KIND_PROVEN were given up, is the server's answer at once, but not inside a throttle's quiet`, () => {
+    const t = learned(KIND_PROVEN);
+    const r = t.refused(KIND);
+    expect(r.known).toBe(KIND_PROVEN);
+    expect(t.givesUp(r)).toBe('known');
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending()); // another request throttled: the run is in a quiet
+    const inQuiet = t.refused(KIND);
+    expect(t.givesUp(inQuiet)).toBeUndefined();
+    vi.advanceTimersByTime(1000);
+    expect(t.givesUp(inQuiet)).toBe('known');
+  });
+
+  it('is forgotten when a request of the kind is answered once sent again: it was transient after all', () => {
+    const t = learned(KIND_PROVEN);
+    const r = t.refused(KIND);
+    t.answeredAfter(r);
+    expect(t.refused(KIND).known).toBe(0);
+    expect(t.givesUp(t.refused(KIND))).toBeUndefined();
+  });
+
+  it('is known only for the same endpoint and status', () => {
+    const t = learned();
+    expect(t.refused(KIND).known).toBe(1);
+    expect(t.refused('commitOperations 429').known).toBe(0);
+    expect(t.refused('reportUsage 503').known).toBe(0);
+    expect(new Throttle().refused(KIND).known).toBe(0);
   });
 });
 

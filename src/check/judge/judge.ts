@@ -132,7 +132,7 @@ function pathOf(url: string): string {
  */
 export function unexpected(ex: Exchange, what?: string): Outcome | undefined {
   const t = ex.throttled;
-  const persisted = t?.givenUp ? givenUpNote({ retries: t.retries, givenUp: t.givenUp }) : undefined;
+  const persisted = t?.givenUp ? givenUpNote({ retries: t.retries, givenUp: t.givenUp, known: t.known }) : undefined;
   if (ex.verdict === 'server-error' || (ex.response && ex.response.status >= 500)) {
     return serverError(`${label(ex, what)}: the server failed with ${describeResponse(ex)}${persisted ? `; ${persisted}, so it is the server's answer, not throttling` : ''}`, { exchangeIds: [ex.id] });
   }

@@ -64,10 +64,11 @@ export const RecordedExchangeSchema = z.strictObject({
   resent: z.string().optional(),
   /**
    * The target throttled it first (429, or 503 with Retry-After): how often, how long was waited, whether the wait was cut short,
-   * and why it stopped waiting when the refusal stayed with this request (`givenUp`, throttle.ts `GiveUp`).
+   * and why it stopped waiting when the refusal stayed with this request (`givenUp`, throttle.ts `GiveUp`),
+   * with how many requests of its kind (endpoint and status) were given up before (`known`).
    */
   throttled: z
-    .strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional(), givenUp: z.enum(GIVE_UPS).optional() })
+    .strictObject({ retries: z.number().int().nonnegative(), waitedMs: z.number().nonnegative(), cutShort: z.boolean().optional(), givenUp: z.enum(GIVE_UPS).optional(), known: z.number().int().positive().optional() })
     .optional(),
   /** Under the nemesis: the copies sent (a copy with no answer is sent again), and each fault injected, with the copy it hit (client.ts `ExchangeNemesis`). */
   nemesis: z
@@ -159,7 +160,7 @@ export function recordExchange(ex: Exchange, secrets: readonly string[]): Record
     ...(ex.failure ? { failure: ex.failure } : {}),
     timings: { ...(ex.timings.headersMs !== undefined ? { headersMs: ex.timings.headersMs } : {}), totalMs: ex.timings.totalMs },
     ...(ex.resent ? { resent: redact(ex.resent, secrets) } : {}),
-    ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}), ...(ex.throttled.givenUp ? { givenUp: ex.throttled.givenUp } : {}) } } : {}),
+    ...(ex.throttled ? { throttled: { retries: ex.throttled.retries, waitedMs: Math.round(ex.throttled.waitedMs), ...(ex.throttled.cutShort ? { cutShort: true } : {}), ...(ex.throttled.givenUp ? { givenUp: ex.throttled.givenUp } : {}), ...(ex.throttled.known ? { known: ex.throttled.known } : {}) } } : {}),
     ...(ex.nemesis ? { nemesis: { attempts: ex.nemesis.attempts, faults: ex.nemesis.faults.map((f) => ({ ...f })) } } : {}),
   };
 }
