@@ -27,6 +27,7 @@ const LIST = [
   u('revoked-false-when-already', 'revoking a browser already revoked answers data.revoked false (it was revoked before, not by this request)', '3: the meaning of the state-like boolean revoked is not shown'),
   u('head-seq-clock', 'data.head_seq of 4.6 is the change\'s time in microseconds, kept strictly increasing per account', '4.6: "data.head_seq (integer, required)", its meaning not shown'),
   u('deleted-is-final', 'an artifact whose head is a delete takes only a restore: an update, rename, delete or resolve on that head is refused', '3: "States and transitions: not shown"'),
+  u('live-state', 'an update, rename, delete or resolve needs a live artifact and a restore a deleted one, whether the delete came in an earlier batch or earlier in the same batch', '3: "States and transitions: not shown"'),
 ] as const;
 
 export type UnnamedName = (typeof LIST)[number]['name'];

@@ -100,10 +100,13 @@ const BASE64URL_PREFIX = /^[A-Za-z0-9_-]*$/;
 /** The ops of this batch applied so far (they chain: a later op sees them). */
 class Staged {
   readonly heads = new Map<string, string>();
+  /** Whether each artifact the batch touched is deleted after its ops so far (unnamed `live-state`). */
+  readonly deleted = new Map<string, boolean>();
   private readonly revisions = new Set<string>();
   private readonly revisionsOfArtifact = new Set<string>();
   add(op: Op): void {
     this.heads.set(op.artifact_id, op.revision_id);
+    this.deleted.set(op.artifact_id, op.type === 'delete');
     this.revisions.add(op.revision_id);
     this.revisionsOfArtifact.add(`${op.artifact_id}\n${op.revision_id}`);
   }
@@ -119,7 +122,8 @@ class Staged {
 function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, op: Op): string | undefined {
   const { faults, readings } = ctx;
   const storedHead = pouch?.head(op.artifact_id);
-  const head = ctx.readings.of('batch-chaining') === 'pre-batch-heads' || !staged.heads.has(op.artifact_id) ? storedHead : staged.heads.get(op.artifact_id);
+  const fromStore = ctx.readings.of('batch-chaining') === 'pre-batch-heads' || !staged.heads.has(op.artifact_id);
+  const head = fromStore ? storedHead : staged.heads.get(op.artifact_id);
   const exists = head !== undefined;
   // Validation guarantees the member is present; only a validator that lets it be absent (fault nullable-missing-as-null) makes `??` matter.
   const base = op.base_revision_id ?? null;
@@ -130,6 +134,11 @@ function conflictOf(ctx: Context, pouch: PouchView | undefined, staged: Staged, 
     if (!exists) return `${op.type} of an artifact that does not exist`;
     // Unnamed (3: states not shown): a deleted artifact takes only a restore.
     if (ctx.unnamed.has('deleted-is-final') && op.type !== 'restore' && !staged.heads.has(op.artifact_id) && (pouch?.deleted(op.artifact_id) ?? false)) return `${op.type} of a deleted artifact: only a restore brings it back`;
+    // Unnamed (3: states not shown): the state an op needs, after the batch's earlier ops too.
+    if (ctx.unnamed.has('live-state')) {
+      const gone = fromStore ? (pouch?.deleted(op.artifact_id) ?? false) : staged.deleted.get(op.artifact_id) === true;
+      if (gone !== (op.type === 'restore')) return `${op.type} of a ${gone ? 'deleted' : 'live'} artifact: ${gone ? 'only a restore brings it back' : 'only a deleted artifact is restored'}`;
+    }
     if (base !== head) {
       const earlier = base !== null && (pouch?.isRevisionOf(op.artifact_id, base) ?? false);
       // `restore-any-revision`: a restore of a deleted artifact read as "bring back this revision".
