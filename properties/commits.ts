@@ -14,11 +14,10 @@ import { resultsFor } from '../src/check/judge/commit-outcome.ts';
 import { assumptionMismatch, expectAccepted, Notes, refusedAfterResend, resultsOf, unexpected, violation, type Blame } from '../src/check/judge/judge.ts';
 import { readingJudgement, specJudgement, type ReadsDeclaration } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, notApplicable, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
-import { OP_TYPES, type OpType } from '../src/spec/index.ts';
+import type { OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
-import { absent, arbVia, commit, createArtifacts, extend, fates, lawPouch, namesId, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
+import { absent, arbVia, commit, createArtifacts, extend, fates, LATER_TYPES, lawPouch, liveChains, namesId, op, pouchFor, proveNothingApplied, setup, type Artifact, type Op, type Pouch } from './support/commits.ts';
 
-const LATER_TYPES = OP_TYPES.filter((t): t is Exclude<OpType, 'create'> => t !== 'create');
 const arbLaterType = fc.constantFrom(...LATER_TYPES);
 
 // ---- judgements ---------------------------------------------------------------------------------
@@ -256,14 +255,14 @@ const batchChains = defineProperty({
       ops.push(op(ctx, { type: 'create', artifact: a.id, revision: a.head, base: null }));
       heads.push(a);
     }
-    c.chain.forEach((type, i) => {
-      const a = heads[i % heads.length];
+    const chain = liveChains(c.chain, heads);
+    for (const [type, a] of chain) {
       const next = ctx.uuid();
       ops.push(op(ctx, { type, artifact: a.id, revision: next, base: a.head }));
       a.head = next;
-    });
+    }
     const ex = await commit(ctx, pouch, ops);
-    const what = `a batch of ${ops.length} chained ops (${['create', ...c.chain].join(' → ')})`;
+    const what = `a batch of ${ops.length} chained ops (${['create', ...chain.map(([t]) => t)].join(' → ')})`;
     const u = unexpected(ex, what);
     if (u) return u;
     const f = fates(ctx, ex, ops);

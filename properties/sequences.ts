@@ -20,10 +20,8 @@ import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/che
 import { LIMITS, OP_TYPES, type OpType } from '../src/spec/index.ts';
 import type { Exchange } from '../src/target/client.ts';
 import { HEADS_READS, STALE_NOT_APPLIED } from './commits.ts';
-import { commit, fates, op, pouchFor, type Op, type Pouch } from './support/commits.ts';
+import { commit, fates, LATER_TYPES, op, pouchFor, type LaterType, type Op, type Pouch } from './support/commits.ts';
 
-type LaterType = Exclude<OpType, 'create'>;
-const LATER_TYPES = OP_TYPES.filter((t): t is LaterType => t !== 'create');
 // Deletes weigh more: what follows a delete (restore, resolve, an update on it) is where histories go wrong.
 const arbLater = fc.oneof({ arbitrary: fc.constantFrom(...LATER_TYPES), weight: 2 }, { arbitrary: fc.constant<LaterType>('delete'), weight: 1 });
 

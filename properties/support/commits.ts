@@ -14,7 +14,7 @@ import { plainRequest } from '../../src/check/model/plain.ts';
 import { pickListed, prepare } from '../../src/check/run/index.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { parseJsonValue, type RequestSample } from '../../src/gen/index.ts';
-import type { CommitBody, OpType, PouchOperationValue } from '../../src/spec/index.ts';
+import { OP_TYPES, type CommitBody, type OpType, type PouchOperationValue } from '../../src/spec/index.ts';
 import { pouchPlan } from '../../src/target/pouches.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
 
@@ -27,6 +27,31 @@ export interface Pouch {
 
 /** Which credential a commit law's case commits with: 4.2 asks a signature of command-line devices only. */
 export type Via = 'device' | 'browser';
+
+/** The types an op on an existing artifact may have. */
+export type LaterType = Exclude<OpType, 'create'>;
+export const LATER_TYPES = OP_TYPES.filter((t): t is LaterType => t !== 'create');
+
+/**
+ * The drawn types, artifact after artifact in turn, made to keep the state rules a server may add where
+ * section 3 shows none: an op on a deleted artifact is its restore, a restore of a live one its delete,
+ * and an artifact left deleted is restored last. Chaining is judged alone, and the update that then
+ * proves each head asks no state rule; commits.model-sequences sends what the rules differ on (op-semantics).
+ */
+export function liveChains<A>(types: readonly LaterType[], artifacts: readonly A[]): (readonly [LaterType, A])[] {
+  const deleted = new Map<A, boolean>();
+  const out: (readonly [LaterType, A])[] = [];
+  for (const [i, t] of types.entries()) {
+    const a = artifacts[i % artifacts.length];
+    if (a === undefined) break; // no artifacts, no chain
+    const type: LaterType = deleted.get(a) ? 'restore' : t === 'restore' ? 'delete' : t;
+    deleted.set(a, type === 'delete');
+    out.push([type, a]);
+  }
+  for (const a of artifacts) if (deleted.get(a)) out.push(['restore', a]);
+  return out;
+}
+
 
 /** Mostly the device; one case in four from the browser, where a server validating its unsigned path apart can break a law the signed path keeps. */
 export const arbVia: fc.Arbitrary<Via> = fc.oneof({ arbitrary: fc.constant<Via>('device'), weight: 3 }, { arbitrary: fc.constant<Via>('browser'), weight: 1 });

@@ -5,6 +5,13 @@
  * it names the previous op's revision as its base, and no revision or new artifact id repeats
  * (case-insensitively, assumption `revision-id-unique`). Deterministic in its input, so fast-check
  * can still shrink the body it came from.
+ *
+ * The chains also keep the state rules a server may add where section 3 shows none: a restore goes
+ * to a deleted artifact, every other type to a live one. A valid body is then valid under every
+ * such rule, and a boundary or a violation is judged on its own constraint, not on a state rule no
+ * reading names (an independent server refusing an update after a delete left four properties
+ * without a verdict). The commit laws send the sequences the state rules differ on, and judge them
+ * under `op-semantics`.
  */
 import { ENDPOINT_BY_ID, mapTable, type EndpointId, type Node } from '../spec/index.ts';
 import { getAt, isObject, withAt, type Json, type JsonObject } from './json.ts';
@@ -28,7 +35,7 @@ function unique(u: Json | undefined, seen: Set<string>): Json | undefined {
   return v;
 }
 
-/** Deterministic choice among `n` open artifacts, from the op's own revision id. */
+/** Deterministic choice among `n` open artifacts, from the op's own revision id (NaN, no index, when there are none). */
 function choose(op: JsonObject, n: number): number {
   const s = typeof op.revision_id === 'string' ? op.revision_id : '';
   let h = 0;
@@ -36,26 +43,35 @@ function choose(op: JsonObject, n: number): number {
   return h % n;
 }
 
+interface Chain {
+  readonly artifact: Json | undefined;
+  head: Json | undefined;
+  deleted: boolean;
+}
+
 /** Rewrites a batch of ops into chains of revisions (see the module comment). */
 export function chainOps(ops: readonly Json[]): Json[] {
   const seen = new Set<string>();
-  const heads: { artifact: Json | undefined; head: Json | undefined }[] = [];
+  const chains: Chain[] = [];
   return ops.map((raw, i) => {
     if (!isObject(raw)) return raw;
     const op: JsonObject = { ...raw };
     const rev = unique(op.revision_id, seen);
     if (rev !== undefined) op.revision_id = rev;
-    if (i === 0 || op.type === 'create' || heads.length === 0) {
+    // An op whose type no open chain's state takes starts a chain of its own, as a create.
+    const fits = op.type === 'create' || i === 0 ? [] : chains.filter((c) => c.deleted === (op.type === 'restore'));
+    const c = fits[choose(op, fits.length)];
+    if (c === undefined) {
       if ('type' in op) op.type = 'create';
       if ('base_revision_id' in op) op.base_revision_id = null;
       const art = unique(op.artifact_id, seen);
       if (art !== undefined) op.artifact_id = art;
-      heads.push({ artifact: op.artifact_id, head: op.revision_id });
+      chains.push({ artifact: op.artifact_id, head: op.revision_id, deleted: false });
     } else {
-      const h = heads[choose(op, heads.length)];
-      if (h.artifact !== undefined) op.artifact_id = h.artifact;
-      if (h.head !== undefined) op.base_revision_id = h.head;
-      h.head = op.revision_id;
+      if (c.artifact !== undefined) op.artifact_id = c.artifact;
+      if (c.head !== undefined) op.base_revision_id = c.head;
+      c.head = op.revision_id;
+      c.deleted = op.type === 'delete';
     }
     return op;
   });
