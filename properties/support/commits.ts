@@ -213,8 +213,9 @@ export const namesId = (v: unknown, id: string): boolean => typeof v === 'string
 const isOutcome = (x: unknown): x is Outcome => typeof x === 'object' && x !== null && 'ok' in x;
 
 /**
- * Proves `a.head` is the head of its artifact by extending it: an update on it must apply. When it
- * is refused while the control applies, the head moved only if an update on one of `suspects` (the
+ * Proves `a.head` is the head of its artifact by extending it: an update on it must apply, or a restore
+ * where the update is refused (a deleted head). When both are refused while the control applies, the
+ * head moved only if an update on one of `suspects` (the
  * revisions a commit that should not have applied would have set) applies: then `onMoved` is
  * blamed, on what was seen. Otherwise the refusal alone proves nothing: unknown.
  */
@@ -231,13 +232,23 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (f.batch === 'unknown' && f.unreadable) return PASS; // judged by the envelope checks
   const c = await control(ctx, pouch, what, ex);
   if (c) return c;
+  // Section 3 shows no states: a server may take only a restore on a deleted head. A restore on the
+  // same base that applies proves the head just as well.
+  const back = op(ctx, { type: 'restore', artifact: a.id, revision: ctx.uuid(), base: a.head });
+  const restored = await commit(ctx, pouch, [back]);
+  const ur = unexpected(restored, `${what} (as a restore)`);
+  if (ur) return ur;
+  if (fates(ctx, restored, [back]).batch === 'applied') {
+    a.head = back.revision_id;
+    return PASS;
+  }
   const seen = await headAtSuspect(ctx, pouch, a.id, suspects.filter((r) => r !== a.head));
   if (isOutcome(seen)) return seen;
   if (seen) {
     a.head = seen.next;
     return blame(onMoved, `${what}: refused (${f.answer}), while an update on ${seen.at}, the revision of an op that should not have applied, applies: the head had moved to it`);
   }
-  return unknownOutcome(`${what}: refused (${f.answer}) while an update on a fresh artifact's head applies, and the head is at none of the revisions a wrongly applied op would have set: the artifact is in a state the spec does not show (3), so nothing is concluded`);
+  return unknownOutcome(`${what}: refused (${f.answer}), and a restore on the same base too, while an update on a fresh artifact's head applies, and the head is at none of the revisions a wrongly applied op would have set: the artifact is in a state the spec does not show (3), so nothing is concluded`);
 }
 
 /**

@@ -88,6 +88,21 @@ describe('judgeCommit', () => {
     expect(judgeCommit(pouch, ops, predict(pouch, ops, pre), ['applied', 'applied'], pre)).toMatchObject({ kind: 'reading', assumption: 'batch-chaining' });
   });
 
+  it('an op only a state rule refuses (a later op of a deleted artifact, a restore of a live one) names op-semantics, not chaining', () => {
+    const { pouch, a } = pouchWith('r1');
+    const ops = [mk('update', a, 'r1', 'r2'), mk('delete', a, 'r2', 'r3'), mk('update', a, 'r3')];
+    const predicted = predict(pouch, ops, DEFAULTS);
+    // Refused whole: a state rule explains it as well as chaining does, and is named.
+    const whole = judgeCommit(pouch, ops, predicted, ['refused', 'refused', 'refused'], DEFAULTS);
+    expect(whole).toMatchObject({ kind: 'reading', assumption: 'op-semantics' });
+    expect(whole.kind === 'reading' && whole.message).toMatch(/op 3 \(update on base r3\) was refused: an update of a deleted artifact.*refused whole \(or it does not chain: batch-chaining\)/);
+    // Refused alone, after the chained ops before it applied: chaining works, the state rule is all that is left.
+    expect(judgeCommit(pouch, ops, predicted, ['applied', 'applied', 'refused'], reading({ 'batch-atomicity': 'per-op' }))).toMatchObject({ kind: 'reading', assumption: 'op-semantics' });
+    const restore = [mk('restore', a, 'r1')];
+    const r = judgeCommit(pouch, restore, predict(pouch, restore, DEFAULTS), ['refused'], DEFAULTS);
+    expect(r.kind === 'reading' && r.message).toMatch(/a restore of a live artifact/);
+  });
+
   it('two ops on the pre-batch head both applied fit pre-batch-heads: a reading, not stale, under chained', () => {
     const { pouch, a } = pouchWith('r1');
     const ops = [mk('update', a, 'r1'), mk('rename', a, 'r1')];

@@ -60,6 +60,11 @@ export class PouchModel {
 
   constructor(readonly label: string) {}
 
+  /** Whether the artifact's head is a delete; undefined for one the pouch does not hold, or whose head it lost. */
+  deleted(artifact: string): boolean | undefined {
+    return this.lost.has(artifact) ? undefined : this.byId.get(artifact)?.deleted;
+  }
+
   head(artifact: string): string | undefined {
     const a = this.byId.get(artifact);
     return a ? a.revisions[a.revisions.length - 1] : undefined;
@@ -140,6 +145,11 @@ const describeOp = (op: ModelOp, i: number): string => `op ${i + 1} (${op.type} 
  * names the reading it follows instead; an op of unknown fate is not judged.
  */
 export function judgeCommit(pouch: PouchModel, ops: readonly ModelOp[], predicted: readonly Prediction[], fates: readonly OpFate[], readings: AssumptionSet): ModelVerdict {
+  const stateRule = stateRuleOps(pouch, ops, predicted);
+  // A batch refused whole that holds such an op is explained by a state rule as well as by chaining;
+  // the state rule is named (a probe that found the batch chained leaves only it).
+  const first = fates.every((f) => f === 'refused') ? stateRule.find((i) => predicted[i] === 'applied') : undefined;
+  if (first !== undefined) return reading('op-semantics', `${stateRuleRefusal(ops, first)}; the batch was refused whole (or it does not chain: batch-chaining)`);
   const chained = chainedIn(readings);
   const perArtifact = readings['revision-id-unique'] === 'per-artifact';
   const staged = new Map<string, string>();
@@ -168,7 +178,8 @@ export function judgeCommit(pouch: PouchModel, ops: readonly ModelOp[], predicte
     } else if (predicted[i] === 'applied') {
       const otherRefused = fates.some((f, j) => j !== i && f === 'refused');
       const buildsOnBatch = ops.slice(0, i).some((o, j) => o.artifact_id === op.artifact_id && predicted[j] === 'applied');
-      if (chained && buildsOnBatch) mismatches.push(reading('batch-chaining', `${what} was refused although it builds on the revision an earlier op of the batch created`));
+      if (stateRule.includes(i)) mismatches.push(reading('op-semantics', stateRuleRefusal(ops, i)));
+      else if (chained && buildsOnBatch) mismatches.push(reading('batch-chaining', `${what} was refused although it builds on the revision an earlier op of the batch created`));
       else if (otherRefused && readings['batch-atomicity'] === 'per-op') mismatches.push(reading('batch-atomicity', `${what} was refused with the rest of the batch, though it builds on the head`));
       else mismatches.push(reading('op-semantics', `${what} was refused, though its base is the artifact's head (${stored ?? 'none'})`));
     }
@@ -176,6 +187,29 @@ export function judgeCommit(pouch: PouchModel, ops: readonly ModelOp[], predicte
   // A chained op refused takes its whole (atomic) batch with it: the chaining is what the target reads otherwise.
   return mismatches.find((m) => m.kind === 'reading' && m.assumption === 'batch-chaining') ?? mismatches[0] ?? OK;
 }
+
+/**
+ * The ops of a batch whose fate a state rule would decide where section 3 shows none: a restore of a
+ * live artifact, or another type on a deleted one, by the pouch's state and the batch's ops predicted
+ * to apply before them. op-semantics=base-only applies them; a server with state rules refuses them.
+ */
+function stateRuleOps(pouch: PouchModel, ops: readonly ModelOp[], predicted: readonly Prediction[]): number[] {
+  const deleted = new Map<string, boolean>();
+  const out: number[] = [];
+  for (const [i, op] of ops.entries()) {
+    const gone = deleted.get(op.artifact_id) ?? pouch.deleted(op.artifact_id);
+    if (op.type !== 'create' && gone !== undefined && gone !== (op.type === 'restore')) out.push(i);
+    if (predicted[i] === 'applied') deleted.set(op.artifact_id, op.type === 'delete');
+  }
+  return out;
+}
+
+const stateRuleRefusal = (ops: readonly ModelOp[], i: number): string => {
+  const op = ops[i];
+  const type = op?.type ?? 'later op';
+  const which = type === 'restore' ? 'a restore of a live artifact' : `${type === 'update' ? 'an' : 'a'} ${type} of a deleted artifact`;
+  return `${op ? describeOp(op, i) : `op ${i + 1}`} was refused: ${which}, which op-semantics=base-only applies and only a state rule the registry does not name refuses`;
+};
 
 function reading(assumption: AssumptionName, message: string): ModelVerdict {
   return { kind: 'reading', assumption, message };
