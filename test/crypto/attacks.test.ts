@@ -133,7 +133,7 @@ describe('signature attack catalogue', () => {
   it('kid-binding decides no verdict but its own cases: every other entry is the same under bound, unbound and caller-key', () => {
     const readings = ['kid-binding=bound', 'kid-binding=unbound', 'kid-binding=caller-key'];
     const kidCases = SIGNATURE_ATTACKS.filter((a) => a.assumption === 'kid-binding').map((a) => a.id);
-    expect(kidCases.sort()).toEqual(['device.other', 'device.other-key-own-kid', 'kid.number', 'kid.wrong']);
+    expect(kidCases.sort()).toEqual(['device.other', 'device.other-key-own-kid', 'kid.missing', 'kid.number', 'kid.wrong']);
     for (const a of SIGNATURE_ATTACKS.filter((x) => x.assumption !== 'kid-binding')) {
       const want = a.expect === 'assumption' ? a.defaultVerdict : a.expect;
       for (const r of readings) expect(verdictAs(a, r), `${a.id} under ${r}`).toBe(want);
