@@ -192,21 +192,32 @@ async function control(ctx: CaseContext, pouch: Pouch, what: string, refused: Ex
 const MAX_SUSPECTS = 4;
 
 /**
- * The direct observation behind a blame: an update on one of `suspects` (the revisions a commit that
- * should not have applied would have set) applies, so the artifact's head was there. Undefined when
- * none applies: then the refusal that led here proves nothing (3: states are not shown).
+ * An op of `type` on `base` sent alone: the op when it applies (then `base` was the head), the outcome
+ * when the answer is no answer to judge, undefined when it is refused.
  */
-async function headAtSuspect(ctx: CaseContext, pouch: Pouch, artifact: string, suspects: readonly string[]): Promise<{ at: string; next: string } | Outcome | undefined> {
+async function appliesOn(ctx: CaseContext, pouch: Pouch, artifact: string, type: 'update' | 'restore', base: string, what?: string): Promise<Op | Outcome | undefined> {
+  const probe = op(ctx, { type, artifact, revision: ctx.uuid(), base });
+  const ex = await commit(ctx, pouch, [probe]);
+  const u = unexpected(ex, what);
+  if (u) return u;
+  return fates(ctx, ex, [probe]).batch === 'applied' ? probe : undefined;
+}
+
+/**
+ * The direct observation behind a blame: an update on one of `suspects` (the revisions a commit that
+ * should not have applied would have set) applies, or a restore where the update is refused (section 3
+ * shows no states: a server may take only a restore on a deleted head), so the artifact's head was there.
+ * Undefined when none applies: then the refusal that led here proves nothing (3: states are not shown).
+ */
+async function headAtSuspect(ctx: CaseContext, pouch: Pouch, artifact: string, suspects: readonly string[]): Promise<{ at: string; next: string; how: 'an update' | 'a restore' } | Outcome | undefined> {
   for (const at of [...new Set(suspects)].slice(0, MAX_SUSPECTS)) {
-    const probe = op(ctx, { type: 'update', artifact, revision: ctx.uuid(), base: at });
-    const ex = await commit(ctx, pouch, [probe]);
-    const u = unexpected(ex);
-    if (u) return u;
-    if (fates(ctx, ex, [probe]).batch === 'applied') return { at, next: probe.revision_id };
+    for (const type of ['update', 'restore'] as const) {
+      const seen = await appliesOn(ctx, pouch, artifact, type, at);
+      if (seen !== undefined) return isOutcome(seen) ? seen : { at, next: seen.revision_id, how: type === 'update' ? 'an update' : 'a restore' };
+    }
   }
   return undefined;
 }
-
 
 /** Whether a value the target answered names this id (uuids compare without regard to case, 2.2). */
 export const namesId = (v: unknown, id: string): boolean => typeof v === 'string' && v.toLowerCase() === id.toLowerCase();
@@ -234,11 +245,9 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (c) return c;
   // Section 3 shows no states: a server may take only a restore on a deleted head. A restore on the
   // same base that applies proves the head just as well.
-  const back = op(ctx, { type: 'restore', artifact: a.id, revision: ctx.uuid(), base: a.head });
-  const restored = await commit(ctx, pouch, [back]);
-  const ur = unexpected(restored, `${what} (as a restore)`);
-  if (ur) return ur;
-  if (fates(ctx, restored, [back]).batch === 'applied') {
+  const back = await appliesOn(ctx, pouch, a.id, 'restore', a.head, `${what} (as a restore)`);
+  if (isOutcome(back)) return back;
+  if (back) {
     a.head = back.revision_id;
     return PASS;
   }
@@ -246,7 +255,7 @@ export async function extend(ctx: CaseContext, pouch: Pouch, a: Artifact, what: 
   if (isOutcome(seen)) return seen;
   if (seen) {
     a.head = seen.next;
-    return blame(onMoved, `${what}: refused (${f.answer}), while an update on ${seen.at}, the revision of an op that should not have applied, applies: the head had moved to it`);
+    return blame(onMoved, `${what}: refused (${f.answer}), while ${seen.how} on ${seen.at}, the revision of an op that should not have applied, applies: the head had moved to it`);
   }
   return unknownOutcome(`${what}: refused (${f.answer}), and a restore on the same base too, while an update on a fresh artifact's head applies, and the head is at none of the revisions a wrongly applied op would have set: the artifact is in a state the spec does not show (3), so nothing is concluded`);
 }
@@ -267,7 +276,7 @@ export async function absent(ctx: CaseContext, pouch: Pouch, artifact: string, w
   if (c) return c;
   const seen = await headAtSuspect(ctx, pouch, artifact, suspects);
   if (isOutcome(seen)) return seen;
-  if (seen) return blame(onPresent, `${what}: refused (${f.answer}), while an update on ${seen.at}, a revision that should never have been set, applies: the artifact exists`);
+  if (seen) return blame(onPresent, `${what}: refused (${f.answer}), while ${seen.how} on ${seen.at}, a revision that should never have been set, applies: the artifact exists`);
   return unknownOutcome(`${what}: refused (${f.answer}) while a fresh create applies, and no revision a wrongly applied create would have set is its head: a state the spec does not show (3), so nothing is concluded`);
 }
 
@@ -297,7 +306,7 @@ export async function proveNothingApplied(
     if (!x.revision) continue;
     const seen = await headAtSuspect(ctx, pouch, x.artifact, [x.revision]);
     if (isOutcome(seen)) return seen;
-    if (seen) return blame(onApplied, `${what} was refused, yet ${x.artifact} has ${x.revision}, the revision that commit named, as its head (an update on it applies): part of it applied`);
+    if (seen) return blame(onApplied, `${what} was refused, yet ${x.artifact} has ${x.revision}, the revision that commit named, as its head (${seen.how} on it applies): part of it applied`);
   }
   return unknownOutcome(`${what} was refused; creating the artifact(s) it named is refused afterwards (${f.answer}) while a fresh create applies, yet none of them is at a revision the refused commit named: a state the spec does not show (3), so nothing is concluded`);
 }
