@@ -1,7 +1,8 @@
 /**
  * `npm run bench suite`: the default conformance suite against the embedded reference (wall time,
  * requests, requests/s), then every fault of the reference with the number of requests until its
- * first detection. Targets (issues 5 and 11): suite ≤ 30 s on a 2-core machine (coverage phase, sequences
+ * first detection, and the suite against a server whose one kind of request is answered 503 at any rate.
+ * Targets (issues 5 and 11): suite ≤ 30 s on a 2-core machine (coverage phase, sequences
  * and histories included), every fault detected
  * within the default run, median requests-to-detection ≤ 100. Prints figures; never fails.
  */
@@ -38,6 +39,8 @@ export async function run(): Promise<void> {
   const slow = [...suite.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5);
   console.log(`  slowest        ${slow.map((r) => `${r.id} ${(r.durationMs / 1000).toFixed(1)}s`).join(', ')}`);
 
+  await busyKind(secs);
+
   const m = await runMutants(ALL_PROPERTIES, FAULTS, embedded, { seed: SEED, runs: DEFAULT_RUNS, seeds: 0, loadChecks: LOAD_CHECKS });
   console.log(`\nfaults: requests until first detection (default runs, stopping at the first kill)`);
   for (const f of m.faults) {
@@ -48,4 +51,26 @@ export async function run(): Promise<void> {
   }
   const detections = m.faults.filter((f) => !f.loadOnly && f.requestsToDetection !== undefined).map((f) => f.requestsToDetection!);
   console.log(`  killed ${m.killed}/${FAULTS.length} (${m.faults.filter((f) => f.loadOnly && f.killed).length} by load checks); median requests to detection ${median(detections) ?? '—'} over the suite's kills (target ≤ 100); survivors: ${m.survivors.join(', ') || 'none'}`);
+}
+
+/**
+ * The default suite against a server that answers every commit holding a maximal envelope 503 with
+ * `Retry-After: 1`, at any rate (fault retry-after-503-maximal): each such request is the server's
+ * own answer, not throttling, and costs seconds once, then nothing (throttle.ts, what is learnt per
+ * kind of refusal). Issue 29: a server error within seconds, not minutes; 368 s before, 18 s after.
+ */
+async function busyKind(cleanSecs: number): Promise<void> {
+  const t = await embedded(['retry-after-503-maximal']);
+  let r: Awaited<ReturnType<typeof runProperties>>;
+  try {
+    r = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
+  } finally {
+    await t.close();
+  }
+  const secs = r.durationMs / 1000;
+  const errors = r.results.flatMap((p) => p.findings).filter((f) => f.kind === 'server-error').length;
+  console.log(`\nthe same suite against retry-after-503-maximal (every maximal envelope answered 503, Retry-After: 1)`);
+  console.log(`  wall time      ${secs.toFixed(1)} s   (${(secs / Math.max(cleanSecs, 0.001)).toFixed(1)}× the run above; target ≤ 3×)`);
+  console.log(`  server errors  ${errors}   (expected > 0: the fault is found)`);
+  console.log(`  throttled      ${r.throttling?.throttled ?? 0} answers, ${((r.throttling?.waitedMs ?? 0) / 1000).toFixed(1)} s waited`);
 }
