@@ -18,14 +18,18 @@ const SEED = Number(process.env.BENCH_SEED ?? 20260101);
 
 const embedded = (faults: readonly string[]) => resolveTarget({ kind: 'embedded', faults }, EMBEDDED_REFERENCE);
 
-export async function run(): Promise<void> {
-  const t = await embedded([]);
-  let suite: Awaited<ReturnType<typeof runProperties>>;
+/** The default suite against the embedded reference with `faults`. */
+async function suiteOn(faults: readonly string[]): Promise<Awaited<ReturnType<typeof runProperties>>> {
+  const t = await embedded(faults);
   try {
-    suite = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
+    return await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
   } finally {
     await t.close();
   }
+}
+
+export async function run(): Promise<void> {
+  const suite = await suiteOn([]);
   const secs = suite.durationMs / 1000;
   const findings = suite.results.flatMap((r) => r.findings).filter((f) => f.kind !== 'skipped');
   const violations = findings.filter((f) => isFailing(f.kind)).length;
@@ -60,13 +64,7 @@ export async function run(): Promise<void> {
  * kind of refusal). Issue 29: a server error within seconds, not minutes; 368 s before, 18 s after.
  */
 async function busyKind(cleanSecs: number): Promise<void> {
-  const t = await embedded(['retry-after-503-maximal']);
-  let r: Awaited<ReturnType<typeof runProperties>>;
-  try {
-    r = await runProperties(t.profile, ALL_PROPERTIES, { seed: SEED, runs: DEFAULT_RUNS, embedded: true });
-  } finally {
-    await t.close();
-  }
+  const r = await suiteOn(['retry-after-503-maximal']);
   const secs = r.durationMs / 1000;
   const errors = r.results.flatMap((p) => p.findings).filter((f) => f.kind === 'server-error').length;
   console.log(`\nthe same suite against retry-after-503-maximal (every maximal envelope answered 503, Retry-After: 1)`);

@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { resultsFor } from '../src/check/judge/commit-outcome.ts';
 import { judgeCommit, judgeReplay, judgeSeq, PouchModel, predict, type ArtifactModel, type ModelVerdict } from '../src/check/model/commit-model.ts';
-import { assumptionMismatch, unexpected, violation } from '../src/check/judge/judge.ts';
+import { assumptionMismatch, Notes, unexpected, violation } from '../src/check/judge/judge.ts';
 import { readingJudgement } from '../src/check/judge/judgements.ts';
 import { PASS, defineProperty, type CaseContext, type Outcome } from '../src/check/property.ts';
 import { LIMITS, OP_TYPES, type OpType } from '../src/spec/index.ts';
@@ -49,6 +49,8 @@ interface World {
   /** Every fully applied commit, in order, with its body's ops: what a replay step re-sends. */
   readonly applied: { readonly step: number; readonly p: number; readonly operationId: string; readonly ops: readonly Op[]; readonly results: readonly string[] }[];
   step: number;
+  /** Readings the target followed instead, where the sequence could go on from what it did (a state rule). */
+  readonly notes: Notes;
 }
 
 /** Ends the sequence with an outcome (a finding, or a reading the target follows instead). */
@@ -59,8 +61,12 @@ class Stop extends Error {
 }
 
 function stop(world: World, what: string, o: Outcome): never {
-  if (o.ok) throw new Stop(o);
-  throw new Stop({ ...o, message: `step ${world.step} (${what}): ${o.message}` });
+  throw new Stop(stepped(world, what, o));
+}
+
+/** `o` with the step it came from in its message. */
+function stepped(world: World, what: string, o: Outcome): Outcome {
+  return o.ok ? o : { ...o, message: `step ${world.step} (${what}): ${o.message}` };
 }
 
 function verdictOutcome(v: ModelVerdict): Outcome {
@@ -118,7 +124,10 @@ async function send(world: World, ctx: CaseContext, p: number, ops: readonly Op[
   const f = fates(ctx, ex, ops);
   if (f.unreadable) stop(world, what, assumptionMismatch('commit-results', `the results name none of the ops (${f.answer})`));
   const v = judgeCommit(model, ops, predicted, f.ops, ctx.assumptions);
-  if (v.kind !== 'ok') stop(world, what, verdictOutcome(v));
+  // A state rule section 3 leaves open refused an op base-only applies: noted, and the sequence goes on
+  // from what the target did (the model records the fates it answered), still judging every later op's base.
+  if (v.kind === 'reading' && v.assumption === 'op-semantics') world.notes.add(stepped(world, what, verdictOutcome(v)));
+  else if (v.kind !== 'ok') stop(world, what, verdictOutcome(v));
   if (f.ops.includes('refused') && !f.conflictForm.ok) stop(world, what, f.conflictForm);
   const results = resultsFor(ex, ops) ?? [];
   const seqs = f.ops.flatMap((fate, i) => {
@@ -328,7 +337,7 @@ function worldFor(ctx: CaseContext): World {
   const first = pouchFor(ctx);
   const second = pouchFor(ctx);
   const list = second.id === first.id ? [first] : [first, second];
-  return { pouches: list.map((pouch, i) => ({ pouch, model: new PouchModel(POUCH_LABELS[i]) })), applied: [], step: 0 };
+  return { pouches: list.map((pouch, i) => ({ pouch, model: new PouchModel(POUCH_LABELS[i]) })), applied: [], step: 0, notes: new Notes() };
 }
 
 // 4.2: along any sequence of commits over two pouches, an op applies only on its artifact's head, and the model predicts every answer.
@@ -347,10 +356,10 @@ const modelSequences = defineProperty({
     try {
       await fc.asyncModelRun(() => ({ model: world, real: ctx }), steps);
     } catch (e) {
-      if (e instanceof Stop) return e.outcome;
+      if (e instanceof Stop) return world.notes.result(e.outcome);
       throw e;
     }
-    return PASS;
+    return world.notes.result(PASS);
   },
   describe: describeSteps,
 });

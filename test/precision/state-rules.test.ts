@@ -14,8 +14,11 @@ import { resolveAssumptions } from '../../src/spec/index.ts';
 import { TargetClient } from '../../src/target/client.ts';
 import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
 import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
+import { startReference, type RunningReference } from '../../src/reference/index.ts';
+import SEQUENCES from '../../properties/sequences.ts';
+import { runAgainst } from '../properties/harness.ts';
 
-const open: ResolvedTarget[] = [];
+const open: (ResolvedTarget | RunningReference)[] = [];
 afterAll(async () => Promise.all(open.map((t) => t.close())));
 
 /** A case context on the reference serving live-state and `faults` (the harness told nothing of either). */
@@ -70,5 +73,19 @@ describe('a server with state rules (unnamed live-state)', () => {
 
   it('a race of deletes: the winner\'s revision is proven with a restore, not left unknown', async () => {
     expect(await caseOn('races.one-winner', { n: 8, bursts: 2, type: 'delete' }, [])).toEqual({ ok: true });
+  });
+
+  it('commits.model-sequences notes the rule (op-semantics) and goes on from what the target did: it vouches, and still finds a stale restore', async () => {
+    const [sequences] = SEQUENCES;
+    const correct = await startReference({ port: 0, unnamed: ['live-state'] });
+    open.push(correct);
+    const clean = await runAgainst(correct, sequences!, { runs: 30 });
+    expect(clean.failing).toEqual([]);
+    expect(clean.result.status).toBe('passed');
+    expect(clean.assumptions.map((f) => f.assumption)).toContain('op-semantics');
+    const faulty = await startReference({ port: 0, faults: ['restore-any-revision'], unnamed: ['live-state'] });
+    open.push(faulty);
+    const caught = await runAgainst(faulty, sequences!, { runs: 30 });
+    expect(caught.failing.map((f) => f.kind)).toContain('violation');
   });
 });
