@@ -8,12 +8,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { createCaseContext, RequestCounter } from '../../src/check/run/context.ts';
 import type { CaseContext, Outcome, Property } from '../../src/check/property.ts';
-import { resolveAssumptions, type Readings } from '../../src/spec/index.ts';
-import { TargetClient, type CallOptions, type Exchange } from '../../src/target/client.ts';
-import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
-import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
+import type { Readings } from '../../src/spec/index.ts';
+import type { CallOptions, Exchange, TargetClient } from '../../src/target/client.ts';
+import type { ResolvedTarget } from '../../src/target/resolve.ts';
+import { caseContextOn } from './case-context.ts';
 
 const open: ResolvedTarget[] = [];
 afterAll(async () => Promise.all(open.map((t) => t.close())));
@@ -22,12 +21,9 @@ const LOST_FIRST = { attempts: 2, faults: [{ attempt: 1, fault: 'lose-response',
 
 /** A case context on the reference under `readings`, not told to the run. */
 async function contextOn(readings: Readings): Promise<{ readonly ctx: CaseContext; readonly client: TargetClient }> {
-  const t = await resolveTarget({ kind: 'embedded', readings }, EMBEDDED_REFERENCE);
-  open.push(t);
-  const assumptions = resolveAssumptions({});
-  const profile = { ...t.profile, assumptions };
-  const client = new TargetClient(profile);
-  return { ctx: createCaseContext({ profile, assumptions, client, signal: new AbortController().signal, counter: new RequestCounter(), embedded: true }), client };
+  const { ctx, client, target } = await caseContextOn({ readings });
+  open.push(target);
+  return { ctx, client };
 }
 
 /**

@@ -7,28 +7,23 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_PROPERTIES } from '../../properties/index.ts';
-import { createCaseContext, RequestCounter } from '../../src/check/run/context.ts';
 import type { CaseContext, Outcome, Property } from '../../src/check/property.ts';
 import { commit, createArtifacts, extend, op, pouchFor, type Artifact } from '../../properties/support/commits.ts';
-import { resolveAssumptions } from '../../src/spec/index.ts';
-import { TargetClient } from '../../src/target/client.ts';
-import { resolveTarget, type ResolvedTarget } from '../../src/target/resolve.ts';
-import { EMBEDDED_REFERENCE } from '../../src/reference/embedded.ts';
+import type { TargetClient } from '../../src/target/client.ts';
+import type { ResolvedTarget } from '../../src/target/resolve.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import SEQUENCES from '../../properties/sequences.ts';
 import { runAgainst } from '../properties/harness.ts';
+import { caseContextOn } from './case-context.ts';
 
 const open: (ResolvedTarget | RunningReference)[] = [];
 afterAll(async () => Promise.all(open.map((t) => t.close())));
 
 /** A case context on the reference serving live-state and `faults` (the harness told nothing of either). */
 async function contextOn(faults: readonly string[]): Promise<{ readonly ctx: CaseContext; readonly client: TargetClient }> {
-  const t = await resolveTarget({ kind: 'embedded', faults, unnamed: ['live-state'] }, EMBEDDED_REFERENCE);
-  open.push(t);
-  const assumptions = resolveAssumptions({});
-  const profile = { ...t.profile, assumptions };
-  const client = new TargetClient(profile);
-  return { ctx: createCaseContext({ profile, assumptions, client, signal: new AbortController().signal, counter: new RequestCounter(), embedded: true }), client };
+  const { ctx, client, target } = await caseContextOn({ faults, unnamed: ['live-state'] });
+  open.push(target);
+  return { ctx, client };
 }
 
 /** One case of property `id` with `input`. */
