@@ -246,7 +246,8 @@ export class Throttle {
    */
   ownAnswer(r: Refusal): void {
     this.ownKinds.set(r.kind, (this.ownKinds.get(r.kind) ?? 0) + 1);
-    if (this.throttled === r.before.throttled || this.throttled - r.before.throttled !== r.retries) return;
+    // Nothing of its own counted (given up at once), or another request throttled since: nothing to give back.
+    if (r.retries === 0 || this.throttled - r.before.throttled !== r.retries) return;
     this.limit = r.before.limit;
     this.quietUntil = r.before.quietUntil;
     // The turns handed out at the cut pace (up to one a second) were never the target's wish: they are handed out again.
