@@ -76,6 +76,8 @@ export interface Refusal {
   readonly kind: string;
   /** Requests of its kind given up before its first refusal: from one, it is sent again KNOWN_KIND_RETRIES times, alone; from KIND_PROVEN, not at all. */
   readonly known: number;
+  /** Whether one of its refusals cut the run's rate or set its quiet (`throttle`): only then has `ownAnswer` anything to give back. */
+  paced: boolean;
   /** The run's pace before its first refusal counted as a throttle, restored if its refusals prove its own (`ownAnswer`). */
   readonly before: { readonly limit: number | undefined; readonly quietUntil: number; readonly throttled: number };
 }
@@ -212,6 +214,7 @@ export class Throttle {
         : Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 16));
     this.hold(now, now + wait);
     if (r && r.known > 0 && r.retries < this.retriesFor(r)) return wait;
+    if (r) r.paced = true;
     if (sentAt >= this.quietUntil || this.limit === undefined) {
       const from = this.limit ?? Math.max(MIN_RATE, recentRate);
       this.limit = Math.max(MIN_RATE, from / 2);
@@ -222,7 +225,7 @@ export class Throttle {
 
   /** The record of a request's refusals, started when its first came back (before `throttle` counts it); `kind`: its endpoint and status. */
   refused(kind: string, now = Date.now()): Refusal {
-    return { at: now, sends: this.sends, retries: 0, kind, known: this.ownKinds.get(kind) ?? 0, before: { limit: this.limit, quietUntil: this.quietUntil, throttled: this.throttled } };
+    return { at: now, sends: this.sends, retries: 0, kind, known: this.ownKinds.get(kind) ?? 0, paced: false, before: { limit: this.limit, quietUntil: this.quietUntil, throttled: this.throttled } };
   }
 
   /** Times a request with these refusals is sent again before `givesUp` may end it: fewer the more of its kind were given up. */
@@ -246,8 +249,9 @@ export class Throttle {
    */
   ownAnswer(r: Refusal): void {
     this.ownKinds.set(r.kind, (this.ownKinds.get(r.kind) ?? 0) + 1);
-    // Nothing of its own counted (given up at once), or another request throttled since: nothing to give back.
-    if (r.retries === 0 || this.throttled - r.before.throttled !== r.retries) return;
+    // Its refusals touched no pace (given up at once, or waited alone as a known kind), or another request
+    // throttled since: nothing to give back. Restoring then would undo the rises answers earned meanwhile.
+    if (!r.paced || this.throttled - r.before.throttled !== r.retries) return;
     this.limit = r.before.limit;
     this.quietUntil = r.before.quietUntil;
     // The turns handed out at the cut pace (up to one a second) were never the target's wish: they are handed out again.

@@ -156,14 +156,14 @@ describe('Throttle.ownAnswer: a request given up gives back the pace its refusal
    */
   function givenUp(t: Throttle, meanwhile: () => void = () => vi.advanceTimersByTime(1000)): Refusal {
     const r = t.refused(KIND);
-    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending());
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending(), r);
     meanwhile();
     t.answered(t.sending());
     for (let i = 1; i <= DEFAULT_MAX_RETRIES; i++) {
       vi.advanceTimersByTime(1000);
       r.retries++;
       t.sending();
-      if (i < DEFAULT_MAX_RETRIES) t.throttle({ retryAfterMs: 1000 }, i, 400);
+      if (i < DEFAULT_MAX_RETRIES) t.throttle({ retryAfterMs: 1000 }, i, 400, Date.now(), r);
     }
     expect(t.givesUp(r)).toBe('served');
     return r;
@@ -256,6 +256,22 @@ describe('a refusal of a kind given up before (KNOWN_KIND_RETRIES, KIND_PROVEN)'
     expect(t.givesUp(r)).toBeUndefined();
     t.answered(t.sending());
     expect(t.givesUp(r)).toBe('served');
+  });
+
+  it('gives nothing back when given up after its local wait: the rate answers raised meanwhile stays', () => {
+    const t = learned();
+    const r = t.refused(KIND);
+    t.throttle({ retryAfterMs: 1000 }, 0, 400, t.sending(), r);
+    const rate = t.stats().limitPerSecond ?? 0;
+    vi.advanceTimersByTime(1000);
+    for (let i = 0; i < 8; i++) t.answered(t.sending());
+    const raised = t.stats().limitPerSecond ?? 0;
+    expect(raised).toBeGreaterThan(rate);
+    r.retries++;
+    t.sending();
+    expect(t.givesUp(r)).toBe('served');
+    t.ownAnswer(r);
+    expect(t.stats().limitPerSecond).toBe(raised);
   });
 
   it('falls back to the run-wide wait when nothing is answered meanwhile: the kind is throttled after all', () => {
