@@ -14,7 +14,7 @@ import { plainRequest } from '../../src/check/model/plain.ts';
 import { pickListed, prepare } from '../../src/check/run/index.ts';
 import { PASS, unknownOutcome, type CaseContext, type Outcome } from '../../src/check/property.ts';
 import { parseJsonValue, type RequestSample } from '../../src/gen/index.ts';
-import { OP_TYPES, type CommitBody, type OpType, type PouchOperationValue } from '../../src/spec/index.ts';
+import { deletes, keepsLiveState, OP_TYPES, type CommitBody, type OpType, type PouchOperationValue } from '../../src/spec/index.ts';
 import { pouchPlan } from '../../src/target/pouches.ts';
 import type { CallOptions, Exchange } from '../../src/target/client.ts';
 
@@ -44,8 +44,9 @@ export function liveChains<A>(types: readonly LaterType[], artifacts: readonly A
   for (const [i, t] of types.entries()) {
     const a = artifacts[i % artifacts.length];
     if (a === undefined) break; // no artifacts, no chain
-    const type: LaterType = deleted.get(a) ? 'restore' : t === 'restore' ? 'delete' : t;
-    deleted.set(a, type === 'delete');
+    const gone = deleted.get(a) ?? false;
+    const type: LaterType = keepsLiveState(t, gone) ? t : gone ? 'restore' : 'delete';
+    deleted.set(a, deletes(type));
     out.push([type, a]);
   }
   for (const a of artifacts) if (deleted.get(a)) out.push(['restore', a]);

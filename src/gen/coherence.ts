@@ -13,7 +13,7 @@
  * without a verdict). The commit laws send the sequences the state rules differ on, and judge them
  * under `op-semantics`.
  */
-import { ENDPOINT_BY_ID, mapTable, type EndpointId, type Node } from '../spec/index.ts';
+import { deletes, ENDPOINT_BY_ID, keepsLiveState, mapTable, type EndpointId, type Node } from '../spec/index.ts';
 import { getAt, isObject, withAt, type Json, type JsonObject } from './json.ts';
 import { applyCase, caseForm, isNilOrMax, versioned } from './uuid.ts';
 
@@ -59,7 +59,7 @@ export function chainOps(ops: readonly Json[]): Json[] {
     const rev = unique(op.revision_id, seen);
     if (rev !== undefined) op.revision_id = rev;
     // An op whose type no open chain's state takes starts a chain of its own, as a create.
-    const fits = op.type === 'create' || i === 0 ? [] : chains.filter((c) => c.deleted === (op.type === 'restore'));
+    const fits = op.type === 'create' || i === 0 ? [] : chains.filter((c) => keepsLiveState(op.type, c.deleted));
     const c = fits[choose(op, fits.length)];
     if (c === undefined) {
       if ('type' in op) op.type = 'create';
@@ -71,7 +71,7 @@ export function chainOps(ops: readonly Json[]): Json[] {
       if (c.artifact !== undefined) op.artifact_id = c.artifact;
       if (c.head !== undefined) op.base_revision_id = c.head;
       c.head = op.revision_id;
-      c.deleted = op.type === 'delete';
+      c.deleted = deletes(op.type);
     }
     return op;
   });

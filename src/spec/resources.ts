@@ -9,6 +9,21 @@ import { arr, int, nullable, obj, oneOf, optional, optionalNullable, str, uuid, 
 export const OP_TYPES = ['create', 'update', 'rename', 'delete', 'restore', 'resolve'] as const;
 export type OpType = (typeof OP_TYPES)[number];
 
+/**
+ * The state rule a careful server may add where section 3 shows no states ("States and transitions:
+ * not shown"): a restore takes a deleted artifact, every other type after the create a live one. The
+ * registry's only `op-semantics` reading (base-only) checks none of it, so the harness keeps its valid
+ * batches to it (generators, properties) and names it when a refusal rests on it (the commit model).
+ * The reference serves its own copy (unnamed `live-state`): the judges and the server they check do not
+ * agree by construction.
+ */
+export function keepsLiveState(type: unknown, deleted: boolean): boolean {
+  return type !== 'create' && deleted === (type === 'restore');
+}
+
+/** Whether an artifact is deleted once an op of this type applied to it: the state `keepsLiveState` reads. */
+export const deletes = (type: unknown): boolean => type === 'delete';
+
 /** 2.6: the only result status listed. */
 export const RESULT_STATUSES = ['applied'] as const;
 

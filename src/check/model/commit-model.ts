@@ -13,7 +13,7 @@
  * an op (an op building on an earlier op of its batch, applied by a server that checks pre-batch
  * heads) the model does not call it stale: a violation needs an op that fits no reading.
  */
-import type { AssumptionName, AssumptionSet, OpType } from '../../spec/index.ts';
+import { deletes, keepsLiveState, type AssumptionName, type AssumptionSet, type OpType } from '../../spec/index.ts';
 import type { OpFate } from '../judge/commit-outcome.ts';
 
 /** The fields of an op (2.5) the model reads. */
@@ -100,7 +100,7 @@ export class PouchModel {
         this.byId.set(a.id, a);
       }
       a.revisions.push(op.revision_id);
-      a.deleted = op.type === 'delete';
+      a.deleted = deletes(op.type);
       this.usedRevisions.add(op.revision_id);
       this.touched = [op.artifact_id, ...this.touched.filter((id) => id !== op.artifact_id)];
     });
@@ -198,8 +198,8 @@ function stateRuleOps(pouch: PouchModel, ops: readonly ModelOp[], predicted: rea
   const out: number[] = [];
   for (const [i, op] of ops.entries()) {
     const gone = deleted.get(op.artifact_id) ?? pouch.deleted(op.artifact_id);
-    if (op.type !== 'create' && gone !== undefined && gone !== (op.type === 'restore')) out.push(i);
-    if (predicted[i] === 'applied') deleted.set(op.artifact_id, op.type === 'delete');
+    if (op.type !== 'create' && gone !== undefined && !keepsLiveState(op.type, gone)) out.push(i);
+    if (predicted[i] === 'applied') deleted.set(op.artifact_id, deletes(op.type));
   }
   return out;
 }
