@@ -211,6 +211,7 @@ const LIST = [
   // The boundary of a reading (src/reference/validate.ts).
   f('usage-day-today-refused', 'limits', 'under usage-day-window=not-future, refuses the current UTC day too: the check is written day >= today', ['boundaries.limits-accepted'], { requires: { 'usage-day-window': 'not-future' } }),
   f('revision-batch-unchecked', 'commits', 'under revision-id-unique=per-artifact, looks a revision id up among the artifact\'s stored revisions only, not among the batch\'s earlier ops: a batch that uses one revision id twice in one artifact applies', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
+  f('per-op-result-unshaped', 'envelope', 'under conflict-behaviour=per-op-status, answers an op it did not apply with its status and artifact_id alone: no revision_id, seq or high_water, which 2.6 requires of every result', ['commits.stale-base-rejected'], { requires: { 'conflict-behaviour': 'per-op-status' } }),
   // State: what a store keeps (src/reference/store.ts).
   f('revision-owner-last', 'commits', 'keeps one artifact per revision id (the last to use it): under revision-id-unique=per-artifact, artifact A may reuse its own revision id once artifact B has used it', ['commits.revision-reuse-rejected'], { deviatesFrom: 'revision-id-unique', requires: { 'revision-id-unique': 'per-artifact' } }),
   // Throttling: a refusal that stays with one request is no throttle (src/target/throttle.ts `givesUp`).

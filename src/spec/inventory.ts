@@ -117,7 +117,8 @@ function nodeRules(node: Node, path: string, section: string, words: FieldWordin
       break;
     case 'enum':
       add('type', `${path} is a string`);
-      add('enum', `${path}: one of ${node.values.join(', ')}`, { values: node.values });
+      // Listed values whose others are not shown (2.6's status, section 7): the rule holds only under that reading.
+      add('enum', `${path}: one of ${node.values.join(', ')}`, { values: node.values, ...(node.othersNotShown ? { assumption: node.othersNotShown } : {}) });
       break;
     case 'array': {
       add('type', `${path} is an array`);

@@ -236,6 +236,16 @@ const DEMOS: Record<FaultName, Demo> = {
     correct: [200, 409],
     faulty: [200, 200],
   },
+  'per-op-result-unshaped': {
+    // A stale update: refused whole when correct; the fault serves per-op statuses, and its refused op's result lacks what 2.6 requires.
+    observe: async (ref) => {
+      const { pouch, a } = await seeded(ref);
+      const r = await commit(ref, pouch, commitBody([op(ref, { type: 'update', artifact_id: a['artifact_id'] as string, base_revision_id: randomUUID() })]));
+      return r.status === 200 ? Object.keys(r.json.data.results[0]).sort() : r.status;
+    },
+    correct: 409,
+    faulty: ['artifact_id', 'status'],
+  },
   'browser-stale-base-accepted': {
     // The same stale update from the device and from the browser: the device's is refused either way, the browser's only when correct.
     observe: async (ref) => {

@@ -118,6 +118,9 @@ function label(ex: Exchange, what: string | undefined): string {
   return what ?? `${ex.request.method} ${pathOf(ex.request.url)}`;
 }
 
+/** The request as a method and path, for messages. */
+export const requestLine = (ex: Exchange): string => label(ex, undefined);
+
 function pathOf(url: string): string {
   try {
     return new URL(url).pathname;

@@ -9,6 +9,7 @@ import type { Profile } from '../../target/profile.ts';
 import { createCaseContext, STEERING, type RequestCounter } from './context.ts';
 import type { Environment } from '../judge/environment.ts';
 import { vetOutcome } from '../judge/grounds.ts';
+import { brokenSuccess } from '../judge/success-shape.ts';
 import { unknownOutcome, type Judgement, type Outcome, type Property } from '../property.ts';
 import { verdictOf, type CaseVerdict } from './ledger.ts';
 import type { Slots } from './pool.ts';
@@ -97,6 +98,16 @@ function steeringProven(n: AssumptionName, exchanges: readonly Exchange[]): bool
 }
 
 /**
+ * A success the case got that breaks its endpoint's response schema is a violation under every
+ * reading (success-shape.ts), whatever the property made of it: it stands in for a pass or for an
+ * outcome that finds nothing (a note, an unknown, a case that does not apply), never for a finding.
+ */
+function withSuccessShape(o: Outcome, exchanges: readonly Exchange[]): Outcome {
+  if (!o.ok && o.kind !== 'assumption' && o.kind !== 'unknown' && o.kind !== 'not-applicable') return o;
+  return brokenSuccess(exchanges) ?? o;
+}
+
+/**
  * A case's stable name for the nemesis's tags: the property, then the case within it as its phase
  * names it (`c<i>` the coverage case i; `r<i>` the random case at place i of the seed's stream, and
  * a shrink's re-run of it; `s<path>.<k>` the k-th case a shrink from there tried), and `~2` for the
@@ -124,7 +135,7 @@ async function runCaseOnce(prop: Property, input: unknown, d: CaseDeps, tag: str
   let outcome: Outcome;
   let threw = false;
   try {
-    outcome = vetOutcome(prop, await prop.check(ctx, input));
+    outcome = withSuccessShape(vetOutcome(prop, await prop.check(ctx, input)), ctx.exchanges);
   } catch (err) {
     threw = true;
     outcome = { ok: false, kind: 'transport', message: `the property could not complete: ${err instanceof Error ? err.message : String(err)}` };

@@ -204,12 +204,15 @@ const appliedResult = (op: AppliedOp, highWater: number): OperationResultValue =
 /**
  * Every op's result, under `conflict-behaviour=per-op-status` those that did not apply too, with a
  * status 2.6 does not list. A non-applied op has no seq of its own: 0, which no applied op ever gets.
+ * `unshaped` (fault `per-op-result-unshaped`): a non-applied op's result names it and nothing more.
  */
-const resultsOf = (verdicts: readonly Verdict[], highWater: number): CommitData | OffSpec => {
+const resultsOf = (verdicts: readonly Verdict[], highWater: number, unshaped: boolean): CommitData | OffSpec => {
   if (verdicts.every((v) => v.kind === 'applied')) return { results: verdicts.map((v) => appliedResult(v.op, highWater)) };
-  const results = verdicts.map((v) =>
-    v.kind === 'applied' ? appliedResult(v.op, highWater) : { status: NOT_APPLIED[v.kind], artifact_id: v.op.artifact_id, revision_id: v.op.revision_id, seq: 0, high_water: highWater },
-  );
+  const results = verdicts.map((v) => {
+    if (v.kind === 'applied') return appliedResult(v.op, highWater);
+    const named = { status: NOT_APPLIED[v.kind], artifact_id: v.op.artifact_id };
+    return unshaped ? named : { ...named, revision_id: v.op.revision_id, seq: 0, high_water: highWater };
+  });
   return offSpec({ results });
 };
 
@@ -305,7 +308,7 @@ function answer(ctx: Context, body: CommitBody, id: Idempotency, verdicts: reado
     remember({ status: conflictStatus(readings), data, error: { code: 'conflict', message } });
     throw refusal(readings, 'conflict', message, data);
   }
-  const listed = resultsOf(verdicts, highWater);
+  const listed = resultsOf(verdicts, highWater, faults.has('per-op-result-unshaped'));
   // resultsOf answers CommitData unless a fault asks otherwise, which is not the case here
   const results = ctx.unnamed.has('results-reordered') ? offSpec({ results: [...(listed as CommitData).results].reverse() }) : listed;
   const reply: Reply<'commitOperations'> = { status: 200, data: dataOut(faults.has('seq-snowflake') ? offSpec(asSnowflakes(results)) : results, faults) };
