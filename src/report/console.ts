@@ -11,6 +11,7 @@ import { fixedNotTaken, loadHeadline, verdictOf } from './summary-md.ts';
 import { nemesisLine, nemesisWords } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 import { counterexampleText, curlLine, mismatchLine, type FindingData } from './finding-text.ts';
+import { sharedCauses, sharedCauseText } from './shared-causes.ts';
 
 export interface ConsoleOptions {
   readonly out?: { write(s: string): unknown; isTTY?: boolean; columns?: number };
@@ -148,6 +149,9 @@ export class ConsoleView {
   /** The findings in detail (violations, server errors, crashes), then those that do not fail the run, each kind under its heading. */
   private findingLines(report: Report): string[] {
     const w: string[] = [];
+    const causes = sharedCauses(report.properties);
+    for (const c of causes) w.push(this.paint('red', sharedCauseText(c)));
+    if (causes.length) w.push('');
     for (const p of report.properties) {
       for (const f of p.findings) {
         if (f.kind !== 'violation' && f.kind !== 'server-error' && f.kind !== 'crash') continue;

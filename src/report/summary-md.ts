@@ -12,6 +12,7 @@ import type { Report } from './report-json.ts';
 import { nemesisLine } from './nemesis.ts';
 import { evidenceCell, throttlingLine, unknownFindings, vouchedLine } from './vouched.ts';
 import { counterexampleText, curlLines, mismatchLine } from './finding-text.ts';
+import { sharedCauses, sharedCauseText } from './shared-causes.ts';
 
 const ICON: Readonly<Record<Report['properties'][number]['status'], string>> = {
   passed: '✅ passed',
@@ -109,6 +110,9 @@ function failingSection(report: Report): string[] {
   const failing = report.properties.flatMap((p) => p.findings.filter((f) => f.kind === 'violation' || f.kind === 'server-error' || f.kind === 'crash'));
   if (failing.length) {
     out.push('', '### Violations, server errors and crashes', '');
+    const causes = sharedCauses(report.properties);
+    for (const c of causes) out.push(`- ${sharedCauseText(c, (s) => `\`${s}\``)}`);
+    if (causes.length) out.push('');
     for (const f of failing) {
       // A message may end in a drawing (a history's timeline): its first line as text, the rest verbatim.
       const [first = '', ...rest] = f.message.split('\n');

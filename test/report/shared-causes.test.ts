@@ -1,0 +1,48 @@
+/**
+ * One judgement failing in many properties is named once, above the findings, in the console and in
+ * summary.md (src/report/shared-causes.ts); every property's finding is still shown.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Finding, PropertyResult, RunResult } from '../../src/check/run/index.ts';
+import { ConsoleView } from '../../src/report/console.ts';
+import { buildReport } from '../../src/report/report-json.ts';
+import { sharedCauses } from '../../src/report/shared-causes.ts';
+import { toSummaryMarkdown } from '../../src/report/summary-md.ts';
+
+const violation = (property: string, judgement: string): Finding => ({ kind: 'violation', property, section: '4.2', message: `${property} saw it`, judgement });
+const failed = (id: string, ...judgements: string[]): PropertyResult => ({
+  id, section: '4.2', status: 'failed', runs: 1, requests: 3, durationMs: 10, findings: judgements.map((j) => violation(id, j)),
+});
+const IDS = ['commits.seq-increasing', 'commits.batch-chains', 'commits.stale-base-rejected', 'races.one-winner', 'races.linearizable', 'shapes.valid-accepted'];
+
+function runOf(results: PropertyResult[]): RunResult {
+  return { runId: '20260101-000000-00000001', seed: 1, target: 'http://127.0.0.1:9', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000, requests: 18, interrupted: false, results };
+}
+const meta = { version: '0.0.0', targetName: 't', embedded: false, runs: 2, assumptions: {}, secrets: [] };
+
+function consoleOf(run: RunResult): string {
+  let out = '';
+  new ConsoleView({ out: { write: (s: string) => (out += s) }, tty: false, color: false }).summary(buildReport(run, meta));
+  return out;
+}
+
+describe('a judgement that failed in many properties', () => {
+  it('is named once with the properties it failed in, in the console and in summary.md, above every finding', () => {
+    const run = runOf([...IDS.map((id) => failed(id, 'shared.success-envelope', 'shared.success-envelope')), failed('commits.atomic-batch', 'commits.all-or-nothing')]);
+    const line = 'shared.success-envelope failed in 6 properties (commits.seq-increasing, commits.batch-chains, commits.stale-base-rejected, races.one-winner and 2 more): most likely one defect, seen by each; their findings follow';
+    const out = consoleOf(run);
+    expect(out).toContain(line);
+    expect(out.indexOf(line)).toBeLessThan(out.indexOf('VIOLATION'));
+    expect(out.match(/VIOLATION/g)).toHaveLength(13);
+    const md = toSummaryMarkdown(buildReport(run, meta));
+    expect(md).toContain('- `shared.success-envelope` failed in 6 properties (`commits.seq-increasing`, `commits.batch-chains`');
+    expect(md).not.toContain('`commits.all-or-nothing` failed in');
+  });
+
+  it('needs three properties: two, or one property failing it many times, read well enough one by one', () => {
+    expect(sharedCauses([failed('a', 'j', 'j', 'j'), failed('b', 'j')])).toEqual([]);
+    expect(sharedCauses([failed('a', 'j'), failed('b', 'j'), failed('c', 'j'), failed('d', 'k')])).toEqual([{ judgement: 'j', properties: ['a', 'b', 'c'] }]);
+    const quiet = consoleOf(runOf([failed('a', 'j'), failed('b', 'j')]));
+    expect(quiet).not.toContain('failed in');
+  });
+});
