@@ -13,6 +13,7 @@ import { esc } from './html-text.ts';
 import { loadSection, type LoadFigures } from './load/charts.ts';
 import { evidenceSummary, readingCell } from './readings.ts';
 import type { CoverageReport, FindingReport, Report } from './report-json.ts';
+import { sharedCauses, sharedCauseText } from './shared-causes.ts';
 import { verdictOf } from './summary-md.ts';
 import { CHART_CSS } from './svg-chart.ts';
 import { TIMELINE_CSS } from './timeline-svg.ts';
@@ -199,6 +200,7 @@ ${propertiesHtml(report, anchors)}
 <section id="findings"><h2>Findings (${findings.length})</h2>
 ${findings.length ? `<div class="filters"><label>show <select id="kind-filter"><option value="">every kind</option>${kinds.map((k) => `<option value="${k}">${k}</option>`).join('')}</select></label></div>` : '<p>None.</p>'}
 <p class="muted">A violation rests on words of SPEC.md (quoted as its ground) and fails the run; an assumption finding names a reading of something the spec does not show, and never fails it; an unknown is what neither the spec nor an identified reading decides, never a violation and never a pass. Values shown as *** are secrets from the profile.</p>
+${sharedCauses(report.properties).map((c) => `<p class="bad">${esc(sharedCauseText(c))}</p>`).join('\n')}
 ${/* every finding got an anchor above */ findings.map((f) => findingHtml(f, anchors.get(f)!)).join('\n')}
 </section>
 ${readingsHtml(report.readings)}

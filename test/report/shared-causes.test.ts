@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding, PropertyResult, RunResult } from '../../src/check/run/index.ts';
 import { ConsoleView } from '../../src/report/console.ts';
 import { buildReport } from '../../src/report/report-json.ts';
+import { toReportHtml } from '../../src/report/report-html.ts';
 import { sharedCauses } from '../../src/report/shared-causes.ts';
 import { toSummaryMarkdown } from '../../src/report/summary-md.ts';
 
@@ -27,7 +28,7 @@ function consoleOf(run: RunResult): string {
 }
 
 describe('a judgement that failed in many properties', () => {
-  it('is named once with the properties it failed in, in the console and in summary.md, above every finding', () => {
+  it('is named once with the properties it failed in, in the console, summary.md and report.html, above every finding', () => {
     const run = runOf([...IDS.map((id) => failed(id, 'shared.success-envelope', 'shared.success-envelope')), failed('commits.atomic-batch', 'commits.all-or-nothing')]);
     const line = 'shared.success-envelope failed in 6 properties (commits.seq-increasing, commits.batch-chains, commits.stale-base-rejected, races.one-winner and 2 more): most likely one defect, seen by each; their findings follow';
     const out = consoleOf(run);
@@ -37,6 +38,9 @@ describe('a judgement that failed in many properties', () => {
     const md = toSummaryMarkdown(buildReport(run, meta));
     expect(md).toContain('- `shared.success-envelope` failed in 6 properties (`commits.seq-increasing`, `commits.batch-chains`');
     expect(md).not.toContain('`commits.all-or-nothing` failed in');
+    const html = toReportHtml(buildReport(run, meta));
+    expect(html).toContain(`<p class="bad">${line}</p>`);
+    expect(html.indexOf(line)).toBeLessThan(html.indexOf('<article class="finding'));
   });
 
   it('needs three properties: two, or one property failing it many times, read well enough one by one', () => {
