@@ -63,7 +63,13 @@ export const SLOW_TIER = [
  * a second worker the probe missed a quadratic fault in two of five fresh-clone CI runs (and, in the
  * fast tier, `quadratic-usage-rows` once after the probe read the reference's own CPU time).
  */
-export const TIMED_TIER = ['test/properties/performance.test.ts', 'test/properties/cost-killers.test.ts', 'test/cli/fail-on.test.ts', 'test/load/latency-killers.test.ts'];
+export const TIMED_TIER = [
+  'test/properties/performance.test.ts',
+  'test/properties/cost-killers.test.ts',
+  'test/cli/fail-on.test.ts',
+  'test/load/latency-killers.test.ts',
+  'test/load/cost-curve.test.ts',
+];
 
 /**
  * The slow files handed to the workers first, longest first (test/sequencer.ts), by the figures in

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describeResponse, unexpected, violation } from '../src/check/judge/judge.ts';
 import { READING_FREE, SUCCESS_ENVELOPE, specJudgement } from '../src/check/judge/judgements.ts';
+import { issuesAt } from '../src/check/judge/success-shape.ts';
 import { PASS, defineProperty, unknownOutcome, type CaseContext, type Outcome, type Property } from '../src/check/property.ts';
 import { isObject, validRequest } from '../src/gen/index.ts';
 import { ENDPOINTS, ENDPOINT_BY_ID, issuesOf, must, schemasOf, type EndpointId } from '../src/spec/index.ts';
@@ -65,7 +66,7 @@ export function envelopeOutcome(endpoint: EndpointId, ex: Exchange): Outcome {
   if (r.json === undefined) return violation(JSON_BODY, `${what}: the body is not JSON`);
   const issues = issuesOf(schemasOf(ENDPOINT_BY_ID[endpoint]).envelope, r.json);
   if (issues.length > 0) {
-    return violation(SUCCESS_ENVELOPE, `${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issues.slice(0, 4).map((i) => `${i.path || '(body)'} (${i.kind})`).join(', ')}`);
+    return violation(SUCCESS_ENVELOPE, `${what}: breaks the envelope (2.1) or the ${endpoint} data schema at ${issuesAt(issues)}`);
   }
   if (!isObject(r.json) || r.json.ok !== true) return violation(OK_TRUE, `${what}: a success must carry ok: true`);
   return PASS;

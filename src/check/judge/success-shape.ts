@@ -27,15 +27,20 @@ export function successIssues(ex: Exchange): readonly SchemaIssue[] {
   return issuesOf(schemasOf(ENDPOINT_BY_ID[ex.endpoint]).envelope, r.json).filter((i) => !UNDER_A_READING.has(`${ex.endpoint} ${i.path} ${i.kind}`));
 }
 
+/** Where a schema broke, as a message names it: the first four issues by path and kind. */
+export function issuesAt(issues: readonly SchemaIssue[]): string {
+  return issues
+    .slice(0, 4)
+    .map((i) => `${i.path || '(body)'} (${i.kind})`)
+    .join(', ');
+}
+
 /** A violation for the first success of `exchanges` that breaks its schema, or undefined. */
 export function brokenSuccess(exchanges: readonly Exchange[]): Outcome | undefined {
   for (const ex of exchanges) {
     const issues = successIssues(ex);
     if (issues.length === 0) continue;
-    const at = issues
-      .slice(0, 4)
-      .map((i) => `${i.path || '(body)'} (${i.kind})`)
-      .join(', ');
+    const at = issuesAt(issues);
     const section = ENDPOINT_BY_ID[ex.endpoint].section;
     return violation(SUCCESS_ENVELOPE, `${requestLine(ex)} answered ${describeResponse(ex)}: a success (ok true) that breaks the envelope (2.1) or the ${section} response fields at ${at}`, { exchangeIds: [ex.id] });
   }
