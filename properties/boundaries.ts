@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { PASS, defineProperty, type CoverageCase, type Property } from '../src/check/property.ts';
-import { boundariesFor, boundarySpecs, boundedConstraints, coverageBoundaries, type BoundaryCase } from '../src/gen/index.ts';
+import { atSendTime, boundariesFor, boundarySpecs, boundedConstraints, coverageBoundaries, type BoundaryCase } from '../src/gen/index.ts';
 import { assumptionOf, REQUEST_CONSTRAINTS, type AssumptionName, type Constraint } from '../src/spec/index.ts';
 import type { SituationAt } from '../src/check/model/situations.ts';
 import { VALUE_READINGS } from './shapes.ts';
@@ -70,8 +70,9 @@ const boundariesAccepted = defineProperty({
   arbitrary: () => arbSweep,
   coverage: everyBoundary,
   async check(ctx, cases) {
-    for (const c of cases) {
+    for (const drawn of cases) {
       if (ctx.signal.aborted) break;
+      const c = atSendTime(drawn);
       const endpoint = c.constraint.endpoint;
       const s = prepare(ctx, endpoint, c);
       const ex = await ctx.call({ endpoint, params: s.params, body: s.body });

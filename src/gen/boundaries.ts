@@ -24,7 +24,7 @@ import {
 import { arbitraryOf, countBounds, edgeInteger, integerBounds, lengthBounds, maxCountOf, maxLengthOf, stringOfLength } from './arbitrary.ts';
 import { editedRequest, fillerItems, type Edit } from './body.ts';
 import { FIRST_DAY, LAST_DAY, daysInMonth, leapDay, formatDay, anyYear, currentUtcDay } from './days.ts';
-import { getAt, type Json, type Params } from './json.ts';
+import { fromJsonPath, getAt, withAt, type Json, type Params } from './json.ts';
 import { applyCase, versioned, versionedUuid, VARIANT_AT, VARIANT_DIGITS, VERSION_AT, VERSION_DIGITS } from './uuid.ts';
 
 export type Bound = 'min' | 'max' | 'edge';
@@ -127,13 +127,29 @@ function uuidSpecs(): BoundarySpec[] {
   return out;
 }
 
+/** The one variant whose value is the clock's: the current UTC day. */
+const TODAY_VARIANT = 'day:today';
+
+/**
+ * The case as sent now: a value read off the clock is taken again. The coverage enumeration is drawn
+ * once per process, so a case drawn before midnight UTC would otherwise send yesterday as today, which
+ * `usage-day-window=not-future` accepts whatever the check (a CI run that crossed midnight missed the
+ * `day >= today` fault so). Every other case is returned as it is.
+ */
+export function atSendTime(c: BoundaryCase, now: number = Date.now()): BoundaryCase {
+  if (c.variant !== TODAY_VARIANT) return c;
+  const day = currentUtcDay(now);
+  if (c.constraint.scope === 'params') return { ...c, params: { ...c.params, [c.constraint.path]: day } };
+  return { ...c, body: withAt(c.body, fromJsonPath(c.path), day) };
+}
+
 function dayPatternSpecs(): BoundarySpec[] {
   const is = (s: string) => (v: Json | undefined) => v === s;
   return [
     { bound: 'edge', variant: `day:${FIRST_DAY}`, edit: set(fc.constant(FIRST_DAY)), holds: is(FIRST_DAY) },
     { bound: 'edge', variant: `day:${LAST_DAY}`, edit: set(fc.constant(LAST_DAY)), holds: is(LAST_DAY) },
-    // Taken when the case is generated; checked as a day, since midnight may pass before the check.
-    { bound: 'edge', variant: 'day:today', edit: set(fc.constant(null).map(() => currentUtcDay())), holds: (v) => typeof v === 'string' && PATTERNS.day.regex.test(v) },
+    // Taken when the case is generated, and again when it is sent (`atSendTime`); checked as a day.
+    { bound: 'edge', variant: TODAY_VARIANT, edit: set(fc.constant(null).map(() => currentUtcDay())), holds: (v) => typeof v === 'string' && PATTERNS.day.regex.test(v) },
   ];
 }
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { REQUEST_CONSTRAINTS, type Constraint, type ConstraintKind } from '../spec/index.ts';
 import { boundariesFor, boundarySpecs, type BoundaryCase } from './boundaries.ts';
 import { coherent } from './coherence.ts';
-import { withAt } from './json.ts';
+import { fromJsonPath, withAt } from './json.ts';
 import { breaksOnlyItsLabel, violationSpecs, violationsFor, type ViolationCase } from './violations.ts';
 
 /**
@@ -60,11 +60,6 @@ export interface ViolationCoverage {
 
 let violationMemo: ViolationCoverage | undefined;
 
-/** `$.ops[1].base_revision_id` → `['ops', 1, 'base_revision_id']` (the model's keys are plain identifiers). */
-function segments(path: string): (string | number)[] {
-  return [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)].map((m) => (m[1] !== undefined ? m[1] : Number(m[2])));
-}
-
 /**
  * For a required-but-nullable field left out, whether the same request with null in its place is
  * one a server must accept (a commit's create, whose base is null): only then does a server that
@@ -72,7 +67,7 @@ function segments(path: string): (string | number)[] {
  */
 function nullWouldServe(v: ViolationCase): boolean {
   if (v.label.scope !== 'body') return true;
-  const withNull = withAt(v.body, segments(v.label.path), null);
+  const withNull = withAt(v.body, fromJsonPath(v.label.path), null);
   return JSON.stringify(coherent(v.label.endpoint, withNull)) === JSON.stringify(withNull);
 }
 

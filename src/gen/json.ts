@@ -117,3 +117,8 @@ export function toJsonPath(path: readonly (string | number)[]): string {
   for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : `.${seg}`;
   return out;
 }
+
+/** `$.ops[3].envelope` → `['ops', 3, 'envelope']`: toJsonPath's inverse (the model's keys are plain identifiers). */
+export function fromJsonPath(path: string): (string | number)[] {
+  return [...path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)].map((m) => (m[1] !== undefined ? m[1] : Number(m[2])));
+}

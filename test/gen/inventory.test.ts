@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MAX_SAFE, REQUEST_CONSTRAINTS, codePointLength } from '../../src/spec/index.ts';
+import { LIMITS, MAX_SAFE, REQUEST_CONSTRAINTS, codePointLength, utcDayOf } from '../../src/spec/index.ts';
 import {
+  atSendTime,
   boundariesFor,
   boundarySpecs,
   breaksOnlyItsLabel,
@@ -9,6 +10,7 @@ import {
   requestIssues,
   violationSpecs,
   violationsFor,
+  withAt,
   type Json,
 } from '../../src/gen/index.ts';
 
@@ -89,5 +91,22 @@ describe('constraint inventory coverage', () => {
       expect([name, got.has(bottom), got.has(l.max!)]).toEqual([name, true, true]);
     }
     expect(ends.size).toBeGreaterThan(10);
+  });
+});
+
+describe('a case read off the clock', () => {
+  it('takes the current UTC day again when sent: a case drawn before midnight sends the new day after it', () => {
+    const c = REQUEST_CONSTRAINTS.find((k) => boundarySpecs(k).some((s) => s.variant === 'day:today'));
+    expect(c, 'some constraint has the day:today variant').toBeDefined();
+    const drawnAt = Date.UTC(2026, 10, 28, 23, 59, 59, 900);
+    const [b] = fc.sample(boundariesFor(c!, 'day:today'), { numRuns: 1, seed: 1 });
+    const drawn = { ...b!, body: withAt(b!.body, locate(b!.path), utcDayOf(drawnAt)) };
+    const sent = atSendTime(drawn, drawnAt + 200);
+    expect(getAt(drawn.body, locate(drawn.path))).toBe('2026-11-28');
+    expect(getAt(sent.body, locate(sent.path))).toBe('2026-11-29');
+    // Only that value moves; every other case is sent as drawn.
+    expect(withAt(sent.body, locate(sent.path), '2026-11-28')).toEqual(drawn.body);
+    const [other] = fc.sample(boundariesFor(c!, boundarySpecs(c!).find((s) => s.variant !== 'day:today')!.variant), { numRuns: 1, seed: 1 });
+    expect(atSendTime(other!, drawnAt + 200)).toBe(other);
   });
 });

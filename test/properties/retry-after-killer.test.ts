@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import BOUNDARIES from '../../properties/boundaries.ts';
 import { faultInfo } from '../../src/reference/faults.ts';
 import { MAXIMAL_ENVELOPE_RETRY_AFTER_S } from '../../src/reference/fault-catalogue.ts';
-import { DEFAULT_MAX_RETRIES } from '../../src/target/throttle.ts';
+import { DEFAULT_MAX_RETRIES, Throttle } from '../../src/target/throttle.ts';
 import { References, runAgainst, summary } from './harness.ts';
 
 const FAULT = 'retry-after-503-maximal';
@@ -25,12 +25,17 @@ describe(`${FAULT}: a refusal that stays with one request`, () => {
     const found = c.failing.find((f) => f.kind === 'server-error');
     expect(found?.message, summary(c)).toMatch(/HTTP 503/);
     expect(found?.message).toMatch(/refused \d+ times in a row.*not throttling/);
-    // The refused request, as recorded: sent again exactly DEFAULT_MAX_RETRIES times, each after the
-    // fault's Retry-After, then given up: seconds, where the old wait ran to maxWaitMs.
+    // The refused request, as recorded: sent again at least DEFAULT_MAX_RETRIES times, each after the
+    // fault's Retry-After, then given up, where the old wait ran to maxWaitMs. More than that only while
+    // the coverage phase's other maximal commits, in flight beside it, were refused too and none answered
+    // (src/target/throttle.ts `givesUp`: everything may be throttled): seen in CI beside a second worker
+    // (5 and 6 retries), never alone. Far fewer than the Retry-After waits maxWaitMs would allow.
     const refused = found?.exchanges?.filter((e) => e.response?.status === 503) ?? [];
     expect(refused.length, summary(c)).toBeGreaterThan(0);
+    const waitsAllowed = new Throttle().maxWaitMs / (MAXIMAL_ENVELOPE_RETRY_AFTER_S * 1000);
     for (const e of refused) {
-      expect(e.throttled?.retries).toBe(DEFAULT_MAX_RETRIES);
+      expect(e.throttled?.retries).toBeGreaterThanOrEqual(DEFAULT_MAX_RETRIES);
+      expect(e.throttled?.retries).toBeLessThan(waitsAllowed / 4);
       expect(e.throttled?.givenUp).toBeDefined();
       expect(e.response?.headers['retry-after']).toBe(String(MAXIMAL_ENVELOPE_RETRY_AFTER_S));
     }

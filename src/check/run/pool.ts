@@ -1,27 +1,44 @@
 /**
- * A bounded pool over indexed work: at most `width` items in flight, taken in index order, until
- * the list ends or `stop()` says so; with `slots`, each item also holds one of the slots shared with
- * other pools while it runs. Results land at their index, so the caller can fold them in
- * the order the items were planned, whatever order they finished in.
+ * A bounded pool over work pulled as it is needed: at most `width` items in flight, each taken from
+ * `take` (undefined: there is no more) when a worker is free, and numbered in the order taken, until
+ * `take` runs dry or `stop()` says so; with `slots`, each item also holds one of the slots shared with
+ * other pools while it runs.
  */
-export async function inPool<T, R>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<R>, stop: () => boolean, slots?: Slots): Promise<(R | undefined)[]> {
-  const out: (R | undefined)[] = new Array(items.length);
+export async function pooled<T>(take: () => T | undefined, width: number, run: (item: T, index: number) => Promise<void>, stop: () => boolean, slots?: Slots): Promise<void> {
   let next = 0;
+  let dry = false;
   // With shared slots, `stop` is asked once a slot is held: a worker that waited for one while the
   // target went down must not start a case then.
   const one = async (): Promise<boolean> => {
-    if (stop() || next >= items.length) return false;
-    const i = next++;
-    out[i] = await run(items[i], i);
+    if (dry || stop()) return false;
+    const item = take();
+    if (item === undefined) {
+      dry = true;
+      return false;
+    }
+    await run(item, next++);
     return true;
   };
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (next >= items.length || stop()) return;
+      if (dry || stop()) return;
       if (!(slots ? await slots.with(one) : await one())) return;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, width) }, worker));
+}
+
+/**
+ * A bounded pool over indexed work, taken in index order. Results land at their index, so the caller
+ * can fold them in the order the items were planned, whatever order they finished in.
+ */
+export async function inPool<T, R>(items: readonly T[], width: number, run: (item: T, index: number) => Promise<R>, stop: () => boolean, slots?: Slots): Promise<(R | undefined)[]> {
+  const out: (R | undefined)[] = new Array(items.length);
+  let i = 0;
+  const take = () => (i < items.length ? i++ : undefined);
+  await pooled(take, Math.min(width, items.length), async (k) => {
+    out[k] = await run(items[k], k);
+  }, stop, slots);
   return out;
 }
 

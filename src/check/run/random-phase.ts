@@ -15,12 +15,11 @@ import { drawnInventory, readingsStamp } from './token-stamp.ts';
 import { runCase, type CaseDeps, type CaseRun } from './case-runner.ts';
 import { caseFinding } from './evidence.ts';
 import type { OutcomeSink } from './outcome-sink.ts';
-import { inPool } from './pool.ts';
+import { pooled } from './pool.ts';
+import { DrawStream, MAX_SKIPS_PER_RUN, type Drawn } from './draws.ts';
 import { EvidenceRetention } from './retention.ts';
 import type { Finding } from './result.ts';
 
-/** Discarded draws (`stillValid`) allowed per planned case, as fast-check's `maxSkipsPerRun`. */
-const MAX_SKIPS_PER_RUN = 100;
 /** Distinct failures reported (and shrunk) per property at most: the rest are counted in the ledger, not shown. */
 export const MAX_DISTINCT_FAILURES = 8;
 /**
@@ -60,66 +59,48 @@ export interface RandomPhase {
   readonly allDiscarded?: number;
 }
 
-interface Drawn {
-  readonly index: number;
-  readonly input: unknown;
-}
-
-/** The first `runs` draws of the seed's stream that `stillValid` keeps, with their places in the stream. */
-function draw(prop: Property, arb: fc.Arbitrary<unknown>, seed: number, runs: number): { cases: Drawn[]; skipped: number } {
-  const cases: Drawn[] = [];
-  let skipped = 0;
-  const limit = runs * (MAX_SKIPS_PER_RUN + 1);
-  // A case depends on the seed and its place in the stream alone, so a longer sample only adds cases:
-  // a property that discards none draws exactly its runs (generating twice as many was the largest garbage of a run).
-  for (let n = prop.stillValid ? Math.min(limit, runs * 2 + 8) : runs; ; n = Math.min(limit, n * 4)) {
-    cases.length = 0;
-    skipped = 0;
-    const all = fc.sample(arb, { seed, numRuns: n });
-    for (const [index, input] of all.entries()) {
-      if (cases.length === runs) break;
-      if (prop.stillValid && !prop.stillValid(input)) skipped++;
-      else cases.push({ index, input });
-    }
-    if (cases.length === runs || n === limit) return { cases, skipped };
-  }
-}
-
 /** A case's token, stamped with the readings in force and the fingerprint of the case its seed draws there. */
 const token = (prop: Property, arb: fc.Arbitrary<unknown>, r: Pick<RandomRun, 'deps' | 'seed'>, path: string) =>
   encodeReplayToken({ property: prop.id, seed: r.seed, path, runs: 1, readings: readingsStamp(r.deps.profile.assumptions), inventory: drawnInventory(arb, r.seed, path) });
 
 export async function runRandomPhase(prop: Property, arb: fc.Arbitrary<unknown>, r: RandomRun): Promise<RandomPhase> {
   if (r.path !== undefined) return replayPath(prop, arb, r, r.path);
-  const { cases, skipped } = draw(prop, arb, r.seed, r.runs);
-  if (cases.length === 0 && skipped > 0) return { ran: 0, findings: [], allDiscarded: skipped };
   const { counter, signal } = r.deps;
+  const stream = new DrawStream(prop, arb, r.seed, r.runs);
   let done = 0;
   let failed = false;
+  const stopped = () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed);
   const retention = new EvidenceRetention();
-  const runs = await inPool(
-    cases,
-    r.concurrency,
-    async (c, k) => {
-      // Named by its place in the seed's stream (its replay token's path), not by the order it ran in.
-      const run = await runCase(prop, c.input, r.deps, `r${c.index}`);
-      r.onCase?.(++done);
-      if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
-      return retention.hold(k, run, failureKey(run.outcome) ?? '');
-    },
-    () => signal.aborted || counter.unreachable || counter.crash !== undefined || (r.endOnFailure && failed),
-    r.deps.slots,
-  );
   const firsts = new Map<string, { drawn: Drawn; run: CaseRun }>();
   let crashed: RandomPhase['crashed'];
-  cases.forEach((drawn, k) => {
-    const run = runs[k];
-    if (!run) return;
-    if (run.crashed && !crashed) crashed = { run, replay: token(prop, arb, r, String(drawn.index)) };
-    const failing = r.sink.take('random', run);
-    const key = failing && failureKey(failing);
-    if (key !== undefined && !firsts.has(key)) firsts.set(key, { drawn, run });
-  });
+  // Folded in the order the cases were drawn, whatever order they ended in: a case waits for those before it.
+  const ended = new Map<number, { drawn: Drawn; run: CaseRun }>();
+  let folded = 0;
+  const fold = (): void => {
+    for (let e = ended.get(folded); e; e = ended.get(++folded)) {
+      ended.delete(folded);
+      const { drawn, run } = e;
+      if (run.crashed && !crashed) crashed = { run, replay: token(prop, arb, r, String(drawn.index)) };
+      const failing = r.sink.take('random', run);
+      const key = failing && failureKey(failing);
+      if (key !== undefined && !firsts.has(key)) firsts.set(key, { drawn, run });
+    }
+  };
+  await pooled(
+    () => stream.take(),
+    r.concurrency,
+    async (drawn, k) => {
+      // Named by its place in the seed's stream (its replay token's path), not by the order it ran in.
+      const run = await runCase(prop, drawn.input, r.deps, `r${drawn.index}`);
+      r.onCase?.(++done);
+      if (!run.outcome.ok && (run.outcome.kind === 'violation' || run.outcome.kind === 'server-error')) failed = true;
+      ended.set(k, { drawn, run: retention.hold(k, run, failureKey(run.outcome) ?? '') });
+      fold();
+    },
+    stopped,
+    r.deps.slots,
+  );
+  if (stream.kept === 0 && stream.skipped > 0) return { ran: 0, findings: [], allDiscarded: stream.skipped };
   const findings: Finding[] = [];
   if (crashed) return { ran: done, findings, crashed };
   // Mutation testing ends at the first failure, unshrunk; a run reports each distinct one, shrunk unless told not to.
