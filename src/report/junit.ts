@@ -4,10 +4,14 @@
  * could not run, or that is inconclusive, is an <error>; skipped properties are <skipped>; assumption mismatches and transport trouble
  * go to <system-out>, never failures. Performance findings (cost smells) go to <system-out> too,
  * unless the run was told to fail on them (`--fail-on performance`): then they are <failure>s.
+ * A judgement that failed in many properties (shared-causes.ts) is named in the suite's <system-out>,
+ * and in the first line of each of its failures: a dashboard shows each test case alone, and
+ * twenty-three red cases of one defect read as twenty-three defects.
  */
 import type { Report } from './report-json.ts';
 import { evidenceCell } from './vouched.ts';
 import { counterexampleText, curlLines, mismatchLine } from './finding-text.ts';
+import { sharedCauses, sharedCauseText } from './shared-causes.ts';
 
 // XML 1.0 forbids most control characters even when escaped; they are replaced.
 // eslint-disable-next-line no-control-regex
@@ -42,13 +46,17 @@ export function toJunit(report: Report): string {
   lines.push(`      <property${attr('name', 'target')}${attr('value', report.target.baseUrl)}/>`);
   lines.push(`      <property${attr('name', 'interrupted')}${attr('value', String(report.interrupted))}/>`);
   lines.push('    </properties>');
+  const causes = sharedCauses(props);
+  const sharedBy = new Map(causes.map((c) => [c.judgement, c.properties.length]));
   for (const p of props) {
     const area = p.id.includes('.') ? p.id.slice(0, p.id.indexOf('.')) : p.id;
     const open = `    <testcase${attr('classname', `pouchproof.${area}`)}${attr('name', `${p.id} (§${p.section})`)}${attr('time', seconds(p.durationMs))}`;
     const body: string[] = [];
     for (const f of p.findings.filter(failsOn)) {
       const counterexample = counterexampleText(f);
+      const shared = f.kind === 'violation' && f.judgement ? sharedBy.get(f.judgement) : undefined;
       const detail = [
+        shared ? `[shared cause] ${f.judgement} failed in ${shared} properties: most likely one defect, seen by each (the suite's system-out names them)` : '',
         f.message,
         f.mismatch ? mismatchLine(f.mismatch) : '',
         counterexample ? `counterexample: ${counterexample}` : '',
@@ -82,6 +90,7 @@ export function toJunit(report: Report): string {
     }
     lines.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);
   }
+  if (causes.length) lines.push(`    <system-out>${xmlEscape(causes.map((c) => sharedCauseText(c)).join('\n'))}</system-out>`);
   lines.push('  </testsuite>');
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;

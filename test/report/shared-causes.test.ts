@@ -9,6 +9,7 @@ import { buildReport } from '../../src/report/report-json.ts';
 import { toReportHtml } from '../../src/report/report-html.ts';
 import { sharedCauses } from '../../src/report/shared-causes.ts';
 import { toSummaryMarkdown } from '../../src/report/summary-md.ts';
+import { toJunit } from '../../src/report/junit.ts';
 
 const violation = (property: string, judgement: string): Finding => ({ kind: 'violation', property, section: '4.2', message: `${property} saw it`, judgement });
 const failed = (id: string, ...judgements: string[]): PropertyResult => ({
@@ -41,6 +42,11 @@ describe('a judgement that failed in many properties', () => {
     const html = toReportHtml(buildReport(run, meta));
     expect(html).toContain(`<p class="bad">${line}</p>`);
     expect(html.indexOf(line)).toBeLessThan(html.indexOf('<article class="finding'));
+    // junit.xml: the suite's system-out names it, and each of its failures says it is one of many.
+    const xml = toJunit(buildReport(run, meta));
+    expect(xml).toMatch(new RegExp(`<system-out>${line.replace(/[()]/g, '\\$&')}</system-out>\\n  </testsuite>`));
+    expect(xml.match(/\[shared cause\] shared\.success-envelope failed in 6 properties/g)).toHaveLength(12);
+    expect(xml).not.toContain('[shared cause] commits.all-or-nothing');
   });
 
   it('needs three properties: two, or one property failing it many times, read well enough one by one', () => {
@@ -48,5 +54,6 @@ describe('a judgement that failed in many properties', () => {
     expect(sharedCauses([failed('a', 'j'), failed('b', 'j'), failed('c', 'j'), failed('d', 'k')])).toEqual([{ judgement: 'j', properties: ['a', 'b', 'c'] }]);
     const quiet = consoleOf(runOf([failed('a', 'j'), failed('b', 'j')]));
     expect(quiet).not.toContain('failed in');
+    expect(toJunit(buildReport(runOf([failed('a', 'j'), failed('b', 'j')]), meta))).not.toMatch(/shared cause|failed in/);
   });
 });
