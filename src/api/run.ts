@@ -27,6 +27,7 @@ import {
   openTarget,
   runSession,
   saveReport,
+  assertReportDir,
   type SessionOptions,
   type TargetOptions,
 } from '../session/index.ts';
@@ -57,7 +58,7 @@ export interface RunOptions extends TargetOptions {
   readonly maxDurationMs?: number;
   readonly perRequestMs?: number;
   readonly perPropertyMs?: number;
-  /** Cases in flight at once (default: the profile's connections, at most 16). */
+  /** Cases in flight at once (default: the profile's connections, or 48; at most 1024). */
   readonly concurrency?: number;
   /** Properties in flight at once among those whose state is all fresh (default 4; 1: each alone, in the selection's order). */
   readonly propertiesAtOnce?: number;
@@ -104,6 +105,7 @@ export function sessionOptions(o: RunOptions): SessionOptions {
 export async function run(options: RunOptions = {}): Promise<Report> {
   const session = sessionOptions(options);
   const formats = options.reports === undefined ? undefined : checkReportFormats(options.reports);
+  if (options.reportDir !== undefined) await assertReportDir(options.reportDir);
   const target = await openTarget(options);
   try {
     const { report, profile, files } = await runSession(target, session, {

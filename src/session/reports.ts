@@ -2,7 +2,7 @@
 import type { Property } from '../check/property.ts';
 import { type FailOnKind, type RunResult, toolVersion } from '../check/run/index.ts';
 import { buildReport, type Report } from '../report/report-json.ts';
-import { writeReports, type ReportFormat, type WrittenReports } from '../report/write.ts';
+import { checkReportDir, writeReports, type ReportFormat, type WrittenReports } from '../report/write.ts';
 import type { Profile } from '../target/profile.ts';
 import type { ReadyTarget } from './target.ts';
 import { UsageError } from './usage-error.ts';
@@ -44,6 +44,16 @@ export function reportOf(a: ReportInputs, run: RunResult, more: { load?: unknown
     properties: a.props,
     secrets: a.profile.secrets,
     ...more,
+  });
+}
+
+/**
+ * Checks, before the run sends anything, that its reports can be written under `reportDir`: a typo
+ * or a read-only directory is a usage error at once, not the loss of a whole run's reports at its end.
+ */
+export async function assertReportDir(reportDir: string): Promise<void> {
+  await checkReportDir(reportDir).catch((e: unknown) => {
+    throw new UsageError(`cannot write the reports to ${reportDir}: ${errorCode(e) ?? errorMessage(e)}`);
   });
 }
 

@@ -86,6 +86,24 @@ describe('4, bad input to pouchproof: the library throws what the process exits 
     await expect(readFile(join(reportDir, 'latest/report.json'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  it('a report directory that cannot be written: refused before the run sends anything, not after it', async () => {
+    const file = join(dir, 'a-file');
+    await writeFile(file, '');
+    // A parent that is a file, and a path under /proc, where Node's own recursive mkdir never returned.
+    for (const [reportDir, code] of [[join(file, 'reports'), 'ENOTDIR'], ['/proc/pouchproof-reports', 'ENOENT']] as const) {
+      const seen: string[] = [];
+      const ref = refs.get('');
+      expect(ref, 'the correct reference of the rules above').toBeDefined();
+      const options = { profile: parseProfile(ref!.profileDocument), reportDir, only: ['usage.idempotent'], readings: 'auto' as const, log: (l: string) => seen.push(l), onProgress: (e: { type: string }) => seen.push(e.type) };
+      await expect(run(options)).rejects.toThrow(new UsageError(`cannot write the reports to ${reportDir}: ${code}`));
+      // Neither the readings probe nor a property began.
+      expect(seen).toEqual([]);
+      const cli = await pouchproof(['run', '--reference', '--only', 'usage.idempotent', '--report-dir', reportDir], 60_000);
+      expect({ code: cli.code, stderr: cli.stderr.trim() }).toEqual({ code: 4, stderr: `pouchproof: cannot write the reports to ${reportDir}: ${code}` });
+      expect(cli.stdout).not.toMatch(/usage\.idempotent/);
+    }
+  });
+
   it('a profile that is not JSON', async () => {
     const bad = join(dir, 'bad.profile.json');
     await writeFile(bad, '{ "baseUrl": ');

@@ -18,7 +18,7 @@ import { chooseTarget, REFERENCE_TARGET, resolveTarget, TargetError, type Resolv
 import { asUsage, defineCommand, UsageError } from '../command.ts';
 import { interruptible } from '../interrupt.ts';
 import { comparisonExitCode, makeRunId } from '../../check/run/index.ts';
-import { loadAllProperties, unreachableReason, withNemesis } from '../../session/index.ts';
+import { assertReportDir, loadAllProperties, unreachableReason, withNemesis } from '../../session/index.ts';
 import { numberOption, parseNemesisFlag, parseOnly, parsePositive, parseSeed } from '../args.ts';
 
 
@@ -70,6 +70,7 @@ const compare = defineCommand({
       .option('allow-remote', { type: 'boolean', default: false, describe: 'allow load against a target off the loopback interface' })
       .option('report-dir', { type: 'string', default: 'reports', describe: 'where reports/<run-id>/ and reports/latest go' }),
   async handler(argv) {
+    await assertReportDir(argv['report-dir']);
     const seed = parseSeed(argv['seed']);
     const runs = parsePositive('runs', argv['runs'], 25, 100_000);
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);

@@ -40,7 +40,7 @@ import { redact } from '../../target/redact.ts';
 import { chooseTarget, REFERENCE_TARGET, TargetError } from '../../target/resolve.ts';
 import { checkTargetFlags, referenceOption } from '../ci.ts';
 import { numberOption } from '../args.ts';
-import { checkSeed } from '../../session/index.ts';
+import { assertReportDir, checkSeed } from '../../session/index.ts';
 import { errorMessage } from '../../spec/index.ts';
 import { loadExitCode } from '../../check/run/index.ts';
 
@@ -180,6 +180,7 @@ function consoleLines(r: Awaited<ReturnType<typeof runGated>>['result'], dir: st
 
 async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const reportDir = reportDirOf(argv);
+  await assertReportDir(argv['report-dir'] ?? reportDir);
   const scenario = await loadScenario(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
   const target = chooseTarget({
     ...(argv['profile'] !== undefined ? { profilePath: argv.profile } : {}),

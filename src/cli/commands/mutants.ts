@@ -7,7 +7,7 @@ import { faultReadingConflict, parseReadingArgs } from '../../reference/index.ts
 import { type Readings, errorMessage } from '../../spec/index.ts';
 import { defineCommand, UsageError } from '../command.ts';
 import { DEFAULT_RUNS, mutantsExitCode } from '../../check/run/index.ts';
-import { DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
+import { assertReportDir, DEFAULT_REPORT_DIR, loadAllProperties, openTarget, PROBE_LIMIT_MS, probeBounds, probeReadings, reportOf, saveReport, toolVersion } from '../../session/index.ts';
 import { numberOption, parsePositive, parseSeed } from '../args.ts';
 import { interruptible } from '../interrupt.ts';
 
@@ -105,6 +105,7 @@ const mutants = defineCommand({
     const perPropertyMs = parsePositive('per-property-ms', argv['per-property-ms'], undefined, 3_600_000);
     const unnamed = argv.unnamed?.flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
     const { faults, skipped, readings } = await selectFaults(argv.fault, argv.reading, Boolean(unnamed?.length));
+    await assertReportDir(argv['report-dir']);
     const props = await loadAllProperties();
     const view = new ConsoleView({ out: process.stdout });
     for (const s of skipped) view.line(`skipped ${s}`);

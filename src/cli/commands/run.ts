@@ -9,7 +9,7 @@ import { ConsoleView } from '../../report/console.ts';
 import { toReportJson } from '../../report/report-json.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../../report/write.ts';
 import { redact } from '../../target/redact.ts';
-import { DEFAULT_EXAMPLES_DIR, DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_FAILURES_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
+import { DEFAULT_EXAMPLES_DIR, DEFAULT_PROPERTIES_AT_ONCE, DEFAULT_REPORT_DIR, MAX_CONCURRENCY_FLAG, MAX_FAILURES_FLAG, MAX_PROPERTIES_AT_ONCE, MAX_PER_PROPERTY_MS, MAX_PER_REQUEST_MS, MAX_RUNS, assertReportDir, processExitCode, runSession, saveReport, type ReadyTarget, type SessionOptions } from '../../session/index.ts';
 import { nothingChecked } from '../../check/run/index.ts';
 import { numberOption, parseAssumeMode, parseExamples, parseExclude, parseFailOn, parseMaxDuration, parseOnly, parsePositive, parseNemesisFlag, parseRate, parseReportFormats, parseSeed, targetFromArgs } from '../args.ts';
 import { defineCommand, type FlagsOf } from '../command.ts';
@@ -101,6 +101,7 @@ export async function runAndReport(
 ): Promise<number> {
   // Under --json, stdout is the report's alone: every console line goes to stderr.
   const view = new ConsoleView({ out: a.json ? process.stderr : process.stdout });
+  await assertReportDir(a.reportDir);
   const intr = interruptible();
   try {
     const { run, report, profile, files, unreachable } = await runSession(target, a.session, {
