@@ -1,9 +1,10 @@
 /** Writes report files into a directory the user named, as they are (no run-id subdirectory, no `latest`). */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDir } from './make-dir.ts';
 
 export async function writeExactDir(dir: string, files: Readonly<Record<string, string>>): Promise<string> {
-  await mkdir(dir, { recursive: true });
+  await makeDir(dir);
   for (const [name, text] of Object.entries(files)) {
     if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`bad report file name ${name}`);
     // Each file appears whole or not at all.

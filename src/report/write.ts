@@ -4,8 +4,8 @@
  * sees a half-written report; `latest` is a symlink, or a copy where symlinks are not allowed.
  */
 import { cp, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { errorCode } from '../spec/index.ts';
+import { dirname, join } from 'node:path';
+import { makeDir } from './make-dir.ts';
 import { redact } from '../target/redact.ts';
 import { toCoverageMarkdown } from './coverage-md.ts';
 import { toHar } from './har.ts';
@@ -82,28 +82,6 @@ async function exists(p: string): Promise<boolean> {
 /** A file of the report directory, or of a folder in it (`histories/…`): never outside it, never hidden. */
 function safeName(name: string): boolean {
   return !name.includes('\\') && name.split('/').every((part) => part !== '' && !part.startsWith('.'));
-}
-
-/**
- * Makes `dir` and its missing parents, one level at a time. Node's own recursive mkdir never returns
- * for a path under /proc (Node 20: `--report-dir /proc/x` spun a thread of the pool forever, at the
- * end of the run); one level at a time, each mkdir answers (ENOENT there).
- */
-export async function makeDir(dir: string): Promise<void> {
-  const missing: string[] = [];
-  for (let d = resolve(dir); !(await isDirectory(d)); d = dirname(d)) {
-    missing.push(d);
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing.reverse()) {
-    await mkdir(d).catch((e: unknown) => {
-      if (errorCode(e) !== 'EEXIST') throw e;
-    });
-  }
-}
-
-async function isDirectory(p: string): Promise<boolean> {
-  return stat(p).then((s) => s.isDirectory(), () => false);
 }
 
 /** Whether reports can be written under `root`: made if missing, and a file written and removed there; throws what stops it. */

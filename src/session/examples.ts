@@ -8,7 +8,8 @@
  * passes, or no longer fits, leaves the store; a property keeps its newest few.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDir } from '../report/make-dir.ts';
 import { join } from 'node:path';
 import { isFailing, type ExampleReplay, type RunResult, MAX_DISTINCT_FAILURES } from '../check/run/index.ts';
 import { UsageError } from './usage-error.ts';
@@ -84,7 +85,7 @@ export class ExampleStore {
     const cases = [...byToken.values()].sort((a, b) => b.lastSeen.localeCompare(a.lastSeen)).slice(0, MAX_EXAMPLES_PER_PROPERTY);
     const path = join(this.dir, fileOf(id));
     if (cases.length === 0) return void (await rm(path, { force: true }));
-    await mkdir(this.dir, { recursive: true });
+    await makeDir(this.dir);
     const file: StoreFile = { schema: 'pouchproof-examples/1', property: id, cases };
     // Written aside and renamed, so a run stopped half-way never leaves half a file.
     await writeFile(`${path}.tmp`, `${JSON.stringify(file, null, 2)}\n`, 'utf8');

@@ -119,6 +119,13 @@ describe('the example database', () => {
     expect((await reportOf('off')).examples).toBeUndefined();
     expect(r.out).not.toContain('stored case');
   });
+
+  it('a store under /proc, where the recursive mkdir of Node never returned, is a usage error once a case fails, not a hang', async () => {
+    const faulty = await serve([FAULT]);
+    const r = await cli(['run', '--profile', faulty, '--only', PROP, '--seed', '4', '--runs', '5', '--assume', 'defaults', '--examples', '/proc/pouchproof-examples', '--report-dir', join(dir, 'proc')]);
+    expect(r.code, r.out).toBe(4);
+    expect(r.err).toMatch(/^pouchproof: cannot write the example database under \/proc\/pouchproof-examples\/\S+: ENOENT \(--no-examples turns it off\)$/m);
+  }, 30_000);
 });
 
 describe('tokens that no longer fit', () => {

@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
+import { makeDir } from '../../report/make-dir.ts';
 import { dirname, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { defineCommand, type FlagsOf } from '../command.ts';
@@ -102,7 +103,7 @@ async function referenceOptionsOf(argv: ServeFlags): Promise<ReferenceOptions & 
 /** Writes the profile, readable by the owner only: it holds this run's tokens and private keys. */
 async function writeProfile(ref: RunningReference, profilePath: string): Promise<void> {
   try {
-    await mkdir(dirname(profilePath), { recursive: true });
+    await makeDir(dirname(profilePath));
     await writeFile(profilePath, JSON.stringify(ref.profile, null, 2) + '\n', { mode: 0o600 });
     await chmod(profilePath, 0o600);
   } catch (e) {
