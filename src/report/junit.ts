@@ -11,7 +11,7 @@
 import type { Report } from './report-json.ts';
 import { evidenceCell } from './vouched.ts';
 import { counterexampleText, curlLines, mismatchLine } from './finding-text.ts';
-import { sharedCauses, sharedCauseText } from './shared-causes.ts';
+import { ONE_DEFECT, sharedCauses, sharedCauseText } from './shared-causes.ts';
 
 // XML 1.0 forbids most control characters even when escaped; they are replaced.
 // eslint-disable-next-line no-control-regex
@@ -83,7 +83,7 @@ function failureXml(f: FindingReport, sharedBy: ReadonlyMap<string, number>): st
   const counterexample = counterexampleText(f);
   const shared = f.kind === 'violation' && f.judgement ? sharedBy.get(f.judgement) : undefined;
   const detail = [
-    shared ? `[shared cause] ${f.judgement} failed in ${shared} properties: most likely one defect, seen by each (the suite's system-out names them)` : '',
+    shared ? `[shared cause] ${f.judgement} failed in ${shared} properties: ${ONE_DEFECT} (the suite's system-out names them)` : '',
     f.message,
     f.mismatch ? mismatchLine(f.mismatch) : '',
     counterexample ? `counterexample: ${counterexample}` : '',

@@ -12,6 +12,9 @@ export interface SharedCause {
   readonly properties: readonly string[];
 }
 
+/** What a shared cause most likely is, as every report says it. */
+export const ONE_DEFECT = 'most likely one defect, seen by each';
+
 /** Below this, the findings read well enough one by one. */
 export const SHARED_CAUSE_MIN = 3;
 const NAMED = 4;
@@ -34,5 +37,5 @@ export function sharedCauses(properties: readonly PropertyLike[]): SharedCause[]
 export function sharedCauseText(c: SharedCause, code: (s: string) => string = (s) => s): string {
   const named = c.properties.slice(0, NAMED).map(code).join(', ');
   const more = c.properties.length > NAMED ? ` and ${c.properties.length - NAMED} more` : '';
-  return `${code(c.judgement)} failed in ${c.properties.length} properties (${named}${more}): most likely one defect, seen by each; their findings follow`;
+  return `${code(c.judgement)} failed in ${c.properties.length} properties (${named}${more}): ${ONE_DEFECT}; their findings follow`;
 }

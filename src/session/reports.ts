@@ -53,16 +53,18 @@ export function reportOf(a: ReportInputs, run: RunResult, more: { load?: unknown
  */
 export async function assertReportDir(reportDir: string): Promise<void> {
   await checkReportDir(reportDir).catch((e: unknown) => {
-    throw new UsageError(`cannot write the reports to ${reportDir}: ${errorCode(e) ?? errorMessage(e)}`);
+    throw unwritable(reportDir, e);
   });
 }
+
+const unwritable = (reportDir: string, e: unknown) => new UsageError(`cannot write the reports to ${reportDir}: ${errorCode(e) ?? errorMessage(e)}`);
 
 /** Writes the report files of the formats asked (default: all) under `reportDir`. */
 export async function saveReport(reportDir: string, report: Report, secrets: readonly string[], extra: Record<string, string> = {}, formats?: readonly ReportFormat[]): Promise<WrittenReports> {
   try {
     return await writeReports(reportDir, report, secrets, extra, formats);
   } catch (e) {
-    throw new UsageError(`cannot write the reports to ${reportDir}: ${errorCode(e) ?? errorMessage(e)}`);
+    throw unwritable(reportDir, e);
   }
 }
 

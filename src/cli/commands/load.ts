@@ -180,7 +180,7 @@ function consoleLines(r: Awaited<ReturnType<typeof runGated>>['result'], dir: st
 
 async function handle(argv: FlagsOf<typeof loadOptions>): Promise<number> {
   const reportDir = reportDirOf(argv);
-  await assertReportDir(argv['report-dir'] ?? reportDir);
+  await assertReportDir(reportDir);
   const scenario = await loadScenario(argv.scenario).catch((e: Error) => Promise.reject(new UsageError(e.message)));
   const target = chooseTarget({
     ...(argv['profile'] !== undefined ? { profilePath: argv.profile } : {}),
