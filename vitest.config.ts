@@ -97,10 +97,13 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Forks keep worker memory apart and let a crashing test die alone; two test files at once use both
-    // of CI's cores (vitest's default leaves one of two cores idle).
+    // Forks keep worker memory apart and let a crashing test die alone. Three test files at once on CI's
+    // two cores: with two, ~15 % of the cores sat idle while a file waited on a load window, a child
+    // process or a server (vmstat beside a fresh-clone run: idle 30-58 % in those stretches), and vitest
+    // took 443-470 s; with three, the untimed groups keep both cores busy (docs/CONTRIBUTING.md, "Tests").
+    // The timed group keeps one worker, alone on the cores (below).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     // A suite run allocates ~4 GB of short-lived cases, bodies and answers: with V8's 16 MiB young
     // generation it took ~285 scavenges and ~14 % of its CPU in GC; with 64 MiB, 86 scavenges
     // (docs/benchmarks.md#cpu-of-a-suite-run). The CLI keeps V8's default (its memory is bounded apart: src/cli/heap.ts).

@@ -1,9 +1,9 @@
 /**
- * The order vitest hands test files to its two workers: the slow tier first, its longest files first
+ * The order vitest hands test files to its workers: the slow tier first, its longest files first
  * (LONGEST_FIRST in vitest.config.ts), then the fast tier. vitest's own order runs the projects one
  * after another by name and, on a fresh clone with no recorded durations, the larger files first, so
  * CI started the three-line zoo files, the longest of all, last: one worker ran the tail alone. The
- * longest first, the many short files fill both workers at the end (longest-processing-time order).
+ * longest first, the many short files fill the workers at the end (longest-processing-time order).
  * The timed tier's group order still puts it after everything, one file at a time.
  */
 import { relative } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The cost probe kept out of the runs that share the cores with a second test worker (the kill
+ * The cost probe kept out of the runs that share the cores with other test workers (the kill
  * matrix, its readings column, the side-by-side runs): its verdict is a latency, and beside another
  * worker it has both missed quadratic faults and raised false ones (vitest.config.ts `TIMED_TIER`).
  * What those runs leave out is judged in the timed group, one file at a time: the cost faults in
@@ -36,7 +36,7 @@ export const LATENCY_LOAD_CHECKS: readonly string[] = ['load.open-model-p99'];
 /** A fault only latency load checks are expected to kill. */
 export const isLatencyLoadFault = (f: { readonly expectedKillers: readonly string[] }): boolean => f.expectedKillers.every((k) => LATENCY_LOAD_CHECKS.includes(k));
 
-/** The catalogue's faults without the cost faults and those only a latency load check sees: what a run beside a second worker can judge. */
+/** The catalogue's faults without the cost faults and those only a latency load check sees: what a run beside other workers can judge. */
 export const FAULTS_BESIDE_A_WORKER = FAULTS_WITHOUT_COST.filter((f) => !isLatencyLoadFault(f));
 
 /** The faults only a latency load check sees, which the timed group must kill. */

@@ -4,7 +4,7 @@
  * combinations `faultReadingConflict` says make no sense), with the harness told that reading, as
  * `--assume auto` would find it. Every fault that is not load-only must be killed, and the reading
  * must not turn a kill into a false finding elsewhere. Without the cost probe and its faults: this
- * file runs beside a second test worker, where latency is not judged, and no reading decides a cost
+ * file runs beside other test workers, where latency is not judged, and no reading decides a cost
  * (test/check/cost-probe-apart.ts).
  */
 import { describe, expect, it } from 'vitest';

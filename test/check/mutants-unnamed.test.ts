@@ -21,7 +21,7 @@ const UNOBSERVABLE: Readonly<Record<string, string>> = {
 
 /**
  * Cost faults are left out too: their killer measures latency (the cost probe), which this file, run
- * beside a second test worker, must not judge; no reading or unnamed choice decides a cost anyway
+ * beside other test workers, must not judge; no reading or unnamed choice decides a cost anyway
  * (test/check/cost-probe-apart.ts).
  */
 const letterFaults = FAULTS.filter((f) => !f.deviatesFrom && !isCostFault(f));

@@ -5,7 +5,7 @@
  * default number of cases: no finding of any kind but an expected skip, every property run to its
  * planned cases (src/check/clean-run.ts). Runtime is bounded: each fault's run stops at its own detection.
  * Without the cost probe and its faults, nor the latency load checks and the faults only they see:
- * this file runs beside a second test worker, where latency is not judged; the timed group kills them
+ * this file runs beside other test workers, where latency is not judged; the timed group kills them
  * (test/check/cost-probe-apart.ts).
  */
 import { describe, expect, it } from 'vitest';

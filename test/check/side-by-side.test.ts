@@ -7,7 +7,7 @@
  * 51-op counterexample took most of this file's time to shrink, twice (90 of 162 s measured at load
  * 12); a key_gen of zero shrinks at once and is caught by the same property. Every request counted once, by the
  * property that sent it; results in the selection's order. Without the cost probe: it runs alone in
- * any run (src/check/run/schedule.ts), and this file runs beside a second test worker, where latency
+ * any run (src/check/run/schedule.ts), and this file runs beside other test workers, where latency
  * is not judged (test/check/cost-probe-apart.ts).
  */
 import { afterAll, describe, expect, it } from 'vitest';

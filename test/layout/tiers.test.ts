@@ -105,7 +105,7 @@ const SLOW_ONLY_FAULTS: readonly string[] = [];
 describe('the test tiers', () => {
   it('are the fast and the slow project (its timed files apart, after the rest, one at a time), sharing the root options', () => {
     expect(tiers.map((t) => t.name)).toEqual(['fast', 'slow', 'slow-timed']);
-    expect(config.test?.maxWorkers).toBe(2);
+    expect(config.test?.maxWorkers).toBe(3);
   });
 
   it('put every test file in exactly one tier', () => {
@@ -146,7 +146,7 @@ describe('the test tiers', () => {
     expect(SLOW_ONLY_FAULTS.filter((f) => !missing.includes(f)), 'a fault listed as slow-only has a fast killer now: remove it from SLOW_ONLY_FAULTS').toEqual([]);
   });
 
-  it('kill each cost fault in the timed group, which alone judges latency (the slow files beside a second worker leave them out)', () => {
+  it('kill each cost fault in the timed group, which alone judges latency (the slow files beside other workers leave them out)', () => {
     const timed = files.filter((f) => TIMED_TIER.some((g) => matchesGlob(f, g))).map((f) => readFileSync(join(REPO_ROOT, f), 'utf8'));
     expect(COST_FAULTS.length).toBeGreaterThan(0);
     expect(COST_FAULTS.map((f) => f.name).filter((name) => !timed.some((t) => t.includes(`'${name}'`)))).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * The cost-curve scenario's verdict is a growth exponent read off latencies, so it runs in the timed
- * group, alone on the cores: beside a second test worker the quadratic blob-id check once measured an
+ * group, alone on the cores: beside other test workers the quadratic blob-id check once measured an
  * exponent of 1.07 and went unflagged (a fresh-clone CI run on 2 cores).
  */
 import { describe, expect, it } from 'vitest';

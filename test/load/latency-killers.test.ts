@@ -1,6 +1,6 @@
 /**
  * The faults only a latency load check sees (test/check/cost-probe-apart.ts `LATENCY_LOAD_FAULTS`),
- * killed in the timed group, which holds the cores alone: beside a second test worker the correct
+ * killed in the timed group, which holds the cores alone: beside other test workers the correct
  * reference's p99 swells with the machine's load and can explain a stall away. Each check is also
  * silent on the correct reference, as the kill matrix requires of every load check it runs.
  */

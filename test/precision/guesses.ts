@@ -23,7 +23,7 @@ const standsOutside = (j: Judgement, n: AssumptionName): boolean => (j.ground.ki
 
 /**
  * The properties a wrong guess at `n` could cry wolf in: all of them for a steering reading. Without
- * the cost probe (test/check/cost-probe-apart.ts): it judges a latency beside a second worker, and
+ * the cost probe (test/check/cost-probe-apart.ts): it judges a latency beside other workers, and
  * never raises a violation.
  */
 export function exposedTo(n: AssumptionName): readonly Property[] {

@@ -14,7 +14,7 @@ import type { Report } from '../../src/report/report-json.ts';
 import { openTarget, runSession, type SessionOptions } from '../../src/session/index.ts';
 
 /**
- * Without the cost probe: its verdict is a latency, which this file, run beside a second test worker,
+ * Without the cost probe: its verdict is a latency, which this file, run beside other test workers,
  * must not judge, and no unnamed choice decides a cost (test/check/cost-probe-apart.ts); the timed
  * group judges its silence on the correct reference and in every reading.
  */

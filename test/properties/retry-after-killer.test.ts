@@ -28,7 +28,7 @@ describe(`${FAULT}: a refusal that stays with one request`, () => {
     // The refused request, as recorded: sent again at least DEFAULT_MAX_RETRIES times, each after the
     // fault's Retry-After, then given up, where the old wait ran to maxWaitMs. More than that only while
     // the coverage phase's other maximal commits, in flight beside it, were refused too and none answered
-    // (src/target/throttle.ts `givesUp`: everything may be throttled): seen in CI beside a second worker
+    // (src/target/throttle.ts `givesUp`: everything may be throttled): seen in CI beside other workers
     // (5 and 6 retries), never alone. Far fewer than the Retry-After waits maxWaitMs would allow.
     const refused = found?.exchanges?.filter((e) => e.response?.status === 503) ?? [];
     expect(refused.length, summary(c)).toBeGreaterThan(0);
