@@ -21,7 +21,8 @@ export type { Report, PropertyReport, CoverageReport } from './report/report-jso
 export type { ReportFormat } from './report/write.ts';
 export type { FailOnKind, Finding, ProgressEvent, PropertyStatus } from './check/run/index.ts';
 // A finding (of `onProgress`) is data: its counterexample and curl lines are rendered from it; a load run's exit code is computed from its result.
-export { counterexampleText, curlLines, loadExitCode } from './check/run/index.ts';
+export { counterexampleText, loadExitCode } from './check/run/index.ts';
+export { curlLines } from './report/curl-lines.ts';
 export { UsageError } from './session/index.ts';
 export { TargetError } from './target/resolve.ts';
 // Load scenarios of your own (`pouchproof load --scenario ./mine.ts`, docs/load.md "Your own scenario"), built

@@ -20,7 +20,7 @@ import type { Exchange } from '../target/client.ts';
 import { redact } from '../target/redact.ts';
 import type { Discovery, ProbeResult } from '../discover/index.ts';
 import type { Property } from '../check/property.ts';
-import { curlLines, isFailing, recordExchanges, tallyOf, targetGone, type Finding, type PropertyResult, type RunTally } from '../check/run/index.ts';
+import { isFailing, recordExchanges, tallyOf, targetGone, type Finding, type PropertyResult, type RecordedExchange, type RunTally } from '../check/run/index.ts';
 import { caseFacts, diffFacts, fieldOf, type FactDiff } from './normalise.ts';
 import type { CaseLog } from './recorder.ts';
 import { recordSuite, runSide, type CompareTarget, type SideRun, type SuiteSettings } from './sides.ts';
@@ -81,9 +81,15 @@ export interface DivergenceSide {
   /** What this side did: `violation`, `passed`, its reading, or a summary of its answers. */
   readonly verdict: string;
   readonly detail?: string;
-  /** Redacted curl lines reproducing the side's case (or the probe's evidence, as `#` comments). */
-  readonly repro: readonly string[];
+  /** What reproduces the side's case, as data; the reports render it (curl lines: src/report/compare-reports.ts `reproLines`). */
+  readonly repro: Repro;
 }
+
+/**
+ * A side's case as its requests, recorded with the side's secrets masked (at most MAX_REPRO_CURLS, the
+ * earlier ones counted), or the probe's evidence for a reading when no case showed it.
+ */
+export type Repro = { readonly exchanges: readonly RecordedExchange[]; readonly omittedExchanges: number } | { readonly probe: readonly string[] };
 
 export interface Divergence {
   readonly kind: DivergenceKind | string;
@@ -240,9 +246,9 @@ function differingReadings(rows: readonly ReadingRow[], a: string, b: string): s
   return rows.filter((r) => isFound(r.cells[a]) && isFound(r.cells[b]) && r.cells[a] !== r.cells[b]).map((r) => r.assumption);
 }
 
-function evidenceRepro(d: Discovery, assumption: string): string[] {
+function evidenceRepro(d: Discovery, assumption: string): Repro {
   const r = d.table.find((x) => x.assumption === assumption);
-  return (r?.evidence ?? []).slice(0, MAX_REPRO_CURLS).map((e) => `# probe: ${e}`);
+  return { probe: (r?.evidence ?? []).slice(0, MAX_REPRO_CURLS) };
 }
 
 function readingDivergences(runs: readonly SideRun[], rows: readonly ReadingRow[], byAssumption: ReadonlyMap<string, CaseHit>): Divergence[] {
@@ -297,10 +303,10 @@ function findingDivergences(runs: readonly SideRun[]): Divergence[] {
       fields: first.ground ? [first.ground] : [],
       sides: runs.map((s) => {
         const f = g.bySide.get(s.target.name);
-        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: curlLines(f) };
+        if (f) return { name: s.target.name, verdict: String(f.kind), detail: [f.message, f.ground, f.replay ? `replay: pouchproof replay ${f.replay}` : ''].filter(Boolean).join(' — '), repro: { exchanges: f.exchanges ?? [], omittedExchanges: f.omittedExchanges ?? 0 } };
         const cell = cellOf(s.run.results.find((r) => r.id === g.property));
         const caseEx = firstCase(s.cases, g.property);
-        return { name: s.target.name, verdict: cell, detail: 'the same property with the same seed', repro: curlsOf(caseEx, s) };
+        return { name: s.target.name, verdict: cell, detail: 'the same property with the same seed', repro: reproOf(caseEx, s) };
       }),
     });
   }
@@ -311,10 +317,10 @@ function firstCase(log: CaseLog, id: string): readonly Exchange[] {
   return log.get(id)?.[0] ?? [];
 }
 
-/** A side's case as curl lines, rendered as a finding's are: from its exchanges recorded with the side's secrets masked. */
-function curlsOf(exchanges: readonly Exchange[], s: SideRun): string[] {
+/** A side's case as a finding keeps its own: its exchanges recorded with the side's secrets masked. */
+function reproOf(exchanges: readonly Exchange[], s: SideRun): Repro {
   const kept = recordExchanges(exchanges, s.target.profile.secrets, MAX_REPRO_CURLS);
-  return curlLines({ exchanges: kept, omittedExchanges: exchanges.length - kept.length });
+  return { exchanges: kept, omittedExchanges: exchanges.length - kept.length };
 }
 
 // ---- cases ------------------------------------------------------------------------------------
@@ -404,7 +410,7 @@ interface CaseHit {
   cases: number;
   properties: Set<string>;
   fields: string[];
-  repro: Map<string, string[]>;
+  repro: Map<string, Repro>;
 }
 
 function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noise, byId: ReadonlyMap<string, Property>, rows: readonly ReadingRow[]): { divergences: Divergence[]; byAssumption: Map<string, CaseHit>; noiseCases: number } {
@@ -421,7 +427,7 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
     }
     for (const name of [d.base, d.other]) {
       const run = side.get(name);
-      if (run && !h.repro.has(name)) h.repro.set(name, curlsOf(run.cases.get(d.property)?.[d.index] ?? [], run));
+      if (run && !h.repro.has(name)) h.repro.set(name, reproOf(run.cases.get(d.property)?.[d.index] ?? [], run));
     }
   };
   for (const d of cmp.diffs) {
@@ -435,14 +441,14 @@ function classifyCases(runs: readonly SideRun[], cmp: CaseComparison, noise: Noi
     const names = differingReadings(rows, d.base, d.other).filter((n) => relied.has(n));
     if (names.length) {
       for (const n of names) {
-        const h = byAssumption.get(n) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, string[]>() };
+        const h = byAssumption.get(n) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, Repro>() };
         hit(h, d, remaining);
         byAssumption.set(n, h);
       }
       continue;
     }
     const key = `${d.property}|${fieldOf(remaining[0].path)}`;
-    const h = unclassified.get(key) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, string[]>(), property: d.property, base: d.base, other: d.other };
+    const h = unclassified.get(key) ?? { cases: 0, properties: new Set<string>(), fields: [], repro: new Map<string, Repro>(), property: d.property, base: d.base, other: d.other };
     hit(h, d, remaining);
     unclassified.set(key, h);
   }

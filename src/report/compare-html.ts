@@ -6,7 +6,7 @@
  */
 import type { Comparison } from '../compare/index.ts';
 import { comparisonExitCode, sideExitCode } from '../check/run/index.ts';
-import type { LoadComparison } from './compare-reports.ts';
+import { reproLines, type LoadComparison } from './compare-reports.ts';
 import { htmlPage } from './html-page.ts';
 import { esc } from './html-text.ts';
 
@@ -29,9 +29,10 @@ export function compareHtml(c: Comparison, load?: LoadComparison): string {
     (s) => `<tr><td><b>${esc(s.name)}</b></td><td>${esc(s.target)}${s.embedded ? ' <span class="muted">(embedded reference)</span>' : ''}</td><td>${esc(Object.entries(s.readings).map(([k, v]) => `${k}=${v}`).join(', ') || 'defaults')}</td><td class="n">${s.requests}</td><td>${sideExitCode(s)}${s.unreachable ? ` <span class="bad">${esc(s.unreachable)}</span>` : ''}</td></tr>`,
   );
   const divergences = c.divergences.map((d) => {
-    const bySide = d.sides.map(
-      (s) => `<li><b>${esc(s.name)}</b>: <span class="badge ${cellClass(s.verdict)}">${esc(s.verdict)}</span>${s.detail ? ` ${esc(s.detail)}` : ''}${s.repro.length ? `<details><summary>repro (${s.repro.length})</summary><pre>${esc(s.repro.join('\n'))}</pre></details>` : ''}</li>`,
-    );
+    const bySide = d.sides.map((s) => {
+      const repro = reproLines(s.repro);
+      return `<li><b>${esc(s.name)}</b>: <span class="badge ${cellClass(s.verdict)}">${esc(s.verdict)}</span>${s.detail ? ` ${esc(s.detail)}` : ''}${repro.length ? `<details><summary>repro (${repro.length})</summary><pre>${esc(repro.join('\n'))}</pre></details>` : ''}</li>`;
+    });
     return `<article class="divergence" data-kind="${esc(d.kind)}"><h3><span class="badge ${d.kind === 'readings' ? 's-inconclusive' : 's-failed'}">${esc(d.kind)}</span> ${esc(d.title)}</h3>
 ${d.wrong?.length ? `<p>at fault by the spec's words: <b>${esc(d.wrong.join(', '))}</b></p>` : ''}${d.fields.length ? `<ul class="muted">${d.fields.map((f) => `<li><code>${esc(f)}</code></li>`).join('')}</ul>` : ''}<ul>${bySide.join('')}</ul></article>`;
   });

@@ -3,9 +3,15 @@
  * divergences, one line per kind) and the console lines. Cells are rendered as given, so a finding
  * kind or status this file does not know still shows.
  */
-import type { Comparison } from '../compare/index.ts';
+import type { Comparison, Repro } from '../compare/index.ts';
 import { comparisonExitCode, sideExitCode } from '../check/run/index.ts';
+import { curlLines } from './curl-lines.ts';
 import { cell, fence } from './markdown.ts';
+
+/** A side's repro as lines: its requests as curl lines (a finding's are rendered alike), or the probe's evidence as `#` comments. */
+export function reproLines(r: Repro): string[] {
+  return 'probe' in r ? r.probe.map((e) => `# probe: ${e}`) : curlLines(r);
+}
 
 /** One target's load figures (the same scenario and settings against each target in turn). */
 export interface LoadFigures {
@@ -25,10 +31,14 @@ export interface LoadComparison {
   readonly rows: readonly LoadFigures[];
 }
 
-/** compare.json: the comparison, with the exit codes the policy gives it and each side written beside the figures (as before they were computed, not stored). */
+/**
+ * compare.json: the comparison, with the exit codes the policy gives it and each side written beside
+ * the figures, and each divergence's repros as lines (as before they were computed, not stored).
+ */
 export function compareJson(c: Comparison, load?: LoadComparison): string {
   const sides = c.sides.map((s) => ({ ...s, exitCode: sideExitCode(s) }));
-  return `${JSON.stringify({ ...c, sides, exitCode: comparisonExitCode(c), ...(load ? { load } : {}) }, null, 2)}\n`;
+  const divergences = c.divergences.map((d) => ({ ...d, sides: d.sides.map((s) => ({ ...s, repro: reproLines(s.repro) })) }));
+  return `${JSON.stringify({ ...c, sides, divergences, exitCode: comparisonExitCode(c), ...(load ? { load } : {}) }, null, 2)}\n`;
 }
 
 function table(head: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -70,7 +80,8 @@ export function compareMarkdown(c: Comparison, load?: LoadComparison): string {
       out.push(`### ${d.kind}: ${d.property ?? d.assumption ?? ''}`, '', d.title, '', ...d.fields.map((f) => `- ${f}`), '');
       for (const s of d.sides) {
         out.push(`**${s.name}**: ${s.verdict}${s.detail ? ` — ${s.detail}` : ''}`, '');
-        if (s.repro.length) out.push(fence(s.repro.join('\n')), '');
+        const repro = reproLines(s.repro);
+        if (repro.length) out.push(fence(repro.join('\n')), '');
       }
     }
   }

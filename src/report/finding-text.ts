@@ -3,7 +3,8 @@
  * vitest entry, replay): the comparison its judgement made, its case, and its requests as curl
  * lines, rendered here from the data the runner kept (src/check/run/result.ts `Finding`).
  */
-import { counterexampleText, curlLine, curlLines, type CaseShown, type RecordedExchange } from '../check/run/index.ts';
+import { counterexampleText, type CaseShown, type RecordedExchange } from '../check/run/index.ts';
+import { curlLine, curlLines } from './curl-lines.ts';
 import type { Mismatch } from '../check/property.ts';
 
 export { counterexampleText, curlLine, curlLines };

@@ -5,7 +5,6 @@
 import {
   RecordedExchangeSchema,
   counterexampleText,
-  curlLines,
   runExitCode,
   type Finding,
   type PhaseLedger,
@@ -14,6 +13,7 @@ import {
   type CoverageRow,
   type CoverageTable,
 } from '../check/run/index.ts';
+import { curlLines } from './curl-lines.ts';
 import { NEMESIS_FAULTS } from '../target/nemesis/index.ts';
 import { z } from 'zod';
 import type { Property } from '../check/property.ts';

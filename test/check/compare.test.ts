@@ -6,7 +6,7 @@ import { loadAllProperties } from '../../src/session/index.ts';
 import { startReference, type RunningReference } from '../../src/reference/index.ts';
 import type { Readings } from '../../src/spec/index.ts';
 import { parseProfile } from '../../src/target/profile.ts';
-import { compareMarkdown } from '../../src/report/compare-reports.ts';
+import { compareJson, compareMarkdown, reproLines } from '../../src/report/compare-reports.ts';
 import { compareHtml } from '../../src/report/compare-html.ts';
 import { closedPort } from '../cli/spawn-cli.ts';
 import { comparisonExitCode, sideExitCode } from '../../src/check/run/index.ts';
@@ -60,9 +60,18 @@ describe('pouchproof compare', () => {
     for (const v of violations) {
       expect(v.wrong).toEqual(['bad']);
       const bs = v.sides.find((s) => s.name === 'bad')!;
-      expect(bs.repro.some((l) => l.includes('curl'))).toBe(true);
-      expect(bs.repro.join('\n')).not.toMatch(/authorization: Bearer/i);
+      // The repro is kept as data (the side's requests, secrets masked) and rendered as curl lines by the reports.
+      expect('exchanges' in bs.repro && bs.repro.exchanges.length).toBeGreaterThan(0);
+      const lines = reproLines(bs.repro);
+      expect(lines.some((l) => l.includes('curl '))).toBe(true);
+      expect(lines.join('\n')).not.toMatch(/authorization: Bearer/i);
     }
+    // compare.json writes the repros as those lines, as it always has.
+    const json = JSON.parse(compareJson(c)) as { divergences: { kind: string; sides: { name: string; repro: unknown }[] }[] };
+    const written = json.divergences.filter((d) => d.kind === 'violation').flatMap((d) => d.sides.filter((s) => s.name === 'bad').map((s) => s.repro));
+    expect(written.length).toBe(violations.length);
+    expect(written).toEqual(violations.map((v) => reproLines(v.sides.find((s) => s.name === 'bad')!.repro)));
+    expect(JSON.stringify(json)).not.toMatch(/Bearer [A-Za-z0-9]/);
     expect(c.properties.every((p) => p.cells['good'] === 'passed')).toBe(true);
     expect(c.properties.some((p) => p.cells['bad'] === 'violation')).toBe(true);
     expect(comparisonExitCode(c)).toBe(1);

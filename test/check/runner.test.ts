@@ -5,7 +5,8 @@ import { ANSWER_READINGS, FIELD_WITHIN_CONSTRAINTS, READING_FREE, readingJudgeme
 import { ASSUMPTIONS, type AssumptionName } from '../../src/spec/index.ts';
 import { defineProperty, PASS, type Property } from '../../src/check/property.ts';
 import { decodeReplayToken } from '../../src/check/run/replay-token.ts';
-import { counterexampleText, curlLines, makeRunId, MAX_SHRINK_TRIES, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { counterexampleText, makeRunId, MAX_SHRINK_TRIES, replayProperty, runProperties, runExitCode } from '../../src/check/run/index.ts';
+import { curlLines } from '../../src/report/curl-lines.ts';
 import { startStandIn, standInProfile, type StandIn } from './stand-in.ts';
 
 /** Sends n as the x-value header; the stand-in decides from it. */

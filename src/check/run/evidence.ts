@@ -2,7 +2,7 @@
  * What a finding keeps of its case, as data: the case's input (bounded, secrets masked), its label
  * and the property's own words for it, and its requests as recorded exchanges (secrets masked,
  * bounded); and the finding records the runner builds from a case. Reports render them (curl lines
- * included: curl-lines.ts), so nothing here is text for a reader but the one-line message.
+ * included: src/report/curl-lines.ts), so nothing here is text for a reader but the one-line message.
  */
 import type { Exchange } from '../../target/client.ts';
 import { redact } from '../../target/redact.ts';

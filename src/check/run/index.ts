@@ -42,8 +42,7 @@ export { readReplayToken, encodeReplayToken, type ReplayToken } from './replay-t
 export { toolVersion } from './tool-version.ts';
 export { tokenFit } from './token-fit.ts';
 export { RecordedExchangeSchema, type RecordedExchange } from './exchange-record.ts';
-export { boundedValue, counterexampleText, type CaseShown } from './render.ts';
-export { curlLine, curlLines } from './curl-lines.ts';
+export { boundedValue, clip, counterexampleText, type CaseShown } from './render.ts';
 export { recordExchanges } from './exchange-record.ts';
 export type { CoverageRow, CoverageTable } from './coverage-table.ts';
 export { MAX_DISTINCT_FAILURES, MAX_SHRINK_TRIES } from './random-phase.ts';

@@ -47,7 +47,7 @@ export interface Finding {
   replay?: string /* token */;
   /**
    * The case's requests, the last ones, with what came back (secrets masked, bodies bounded): the
-   * reports render them (curl lines: curl-lines.ts; the HAR export; the HTML report).
+   * reports render them (curl lines: src/report/curl-lines.ts; the HAR export; the HTML report).
    */
   exchanges?: RecordedExchange[];
   /** Earlier requests of the case not kept in `exchanges`. */

@@ -3,9 +3,8 @@
  * finding recorded (the runner keeps the exchanges as data, never the lines). The record masked the
  * profile's secrets already; a line says so when its request had any.
  */
-import { curlOf, type CurlRequest } from '../../target/curl.ts';
-import type { RecordedExchange } from './exchange-record.ts';
-import { clip } from './render.ts';
+import { clip, type RecordedExchange } from '../check/run/index.ts';
+import { curlOf, type CurlRequest } from '../target/curl.ts';
 
 /** Characters of one curl line, and bytes of a body written into one (a larger body is read from a file the line names). */
 const MAX_CURL_CHARS = 8_000;
