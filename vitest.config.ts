@@ -99,8 +99,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Forks keep worker memory apart and let a crashing test die alone. Three test files at once on CI's
     // two cores: with two, ~15 % of the cores sat idle while a file waited on a load window, a child
-    // process or a server (vmstat beside a fresh-clone run: idle 30-58 % in those stretches), and vitest
-    // took 443-470 s; with three, the untimed groups keep both cores busy (docs/CONTRIBUTING.md, "Tests").
+    // process or a server (vmstat beside a fresh-clone run: idle 30-58 % in those stretches); with three,
+    // the untimed groups keep both cores busy, and a fresh-clone CI took 410-427 s, not 447-495 s
+    // (docs/CONTRIBUTING.md, "Tests").
     // The timed group keeps one worker, alone on the cores (below).
     pool: 'forks',
     maxWorkers: 3,
