@@ -2,7 +2,7 @@
  * Judging a response: the five verdicts and a short sentence saying why. Pure, so the rules can be
  * tested without a network.
  */
-import { parseJson, schemasOf, issuesOf, type Endpoint } from '../spec/index.ts';
+import { parseJson, schemasOf, issuesOf, type Endpoint, type SchemaIssue } from '../spec/index.ts';
 import { errorCodes } from './error-codes.ts';
 import { describeProxyFailure } from './proxy.ts';
 import { describeTlsFailure } from './tls.ts';
@@ -26,6 +26,8 @@ export interface Judgement {
   readonly reason: string;
   /** For a transport error: how the exchange failed (the runner tells a dead target from a stalled one by it). */
   readonly failure?: TransportFailure;
+  /** For a 2xx answer that breaks its endpoint's response schema: every issue, as data (`reason` names the first few). */
+  readonly schemaIssues?: readonly SchemaIssue[];
 }
 
 /**
@@ -112,7 +114,7 @@ export function classifyResponse(endpoint: Endpoint, r: ResponseFacts): Judgemen
       .map((i) => `${i.path || '(body)'}: ${i.kind}`)
       .join(', ');
     const more = issues.length > MAX_ISSUES_SHOWN ? ` and ${issues.length - MAX_ISSUES_SHOWN} more` : '';
-    return { verdict: 'protocol-error', reason: `${status} response breaks the ${endpoint.section} response schema: ${shown}${more}` };
+    return { verdict: 'protocol-error', reason: `${status} response breaks the ${endpoint.section} response schema: ${shown}${more}`, schemaIssues: issues };
   }
   if (!isObject(r.json) || r.json['ok'] !== true) {
     return { verdict: 'protocol-error', reason: `${status} response does not say ok: true` };

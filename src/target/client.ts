@@ -9,7 +9,7 @@ import { Pool, ProxyAgent, buildConnector, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { canonicalize } from '../crypto/index.ts';
-import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind } from '../spec/index.ts';
+import { ENDPOINT_BY_ID, SIGNATURE_HEADER, buildPath, type AssumptionSet, type Endpoint, type EndpointBody, type EndpointData, type EndpointId, type EndpointParams, type MemberKind, type SchemaIssue } from '../spec/index.ts';
 import { classifyFailure, classifyResponse, parseJsonBody, type TransportFailure, type Verdict } from './classify.ts';
 import { causeChain } from './error-codes.ts';
 import type { Identity, Profile } from './profile.ts';
@@ -67,6 +67,8 @@ export interface Exchange {
   reason: string;
   /** For a transport error: how it failed (see `TransportFailure`). */
   failure?: TransportFailure;
+  /** For a 2xx answer that breaks its endpoint's response schema: how, as data (classify.ts); the judges read it, not `reason`. */
+  schemaIssues?: readonly SchemaIssue[];
   timings: { startedAt: number; headersMs?: number; totalMs: number };
   /**
    * The target throttled this request (429, or 503 with Retry-After) and the client waited and sent
@@ -440,7 +442,7 @@ export class TargetClient {
       const parsed = parseJsonBody(text, overCap);
       const response = { status, headers, body: text, truncated: overCap, ...(parsed ? { json: parsed.json } : {}) };
       const j = classifyResponse(endpoint, { ...response, ...(overCap ? { overCap: this.maxResponseBytes } : {}) });
-      return { ex: { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } }, stale: false };
+      return { ex: { ...base, response, verdict: j.verdict, reason: j.reason, ...(j.failure ? { failure: j.failure } : {}), ...(j.schemaIssues ? { schemaIssues: j.schemaIssues } : {}), timings: { startedAt, headersMs, totalMs: performance.now() - t0 } }, stale: false };
     } catch (err) {
       // undici reports a proxy's 407 to a forwarded request as an invalid argument: it is the proxy's answer, not pouchproof's bug.
       if (err instanceof Error && 'code' in err && err.code === 'UND_ERR_INVALID_ARG' && !/^Proxy Authentication Required/.test(err.message)) {

@@ -16,8 +16,9 @@ const META = { request_id: 'r1' };
 function answered(endpoint: EndpointId, status: number, json: unknown, o: { truncated?: boolean; contentType?: string } = {}): Exchange {
   const body = JSON.stringify(json);
   const facts = { status, headers: { 'content-type': o.contentType ?? 'application/json' }, body, truncated: o.truncated ?? false, ...(o.truncated ? {} : { json }) };
-  const { verdict, reason } = classifyResponse(ENDPOINT_BY_ID[endpoint], facts);
+  const { verdict, reason, schemaIssues } = classifyResponse(ENDPOINT_BY_ID[endpoint], facts);
   return {
+    ...(schemaIssues ? { schemaIssues } : {}),
     id: 7,
     endpoint,
     request: { method: 'POST', url: `http://127.0.0.1:1/v1/pouches/${ID}/operations`, headers: {}, body: new Uint8Array() },
@@ -48,6 +49,17 @@ describe('a claimed success judged whole (success-shape.ts)', () => {
     expect(successIssues(answered('commitOperations', 200, commitAnswer([result({ status: 7 })]))).map((i) => `${i.path} ${i.kind}`)).toEqual(['data.results[].status type']);
     expect(successIssues(answered('commitOperations', 200, { ok: true, data: {}, meta: META })).map((i) => `${i.path} ${i.kind}`)).toEqual(['data.results required']);
     expect(successIssues(answered('revokeBrowser', 200, { ok: true, data: { revoked: true }, meta: META })).map((i) => `${i.path} ${i.kind}`)).toEqual(['data.rotation_pending required']);
+  });
+
+  it('reads every issue the client found, kept on the exchange as data, not the few its reason names', () => {
+    const bare = answered('commitOperations', 200, commitAnswer([{ status: 'applied' }, { status: 'applied' }]));
+    const kept = bare.schemaIssues ?? [];
+    expect(bare.reason).toMatch(/response schema: .* and \d+ more$/);
+    expect(kept.length).toBeGreaterThan(3);
+    expect(successIssues(bare)).toEqual(kept);
+    expect(new Set(kept.map((i) => i.at[2]))).toEqual(new Set([0, 1]));
+    // What the judge reads is the exchange's record: without it, nothing is judged (no second parse).
+    expect(successIssues({ ...bare, schemaIssues: undefined })).toEqual([]);
   });
 
   it('judges only what the server claims as a success, complete: not a refusal, not ok false, not a body cut short, not another status', () => {

@@ -10,7 +10,7 @@
  * which the inventory marks with its reading; such an issue is left to the properties that judge
  * that reading.
  */
-import { ENDPOINT_BY_ID, INVENTORY, isRecord, issuesOf, schemasOf, type SchemaIssue } from '../../spec/index.ts';
+import { ENDPOINT_BY_ID, INVENTORY, isRecord, type SchemaIssue } from '../../spec/index.ts';
 import type { Exchange } from '../../target/client.ts';
 import { describeResponse, requestLine, violation } from './judge.ts';
 import { SUCCESS_ENVELOPE } from './judgements.ts';
@@ -19,12 +19,16 @@ import type { Outcome } from '../property.ts';
 /** Response rules that hold only under a reading, by endpoint, template path and kind. */
 const UNDER_A_READING = new Set(INVENTORY.filter((c) => c.scope === 'response' && c.assumption !== undefined).map((c) => `${c.endpoint} ${c.path} ${c.kind}`));
 
-/** How a claimed success breaks its endpoint's response schema, by rules no reading opens; empty when it does not, or is no claimed success. */
+/**
+ * How a claimed success breaks its endpoint's response schema, by rules no reading opens; empty when
+ * it does not, or is no claimed success. The issues are the ones the client found when it classified
+ * the answer (classify.ts), kept on the exchange as data.
+ */
 export function successIssues(ex: Exchange): readonly SchemaIssue[] {
   const r = ex.response;
   if (!r || r.status < 200 || r.status >= 300 || r.truncated || ex.verdict !== 'protocol-error') return [];
   if (!isRecord(r.json) || r.json['ok'] !== true) return [];
-  return issuesOf(schemasOf(ENDPOINT_BY_ID[ex.endpoint]).envelope, r.json).filter((i) => !UNDER_A_READING.has(`${ex.endpoint} ${i.path} ${i.kind}`));
+  return (ex.schemaIssues ?? []).filter((i) => !UNDER_A_READING.has(`${ex.endpoint} ${i.path} ${i.kind}`));
 }
 
 /** Where a schema broke, as a message names it: the first four issues by path and kind. */
