@@ -22,13 +22,13 @@ const UNDER_A_READING = new Set(INVENTORY.filter((c) => c.scope === 'response' &
 /**
  * How a claimed success breaks its endpoint's response schema, by rules no reading opens; empty when
  * it does not, or is no claimed success. The issues are the ones the client found when it classified
- * the answer (classify.ts), kept on the exchange as data.
+ * the answer (classify.ts), kept on the exchange as data: it finds them only in a complete 2xx JSON
+ * answer that is no refusal, so what is left to ask here is whether the answer claims a success.
  */
 export function successIssues(ex: Exchange): readonly SchemaIssue[] {
-  const r = ex.response;
-  if (!r || r.status < 200 || r.status >= 300 || r.truncated || ex.verdict !== 'protocol-error') return [];
-  if (!isRecord(r.json) || r.json['ok'] !== true) return [];
-  return (ex.schemaIssues ?? []).filter((i) => !UNDER_A_READING.has(`${ex.endpoint} ${i.path} ${i.kind}`));
+  const json = ex.response?.json;
+  if (!ex.schemaIssues || !isRecord(json) || json['ok'] !== true) return [];
+  return ex.schemaIssues.filter((i) => !UNDER_A_READING.has(`${ex.endpoint} ${i.path} ${i.kind}`));
 }
 
 /** Where a schema broke, as a message names it: the first four issues by path and kind. */
