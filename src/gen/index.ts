@@ -14,3 +14,4 @@ export { edgeDay, randomDay, FIRST_DAY, LAST_DAY, DAY_YEARS } from './days.ts';
 export * from './responses.ts';
 export { seededRandom } from './seeded.ts';
 export * from './coverage.ts';
+export * from './unlisted.ts';

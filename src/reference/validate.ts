@@ -314,6 +314,8 @@ interface Strictness {
   readonly bytes: boolean;
   /** `unknown-fields-ignored=rejected`. */
   readonly unknownRejected: boolean;
+  /** `commit-unlisted-member-refused`: that reading taken by the commit body alone. */
+  readonly commitUnknownRejected: boolean;
   /** `empty-lists=rejected`: a required list with no stated minimum must not be empty. */
   readonly emptyListsRejected: boolean;
   /** `usage-counters-negative=rejected`. */
@@ -336,13 +338,14 @@ function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
     lengthOf: unit === 'bytes' ? utf8Length : unit === 'utf16' ? (v: string) => v.length : codePointLength,
     bytes: unit === 'bytes',
     unknownRejected: readings.is('unknown-fields-ignored', 'rejected'),
+    commitUnknownRejected: faults.has('commit-unlisted-member-refused'),
     emptyListsRejected: readings.is('empty-lists', 'rejected'),
     negativeCountersRejected: readings.is('usage-counters-negative', 'rejected'),
     futureDaysRejected: readings.is('usage-day-window', 'not-future'),
     todayRefused: faults.has('usage-day-today-refused'),
   };
   const any =
-    s.exclusive.size > 0 || s.nilRejected || s.lowerOnly || s.rosterEverywhere || s.emptyEnvelopeRefused || s.bytes || s.unknownRejected || s.emptyListsRejected || s.negativeCountersRejected || s.futureDaysRejected;
+    s.exclusive.size > 0 || s.nilRejected || s.lowerOnly || s.rosterEverywhere || s.emptyEnvelopeRefused || s.bytes || s.unknownRejected || s.commitUnknownRejected || s.emptyListsRejected || s.negativeCountersRejected || s.futureDaysRejected;
   return { ...s, any };
 }
 
@@ -369,6 +372,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
   const out: Problem[] = [];
   const add = (kind: string, at: PropertyKey[]) => out.push({ kind, at });
   const today = s.futureDaysRejected ? todayUtc() : '';
+  const unknownRejected = s.unknownRejected || (s.commitUnknownRejected && e.id === 'commitOperations');
   const visit = (node: Node, v: unknown, at: PropertyKey[], required: boolean): void => {
     if (v === undefined || v === null) return;
     switch (node.kind) {
@@ -403,7 +407,7 @@ function tightened(e: Endpoint, body: unknown, s: Strictness): Problem[] {
         if (s.rosterEverywhere && (node === Statement || node === KeyEnvelope)) {
           for (const i of issuesOf(node === Statement ? rosterStatement : rosterKeyEnvelope, v)) add(i.kind, [...at, ...i.at]);
         }
-        if (s.unknownRejected) for (const key of Object.keys(v)) if (!Object.hasOwn(node.fields, key)) add('unknown-field', [...at, key]);
+        if (unknownRejected) for (const key of Object.keys(v)) if (!Object.hasOwn(node.fields, key)) add('unknown-field', [...at, key]);
         for (const [key, field] of Object.entries(node.fields)) visit(field.node, v[key], [...at, key], field.required);
         return;
       }

@@ -725,6 +725,16 @@ const DEMOS: Record<FaultName, Demo> = {
     faulty: 413,
   },
   'body-cap-1mib': { observe: (ref) => commitOps(ref, [op(ref, { envelope: A(max('envelopeLength')) }), op(ref, { envelope: A(max('envelopeLength')) })]), correct: 200, faulty: 413 },
+  'commit-unlisted-member-refused': {
+    // An unlisted member at the top of a commit, in one of its ops, and at the top of a usage report (ignored there).
+    observe: async (ref) => [
+      await status(commit(ref, randomUUID(), { ...commitBody([op(ref)]), comment: 'x' })),
+      await commitOps(ref, [op(ref, { future_field: 1 })]),
+      await status(call(ref, 'PUT', usagePath(sourceId()), { rows: [usageRow()], comment: 'x' }, DEVICE)),
+    ],
+    correct: [200, 200, 200],
+    faulty: [400, 400, 200],
+  },
   'retry-after-503-maximal': {
     // The maximal envelope refused as "busy" again and again; one character shorter, served.
     observe: async (ref) => {
