@@ -45,7 +45,7 @@ export function withUnlistedMember(endpoint: EndpointId, body: JsonObject, place
   return objectValue(withAt(body, [...target.at, unlistedName(target.node)], value), 'a body with an unlisted member');
 }
 
-/** `request` with one unlisted member, at the body's top half the time, else in one of its objects. */
+/** `request` with one unlisted member: at the body's top at least half the time, else in one of its objects. */
 export function withUnlisted(endpoint: EndpointId, request: fc.Arbitrary<ValidRequest>): fc.Arbitrary<ValidRequest> {
   return fc
     .tuple(request, fc.oneof(fc.constant(0), fc.nat()), fc.constantFrom(...VALUES))

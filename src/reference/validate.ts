@@ -345,7 +345,7 @@ function strictnessOf(faults: FaultSet, readings: ReadingSet): Strictness {
     todayRefused: faults.has('usage-day-today-refused'),
   };
   const any =
-    s.exclusive.size > 0 || s.nilRejected || s.lowerOnly || s.rosterEverywhere || s.emptyEnvelopeRefused || s.bytes || s.unknownRejected || s.commitUnknownRejected || s.emptyListsRejected || s.negativeCountersRejected || s.futureDaysRejected;
+    s.exclusive.size > 0 || s.nilRejected || s.lowerOnly || s.rosterEverywhere || s.emptyEnvelopeRefused || s.bytes || s.unknownRejected || s.emptyListsRejected || s.negativeCountersRejected || s.futureDaysRejected || s.commitUnknownRejected;
   return { ...s, any };
 }
 

@@ -635,6 +635,7 @@ describe('faults combined with readings still show their defect', () => {
       'revision-owner-last',
       'revision-batch-unchecked',
       'signature-kid-fallback',
+      'commit-unlisted-member-refused',
     ];
     for (const f of FAULTS) {
       if (f.reading) expect(f.deviatesFrom, f.name).toBe(f.reading.name);
