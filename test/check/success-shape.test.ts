@@ -4,6 +4,7 @@
  * opens (2.6's result status, section 7). The verdicts are the client's own (classify.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { envelopeOutcome } from '../../properties/shapes.ts';
 import { brokenSuccess, successIssues } from '../../src/check/judge/success-shape.ts';
 import { ENDPOINT_BY_ID, type EndpointId } from '../../src/spec/index.ts';
 import { classifyResponse } from '../../src/target/classify.ts';
@@ -70,5 +71,15 @@ describe('a claimed success judged whole (success-shape.ts)', () => {
     expect(successIssues(answered('commitOperations', 409, broken))).toEqual([]);
     expect(successIssues(answered('commitOperations', 500, broken))).toEqual([]);
     expect(successIssues(answered('commitOperations', 200, broken))).not.toEqual([]);
+  });
+
+  it('is the record shapes.response-envelope reads too: every issue of a success, and none of a refusal', () => {
+    const revoked = answered('revokeBrowser', 200, { ok: true, data: { revoked: true }, meta: META });
+    const o = envelopeOutcome('revokeBrowser', revoked);
+    expect(o).toMatchObject({ ok: false, kind: 'violation', judgement: 'shared.success-envelope' });
+    expect(o.ok ? '' : o.message).toMatch(/data\.rotation_pending \(required\)/);
+    expect(envelopeOutcome('revokeBrowser', answered('revokeBrowser', 200, { ok: true, data: { revoked: true, rotation_pending: false }, meta: META }))).toEqual({ ok: true });
+    expect(envelopeOutcome('revokeBrowser', answered('revokeBrowser', 200, { ok: false, error: { code: 'x' }, meta: META }))).toEqual({ ok: true });
+    expect(envelopeOutcome('revokeBrowser', answered('revokeBrowser', 200, { ok: true, data: { revoked: true }, meta: META }, { contentType: 'text/plain' }))).toMatchObject({ kind: 'violation', judgement: 'shapes.json-body' });
   });
 });
