@@ -8,14 +8,16 @@ describe('a valid request with one unlisted member', () => {
   for (const e of ENDPOINTS) {
     it(`${e.id}: one member the spec does not list, the request valid otherwise, at the top and deeper`, () => {
       const where = new Set<string>();
-      for (const r of fc.sample(withUnlisted(e.id, validRequest(e.id)), { numRuns: 150, seed: 11 })) {
+      const samples = fc.sample(withUnlisted(e.id, validRequest(e.id)), { numRuns: 150, seed: 11 });
+      for (const r of samples) {
         // The schemas keep unknown members (unknown-fields-ignored's default): nothing else is broken.
         expect(requestIssues(e.id, r)).toEqual([]);
         const unlisted = situationsIn(e.id, r.body).filter((s) => s.situation === 'unlisted-member');
         expect(unlisted).toHaveLength(1);
         where.add(unlisted[0]!.path.includes('.') ? 'nested' : 'top');
       }
-      const nestable = fc.sample(validRequest(e.id), { numRuns: 150, seed: 11 }).some((r) => listedObjects(e.body, r.body).length > 1);
+      // The member's own value is no listed object, so the count is the request's as drawn.
+      const nestable = samples.some((r) => listedObjects(e.body, r.body).length > 1);
       expect([...where].sort()).toEqual(nestable ? ['nested', 'top'] : ['top']);
     });
   }
